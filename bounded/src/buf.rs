@@ -1,0 +1,414 @@
+//! `Buf`: bytes over caller memory or pooled chunks, written without allocating.
+//! It owns the byte buffer, integer formatting and the flush-to-writer mode; what
+//! goes into the bytes (escaping, JSON) is written by other modules.
+
+use std::fmt;
+use std::io;
+use std::marker::PhantomData;
+use std::mem::MaybeUninit;
+use std::ptr::{self, NonNull};
+
+use crate::{Chunk, Classes, Region};
+
+/// Bytes written into memory that is the caller's own or borrowed from a region.
+///
+/// A write either fits whole or does nothing and marks the buffer full; once full it
+/// stays full until [`clear`](Buf::clear), so a request writes everything and checks
+/// [`is_full`](Buf::is_full) once at the end:
+///
+/// ```
+/// use bounded::Buf;
+///
+/// let mut mem = [0u8; 16];
+/// let mut buf = Buf::new(&mut mem);
+/// buf.write_str("id=");
+/// buf.write_int(-42i64);
+/// assert_eq!(buf.bytes(), b"id=-42");
+/// buf.write_str(", and far too much more");
+/// buf.write_str("!");
+/// assert!(buf.is_full());
+/// assert_eq!(buf.bytes(), b"id=-42"); // neither write happened
+/// ```
+///
+/// Three kinds of memory:
+/// - [`Buf::new`]: a fixed byte slice;
+/// - [`Buf::in_region`]: chunks from [`Classes`], moving to a larger chunk when a
+///   write does not fit, until the region's budget or the largest class runs out;
+/// - [`Buf::flushing`]: a fixed slice in front of an [`io::Write`], flushed to it
+///   whenever a write does not fit. A failed write to the writer is kept in
+///   [`err`](Buf::err) and later writes do nothing.
+pub struct Buf<'a> {
+    ptr: NonNull<MaybeUninit<u8>>,
+    cap: usize,
+    len: usize,
+    full: bool,
+    mem: Mem<'a>,
+    /// Bytes handed to the sink so far: a write that began before a flush cannot be
+    /// rolled back.
+    flushed: u64,
+    err: Option<io::Error>,
+}
+
+enum Mem<'a> {
+    Own(PhantomData<&'a mut [MaybeUninit<u8>]>),
+    Pooled { classes: &'a Classes<u8>, region: &'a Region, chunk: Option<Chunk<'a, u8>> },
+    Flushing(&'a mut dyn io::Write),
+}
+
+/// Where a write started, to undo it if it did not fit whole.
+#[derive(Clone, Copy)]
+pub(crate) struct Mark {
+    len: usize,
+    flushed: u64,
+}
+
+impl<'a> Buf<'a> {
+    /// A buffer over `mem`; it never holds more than `mem.len()` bytes.
+    pub fn new(mem: &'a mut [u8]) -> Buf<'a> {
+        let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
+        Buf { ptr, cap, len: 0, full: false, mem: Mem::Own(PhantomData), flushed: 0, err: None }
+    }
+
+    /// A buffer over uninitialised memory, e.g. `[MaybeUninit::uninit(); N]`.
+    pub fn uninit(mem: &'a mut [MaybeUninit<u8>]) -> Buf<'a> {
+        let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
+        Buf { ptr, cap, len: 0, full: false, mem: Mem::Own(PhantomData), flushed: 0, err: None }
+    }
+
+    /// A buffer that starts with no memory and takes a chunk from `classes`,
+    /// charged to `region`, on its first write; when a write does not fit it moves
+    /// to a chunk of a larger class.
+    pub fn in_region(classes: &'a Classes<u8>, region: &'a Region) -> Buf<'a> {
+        Buf {
+            ptr: NonNull::dangling(),
+            cap: 0,
+            len: 0,
+            full: false,
+            mem: Mem::Pooled { classes, region, chunk: None },
+            flushed: 0,
+            err: None,
+        }
+    }
+
+    /// A buffer over `mem` that flushes to `sink` instead of filling. Writes larger
+    /// than `mem` go straight to `sink`. Buffered bytes are flushed on drop, as
+    /// `BufWriter` does; call [`flush`](Buf::flush) to see the error.
+    pub fn flushing(mem: &'a mut [u8], sink: &'a mut dyn io::Write) -> Buf<'a> {
+        let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
+        Buf { ptr, cap, len: 0, full: false, mem: Mem::Flushing(sink), flushed: 0, err: None }
+    }
+
+    /// The bytes written (and not yet flushed).
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr..ptr+len` lies in memory this buffer borrows for `'a`, and
+        // every byte below `len` was written.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) }
+    }
+
+    /// Number of bytes held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no bytes are held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes the current memory can hold.
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Whether a write was refused (no room, or the writer failed: see
+    /// [`err`](Buf::err)). Sticky until [`clear`](Buf::clear).
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
+    /// The writer's error, if a flush failed. Sticky: later writes do nothing.
+    pub fn err(&self) -> Option<&io::Error> {
+        self.err.as_ref()
+    }
+
+    /// Forgets the bytes and the full mark (not the writer's error). Pooled
+    /// memory is kept.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.full = self.err.is_some();
+    }
+
+    /// Appends `s` whole, or nothing and marks the buffer full.
+    pub fn write_str(&mut self, s: &str) {
+        self.write_bytes(s.as_bytes());
+    }
+
+    /// Appends one byte, or marks the buffer full.
+    pub fn write_byte(&mut self, b: u8) {
+        if !self.full && self.len < self.cap {
+            // SAFETY: `len < cap`, inside the borrowed memory.
+            unsafe { self.ptr.as_ptr().add(self.len).write(MaybeUninit::new(b)) };
+            self.len += 1;
+        } else {
+            self.write_bytes(&[b]);
+        }
+    }
+
+    /// Appends `bytes` whole, or nothing and marks the buffer full.
+    #[inline]
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        if self.full {
+            return;
+        }
+        if bytes.len() <= self.cap - self.len {
+            // SAFETY: the destination is inside the borrowed memory (checked just
+            // above) and cannot overlap `bytes`, which `&mut self` excludes.
+            unsafe {
+                let dst = self.ptr.as_ptr().add(self.len).cast::<u8>();
+                ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
+            }
+            self.len += bytes.len();
+        } else {
+            self.write_slow(bytes);
+        }
+    }
+
+    /// Appends `n` in decimal, without `fmt`'s machinery.
+    pub fn write_int<I: Int>(&mut self, n: I) {
+        let mut digits = [0u8; int::MAX_DIGITS];
+        let start = n.write_digits(&mut digits);
+        self.write_bytes(&digits[start..]);
+    }
+
+    /// Moves to memory that holds `additional` more bytes: a larger pooled chunk,
+    /// or for a flushing buffer a flush. `false` if there is no such memory (a
+    /// fixed buffer, the largest class, or the budget reached).
+    pub fn grow(&mut self, additional: usize) -> bool {
+        let Some(need) = self.len.checked_add(additional) else { return false };
+        if need <= self.cap {
+            return true;
+        }
+        match &mut self.mem {
+            Mem::Own(_) => false,
+            Mem::Flushing(_) => self.flush().is_ok() && additional <= self.cap,
+            Mem::Pooled { classes, region, chunk } => {
+                let Some(bigger) = classes.take(region, need) else { return false };
+                let new = NonNull::new(bigger.raw()).expect("chunk memory is never null");
+                // SAFETY: `len` initialised bytes are read from the old chunk and
+                // written into the new one, which holds at least `need >= len`.
+                unsafe {
+                    ptr::copy_nonoverlapping(self.ptr.as_ptr(), new.as_ptr(), self.len);
+                }
+                self.ptr = new;
+                self.cap = bigger.len();
+                *chunk = Some(bigger); // gives the old chunk back
+                true
+            }
+        }
+    }
+
+    /// Writes the buffered bytes to the writer and flushes it. For a buffer with no
+    /// writer this does nothing. After a failure, returns an error of the same
+    /// kind every time; [`err`](Buf::err) has the original.
+    pub fn flush(&mut self) -> io::Result<()> {
+        if let Some(err) = &self.err {
+            return Err(err.kind().into());
+        }
+        let Mem::Flushing(sink) = &mut self.mem else { return Ok(()) };
+        // SAFETY: as in `bytes`; `sink` is not this buffer's memory.
+        let bytes = unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) };
+        match sink.write_all(bytes).and_then(|()| sink.flush()) {
+            Ok(()) => {
+                self.flushed += self.len as u64;
+                self.len = 0;
+                Ok(())
+            }
+            Err(err) => {
+                let kind = err.kind();
+                self.err = Some(err);
+                self.full = true;
+                Err(kind.into())
+            }
+        }
+    }
+
+    #[cold]
+    fn write_slow(&mut self, bytes: &[u8]) {
+        if self.grow(bytes.len()) && bytes.len() <= self.cap - self.len {
+            self.write_bytes(bytes);
+            return;
+        }
+        if let (Mem::Flushing(sink), None) = (&mut self.mem, &self.err) {
+            // Flushed already by `grow`; too big for the buffer: straight through.
+            match sink.write_all(bytes) {
+                Ok(()) => self.flushed += bytes.len() as u64,
+                Err(err) => {
+                    self.err = Some(err);
+                    self.full = true;
+                }
+            }
+            return;
+        }
+        self.full = true;
+    }
+
+    pub(crate) fn mark(&self) -> Mark {
+        Mark { len: self.len, flushed: self.flushed }
+    }
+
+    /// Undoes the writes since `mark` if they did not all fit (and nothing was
+    /// flushed meanwhile), so a many-part write is whole or nothing too.
+    pub(crate) fn undo_if_full(&mut self, mark: Mark) {
+        if self.full && mark.flushed == self.flushed {
+            self.len = mark.len;
+        }
+    }
+}
+
+impl Drop for Buf<'_> {
+    fn drop(&mut self) {
+        if let Mem::Flushing(_) = self.mem {
+            if self.len > 0 {
+                let _ = self.flush();
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Buf<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Buf")
+            .field("bytes", &String::from_utf8_lossy(self.bytes()))
+            .field("capacity", &self.cap)
+            .field("full", &self.full)
+            .field("err", &self.err)
+            .finish()
+    }
+}
+
+/// `write!` into a `Buf`. A piece that does not fit returns `fmt::Error`; the
+/// buffer is then full, and the pieces that fitted stay.
+impl fmt::Write for Buf<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.write_bytes(s.as_bytes());
+        if self.full {
+            Err(fmt::Error)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A write that does not fit fails with `WriteZero` (or the writer's error kind).
+impl io::Write for Buf<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.write_bytes(bytes);
+        match (&self.err, self.full) {
+            (Some(err), _) => Err(err.kind().into()),
+            (None, true) => Err(io::ErrorKind::WriteZero.into()),
+            (None, false) => Ok(bytes.len()),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Buf::flush(self)
+    }
+}
+
+pub use int::Int;
+
+mod int {
+    //! Decimal digits of any primitive integer, two at a time from a table.
+
+    /// Enough for `i128::MIN`.
+    pub(crate) const MAX_DIGITS: usize = 40;
+
+    const PAIRS: &[u8; 200] = b"\
+        0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+
+    /// A primitive integer that [`Buf::write_int`](crate::Buf::write_int) can write.
+    pub trait Int: Copy + sealed::Sealed {
+        #[doc(hidden)]
+        /// Writes the digits at the end of `out`; returns where they start.
+        fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize;
+    }
+
+    mod sealed {
+        pub trait Sealed {}
+    }
+
+    fn u64_digits(mut n: u64, out: &mut [u8; MAX_DIGITS], mut at: usize) -> usize {
+        while n >= 100 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            at -= 2;
+            out[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        }
+        if n >= 10 {
+            let pair = n as usize * 2;
+            at -= 2;
+            out[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        } else {
+            at -= 1;
+            out[at] = b'0' + n as u8;
+        }
+        at
+    }
+
+    fn u128_digits(mut n: u128, out: &mut [u8; MAX_DIGITS]) -> usize {
+        const TEN19: u128 = 10_000_000_000_000_000_000;
+        let mut at = MAX_DIGITS;
+        while n > u64::MAX as u128 {
+            let low = (n % TEN19) as u64;
+            n /= TEN19;
+            let start = u64_digits(low, out, at);
+            // Pad the 19-digit group with zeros.
+            out[at - 19..start].fill(b'0');
+            at -= 19;
+        }
+        u64_digits(n as u64, out, at)
+    }
+
+    macro_rules! unsigned {
+        ($($t:ty => $via:ident as $wide:ty),*) => {$(
+            impl sealed::Sealed for $t {}
+            impl Int for $t {
+                #[inline]
+                fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize {
+                    $via(self as $wide, out)
+                }
+            }
+        )*};
+    }
+
+    macro_rules! signed {
+        ($($t:ty => $via:ident as $wide:ty),*) => {$(
+            impl sealed::Sealed for $t {}
+            impl Int for $t {
+                #[inline]
+                fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize {
+                    let start = $via(self.unsigned_abs() as $wide, out);
+                    if self < 0 {
+                        out[start - 1] = b'-';
+                        start - 1
+                    } else {
+                        start
+                    }
+                }
+            }
+        )*};
+    }
+
+    fn u64_at_end(n: u64, out: &mut [u8; MAX_DIGITS]) -> usize {
+        u64_digits(n, out, MAX_DIGITS)
+    }
+
+    unsigned!(u8 => u64_at_end as u64, u16 => u64_at_end as u64, u32 => u64_at_end as u64,
+        u64 => u64_at_end as u64, usize => u64_at_end as u64, u128 => u128_digits as u128);
+    signed!(i8 => u64_at_end as u64, i16 => u64_at_end as u64, i32 => u64_at_end as u64,
+        i64 => u64_at_end as u64, isize => u64_at_end as u64, i128 => u128_digits as u128);
+}

@@ -1,0 +1,52 @@
+//! `Classes<T>`: pools of growing chunk sizes, the way an allocator has size
+//! classes. It owns the choice of which pool serves a request for `n` items;
+//! moving items between chunks is the containers' job.
+
+use std::fmt;
+
+use crate::{Chunk, Pool, Region};
+
+/// Pools of chunks of increasing length, made once. Containers that grow
+/// ([`Slice`](crate::Slice), [`Map`](crate::Map), [`Buf`](crate::Buf)) move through
+/// them: each move takes a chunk from a larger class and gives the old one back.
+pub struct Classes<T> {
+    pools: Box<[Pool<T>]>,
+}
+
+impl<T> Classes<T> {
+    /// One pool per `(chunk_len, chunks)` pair, sorted by `chunk_len`.
+    pub fn new(classes: &[(usize, usize)]) -> Classes<T> {
+        let mut pools: Box<[Pool<T>]> = classes.iter().map(|&(len, chunks)| Pool::new(chunks, len)).collect();
+        pools.sort_by_key(Pool::chunk_len);
+        Classes { pools }
+    }
+
+    /// `classes` pools of `chunks` chunks each, whose lengths start at `smallest`
+    /// and double: `doubling(64, 3, 8)` makes chunks of 64, 128 and 256 items.
+    pub fn doubling(smallest: usize, classes: usize, chunks: usize) -> Classes<T> {
+        let pools = (0..classes).map(|i| Pool::new(chunks, smallest << i)).collect();
+        Classes { pools }
+    }
+
+    /// The pools, smallest chunks first.
+    pub fn pools(&self) -> &[Pool<T>] {
+        &self.pools
+    }
+
+    /// The longest chunk any class has.
+    pub fn max_len(&self) -> usize {
+        self.pools.last().map_or(0, Pool::chunk_len)
+    }
+
+    /// A chunk of at least `min_len` items: from the smallest class that is long
+    /// enough and has a free chunk within the region's budget.
+    pub fn take<'a>(&'a self, region: &'a Region, min_len: usize) -> Option<Chunk<'a, T>> {
+        self.pools.iter().filter(|pool| pool.chunk_len() >= min_len).find_map(|pool| pool.take(region))
+    }
+}
+
+impl<T> fmt::Debug for Classes<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.pools.iter()).finish()
+    }
+}
