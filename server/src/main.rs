@@ -1,1 +1,73 @@
-fn main() {}
+//! `noalloc-ls`: with `--check`, the headless checker; otherwise the language server
+//! on stdio (`--stdio`, which VS Code's client appends, is accepted).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use noalloc_ls::cli::{self, CheckOptions, MessageFormat, RenderOptions};
+use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+#[derive(Parser, Debug)]
+#[command(name = "noalloc-ls", version, about = "Finds every heap allocation reachable from `// noalloc:root` functions")]
+struct Args {
+    /// Check the workspace once and exit: 0 clean, 1 findings, 2 could not run.
+    #[arg(long)]
+    check: bool,
+    /// The workspace to check (the directory holding Cargo.toml).
+    #[arg(default_value = ".")]
+    path: PathBuf,
+    /// Serve LSP over stdio (the default when --check is absent).
+    #[arg(long)]
+    stdio: bool,
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    message_format: MessageFormat,
+    /// Under each finding, the chain of calls down to the allocation.
+    #[arg(long)]
+    report: bool,
+    /// Also check this function as a root (crate-qualified path, `*` wildcards). Repeatable.
+    #[arg(long = "root", value_name = "PATH")]
+    roots: Vec<String>,
+    /// Don't run build scripts or proc macros (for untrusted workspaces).
+    #[arg(long)]
+    no_build_scripts: bool,
+    /// Print where the time went.
+    #[arg(long)]
+    timings: bool,
+    /// Colour: auto, always, never.
+    #[arg(long, default_value = "auto")]
+    color: String,
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("NOALLOC_LOG"))
+        .with_writer(std::io::stderr)
+        .init();
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(err) => {
+            let code = if err.use_stderr() { cli::EXIT_COULD_NOT_RUN } else { cli::EXIT_CLEAN };
+            let _ = err.print();
+            return ExitCode::from(code as u8);
+        }
+    };
+    if !args.check {
+        eprintln!("error: the language server is not built yet; run `noalloc-ls --check PATH`");
+        return ExitCode::from(cli::EXIT_COULD_NOT_RUN as u8);
+    }
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    };
+    let options = CheckOptions {
+        path: args.path,
+        render: RenderOptions { format: args.message_format, report: args.report, color },
+        timings: args.timings,
+        load: LoadOptions { build_scripts: !args.no_build_scripts, std_source: None },
+        config: CheckConfig { roots: args.roots },
+    };
+    let code = cli::run(&options, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+    ExitCode::from(code as u8)
+}

@@ -1,0 +1,97 @@
+//! Finding the standard library's source the way a user's machine has it: the
+//! active toolchain's `lib/rustlib/src/rust/library`, then `RUST_SRC_PATH`, then
+//! Debian's `rust-web-src` location. Owns nothing else.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where std's source was found, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StdSource {
+    pub library: PathBuf,
+    pub origin: StdSourceOrigin,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StdSourceOrigin {
+    Toolchain,
+    RustSrcPath,
+    Debian,
+}
+
+pub const DEBIAN_RUST_SRC: &str = "/usr/lib/rustlib/src/rust/library";
+
+/// The message a user sees when no std source exists anywhere we look.
+pub const MISSING_STD_SOURCE: &str = "no standard library source found: run `rustup component add rust-src`, or set RUST_SRC_PATH to a `library` directory (Debian: `apt-get install rust-web-src`)";
+
+/// Looks in the three places in order. `sysroot` is the toolchain's sysroot when known.
+pub fn discover(sysroot: Option<&Path>, rust_src_path: Option<&Path>, debian: &Path) -> Option<StdSource> {
+    let toolchain = sysroot.map(|s| s.join("lib/rustlib/src/rust/library"));
+    let candidates = [
+        (toolchain, StdSourceOrigin::Toolchain),
+        (rust_src_path.map(Path::to_path_buf), StdSourceOrigin::RustSrcPath),
+        (Some(debian.to_path_buf()), StdSourceOrigin::Debian),
+    ];
+    candidates.into_iter().find_map(|(path, origin)| {
+        let path = path?;
+        is_library_dir(&path).then_some(StdSource { library: path, origin })
+    })
+}
+
+/// Discovery from this process's environment: `rustc --print sysroot` and `RUST_SRC_PATH`.
+pub fn discover_from_env() -> Option<StdSource> {
+    let sysroot = toolchain_sysroot();
+    let rust_src_path = std::env::var_os("RUST_SRC_PATH").map(PathBuf::from);
+    // NOALLOC_DEBIAN_RUST_SRC moves the last fallback (for packagers, and for tests).
+    let debian = std::env::var_os("NOALLOC_DEBIAN_RUST_SRC").map_or_else(|| PathBuf::from(DEBIAN_RUST_SRC), PathBuf::from);
+    discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian)
+}
+
+pub fn toolchain_sysroot() -> Option<PathBuf> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc).args(["--print", "sysroot"]).output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let path = String::from_utf8(out.stdout).ok()?;
+    Some(PathBuf::from(path.trim()))
+}
+
+fn is_library_dir(path: &Path) -> bool {
+    path.join("core/src/lib.rs").is_file() && path.join("alloc/src/lib.rs").is_file()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fake_library(root: &Path) -> PathBuf {
+        let lib = root.join("library");
+        for krate in ["core", "alloc"] {
+            std::fs::create_dir_all(lib.join(krate).join("src")).unwrap();
+            std::fs::write(lib.join(krate).join("src/lib.rs"), "").unwrap();
+        }
+        lib
+    }
+
+    #[test]
+    fn prefers_toolchain_then_env_then_debian() {
+        let dir = tempfile::tempdir().unwrap();
+        let sysroot = dir.path().join("sysroot");
+        let toolchain_lib = fake_library(&sysroot.join("lib/rustlib/src/rust"));
+        let env_lib = fake_library(&dir.path().join("env"));
+        let debian_lib = fake_library(&dir.path().join("debian"));
+
+        let found = discover(Some(&sysroot), Some(&env_lib), &debian_lib).unwrap();
+        assert_eq!(found, StdSource { library: toolchain_lib, origin: StdSourceOrigin::Toolchain });
+
+        let no_toolchain = dir.path().join("empty-sysroot");
+        let found = discover(Some(&no_toolchain), Some(&env_lib), &debian_lib).unwrap();
+        assert_eq!(found.origin, StdSourceOrigin::RustSrcPath);
+
+        let found = discover(Some(&no_toolchain), None, &debian_lib).unwrap();
+        assert_eq!(found, StdSource { library: debian_lib, origin: StdSourceOrigin::Debian });
+
+        assert_eq!(discover(Some(&no_toolchain), None, &dir.path().join("nowhere")), None);
+    }
+}

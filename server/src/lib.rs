@@ -1,0 +1,6 @@
+//! noalloc-ls: finds every heap allocation reachable from the functions a team marks
+//! `// noalloc:root`. One engine (`engine`), two front ends: the headless checker
+//! (`cli`) and the language server (`lsp`).
+
+pub mod cli;
+pub mod engine;

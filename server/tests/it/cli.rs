@@ -1,0 +1,140 @@
+//! The checker's command line: formats, `--report`, `--root`, exit statuses, and
+//! the messages for what stops it from running.
+
+use std::process::{Command, Output};
+
+use expect_test::expect_file;
+
+use crate::test_data;
+
+fn noalloc(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"));
+    cmd.args(args).env_remove("NOALLOC_LOG");
+    cmd
+}
+
+fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output { status, stdout, stderr } = cmd.output().expect("noalloc-ls runs");
+    (status.code().expect("exited"), String::from_utf8(stdout).unwrap(), String::from_utf8(stderr).unwrap())
+}
+
+fn check(fixture: &str, extra: &[&str]) -> (i32, String, String) {
+    let path = test_data(fixture);
+    let mut args = vec!["--check", path.to_str().unwrap(), "--color", "never"];
+    args.extend_from_slice(extra);
+    run(&mut noalloc(&args))
+}
+
+#[test]
+fn example_human_output_and_exit_status() {
+    let (code, stdout, _) = check("example", &[]);
+    assert_eq!(code, 1);
+    expect_file!["../../../test-data/example/expected.human"].assert_eq(&stdout);
+}
+
+#[test]
+fn example_report_shows_the_chain() {
+    let (code, stdout, _) = check("example", &["--report"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("because alloc::fmt::format"), "{stdout}");
+    assert!(stdout.contains("__rust_alloc"), "{stdout}");
+}
+
+#[test]
+fn example_json_lines() {
+    let (code, stdout, _) = check("example", &["--message-format", "json"]);
+    assert_eq!(code, 1);
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (summary, findings) = lines.split_last().unwrap();
+    assert_eq!(summary["kind"], "summary");
+    assert_eq!(summary["roots"], 2);
+    assert_eq!(summary["findings"], findings.len());
+    assert_eq!(summary["errors"], 0);
+    assert!(summary["functions_checked"].as_u64().unwrap() > 10);
+    assert!(summary["elapsed_ms"].is_u64());
+    let finding = &findings[0];
+    assert_eq!(finding["kind"], "finding");
+    assert_eq!(finding["file"], "src/lib.rs");
+    assert_eq!(finding["line"], 30);
+    assert_eq!(finding["function"], "example::log_request");
+    assert_eq!(finding["roots"], serde_json::json!(["example::handle"]));
+    assert_eq!(finding["reasons"], serde_json::json!(["calls alloc::fmt::format"]));
+    let chain = finding["chain"].as_array().unwrap();
+    assert!(chain.len() >= 2);
+    assert_eq!(chain[0]["function"], "alloc::fmt::format");
+    assert!(chain[0]["file"].as_str().unwrap().ends_with("alloc/src/fmt.rs"));
+}
+
+#[test]
+fn example_short_format() {
+    let (code, stdout, _) = check("example", &["--message-format", "short"]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "src/lib.rs:30: example::log_request: calls alloc::fmt::format\n");
+}
+
+#[test]
+fn root_flag_adds_roots_by_path_with_wildcards() {
+    let (code, stdout, _) = check("example", &["--message-format", "short", "--root", "example::unmarked_*"]);
+    assert_eq!(code, 1);
+    assert!(stdout.contains("example::unmarked_tags: calls"), "{stdout}");
+}
+
+#[test]
+fn clean_workspace_exits_zero() {
+    let (code, stdout, _) = check("clean", &["--message-format", "short"]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn broken_code_is_checked_as_far_as_it_goes() {
+    let (code, stdout, stderr) = check("broken", &["--message-format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("broken::handler: calls alloc::string::String::from"), "{stdout}");
+    assert!(stderr.contains("src/lib.rs has syntax errors"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn missing_std_source_exits_2_and_says_how_to_install_it() {
+    let path = test_data("clean");
+    let (code, stdout, stderr) = run(noalloc(&["--check", path.to_str().unwrap()])
+        .env("RUSTC", "/nonexistent/rustc")
+        .env_remove("RUST_SRC_PATH")
+        .env("NOALLOC_DEBIAN_RUST_SRC", "/nonexistent/library"));
+    assert_eq!(code, 2);
+    assert_eq!(stdout, "");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("rustup component add rust-src"), "{stderr}");
+    assert!(stderr.contains("RUST_SRC_PATH"), "{stderr}");
+}
+
+#[test]
+fn rust_src_path_is_used_when_the_toolchain_has_none() {
+    let sysroot = std::process::Command::new("rustc").args(["--print", "sysroot"]).output().unwrap();
+    let library = format!("{}/lib/rustlib/src/rust/library", String::from_utf8(sysroot.stdout).unwrap().trim());
+    let path = test_data("clean");
+    let (code, _, stderr) = run(noalloc(&["--check", path.to_str().unwrap()])
+        .env("RUSTC", "/nonexistent/rustc")
+        .env("RUST_SRC_PATH", &library)
+        .env("NOALLOC_DEBIAN_RUST_SRC", "/nonexistent/library"));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn no_workspace_and_bad_manifest_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(&mut noalloc(&["--check", dir.path().to_str().unwrap()]));
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: no cargo workspace at"), "{stderr}");
+
+    let (code, _, stderr) = check("bad-manifest", &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.starts_with("error: could not load the workspace"), "{stderr}");
+}
+
+#[test]
+fn bad_flags_exit_2() {
+    let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("yaml"), "{stderr}");
+}

@@ -1,0 +1,41 @@
+//! Integration tests of noalloc-ls: the engine on the fixture workspaces under
+//! `test-data/` (golden findings, updated with `UPDATE_EXPECT=1`), and the checker's
+//! command line: formats, exit statuses and errors.
+//!
+//! Loading a workspace with std takes seconds, so each fixture is loaded once per
+//! test binary and shared (`fixture`).
+
+mod cli;
+mod engine;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
+
+pub fn test_data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(name).canonicalize().unwrap()
+}
+
+/// A loaded fixture and its analysis with the default configuration.
+pub struct Fixture {
+    pub ws: Workspace,
+    pub analysis: Analysis,
+}
+
+type Shared = Arc<Mutex<Fixture>>;
+
+/// Loads `test-data/<name>` once for the whole test binary.
+pub fn fixture(name: &'static str) -> Shared {
+    static LOADED: OnceLock<Mutex<Vec<(&'static str, Shared)>>> = OnceLock::new();
+    let loaded = LOADED.get_or_init(|| Mutex::new(Vec::new()));
+    let mut loaded = loaded.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, shared)) = loaded.iter().find(|(n, _)| *n == name) {
+        return shared.clone();
+    }
+    let ws = Workspace::load(&test_data(name), &LoadOptions::default(), &|_| {}).expect("fixture loads");
+    let analysis = analyze(&ws, &CheckConfig::default());
+    let shared = Arc::new(Mutex::new(Fixture { ws, analysis }));
+    loaded.push((name, shared.clone()));
+    shared
+}

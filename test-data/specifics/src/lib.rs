@@ -1,0 +1,16 @@
+//! Fixture crate: each module covers one item of SPEC.md's "Rust specifics".
+#![allow(dead_code, clippy::all)]
+
+pub mod closures;
+pub mod containers;
+pub mod deps;
+pub mod deref;
+pub mod directives;
+pub mod drops;
+pub mod dyn_calls;
+pub mod foreign;
+pub mod formatting;
+pub mod generics;
+pub mod operators;
+pub mod question_mark;
+pub mod recursion;
