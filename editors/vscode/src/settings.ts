@@ -1,0 +1,85 @@
+// Turns the `noalloc.*` settings into what the server takes: the object sent as
+// `initializationOptions`, in `workspace/didChangeConfiguration` and as the answer to
+// `workspace/configuration`; and the matching `--check` command line. Pure: no VS Code.
+
+import { expandPath } from "./server";
+
+export type Severity = "error" | "warning" | "information" | "hint";
+export const SEVERITIES: readonly Severity[] = ["error", "warning", "information", "hint"];
+
+/** The settings as the server reads them (keys of the `noalloc` section). Unset
+ * optional values are left out, so the server (and Cargo.toml metadata) decide. */
+export interface ServerSettings {
+  allow?: string;
+  baseline?: string;
+  exemptions?: string;
+  lineOnly?: string[];
+  scratch?: string[];
+  roots?: string[];
+  severity: Severity;
+  buildScripts: boolean;
+}
+
+/** Reads one setting; `vscode.WorkspaceConfiguration.get` fits. */
+export type SettingReader = (key: string) => unknown;
+
+function text(v: unknown): string | undefined {
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+function list(v: unknown): string[] | undefined {
+  if (!Array.isArray(v)) {
+    return undefined;
+  }
+  const items = v.filter((x): x is string => typeof x === "string").map((x) => x.trim()).filter((x) => x !== "");
+  return items.length > 0 ? items : undefined;
+}
+
+/** Builds the server's settings. File paths are expanded (`~`, `${workspaceFolder}`)
+ * and made absolute against the workspace folder, so the server need not guess
+ * what they were relative to. */
+export function serverSettings(
+  get: SettingReader,
+  env: { home: string; workspaceFolder: string | undefined },
+): ServerSettings {
+  const out: ServerSettings = {
+    severity: SEVERITIES.includes(get("severity") as Severity) ? (get("severity") as Severity) : "warning",
+    buildScripts: typeof get("buildScripts") === "boolean" ? (get("buildScripts") as boolean) : true,
+  };
+  for (const key of ["allow", "baseline", "exemptions"] as const) {
+    const v = text(get(key));
+    if (v !== undefined) {
+      out[key] = expandPath(v, env);
+    }
+  }
+  for (const key of ["lineOnly", "scratch", "roots"] as const) {
+    const v = list(get(key));
+    if (v !== undefined) {
+      out[key] = v;
+    }
+  }
+  return out;
+}
+
+/** The `workspace/didChangeConfiguration` payload. */
+export function didChangeConfigurationParams(s: ServerSettings): { settings: { noalloc: ServerSettings } } {
+  return { settings: { noalloc: s } };
+}
+
+/** Whether a change of settings needs a new server process rather than a
+ * `didChangeConfiguration`: only a different binary does. */
+export function needsRestart(changed: (section: string) => boolean): boolean {
+  return changed("noalloc.server.path");
+}
+
+/** Arguments for `noalloc-ls --check` with the same settings as the server. Roots,
+ * severity and build scripts have no flag: the check reads Cargo.toml metadata. */
+export function checkArgs(s: ServerSettings, folder: string): string[] {
+  const args = ["--check", folder];
+  if (s.allow !== undefined) args.push("--allow", s.allow);
+  if (s.baseline !== undefined) args.push("--baseline", s.baseline);
+  if (s.exemptions !== undefined) args.push("--exemptions", s.exemptions);
+  for (const k of s.lineOnly ?? []) args.push("--line-only", k);
+  for (const t of s.scratch ?? []) args.push("--scratch", t);
+  return args;
+}
