@@ -1,0 +1,185 @@
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use bounded::alloctest::assert_zero;
+use bounded::map::{Map, Slot};
+use bounded::{Classes, Region};
+use proptest::prelude::*;
+
+use crate::Counted;
+
+#[test]
+fn holds_up_to_its_limit_and_updates_always_work() {
+    let mut mem = [Slot::EMPTY; 16];
+    let mut map = Map::new(&mut mem);
+    assert_eq!(map.limit(), 14);
+    for i in 0..14 {
+        assert!(map.insert(i, i * 10));
+    }
+    assert!(!map.insert(14, 140));
+    assert!(map.is_full());
+    assert!(map.insert(3, 33), "update of a key that is there");
+    assert_eq!((map.get(&3), map.get(&14), map.len()), (Some(&33), None, 14));
+    assert_eq!(map.remove(&3), Some(33));
+    assert!(!map.insert(15, 150), "full stays until reset");
+    assert!(map.reset(4));
+    assert_eq!((map.len(), map.limit(), map.is_full()), (0, 4, false));
+    assert!(!map.reset(15), "16 slots hold 14");
+    assert_eq!(map.limit(), 14);
+}
+
+#[test]
+fn keys_are_looked_up_by_borrowed_form() {
+    let mut mem = [Slot::EMPTY; 8];
+    let mut map = Map::new(&mut mem);
+    map.insert(String::from("ada"), 1);
+    map.insert(String::from("alan"), 2);
+    assert_eq!((map.get("ada"), map.contains_key("alan"), map.get("grace")), (Some(&1), true, None));
+    *map.get_mut("alan").expect("there") += 40;
+    let mut entries: Vec<_> = map.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    entries.sort();
+    assert_eq!(entries, [("ada", 1), ("alan", 42)]);
+}
+
+#[test]
+fn memory_that_is_not_a_power_of_two_uses_the_largest_one_inside() {
+    let mut mem = [Slot::<u8, u8>::EMPTY; 12];
+    assert_eq!(Map::new(&mut mem).limit(), 7);
+    let mut none: [Slot<u8, u8>; 0] = [];
+    let mut map = Map::new(&mut none);
+    assert_eq!((map.limit(), map.insert(1, 1), map.get(&1)), (0, false, None));
+}
+
+#[test]
+fn pooled_map_moves_through_the_classes() {
+    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1); // 8, 16, 32 slots
+    let region = Region::new(1 << 20);
+    let mut map = Map::in_region(&classes, &region);
+    assert_eq!(map.limit(), 0);
+    let mut limits = Vec::new();
+    for i in 0..28 {
+        assert!(map.insert(i, i + 1), "insert {i}");
+        limits.push(map.limit());
+    }
+    limits.dedup();
+    assert_eq!(limits, [7, 14, 28]);
+    assert!((0..28).all(|i| map.get(&i) == Some(&(i + 1))));
+    assert!(!map.insert(28, 0));
+    let lent: Vec<_> = classes.pools().iter().map(|p| p.stats().lent).collect();
+    assert_eq!(lent, [0, 0, 1]);
+    assert!(map.reset(3));
+    drop(map);
+    assert_eq!(region.used(), 0);
+}
+
+#[test]
+fn a_pooled_reset_moves_to_a_class_that_holds_the_limit() {
+    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1);
+    let region = Region::new(1 << 20);
+    let mut map = Map::in_region(&classes, &region);
+    assert!(map.reset(20));
+    assert_eq!(map.limit(), 20);
+    assert!(!map.reset(29));
+    assert_eq!(map.limit(), 28);
+}
+
+#[test]
+fn entries_are_dropped_once() {
+    let drops = Cell::new(0);
+    let classes = Classes::doubling(8, 3, 1);
+    let region = Region::new(1 << 20);
+    {
+        let mut map = Map::in_region(&classes, &region);
+        for i in 0..20 {
+            map.insert(i, Counted(&drops));
+        }
+        assert_eq!(drops.get(), 0, "moves do not drop");
+        map.insert(0, Counted(&drops));
+        assert_eq!(drops.get(), 1, "an update drops the old value");
+        drop(map.remove(&1));
+        assert_eq!(drops.get(), 2);
+    }
+    assert_eq!(drops.get(), 21);
+}
+
+/// Sends every key to the same home slot, so every lookup probes.
+#[derive(Default)]
+struct Colliding;
+
+impl Hasher for Colliding {
+    fn write(&mut self, _: &[u8]) {}
+    fn finish(&self) -> u64 {
+        0
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Insert(u8, u16),
+    Remove(u8),
+}
+
+fn ops() -> impl Strategy<Value = Vec<Op>> {
+    proptest::collection::vec(
+        prop_oneof![
+            (0u8..48, any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)),
+            (0u8..48).prop_map(Op::Remove),
+        ],
+        0..200,
+    )
+}
+
+fn check_against_std<S: std::hash::BuildHasher>(ops: &[Op], mut map: Map<'_, u8, u16, S>) -> Result<(), TestCaseError> {
+    let mut model = HashMap::new();
+    let mut full = false;
+    for op in ops {
+        match *op {
+            Op::Insert(k, v) => {
+                let fits = model.contains_key(&k) || (!full && model.len() < map.limit());
+                prop_assert_eq!(map.insert(k, v), fits);
+                if fits {
+                    model.insert(k, v);
+                } else {
+                    full = true;
+                }
+                prop_assert_eq!(map.is_full(), full);
+            }
+            Op::Remove(k) => prop_assert_eq!(map.remove(&k), model.remove(&k)),
+        }
+        prop_assert_eq!(map.len(), model.len());
+    }
+    for k in 0..48 {
+        prop_assert_eq!(map.get(&k), model.get(&k));
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(crate::proptest_config())]
+
+    #[test]
+    fn behaves_like_std_hash_map(ops in ops()) {
+        let mut mem = [Slot::EMPTY; 64];
+        check_against_std(&ops, Map::new(&mut mem))?;
+    }
+
+    #[test]
+    fn behaves_like_std_hash_map_when_every_key_collides(ops in ops()) {
+        let mut mem = [Slot::EMPTY; 32];
+        check_against_std(&ops, Map::with_hasher(&mut mem, BuildHasherDefault::<Colliding>::default()))?;
+    }
+}
+
+#[test]
+fn inserting_and_getting_allocate_nothing() {
+    let classes = Classes::<Slot<u64, u64>>::doubling(16, 6, 1);
+    assert_zero("Map", || {
+        let region = Region::new(1 << 16);
+        let mut map = Map::in_region(&classes, &region);
+        for i in 0..300 {
+            map.insert(i, i);
+        }
+        std::hint::black_box((0..300).filter_map(|i| map.get(&i)).sum::<u64>());
+    });
+}

@@ -1,0 +1,90 @@
+use std::cell::Cell;
+use std::mem::MaybeUninit;
+
+use bounded::alloctest::assert_zero;
+use bounded::{Pool, Region, Vec, MAX_CHUNKS};
+
+use crate::Counted;
+
+#[test]
+fn over_caller_memory_holds_its_length() {
+    let mut mem = [const { MaybeUninit::uninit() }; 3];
+    let mut v = Vec::new(&mut mem);
+    assert!(v.push("a") && v.push("b") && v.push("c"));
+    assert!(!v.push("d"));
+    assert!(v.is_full());
+    assert_eq!(v.pop(), Some("c"));
+    assert!(!v.push("e"), "full stays until clear");
+    assert_eq!((v.get(1), v.get(2)), (Some(&"b"), None));
+    *v.get_mut(0).expect("there") = "z";
+    assert_eq!(v.chunks().collect::<std::vec::Vec<_>>(), [&["z", "b"][..]]);
+    v.clear();
+    assert!(!v.is_full() && v.is_empty() && v.push("f"));
+    assert_eq!(v.iter().copied().collect::<std::vec::Vec<_>>(), ["f"]);
+}
+
+#[test]
+fn pooled_items_span_chunks() {
+    let pool = Pool::<u32>::new(4, 3); // not a power of two
+    let region = Region::new(1024);
+    let mut v = Vec::in_region(&pool, &region);
+    for i in 0..10 {
+        assert!(v.push(i));
+    }
+    assert_eq!(pool.stats().lent, 4);
+    assert_eq!(region.used(), 48);
+    let lens: std::vec::Vec<_> = v.chunks().map(<[u32]>::len).collect();
+    assert_eq!(lens, [3, 3, 3, 1]);
+    assert_eq!((0..10).map(|i| v.get(i).copied()).collect::<Option<std::vec::Vec<_>>>(), Some((0..10).collect()));
+    assert_eq!(v.iter().sum::<u32>(), 45);
+    assert_eq!(v.pop(), Some(9));
+    assert!(v.push(9) && v.push(10) && v.push(11));
+    assert!(!v.push(12), "pool empty");
+    assert_eq!(pool.stats().empty, 1);
+    drop(v);
+    assert_eq!((pool.stats().lent, region.used()), (0, 0));
+}
+
+#[test]
+fn pooled_vec_holds_at_most_max_chunks() {
+    let pool = Pool::<u8>::new(MAX_CHUNKS + 1, 1);
+    let region = Region::new(1 << 20);
+    let mut v = Vec::in_region(&pool, &region);
+    let stored = (0..=MAX_CHUNKS).filter(|&i| v.push(i as u8)).count();
+    assert_eq!((stored, v.is_full()), (MAX_CHUNKS, true));
+}
+
+#[test]
+fn items_are_dropped_with_the_vec() {
+    let drops = Cell::new(0);
+    let pool = Pool::new(2, 2);
+    let region = Region::new(1024);
+    {
+        let mut v = Vec::in_region(&pool, &region);
+        for _ in 0..5 {
+            v.push(Counted(&drops));
+        }
+        assert_eq!(drops.get(), 1, "the refused push drops its item");
+        drop(v.pop());
+        assert_eq!(drops.get(), 2);
+    }
+    assert_eq!(drops.get(), 5);
+    let mut mem = [const { MaybeUninit::uninit() }; 2];
+    let mut v = Vec::new(&mut mem);
+    v.push(Counted(&drops));
+    v.clear();
+    assert_eq!(drops.get(), 6);
+}
+
+#[test]
+fn pushing_and_reading_allocate_nothing() {
+    let pool = Pool::<u64>::new(8, 16);
+    assert_zero("Vec", || {
+        let region = Region::new(4096);
+        let mut v = Vec::in_region(&pool, &region);
+        for i in 0..100 {
+            v.push(i);
+        }
+        std::hint::black_box(v.iter().sum::<u64>() + v.get(50).copied().unwrap_or(0));
+    });
+}
