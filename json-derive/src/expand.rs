@@ -1,0 +1,517 @@
+//! Code generation for both derives: the model of a container (named struct,
+//! newtype, tuple struct, unit struct, enum of unit variants) built from the syntax
+//! tree and its attributes, and the impls written from it.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, Generics, Ident, Lifetime, LitByteStr, LitStr, Member, Type};
+
+use crate::attrs::{self, ContainerAttrs, FieldAttrs};
+use crate::check;
+
+struct Field<'a> {
+    member: Member,
+    ty: &'a Type,
+    name_ser: String,
+    name_de: String,
+    attrs: FieldAttrs,
+}
+
+struct Variant {
+    ident: Ident,
+    name_ser: String,
+    name_de: String,
+    aliases: Vec<String>,
+    skip: bool,
+}
+
+enum Shape<'a> {
+    Named(Vec<Field<'a>>),
+    Newtype(Field<'a>),
+    Tuple(Vec<Field<'a>>),
+    Unit,
+    Enum(Vec<Variant>),
+}
+
+struct Container<'a> {
+    input: &'a DeriveInput,
+    attrs: ContainerAttrs,
+    shape: Shape<'a>,
+}
+
+fn fields<'a>(fields: &'a Fields, c: &ContainerAttrs) -> syn::Result<Vec<Field<'a>>> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let attrs = attrs::field(&f.attrs)?;
+            let (member, base) = match &f.ident {
+                Some(id) => {
+                    let name = id.to_string();
+                    let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+                    (Member::Named(id.clone()), name)
+                }
+                None => (Member::Unnamed(i.into()), i.to_string()),
+            };
+            let name_ser = attrs
+                .rename
+                .ser
+                .clone()
+                .unwrap_or_else(|| c.rename_all.ser.map_or(base.clone(), |case| case.field(&base)));
+            let name_de = attrs
+                .rename
+                .de
+                .clone()
+                .unwrap_or_else(|| c.rename_all.de.map_or(base.clone(), |case| case.field(&base)));
+            Ok(Field { member, ty: &f.ty, name_ser, name_de, attrs })
+        })
+        .collect()
+}
+
+impl<'a> Container<'a> {
+    fn new(input: &'a DeriveInput) -> syn::Result<Container<'a>> {
+        let attrs = attrs::container(&input.attrs)?;
+        let shape = match &input.data {
+            Data::Struct(s) => match &s.fields {
+                Fields::Named(_) => Shape::Named(fields(&s.fields, &attrs)?),
+                Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+                    Shape::Newtype(fields(&s.fields, &attrs)?.pop().expect("one field"))
+                }
+                Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, &attrs)?),
+                Fields::Unit => Shape::Unit,
+            },
+            Data::Enum(e) => {
+                let mut variants = Vec::new();
+                for v in &e.variants {
+                    if !matches!(v.fields, Fields::Unit) {
+                        return Err(syn::Error::new_spanned(
+                            v,
+                            "json-derive supports enums of unit variants only (encoded as strings)",
+                        ));
+                    }
+                    let va = attrs::variant(&v.attrs)?;
+                    let base = v.ident.to_string();
+                    let name_ser = va
+                        .rename
+                        .ser
+                        .clone()
+                        .unwrap_or_else(|| attrs.rename_all.ser.map_or(base.clone(), |c| c.variant(&base)));
+                    let name_de = va
+                        .rename
+                        .de
+                        .clone()
+                        .unwrap_or_else(|| attrs.rename_all.de.map_or(base.clone(), |c| c.variant(&base)));
+                    variants.push(Variant { ident: v.ident.clone(), name_ser, name_de, aliases: va.aliases, skip: va.skip });
+                }
+                Shape::Enum(variants)
+            }
+            Data::Union(u) => {
+                return Err(syn::Error::new_spanned(u.union_token, "json-derive does not support unions"));
+            }
+        };
+        Ok(Container { input, attrs, shape })
+    }
+
+    fn all_fields(&self) -> &[Field<'a>] {
+        match &self.shape {
+            Shape::Named(f) | Shape::Tuple(f) => f,
+            Shape::Newtype(f) => std::slice::from_ref(f),
+            Shape::Unit | Shape::Enum(_) => &[],
+        }
+    }
+
+    /// Refuses allocating field types among the fields this direction uses.
+    fn check(&self, encode: bool) -> syn::Result<()> {
+        let verb = if encode { "encoded" } else { "decoded" };
+        for f in self.all_fields() {
+            let skipped = if encode { f.attrs.skip_ser } else { f.attrs.skip_de };
+            if skipped {
+                continue;
+            }
+            if let Some(why) = check::allocating(f.ty) {
+                let field = match &f.member {
+                    Member::Named(id) => format!("field `{id}`"),
+                    Member::Unnamed(i) => format!("field {}", i.index),
+                };
+                return Err(syn::Error::new_spanned(
+                    f.ty,
+                    format!(
+                        "{field} of `{}` cannot be {verb} without allocating: {why}; \
+                         use a type of fixed shape (a struct, `Vec`, `&str`) or skip it with `#[json(skip)]`",
+                        self.input.ident
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A JSON string literal of `name`, quotes included, as bytes.
+fn quoted(name: &str) -> String {
+    let mut out = String::from("\"");
+    for c in name.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn bytes(s: &str) -> LitByteStr {
+    LitByteStr::new(s.as_bytes(), Span::call_site())
+}
+
+fn add_bounds(generics: &Generics, bound: TokenStream) -> Generics {
+    let mut g = generics.clone();
+    let params: Vec<Ident> = g.type_params().map(|t| t.ident.clone()).collect();
+    let wc = g.make_where_clause();
+    for p in params {
+        wc.predicates.push(syn::parse_quote!(#p: #bound));
+    }
+    g
+}
+
+pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let c = Container::new(input)?;
+    c.check(true)?;
+    let name = &input.ident;
+    let generics = add_bounds(&input.generics, quote!(::json::WriteJson));
+    let (impl_g, ty_g, where_c) = generics.split_for_impl();
+    let body = match &c.shape {
+        Shape::Unit => quote!(w.null();),
+        Shape::Newtype(f) => {
+            let m = &f.member;
+            quote!(::json::WriteJson::write_json(&self.#m, w);)
+        }
+        Shape::Tuple(fields) => {
+            let parts = fields.iter().enumerate().map(|(i, f)| {
+                let m = &f.member;
+                let sep = if i > 0 { quote!(w.byte(b',');) } else { quote!() };
+                quote!(#sep ::json::WriteJson::write_json(&self.#m, w);)
+            });
+            quote!(w.byte(b'['); #(#parts)* w.byte(b']');)
+        }
+        Shape::Named(fields) => {
+            let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
+            if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
+                let parts = fields.iter().map(|f| {
+                    let m = &f.member;
+                    let key = bytes(&format!("{}:", quoted(&f.name_ser)));
+                    let write = quote! {
+                        if !first { w.byte(b','); }
+                        first = false;
+                        w.raw(#key);
+                        ::json::WriteJson::write_json(&self.#m, w);
+                    };
+                    match &f.attrs.skip_ser_if {
+                        Some(pred) => quote!(if !#pred(&self.#m) { #write }),
+                        None => write,
+                    }
+                });
+                quote! {
+                    w.byte(b'{');
+                    let mut first = true;
+                    #(#parts)*
+                    let _ = first;
+                    w.byte(b'}');
+                }
+            } else if fields.is_empty() {
+                quote!(w.raw(b"{}");)
+            } else {
+                let parts = fields.iter().enumerate().map(|(i, f)| {
+                    let m = &f.member;
+                    let open = if i == 0 { "{" } else { "," };
+                    let key = bytes(&format!("{open}{}:", quoted(&f.name_ser)));
+                    quote! {
+                        w.raw(#key);
+                        ::json::WriteJson::write_json(&self.#m, w);
+                    }
+                });
+                quote!(#(#parts)* w.byte(b'}');)
+            }
+        }
+        Shape::Enum(variants) => {
+            let arms = variants.iter().map(|v| {
+                let id = &v.ident;
+                if v.skip {
+                    quote!(#name::#id => w.null(),)
+                } else {
+                    let lit = bytes(&quoted(&v.name_ser));
+                    quote!(#name::#id => w.raw(#lit),)
+                }
+            });
+            quote!(match self { #(#arms)* })
+        }
+    };
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_g ::json::WriteJson for #name #ty_g #where_c {
+            #[inline]
+            fn write_json<__S: ::json::Sink>(&self, w: &mut ::json::Writer<'_, __S>) {
+                #body
+            }
+        }
+    })
+}
+
+/// Generics for `impl ReadJson<'__de>`: `'__de` outlives every lifetime of the type
+/// and every type parameter reads from it.
+fn read_generics(generics: &Generics) -> (Generics, Lifetime) {
+    let de = Lifetime::new("'__de", Span::call_site());
+    let mut g = add_bounds(generics, quote!(::json::ReadJson<'__de>));
+    let lifetimes: Vec<Lifetime> = g.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let mut param: syn::LifetimeParam = syn::LifetimeParam::new(de.clone());
+    for l in lifetimes {
+        param.bounds.push(l);
+    }
+    g.params.insert(0, syn::GenericParam::Lifetime(param));
+    (g, de)
+}
+
+/// The dispatch on an object key: for each decoded field, `on_match(index, field)`;
+/// unknown keys are skipped or refused.
+fn key_dispatch(
+    fields: &[(usize, &Field)],
+    deny_unknown: bool,
+    on_match: impl Fn(usize, &Field) -> TokenStream,
+) -> TokenStream {
+    let raw_arms = fields.iter().map(|(i, f)| {
+        let names = std::iter::once(&f.name_de).chain(&f.attrs.aliases).map(|n| bytes(n));
+        let act = on_match(*i, f);
+        quote!(#(#names)|* => { #act })
+    });
+    let escaped_arms = fields.iter().map(|(i, f)| {
+        let names = std::iter::once(&f.name_de).chain(&f.attrs.aliases).map(|n| LitStr::new(n, Span::call_site()));
+        let act = on_match(*i, f);
+        quote!(if #(key.is(#names))||* { #act } else)
+    });
+    let unknown = if deny_unknown {
+        quote!(return Err(r.error(::json::ErrorKind::UnknownField));)
+    } else {
+        quote!(r.skip()?;)
+    };
+    quote! {
+        if !key.is_escaped() {
+            match key.raw() {
+                #(#raw_arms)*
+                _ => { #unknown }
+            }
+        } else #(#escaped_arms)* {
+            #unknown
+        }
+    }
+}
+
+fn default_expr(f: &Field, c: &ContainerAttrs) -> Option<TokenStream> {
+    match &f.attrs.default {
+        Some(Some(path)) => Some(quote!(#path())),
+        Some(None) => Some(quote!(::core::default::Default::default())),
+        None if c.default => Some(quote!(::core::default::Default::default())),
+        None => None,
+    }
+}
+
+pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let c = Container::new(input)?;
+    c.check(false)?;
+    let name = &input.ident;
+    let (_, ty_g, _) = input.generics.split_for_impl();
+    let (generics, de) = read_generics(&input.generics);
+    let (impl_g, _, where_c) = generics.split_for_impl();
+    let body = match &c.shape {
+        Shape::Unit => quote! {
+            fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                if r.null()? { Ok(#name) } else { Err(r.unexpected()) }
+            }
+        },
+        Shape::Newtype(f) => {
+            let m = &f.member;
+            let build = match m {
+                Member::Named(id) => quote!(#name { #id: ::json::ReadJson::read_json(r)? }),
+                Member::Unnamed(_) => quote!(#name(::json::ReadJson::read_json(r)?)),
+            };
+            quote! {
+                #[inline]
+                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                    Ok(#build)
+                }
+                #[inline]
+                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+                    ::json::ReadJson::read_json_into(&mut self.#m, r)
+                }
+            }
+        }
+        Shape::Tuple(fields) => {
+            let next = quote! {
+                if !r.next_element(&mut array)? {
+                    return Err(r.error(::json::ErrorKind::InvalidType));
+                }
+            };
+            let reads = fields.iter().map(|_| quote!({ #next ::json::ReadJson::read_json(r)? }));
+            let into = fields.iter().map(|f| {
+                let m = &f.member;
+                quote!(#next ::json::ReadJson::read_json_into(&mut self.#m, r)?;)
+            });
+            let end = quote! {
+                if r.next_element(&mut array)? {
+                    return Err(r.error(::json::ErrorKind::InvalidType));
+                }
+            };
+            quote! {
+                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                    let mut array = r.array()?;
+                    let value = #name(#(#reads),*);
+                    #end
+                    Ok(value)
+                }
+                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+                    let mut array = r.array()?;
+                    #(#into)*
+                    #end
+                    Ok(())
+                }
+            }
+        }
+        Shape::Named(fields) => read_named(&c, name, fields, &de),
+        Shape::Enum(variants) => {
+            let live: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+            let raw_arms = live.iter().map(|v| {
+                let id = &v.ident;
+                let names = std::iter::once(&v.name_de).chain(&v.aliases).map(|n| bytes(n));
+                quote!(#(#names)|* => Ok(#name::#id),)
+            });
+            let escaped = live.iter().map(|v| {
+                let id = &v.ident;
+                let names = std::iter::once(&v.name_de).chain(&v.aliases).map(|n| LitStr::new(n, Span::call_site()));
+                quote!(if #(key.is(#names))||* { return Ok(#name::#id); })
+            });
+            quote! {
+                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                    let at = r.offset();
+                    let key = r.raw_str()?;
+                    if !key.is_escaped() {
+                        match key.raw() {
+                            #(#raw_arms)*
+                            _ => Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at)),
+                        }
+                    } else {
+                        #(#escaped)*
+                        Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at))
+                    }
+                }
+            }
+        }
+    };
+    Ok(quote! {
+        #[automatically_derived]
+        impl #impl_g ::json::ReadJson<#de> for #name #ty_g #where_c {
+            #body
+        }
+    })
+}
+
+fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> TokenStream {
+    let live: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.attrs.skip_de).collect();
+    let slot = |i: usize| format_ident!("__field{}", i);
+    let deny = c.attrs.deny_unknown_fields;
+
+    // read_json: each field into an Option, then the struct from them.
+    let decls = live.iter().map(|(i, f)| {
+        let s = slot(*i);
+        let ty = f.ty;
+        quote!(let mut #s: ::core::option::Option<#ty> = ::core::option::Option::None;)
+    });
+    let dispatch_new = key_dispatch(&live, deny, |i, f| {
+        let s = slot(i);
+        let lit = LitStr::new(&f.name_de, Span::call_site());
+        quote! {
+            if #s.is_some() {
+                return Err(r.error(::json::ErrorKind::DuplicateField(#lit)));
+            }
+            #s = ::core::option::Option::Some(::json::ReadJson::read_json(r)?);
+        }
+    });
+    let inits = fields.iter().enumerate().map(|(i, f)| {
+        let m = &f.member;
+        if f.attrs.skip_de {
+            let d = default_expr(f, &c.attrs).unwrap_or(quote!(::core::default::Default::default()));
+            return quote!(#m: #d);
+        }
+        let s = slot(i);
+        let ty = f.ty;
+        let lit = LitStr::new(&f.name_de, Span::call_site());
+        let missing = match default_expr(f, &c.attrs) {
+            Some(d) => quote!(#d),
+            None => quote! {
+                match <#ty as ::json::ReadJson<#de>>::absent() {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => {
+                        return Err(r.error(::json::ErrorKind::MissingField(#lit)));
+                    }
+                }
+            },
+        };
+        quote!(#m: match #s { ::core::option::Option::Some(v) => v, ::core::option::Option::None => #missing })
+    });
+
+    // read_json_into: each field into its place, then the missing ones reset.
+    let n = live.len();
+    let dispatch_into = key_dispatch(&live, deny, |i, f| {
+        let k = live.iter().position(|(j, _)| *j == i).expect("live field");
+        let m = &f.member;
+        let lit = LitStr::new(&f.name_de, Span::call_site());
+        quote! {
+            if seen[#k] {
+                return Err(r.error(::json::ErrorKind::DuplicateField(#lit)));
+            }
+            seen[#k] = true;
+            ::json::ReadJson::read_json_into(&mut self.#m, r)?;
+        }
+    });
+    let resets = live.iter().enumerate().map(|(k, (_, f))| {
+        let m = &f.member;
+        let ty = f.ty;
+        let lit = LitStr::new(&f.name_de, Span::call_site());
+        let reset = match default_expr(f, &c.attrs) {
+            Some(d) => quote!(self.#m = #d;),
+            None => quote! {
+                match <#ty as ::json::ReadJson<#de>>::absent() {
+                    ::core::option::Option::Some(v) => self.#m = v,
+                    ::core::option::Option::None => {
+                        return Err(r.error(::json::ErrorKind::MissingField(#lit)));
+                    }
+                }
+            },
+        };
+        quote!(if !seen[#k] { #reset })
+    });
+
+    quote! {
+        fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+            #(#decls)*
+            let mut object = r.object()?;
+            while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
+                #dispatch_new
+            }
+            Ok(#name { #(#inits),* })
+        }
+
+        fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+            let mut seen = [false; #n];
+            let mut object = r.object()?;
+            while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
+                #dispatch_into
+            }
+            #(#resets)*
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,861 @@
+//! `Reader`: a JSON tokenizer over borrowed input. It owns the grammar (whitespace,
+//! literals, numbers, strings, nesting and the depth limit) and the arena for escaped
+//! strings; turning tokens into Rust values is the job of `ReadJson` impls.
+
+use std::io;
+
+use crate::arena::Arena;
+use crate::error::{Error, ErrorKind, Result};
+use crate::scan;
+
+/// Default nesting limit, the same as serde_json's: 127 levels are read, the 128th
+/// is refused.
+pub const DEFAULT_MAX_DEPTH: u32 = 128;
+
+/// Reads JSON from `&'de [u8]`. Strings without escapes are borrowed from the
+/// input; escaped ones are decoded into the reader's [`Arena`].
+pub struct Reader<'de> {
+    input: &'de [u8],
+    pos: usize,
+    depth: u32,
+    max_depth: u32,
+    arena: Arena<'de>,
+}
+
+/// A number as JSON wrote it, classified the way serde_json classifies it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// A non-negative integer that fits `u64`.
+    U64(u64),
+    /// A negative integer that fits `i64`.
+    I64(i64),
+    /// Anything else: a fraction, an exponent, `-0`, or an integer too large.
+    F64(f64),
+}
+
+/// An object key as it appears in the input (between the quotes, escapes intact).
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'de> {
+    raw: &'de [u8],
+    escaped: bool,
+}
+
+impl<'de> Key<'de> {
+    /// The key's bytes between the quotes, escapes not decoded.
+    pub fn raw(&self) -> &'de [u8] {
+        self.raw
+    }
+
+    /// Whether the key holds backslash escapes (then `raw` is not its text).
+    pub fn is_escaped(&self) -> bool {
+        self.escaped
+    }
+
+    /// The decoded text if it is exactly one character.
+    pub fn single_char(&self) -> Option<char> {
+        let (c, len) = match self.raw.first()? {
+            b'\\' => decode_escape(self.raw),
+            _ => {
+                let s = std::str::from_utf8(self.raw).ok()?;
+                let c = s.chars().next()?;
+                (c, c.len_utf8())
+            }
+        };
+        (len == self.raw.len()).then_some(c)
+    }
+
+    /// Whether the decoded key equals `name`.
+    #[inline]
+    pub fn is(&self, name: &str) -> bool {
+        if self.escaped {
+            unescaped_eq(self.raw, name.as_bytes())
+        } else {
+            self.raw == name.as_bytes()
+        }
+    }
+
+    /// The key as text, borrowing the input when it has no escapes and decoding
+    /// into `arena` when it has.
+    pub fn decode(&self, arena: &mut Arena<'de>) -> Result<&'de str, ErrorKind> {
+        if self.escaped {
+            let out = arena.fill(self.raw.len(), |buf| Ok(unescape(self.raw, buf)), ErrorKind::Full)?;
+            Ok(std::str::from_utf8(out).map_err(|_| ErrorKind::InvalidUtf8)?)
+        } else {
+            std::str::from_utf8(self.raw).map_err(|_| ErrorKind::InvalidUtf8)
+        }
+    }
+}
+
+/// State of an object being read: whether the next key is the first.
+#[derive(Debug)]
+pub struct Object {
+    first: bool,
+}
+
+/// State of an array being read: whether the next element is the first, and
+/// whether its `]` was already consumed.
+#[derive(Debug)]
+pub struct Array {
+    first: bool,
+    ended: bool,
+}
+
+impl Array {
+    /// An array whose `]` has been read: `next_element` says `false` again.
+    pub(crate) fn ended() -> Array {
+        Array { first: false, ended: true }
+    }
+}
+
+impl<'de> Reader<'de> {
+    /// A reader over `input` with an empty arena.
+    pub fn new(input: &'de [u8]) -> Reader<'de> {
+        Reader { input, pos: 0, depth: 0, max_depth: DEFAULT_MAX_DEPTH, arena: Arena::empty() }
+    }
+
+    /// Reads all of `source` into `buf` and returns a reader over it. Fails with
+    /// `Full` when the document does not fit.
+    pub fn from_read(mut source: impl io::Read, buf: &'de mut [u8]) -> Result<Reader<'de>> {
+        let mut n = 0;
+        loop {
+            if n == buf.len() {
+                let mut probe = [0u8; 1];
+                match source.read(&mut probe) {
+                    Ok(0) => break,
+                    Ok(_) => return Err(Error::new(ErrorKind::Full, n)),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(Error::new(ErrorKind::Io(e.kind()), n)),
+                }
+            }
+            match source.read(&mut buf[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Error::new(ErrorKind::Io(e.kind()), n)),
+            }
+        }
+        let input: &'de [u8] = buf;
+        Ok(Reader::new(&input[..n]))
+    }
+
+    /// Decode escaped strings into `arena`.
+    pub fn with_arena(mut self, arena: Arena<'de>) -> Reader<'de> {
+        self.arena = arena;
+        self
+    }
+
+    /// Refuse nesting at `max_depth` levels (arrays and objects) with `Depth`.
+    pub fn with_max_depth(mut self, max_depth: u32) -> Reader<'de> {
+        self.max_depth = max_depth;
+        self
+    }
+
+    pub fn arena(&mut self) -> &mut Arena<'de> {
+        &mut self.arena
+    }
+
+    pub fn into_arena(self) -> Arena<'de> {
+        self.arena
+    }
+
+    /// Byte offset of the next unread byte.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    pub fn input(&self) -> &'de [u8] {
+        self.input
+    }
+
+    /// An error of `kind` at the current position.
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        Error::new(kind, self.pos)
+    }
+
+    /// Reads one value as `T`.
+    pub fn read<T: crate::ReadJson<'de>>(&mut self) -> Result<T> {
+        T::read_json(self)
+    }
+
+    /// Reads one value into `place`, reusing its memory.
+    pub fn read_into<T: crate::ReadJson<'de>>(&mut self, place: &mut T) -> Result<()> {
+        place.read_json_into(self)
+    }
+
+    /// Checks that only whitespace is left.
+    pub fn finish(&mut self) -> Result<()> {
+        self.skip_ws();
+        if self.pos < self.input.len() {
+            return Err(self.error(ErrorKind::TrailingCharacters));
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(&b) = self.input.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Skips whitespace and returns the next byte without consuming it.
+    #[inline]
+    pub fn peek(&mut self) -> Result<u8> {
+        self.skip_ws();
+        match self.input.get(self.pos) {
+            Some(&b) => Ok(b),
+            None => Err(self.error(ErrorKind::Eof)),
+        }
+    }
+
+    /// The error for a value of the wrong type starting here: a syntax error when
+    /// the byte starts no JSON value at all.
+    #[cold]
+    pub fn unexpected(&mut self) -> Error {
+        match self.peek() {
+            Ok(b'n' | b't' | b'f' | b'"' | b'[' | b'{' | b'-' | b'0'..=b'9') => {
+                self.error(ErrorKind::InvalidType)
+            }
+            Ok(_) => self.error(ErrorKind::Syntax),
+            Err(e) => e,
+        }
+    }
+
+    #[inline]
+    fn literal(&mut self, word: &[u8]) -> Result<()> {
+        let end = self.pos + word.len();
+        if self.input.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            Ok(())
+        } else {
+            Err(self.literal_error(word))
+        }
+    }
+
+    #[cold]
+    fn literal_error(&mut self, word: &[u8]) -> Error {
+        for &w in word {
+            match self.input.get(self.pos) {
+                None => return self.error(ErrorKind::Eof),
+                Some(&b) if b != w => return self.error(ErrorKind::Syntax),
+                Some(_) => self.pos += 1,
+            }
+        }
+        self.error(ErrorKind::Syntax)
+    }
+
+    /// Consumes `null` if it comes next; says whether it did.
+    #[inline]
+    pub fn null(&mut self) -> Result<bool> {
+        if self.peek()? == b'n' {
+            self.literal(b"null")?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    #[inline]
+    pub fn bool(&mut self) -> Result<bool> {
+        match self.peek()? {
+            b't' => self.literal(b"true").map(|()| true),
+            b'f' => self.literal(b"false").map(|()| false),
+            _ => Err(self.unexpected()),
+        }
+    }
+
+    // ---- nesting ----
+
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth >= self.max_depth {
+            return Err(self.error(ErrorKind::Depth));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Consumes `{`; then call [`Reader::next_key`] until it returns `None`.
+    #[inline]
+    pub fn object(&mut self) -> Result<Object> {
+        if self.peek()? != b'{' {
+            return Err(self.unexpected());
+        }
+        self.enter()?;
+        Ok(Object { first: true })
+    }
+
+    /// The next key of the object (with its `:` consumed), or `None` at its `}`.
+    #[inline]
+    pub fn next_key(&mut self, object: &mut Object) -> Result<Option<Key<'de>>> {
+        let b = self.peek()?;
+        if object.first {
+            object.first = false;
+            if b == b'}' {
+                self.pos += 1;
+                self.depth -= 1;
+                return Ok(None);
+            }
+        } else {
+            match b {
+                b',' => {
+                    self.pos += 1;
+                }
+                b'}' => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(None);
+                }
+                _ => return Err(self.error(ErrorKind::Syntax)),
+            }
+        }
+        if self.peek()? != b'"' {
+            return Err(self.error(ErrorKind::Syntax));
+        }
+        let (raw, escaped) = self.string_raw()?;
+        if self.peek()? != b':' {
+            return Err(self.error(ErrorKind::Syntax));
+        }
+        self.pos += 1;
+        Ok(Some(Key { raw, escaped }))
+    }
+
+    /// Consumes `[`; then call [`Reader::next_element`] before each element.
+    #[inline]
+    pub fn array(&mut self) -> Result<Array> {
+        if self.peek()? != b'[' {
+            return Err(self.unexpected());
+        }
+        self.enter()?;
+        Ok(Array { first: true, ended: false })
+    }
+
+    /// Whether another element follows (its `,` consumed); `false` at the `]`.
+    #[inline]
+    pub fn next_element(&mut self, array: &mut Array) -> Result<bool> {
+        if array.ended {
+            return Ok(false);
+        }
+        let b = self.peek()?;
+        if b == b']' {
+            self.pos += 1;
+            self.depth -= 1;
+            array.ended = true;
+            return Ok(false);
+        }
+        if array.first {
+            array.first = false;
+            return Ok(true);
+        }
+        if b == b',' {
+            self.pos += 1;
+            Ok(true)
+        } else {
+            Err(self.error(ErrorKind::Syntax))
+        }
+    }
+
+    /// Skips one value of any type, checking its syntax.
+    pub fn skip(&mut self) -> Result<()> {
+        match self.peek()? {
+            b'n' => self.literal(b"null"),
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'"' => self.string_raw().map(drop),
+            b'-' | b'0'..=b'9' => self.number_span().map(drop),
+            b'[' => {
+                let mut array = self.array()?;
+                while self.next_element(&mut array)? {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+            b'{' => {
+                let mut object = self.object()?;
+                while self.next_key(&mut object)?.is_some() {
+                    self.skip()?;
+                }
+                Ok(())
+            }
+            _ => Err(self.error(ErrorKind::Syntax)),
+        }
+    }
+
+    // ---- strings ----
+
+    /// Consumes a string and returns its raw bytes between the quotes and whether
+    /// it holds escapes. Checks escapes, control characters and UTF-8.
+    #[inline]
+    fn string_raw(&mut self) -> Result<(&'de [u8], bool)> {
+        debug_assert_eq!(self.input.get(self.pos), Some(&b'"'));
+        let start = self.pos + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            i += scan::plain_prefix(&self.input[i..]);
+            match self.input.get(i) {
+                None => {
+                    self.pos = i;
+                    return Err(self.error(ErrorKind::Eof));
+                }
+                Some(b'"') => break,
+                Some(b'\\') => {
+                    escaped = true;
+                    i = match escape_len(&self.input[i..]) {
+                        Ok(n) => i + n,
+                        Err((kind, at)) => {
+                            self.pos = i + at;
+                            return Err(self.error(kind));
+                        }
+                    };
+                }
+                Some(_) => {
+                    self.pos = i;
+                    return Err(self.error(ErrorKind::ControlCharacter));
+                }
+            }
+        }
+        let raw = &self.input[start..i];
+        if !raw.is_ascii() {
+            if let Err(e) = std::str::from_utf8(raw) {
+                self.pos = start + e.valid_up_to();
+                return Err(self.error(ErrorKind::InvalidUtf8));
+            }
+        }
+        self.pos = i + 1;
+        Ok((raw, escaped))
+    }
+
+    /// Reads a string without decoding it (its escapes checked, not applied).
+    pub fn raw_str(&mut self) -> Result<Key<'de>> {
+        if self.peek()? != b'"' {
+            return Err(self.unexpected());
+        }
+        let (raw, escaped) = self.string_raw()?;
+        Ok(Key { raw, escaped })
+    }
+
+    /// Reads a string, borrowed from the input or decoded into the arena.
+    #[inline]
+    pub fn str(&mut self) -> Result<&'de str> {
+        if self.peek()? != b'"' {
+            return Err(self.unexpected());
+        }
+        let start = self.pos;
+        let (raw, escaped) = self.string_raw()?;
+        if !escaped {
+            // SAFETY: `string_raw` checked that `raw` is UTF-8.
+            return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
+        }
+        match self.arena.fill(raw.len(), |buf| Ok(unescape(raw, buf)), ErrorKind::Full) {
+            // SAFETY: `raw` is UTF-8 with checked escapes, so its decoding is too.
+            Ok(out) => Ok(unsafe { std::str::from_utf8_unchecked(out) }),
+            Err(kind) => Err(Error::new(kind, start)),
+        }
+    }
+
+    /// Reads a string into `out`, replacing its contents, within the capacity it
+    /// already has (`Full` past it).
+    #[inline]
+    pub fn str_into(&mut self, out: &mut String) -> Result<()> {
+        if self.peek()? != b'"' {
+            return Err(self.unexpected());
+        }
+        let start = self.pos;
+        let (raw, escaped) = self.string_raw()?;
+        out.clear();
+        if !escaped {
+            if raw.len() > out.capacity() {
+                return Err(Error::new(ErrorKind::Full, start));
+            }
+            // SAFETY: checked UTF-8 by `string_raw`.
+            out.push_str(unsafe { std::str::from_utf8_unchecked(raw) });
+            return Ok(());
+        }
+        let need = unescaped_len(raw);
+        if need > out.capacity() {
+            return Err(Error::new(ErrorKind::Full, start));
+        }
+        // SAFETY: the decoding of a checked string is UTF-8; we only write `need`
+        // bytes, within capacity, and set the length to what was written.
+        unsafe {
+            let v = out.as_mut_vec();
+            let spare = std::slice::from_raw_parts_mut(v.as_mut_ptr(), need);
+            let n = unescape(raw, spare);
+            v.set_len(n);
+        }
+        Ok(())
+    }
+
+    // ---- numbers ----
+
+    /// Consumes a number and returns its bytes, checking JSON's number grammar.
+    #[inline]
+    fn number_span(&mut self) -> Result<(&'de [u8], bool)> {
+        let input = self.input;
+        let start = self.pos;
+        let mut i = start;
+        if input.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match input.get(i) {
+            Some(b'0') => i += 1,
+            Some(b'1'..=b'9') => {
+                i += 1;
+                while matches!(input.get(i), Some(b'0'..=b'9')) {
+                    i += 1;
+                }
+            }
+            Some(_) => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Syntax));
+            }
+            None => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Eof));
+            }
+        }
+        let mut float = false;
+        if input.get(i) == Some(&b'.') {
+            float = true;
+            i += 1;
+            i = self.digits(i)?;
+        }
+        if matches!(input.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            if matches!(input.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            i = self.digits(i)?;
+        }
+        self.pos = i;
+        Ok((&input[start..i], float))
+    }
+
+    /// One or more digits from `i`; the index after them.
+    fn digits(&mut self, mut i: usize) -> Result<usize> {
+        match self.input.get(i) {
+            Some(b'0'..=b'9') => {}
+            Some(_) => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Syntax));
+            }
+            None => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Eof));
+            }
+        }
+        while matches!(self.input.get(i), Some(b'0'..=b'9')) {
+            i += 1;
+        }
+        Ok(i)
+    }
+
+    /// Reads a number as serde_json classifies it.
+    #[inline]
+    pub fn number(&mut self) -> Result<Number> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => {}
+            _ => return Err(self.unexpected()),
+        }
+        let start = self.pos;
+        let (text, float) = self.number_span()?;
+        let number = if float { None } else { integer(text) };
+        match number {
+            Some(n) => Ok(n),
+            None => match parse_f64(text) {
+                Some(f) => Ok(Number::F64(f)),
+                None => Err(Error::new(ErrorKind::NumberOutOfRange, start)),
+            },
+        }
+    }
+
+    /// Reads an integer (no fraction or exponent) of up to 128 bits.
+    pub fn i128(&mut self) -> Result<i128> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => {}
+            _ => return Err(self.unexpected()),
+        }
+        let start = self.pos;
+        let (text, float) = self.number_span()?;
+        if float {
+            return Err(Error::new(ErrorKind::InvalidType, start));
+        }
+        let (neg, digits) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
+        };
+        let mut v: i128 = 0;
+        for &d in digits {
+            let d = (d - b'0') as i128;
+            v = v.checked_mul(10).and_then(|v| if neg { v.checked_sub(d) } else { v.checked_add(d) }).ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
+        }
+        Ok(v)
+    }
+
+    /// Reads a non-negative integer of up to 128 bits.
+    pub fn u128(&mut self) -> Result<u128> {
+        match self.peek()? {
+            b'-' | b'0'..=b'9' => {}
+            _ => return Err(self.unexpected()),
+        }
+        let start = self.pos;
+        let (text, float) = self.number_span()?;
+        if float {
+            return Err(Error::new(ErrorKind::InvalidType, start));
+        }
+        if text[0] == b'-' {
+            return Err(Error::new(ErrorKind::NumberOutOfRange, start));
+        }
+        let mut v: u128 = 0;
+        for &d in text {
+            v = v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as u128)).ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
+        }
+        Ok(v)
+    }
+}
+
+/// An integer without fraction or exponent, classified like serde_json; `None`
+/// when it must be read as a float (too large, or `-0`).
+#[inline]
+fn integer(text: &[u8]) -> Option<Number> {
+    let (neg, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    if digits.len() > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &d in digits {
+        v = v.checked_mul(10)?.checked_add((d - b'0') as u64)?;
+    }
+    if !neg {
+        Some(Number::U64(v))
+    } else if v == 0 {
+        Some(Number::F64(-0.0))
+    } else if v <= 1 << 63 {
+        Some(Number::I64((v as i64).wrapping_neg()))
+    } else {
+        None
+    }
+}
+
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// Correctly rounded `f64` of a grammatical JSON number; `None` when it overflows.
+#[inline]
+fn parse_f64(text: &[u8]) -> Option<f64> {
+    // Clinger's fast path: an exact mantissa below 2^53 and a power of ten that is
+    // exact in f64 give a correctly rounded result with one operation.
+    let (neg, rest) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, text),
+    };
+    let mut mantissa: u64 = 0;
+    let mut digits = 0;
+    let mut exp: i32 = 0;
+    let mut i = 0;
+    while let Some(&d @ b'0'..=b'9') = rest.get(i) {
+        mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+        digits += 1;
+        i += 1;
+    }
+    if rest.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(&d @ b'0'..=b'9') = rest.get(i) {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+            digits += 1;
+            exp -= 1;
+            i += 1;
+        }
+    }
+    if i == rest.len() && digits <= 15 && (-22..=22).contains(&exp) {
+        let m = mantissa as f64;
+        let v = if exp < 0 { m / POW10[(-exp) as usize] } else { m * POW10[exp as usize] };
+        return Some(if neg { -v } else { v });
+    }
+    // SAFETY: the reader checked the number grammar, which is ASCII.
+    let s = unsafe { std::str::from_utf8_unchecked(text) };
+    let v: f64 = s.parse().ok()?;
+    if v.is_finite() {
+        Some(v)
+    } else {
+        None
+    }
+}
+
+/// Length of the escape at the start of `s` (which begins with `\`), or the error
+/// and its offset within `s`.
+#[inline]
+fn escape_len(s: &[u8]) -> std::result::Result<usize, (ErrorKind, usize)> {
+    match s.get(1) {
+        None => Err((ErrorKind::Eof, 1)),
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(2),
+        Some(b'u') => {
+            let hi = hex4(s, 2)?;
+            if (0xDC00..0xE000).contains(&hi) {
+                return Err((ErrorKind::InvalidUnicode, 0));
+            }
+            if !(0xD800..0xDC00).contains(&hi) {
+                return Ok(6);
+            }
+            match (s.get(6), s.get(7)) {
+                (Some(b'\\'), Some(b'u')) => {}
+                (None, _) | (Some(b'\\'), None) => return Err((ErrorKind::Eof, s.len())),
+                _ => return Err((ErrorKind::InvalidUnicode, 6)),
+            }
+            let lo = hex4(s, 8)?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err((ErrorKind::InvalidUnicode, 6));
+            }
+            Ok(12)
+        }
+        Some(_) => Err((ErrorKind::InvalidEscape, 1)),
+    }
+}
+
+fn hex4(s: &[u8], at: usize) -> std::result::Result<u32, (ErrorKind, usize)> {
+    let mut v = 0;
+    for k in at..at + 4 {
+        let d = match s.get(k) {
+            None => return Err((ErrorKind::Eof, s.len())),
+            Some(&b) => match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => return Err((ErrorKind::InvalidEscape, k)),
+            },
+        };
+        v = v * 16 + d as u32;
+    }
+    Ok(v)
+}
+
+/// Decoded length of a checked raw string.
+fn unescaped_len(raw: &[u8]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] != b'\\' {
+            n += 1;
+            i += 1;
+            continue;
+        }
+        let (c, len) = decode_escape(&raw[i..]);
+        n += c.len_utf8();
+        i += len;
+    }
+    n
+}
+
+/// The character of the checked escape at the start of `s` and its length.
+#[inline]
+fn decode_escape(s: &[u8]) -> (char, usize) {
+    let simple = |c| (c, 2);
+    match s[1] {
+        b'"' => simple('"'),
+        b'\\' => simple('\\'),
+        b'/' => simple('/'),
+        b'b' => simple('\u{8}'),
+        b'f' => simple('\u{c}'),
+        b'n' => simple('\n'),
+        b'r' => simple('\r'),
+        b't' => simple('\t'),
+        _ => {
+            let hi = hex4(s, 2).unwrap_or(0xFFFD);
+            if (0xD800..0xDC00).contains(&hi) {
+                let lo = hex4(s, 8).unwrap_or(0xDC00);
+                let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                (char::from_u32(c).unwrap_or('\u{FFFD}'), 12)
+            } else {
+                (char::from_u32(hi).unwrap_or('\u{FFFD}'), 6)
+            }
+        }
+    }
+}
+
+/// Decodes a checked raw string into `out` (at least `raw.len()` bytes, or its
+/// decoded length); returns the bytes written.
+fn unescape(raw: &[u8], out: &mut [u8]) -> usize {
+    let mut n = 0;
+    let mut i = 0;
+    while i < raw.len() {
+        let plain = raw[i..].iter().position(|&b| b == b'\\').unwrap_or(raw.len() - i);
+        out[n..n + plain].copy_from_slice(&raw[i..i + plain]);
+        n += plain;
+        i += plain;
+        if i == raw.len() {
+            break;
+        }
+        let (c, len) = decode_escape(&raw[i..]);
+        n += c.encode_utf8(&mut out[n..]).len();
+        i += len;
+    }
+    n
+}
+
+/// Whether the checked raw string `raw` decodes to `want`, without decoding it.
+fn unescaped_eq(raw: &[u8], want: &[u8]) -> bool {
+    let mut i = 0;
+    let mut j = 0;
+    while i < raw.len() {
+        if raw[i] != b'\\' {
+            if want.get(j) != Some(&raw[i]) {
+                return false;
+            }
+            i += 1;
+            j += 1;
+            continue;
+        }
+        let (c, len) = decode_escape(&raw[i..]);
+        let mut buf = [0u8; 4];
+        let enc = c.encode_utf8(&mut buf).as_bytes();
+        if want.get(j..j + enc.len()) != Some(enc) {
+            return false;
+        }
+        i += len;
+        j += enc.len();
+    }
+    j == want.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_numbers_like_serde_json() {
+        for (text, want) in [
+            ("0", Number::U64(0)),
+            ("-0", Number::F64(-0.0)),
+            ("18446744073709551615", Number::U64(u64::MAX)),
+            ("18446744073709551616", Number::F64(18446744073709551616.0)),
+            ("-9223372036854775808", Number::I64(i64::MIN)),
+            ("-9223372036854775809", Number::F64(-9223372036854775809.0)),
+            ("1.5", Number::F64(1.5)),
+            ("1e2", Number::F64(100.0)),
+            ("0.1", Number::F64(0.1)),
+            ("2.2250738585072011e-308", Number::F64(2.2250738585072011e-308)),
+        ] {
+            assert_eq!(Reader::new(text.as_bytes()).number().unwrap(), want, "{text}");
+        }
+        let e = Reader::new(b"1e400").number().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NumberOutOfRange);
+    }
+
+    #[test]
+    fn escaped_key_matches_its_decoding() {
+        assert!(unescaped_eq(br"a\u00e9\n", "aé\n".as_bytes()));
+        assert!(!unescaped_eq(br"a\u00e9", "a".as_bytes()));
+        assert!(unescaped_eq(br"\ud83d\ude00", "😀".as_bytes()));
+    }
+}
