@@ -72,8 +72,8 @@ export function needsRestart(changed: (section: string) => boolean): boolean {
   return changed("noalloc.server.path");
 }
 
-/** Arguments for `noalloc-ls --check` with the same settings as the server. Roots,
- * severity and build scripts have no flag: the check reads Cargo.toml metadata. */
+/** Arguments for `noalloc-ls --check` with the same settings as the server.
+ * Severity has no flag: the check's exit status does not depend on it. */
 export function checkArgs(s: ServerSettings, folder: string): string[] {
   const args = ["--check", folder];
   if (s.allow !== undefined) args.push("--allow", s.allow);
@@ -81,5 +81,7 @@ export function checkArgs(s: ServerSettings, folder: string): string[] {
   if (s.exemptions !== undefined) args.push("--exemptions", s.exemptions);
   for (const k of s.lineOnly ?? []) args.push("--line-only", k);
   for (const t of s.scratch ?? []) args.push("--scratch", t);
+  for (const r of s.roots ?? []) args.push("--root", r);
+  if (!s.buildScripts) args.push("--no-build-scripts");
   return args;
 }

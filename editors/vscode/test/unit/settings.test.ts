@@ -55,7 +55,10 @@ test("only a new server path restarts the server", () => {
 });
 
 test("--check arguments mirror the settings that have flags", () => {
-  const s = serverSettings(reader({ allow: "a.allow", baseline: "b.json", lineOnly: ["debug", "profiling"], scratch: ["x::S"] }), env);
+  const s = serverSettings(
+    reader({ allow: "a.allow", baseline: "b.json", lineOnly: ["debug", "profiling"], scratch: ["x::S"], roots: ["x::*"], buildScripts: false }),
+    env,
+  );
   assert.deepEqual(checkArgs(s, "/ws"), [
     "--check", "/ws",
     "--allow", "/ws/a.allow",
@@ -63,6 +66,8 @@ test("--check arguments mirror the settings that have flags", () => {
     "--line-only", "debug",
     "--line-only", "profiling",
     "--scratch", "x::S",
+    "--root", "x::*",
+    "--no-build-scripts",
   ]);
   assert.deepEqual(checkArgs(serverSettings(reader({}), env), "/ws"), ["--check", "/ws"]);
 });

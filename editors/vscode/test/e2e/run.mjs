@@ -1,0 +1,276 @@
+// End-to-end test in a real VS Code: code-server 4.100.3 (VS Code 1.100.3) in Debian's
+// Chromium, driven by playwright-core. It installs the built .vsix, opens a copy of
+// test-fixture/, waits for noalloc's squiggle on the allocating line, checks the hover,
+// the status bar and the "Show Call Chain" quick pick, applies the "Insert a noalloc
+// exemption" quick fix, saves, and checks that the squiggle is gone and the file on
+// disk holds the exemption. Screenshots go to test/e2e/artifacts/ (and, with
+// NOALLOC_E2E_UPDATE_MEDIA=1, to media/ for the README).
+//
+// Environment: NOALLOC_LS (the server; default $CARGO_TARGET_DIR or
+// ~/.cache/noalloc-target, release then debug), CODE_SERVER (default
+// ~/.cache/noalloc-editors/code-server/node_modules/.bin/code-server), CHROMIUM
+// (default /usr/bin/chromium), VSIX (default dist/noalloc-<version>.vsix).
+
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const ext = path.resolve(here, "../..");
+const version = JSON.parse(fs.readFileSync(path.join(ext, "package.json"), "utf8")).version;
+const home = os.homedir();
+const targetDir = process.env.CARGO_TARGET_DIR || path.join(home, ".cache/noalloc-target");
+const server =
+  process.env.NOALLOC_LS ||
+  [path.join(targetDir, "release/noalloc-ls"), path.join(targetDir, "debug/noalloc-ls")].find((p) => fs.existsSync(p));
+const codeServer =
+  process.env.CODE_SERVER || path.join(home, ".cache/noalloc-editors/code-server/node_modules/.bin/code-server");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const vsix = process.env.VSIX || path.join(ext, "dist", `noalloc-${version}.vsix`);
+const artifacts = process.env.NOALLOC_E2E_ARTIFACTS || path.join(here, "artifacts");
+const updateMedia = process.env.NOALLOC_E2E_UPDATE_MEDIA === "1";
+// The first analysis loads std's source: give it time on a cold cache.
+const ANALYSIS_MS = Number(process.env.NOALLOC_E2E_TIMEOUT_MS || 120_000);
+
+let passed = 0;
+let failed = 0;
+function log(m) {
+  console.log(`[e2e ${new Date().toISOString().slice(11, 19)}] ${m}`);
+}
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } else {
+    failed += 1;
+    console.log(`not ok - ${name}${detail ? `: ${detail}` : ""}`);
+  }
+  return ok;
+}
+
+for (const [what, p] of [["noalloc-ls (set NOALLOC_LS)", server], ["code-server (set CODE_SERVER)", codeServer], ["chromium (set CHROMIUM)", chromiumPath], ["the .vsix (run package.sh)", vsix]]) {
+  if (!p || !fs.existsSync(p)) {
+    console.error(`e2e: missing ${what}: ${p}`);
+    process.exit(2);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+    s.on("error", reject);
+  });
+}
+
+async function waitFor(what, fn, ms, every = 250) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, every));
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}${last instanceof Error ? `: ${last.message}` : ""}`);
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "noalloc-e2e-"));
+const ws = path.join(tmp, "fixture");
+const data = path.join(tmp, "data");
+const exts = path.join(tmp, "extensions");
+fs.cpSync(path.join(ext, "test-fixture"), ws, { recursive: true });
+fs.mkdirSync(path.join(data, "User"), { recursive: true });
+fs.mkdirSync(artifacts, { recursive: true });
+const libRs = path.join(ws, "src/lib.rs");
+const settings = {
+  "noalloc.server.path": server,
+  "workbench.colorTheme": "Default Dark Modern",
+  "workbench.startupEditor": "none",
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "update.mode": "none",
+  "chat.commandCenter.enabled": false,
+  "editor.fontSize": 15,
+  "editor.minimap.enabled": false,
+  "editor.hover.delay": 200,
+  "window.zoomLevel": 0,
+};
+fs.writeFileSync(path.join(data, "User/settings.json"), JSON.stringify(settings, null, 2));
+const env = { ...process.env, XDG_CONFIG_HOME: path.join(tmp, "xdg-config"), XDG_DATA_HOME: path.join(tmp, "xdg-data") };
+
+log(`server ${server}`);
+log(`installing ${path.basename(vsix)}`);
+const inst = spawnSync(codeServer, ["--install-extension", vsix, "--extensions-dir", exts, "--user-data-dir", data], { env, encoding: "utf8" });
+if (!check("the .vsix installs into code-server", inst.status === 0 && /noalloc/.test(fs.readdirSync(exts).join(" ")), inst.stderr + inst.stdout)) {
+  process.exit(1);
+}
+
+const port = await freePort();
+const csLog = fs.openSync(path.join(artifacts, "code-server.log"), "w");
+const cs = spawn(
+  codeServer,
+  [
+    "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry", "--disable-update-check",
+    "--disable-workspace-trust", "--disable-getting-started-override", "--user-data-dir", data, "--extensions-dir", exts, ws,
+  ],
+  { env, detached: true, stdio: ["ignore", csLog, csLog] },
+);
+let browser;
+function cleanup() {
+  try {
+    process.kill(-cs.pid, "SIGTERM");
+  } catch {}
+}
+process.on("exit", cleanup);
+
+const shot = async (page, name, media) => {
+  const file = path.join(artifacts, `${name}.png`);
+  await page.screenshot({ path: file });
+  if (media && updateMedia) fs.copyFileSync(file, path.join(ext, "media", `${name}.png`));
+  log(`screenshot ${file}`);
+};
+
+try {
+  await waitFor("code-server /healthz", async () => (await fetch(`http://127.0.0.1:${port}/healthz`)).ok, 60_000, 500);
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  log("workbench ready");
+
+  // Open src/lib.rs from the explorer.
+  const row = (label) => page.locator(".explorer-folders-view .monaco-list-row", { hasText: label }).first();
+  await row("src").waitFor({ timeout: 30_000 });
+  if ((await row("lib.rs").count()) === 0) await row("src").click();
+  await row("lib.rs").click();
+  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30_000 });
+  log("opened src/lib.rs");
+
+  // The squiggle on the allocating line.
+  const squiggle = page.locator(".monaco-editor .squiggly-warning").first();
+  const t0 = Date.now();
+  await squiggle.waitFor({ state: "attached", timeout: ANALYSIS_MS });
+  log(`squiggle after ${Date.now() - t0} ms`);
+  // Code lenses arrive later and push lines down: measure the squiggle when it's used.
+  await page.waitForTimeout(1500);
+  let box = await squiggle.boundingBox();
+  const lineText = await page.evaluate((y) => {
+    for (const l of document.querySelectorAll(".monaco-editor .view-lines .view-line")) {
+      const r = l.getBoundingClientRect();
+      if (y >= r.top && y < r.bottom) return l.textContent.replace(/\u00a0/g, " ");
+    }
+    return null;
+  }, box.y + box.height / 2);
+  check("a warning squiggle is on the String::from line", /String::from\("hello"\)/.test(lineText ?? ""), `line is ${JSON.stringify(lineText)}`);
+
+  // The status bar counts the finding.
+  const statusItem = page.locator(".statusbar-item", { hasText: "noalloc" }).first();
+  const statusText = await waitFor("the status bar item to count the finding", async () => {
+    const t = (await statusItem.textContent())?.trim();
+    return t && /noalloc: 1/.test(t) ? t : false;
+  }, 30_000).catch((e) => e.message);
+  check("the status bar shows one finding", /noalloc: 1/.test(statusText), statusText);
+
+  // Hover over the squiggle (overlays intercept .hover(), so move the mouse there).
+  box = await squiggle.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const hover = page.locator(".monaco-hover:not(.hidden)", { hasText: "allocates" }).first();
+  const hoverOk = await hover.waitFor({ state: "visible", timeout: 15_000 }).then(() => true, () => false);
+  check("hovering the squiggle shows the finding", hoverOk, hoverOk ? "" : await page.locator(".monaco-hover").allTextContents().then((t) => t.join(" | ")));
+  await page.waitForTimeout(500);
+  await shot(page, "screenshot-finding", true);
+
+  // Show Call Chain: cursor on the finding, then the command from the palette.
+  await page.mouse.move(box.x + box.width / 2, box.y - 200);
+  await page.keyboard.press("Escape");
+  box = await squiggle.boundingBox();
+  await page.mouse.click(box.x + 3, box.y + box.height / 2);
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.type("noalloc: Show Call Chain");
+  const commandRow = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Show Call Chain" }).first();
+  await commandRow.waitFor({ timeout: 10_000 });
+  await commandRow.click();
+  const chainRows = page.locator(".quick-input-widget .monaco-list-row");
+  const chain = await waitFor("the call chain quick pick", async () => {
+    const t = await chainRows.allTextContents();
+    return t.some((x) => /root/.test(x)) ? t : false;
+  }, 10_000).catch(() => chainRows.allTextContents());
+  check(
+    "Show Call Chain lists the root, the String::from step and the finding",
+    chain.some((x) => /greet/.test(x) && /root/.test(x)) && chain.some((x) => /String::from/.test(x)) && chain.some((x) => /finding/.test(x)),
+    JSON.stringify(chain),
+  );
+  await shot(page, "screenshot-chain", true);
+  await page.keyboard.press("Escape");
+  await page.waitForTimeout(300);
+
+  // The quick fix: cursor on the squiggle, Control+. , pick "Insert a noalloc exemption".
+  box = await squiggle.boundingBox();
+  await page.mouse.click(box.x + 3, box.y + box.height / 2);
+  await page.keyboard.press("Control+.");
+  const fixRow = page.locator(".action-widget .monaco-list-row", { hasText: "Insert a noalloc exemption" }).first();
+  const fixOk = await fixRow.waitFor({ state: "visible", timeout: 15_000 }).then(() => true, () => false);
+  if (!check("the quick fix menu offers \"Insert a noalloc exemption\"", fixOk, await page.locator(".action-widget .monaco-list-row").allTextContents().then((t) => JSON.stringify(t)))) {
+    await shot(page, "failure-quickfix", false);
+    throw new Error("no exemption quick fix");
+  }
+  await shot(page, "screenshot-quickfix", false);
+  const fb = await fixRow.boundingBox();
+  await page.mouse.move(fb.x + 20, fb.y + fb.height / 2);
+  await page.mouse.click(fb.x + 20, fb.y + fb.height / 2);
+  await page.waitForTimeout(300);
+  await page.keyboard.press("Control+s");
+
+  const onDisk = await waitFor("the exemption on disk", async () => {
+    const text = fs.readFileSync(libRs, "utf8");
+    return /String::from\("hello"\);\s*\/\/ ?noalloc:exempt \w+: /.test(text) ? text : false;
+  }, 15_000).catch(() => fs.readFileSync(libRs, "utf8"));
+  check("the saved file holds the exemption on the allocating line", /String::from\("hello"\);\s*\/\/ ?noalloc:exempt \w+: /.test(onDisk), onDisk);
+
+  const gone = await waitFor("the squiggle to go", async () => (await page.locator(".monaco-editor .squiggly-warning, .monaco-editor .squiggly-error").count()) === 0, ANALYSIS_MS).then(() => true, () => false);
+  check("the squiggle is gone after the fix", gone);
+  const after = await waitFor("the status bar to clear", async () => {
+    const t = (await statusItem.textContent())?.trim();
+    return t && !/noalloc: \d/.test(t) ? t : false;
+  }, 30_000).catch((e) => e.message);
+  check("the status bar shows no findings", !/noalloc: \d/.test(after), after);
+  await page.mouse.move(1000, 600);
+  await page.waitForTimeout(500);
+  await shot(page, "screenshot-fixed", true);
+} catch (e) {
+  failed += 1;
+  console.log(`not ok - e2e aborted: ${e.stack || e}`);
+  try {
+    const pages = browser?.contexts()[0]?.pages() ?? [];
+    if (pages[0]) await pages[0].screenshot({ path: path.join(artifacts, "failure.png") });
+  } catch {}
+} finally {
+  await browser?.close().catch(() => {});
+  cleanup();
+  const serverLog = path.join(data, "logs");
+  log(`code-server log: ${path.join(artifacts, "code-server.log")}; VS Code logs under ${serverLog}`);
+}
+
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
