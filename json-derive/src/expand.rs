@@ -515,3 +515,44 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    fn refusal(src: &str) -> String {
+        let input: syn::DeriveInput = syn::parse_str(src).unwrap();
+        let read = super::read_json(&input).err().map(|e| e.to_string());
+        let write = super::write_json(&input).err().map(|e| e.to_string());
+        assert_eq!(read.is_some(), write.is_some(), "both derives refuse");
+        read.unwrap_or_default()
+    }
+
+    #[test]
+    fn refusals_name_the_field_and_why() {
+        let msg = refusal("struct Post { id: u32, tags: std::collections::HashMap<String, u32> }");
+        assert_eq!(
+            msg,
+            "field `tags` of `Post` cannot be decoded without allocating: `HashMap` allocates for its entries; \
+             use a type of fixed shape (a struct, `Vec`, `&str`) or skip it with `#[json(skip)]`"
+        );
+        assert!(refusal("struct S { e: Box<dyn std::error::Error> }").starts_with("field `e` of `S` cannot be decoded"));
+        assert!(refusal("struct S(std::rc::Rc<u8>);").contains("field 0 of `S`"));
+        assert!(refusal("struct S { v: serde_json::Value }").contains("`serde_json::Value` allocates"));
+        assert!(refusal("struct S { m: Vec<Arc<str>> }").contains("`Arc` allocates"));
+    }
+
+    #[test]
+    fn skipped_fields_are_not_checked() {
+        let input: syn::DeriveInput =
+            syn::parse_str("struct S { id: u32, #[json(skip)] cache: std::collections::HashMap<u32, u32> }").unwrap();
+        assert!(super::read_json(&input).is_ok());
+        assert!(super::write_json(&input).is_ok());
+    }
+
+    #[test]
+    fn unsupported_serde_attributes_are_errors() {
+        let input: syn::DeriveInput = syn::parse_str("struct S { #[serde(flatten)] rest: Inner }").unwrap();
+        assert!(super::read_json(&input).unwrap_err().to_string().contains("flatten"));
+        let input: syn::DeriveInput = syn::parse_str("#[json(renam = \"x\")] struct S { a: u8 }").unwrap();
+        assert_eq!(super::read_json(&input).unwrap_err().to_string(), "unknown json attribute");
+    }
+}

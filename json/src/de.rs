@@ -40,8 +40,9 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let next = self.peek()?;
         let at = self.offset();
-        let value = match self.peek()? {
+        let value = match next {
             b'n' => {
                 self.null()?;
                 visitor.visit_unit()

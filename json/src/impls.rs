@@ -32,9 +32,11 @@ macro_rules! unsigned {
         impl<'de> ReadJson<'de> for $t {
             #[inline]
             fn read_json(r: &mut Reader<'de>) -> Result<Self> {
+                r.peek()?;
+                r.peek()?;
                 let at = r.offset();
                 match r.number()? {
-                    Number::U64(v) => <$t>::try_from(v).map_err(|_| r.error(ErrorKind::NumberOutOfRange)),
+                    Number::U64(v) => <$t>::try_from(v).map_err(|_| crate::Error::new(ErrorKind::NumberOutOfRange, at)),
                     Number::I64(_) => Err(crate::Error::new(ErrorKind::NumberOutOfRange, at)),
                     Number::F64(_) => Err(crate::Error::new(ErrorKind::InvalidType, at)),
                 }
@@ -55,6 +57,7 @@ macro_rules! signed {
         impl<'de> ReadJson<'de> for $t {
             #[inline]
             fn read_json(r: &mut Reader<'de>) -> Result<Self> {
+                r.peek()?;
                 let at = r.offset();
                 match r.number()? {
                     Number::U64(v) => <$t>::try_from(v).map_err(|_| crate::Error::new(ErrorKind::NumberOutOfRange, at)),
@@ -132,6 +135,7 @@ impl WriteJson for char {
 
 impl<'de> ReadJson<'de> for char {
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
+        r.peek()?;
         let at = r.offset();
         let text = r.raw_str()?;
         text.single_char().ok_or(crate::Error::new(ErrorKind::InvalidType, at))

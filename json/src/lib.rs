@@ -119,4 +119,40 @@ pub fn validate(input: &[u8]) -> Result<()> {
 }
 
 pub use de::from_slice_serde;
+
+/// The derives refuse, at compile time, field types that cannot be decoded or
+/// encoded without allocating; the error names the field and the reason.
+///
+/// ```compile_fail
+/// #[derive(json::ReadJson)]
+/// struct Post { tags: std::collections::HashMap<String, u32> }
+/// ```
+///
+/// ```compile_fail
+/// #[derive(json::WriteJson)]
+/// struct Failure { cause: Box<dyn std::error::Error> }
+/// ```
+///
+/// ```compile_fail
+/// #[derive(json::ReadJson)]
+/// struct Shared { config: std::rc::Rc<u32> }
+/// ```
+///
+/// ```compile_fail
+/// #[derive(json::ReadJson)]
+/// struct Shared { config: std::sync::Arc<u32> }
+/// ```
+///
+/// ```compile_fail
+/// #[derive(json::ReadJson)]
+/// struct Loose { rest: serde_json::Value }
+/// ```
+///
+/// The same types are accepted when skipped:
+///
+/// ```
+/// #[derive(json::ReadJson, json::WriteJson)]
+/// struct Post { id: u32, #[json(skip)] cache: std::collections::HashMap<String, u32> }
+/// ```
+pub mod refused {}
 pub use ser::to_writer_serde;

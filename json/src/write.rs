@@ -229,7 +229,7 @@ impl<'b, S: Sink> Writer<'b, S> {
     #[inline]
     pub fn f64(&mut self, v: f64) {
         if v.is_finite() {
-            self.raw(ryu::Buffer::new().format_finite(v).as_bytes());
+            self.raw(zmij::Buffer::new().format_finite(v).as_bytes());
         } else {
             self.null();
         }
@@ -238,7 +238,7 @@ impl<'b, S: Sink> Writer<'b, S> {
     #[inline]
     pub fn f32(&mut self, v: f32) {
         if v.is_finite() {
-            self.raw(ryu::Buffer::new().format_finite(v).as_bytes());
+            self.raw(zmij::Buffer::new().format_finite(v).as_bytes());
         } else {
             self.null();
         }

@@ -1,1 +1,200 @@
-//! placeholder
+//! The derives: names (rename, rename_all, aliases, serde attributes), skips,
+//! defaults, enums, and decoding into existing memory (`String`/`Vec` capacity,
+//! `Option<Box<T>>`), with `Full` past it.
+
+use json::{ErrorKind, ReadJson, WriteJson};
+
+fn encode<T: WriteJson>(value: &T) -> String {
+    let mut buf = [0u8; 1024];
+    let n = json::to_slice(value, &mut buf).unwrap();
+    String::from_utf8(buf[..n].to_vec()).unwrap()
+}
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq, Default)]
+#[json(rename_all = "camelCase")]
+struct Account<'a> {
+    user_id: u64,
+    display_name: &'a str,
+    #[json(rename = "e-mail")]
+    email: Option<&'a str>,
+    #[json(skip)]
+    cache_hits: u32,
+    #[json(default)]
+    login_count: u16,
+}
+
+#[test]
+fn json_attributes_rename_skip_and_default() {
+    let a = Account { user_id: 7, display_name: "Ann", email: None, cache_hits: 99, login_count: 3 };
+    assert_eq!(encode(&a), r#"{"userId":7,"displayName":"Ann","e-mail":null,"loginCount":3}"#);
+
+    let back: Account = json::from_slice(br#"{"displayName":"Bo","userId":1,"unknown":[1,{"x":2}]}"#).unwrap();
+    assert_eq!(back, Account { user_id: 1, display_name: "Bo", email: None, cache_hits: 0, login_count: 0 });
+}
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE", deny_unknown_fields)]
+struct Legacy {
+    #[serde(rename(serialize = "OUT", deserialize = "IN"))]
+    value: i32,
+    #[serde(alias = "OLD_NAME")]
+    new_name: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<u8>,
+    #[serde(skip, default = "seven")]
+    derived: u8,
+}
+
+fn seven() -> u8 {
+    7
+}
+
+#[test]
+fn serde_attributes_are_read_too() {
+    let v = Legacy { value: -3, new_name: true, note: None, derived: 1 };
+    let ours = encode(&v);
+    assert_eq!(ours, serde_json::to_string(&v).unwrap());
+    assert_eq!(ours, r#"{"OUT":-3,"NEW_NAME":true}"#);
+
+    let input = br#"{"IN":5,"OLD_NAME":false,"NOTE":2}"#;
+    let ours: Legacy = json::from_slice(input).unwrap();
+    let theirs: Legacy = serde_json::from_slice(input).unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours, Legacy { value: 5, new_name: false, note: Some(2), derived: 7 });
+
+    let e = json::from_slice::<Legacy>(br#"{"IN":5,"NEW_NAME":true,"extra":1}"#).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::UnknownField, 32));
+}
+
+#[test]
+fn missing_and_duplicate_fields_are_errors_at_their_offset() {
+    let e = json::from_slice::<Legacy>(br#"{"IN":5}"#).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::MissingField("NEW_NAME"), 8));
+    let e = json::from_slice::<Legacy>(br#"{"IN":5,"IN":6,"NEW_NAME":true}"#).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::DuplicateField("IN"), 13));
+}
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone, Copy)]
+#[serde(rename_all = "kebab-case")]
+enum Level {
+    Debug,
+    #[serde(rename = "warn")]
+    Warning,
+    FatalError,
+}
+
+#[test]
+fn unit_enums_are_strings() {
+    for level in [Level::Debug, Level::Warning, Level::FatalError] {
+        let ours = encode(&level);
+        assert_eq!(ours, serde_json::to_string(&level).unwrap());
+        assert_eq!(json::from_slice::<Level>(ours.as_bytes()).unwrap(), level);
+    }
+    assert_eq!(encode(&Level::FatalError), r#""fatal-error""#);
+    assert_eq!(json::from_slice::<Level>(br#""\u0077arn""#).unwrap(), Level::Warning);
+    let e = json::from_slice::<Level>(br#""Debug""#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::UnknownVariant);
+}
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq)]
+struct Meters(f64);
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq)]
+struct Span(u32, u32, Level);
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq)]
+struct Marker;
+
+#[test]
+fn newtype_tuple_and_unit_structs() {
+    assert_eq!(encode(&Meters(1.5)), "1.5");
+    assert_eq!(json::from_slice::<Meters>(b"2").unwrap(), Meters(2.0));
+    assert_eq!(encode(&Span(1, 2, Level::Debug)), r#"[1,2,"debug"]"#);
+    assert_eq!(json::from_slice::<Span>(br#"[3, 4, "warn"]"#).unwrap(), Span(3, 4, Level::Warning));
+    assert_eq!(json::from_slice::<Span>(b"[3,4]").unwrap_err().kind(), ErrorKind::InvalidType);
+    assert_eq!(encode(&Marker), "null");
+    assert_eq!(json::from_slice::<Marker>(b"null").unwrap(), Marker);
+}
+
+#[test]
+fn escaped_keys_match_their_decoding() {
+    let a: Account = json::from_slice(br#"{"user\u0049d":4,"displayName":"x"}"#).unwrap();
+    assert_eq!(a.user_id, 4);
+}
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq, Clone, Default)]
+struct Post {
+    title: String,
+    tags: Vec<String>,
+    scores: Vec<u32>,
+    parent: Option<Box<Post>>,
+}
+
+#[test]
+fn strings_and_vecs_decode_into_their_capacity() {
+    let mut post = Post { title: String::with_capacity(16), tags: Vec::with_capacity(2), ..Post::default() };
+    post.scores.reserve_exact(3);
+    let input = br#"{"title":"caf\u00e9 \"42\"","tags":[],"scores":[1,2,3],"parent":null}"#;
+    json::from_slice_into(&mut post, input).unwrap();
+    assert_eq!(post.title, "café \"42\"");
+    assert_eq!(post.scores, [1, 2, 3]);
+    assert!(post.tags.is_empty());
+
+    // Elements pushed past the old length are new values: a new `String` holds
+    // only "" without allocating, so a non-empty one is `Full`.
+    let e = json::from_slice_into(&mut post, br#"{"title":"","tags":["a"],"scores":[],"parent":null}"#).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Full, 20));
+}
+
+#[test]
+fn past_capacity_the_decode_is_full() {
+    let mut post = Post { title: String::with_capacity(4), ..Post::default() };
+    let e = json::from_slice_into(&mut post, br#"{"title":"too long","tags":[],"scores":[],"parent":null}"#)
+        .unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Full, 9));
+
+    let mut post = Post { title: String::with_capacity(8), ..Post::default() };
+    let e = json::from_slice_into(&mut post, br#"{"title":"","tags":[],"scores":[1],"parent":null}"#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Full);
+}
+
+#[test]
+fn vec_elements_reuse_their_own_memory() {
+    let mut post = Post {
+        tags: vec![String::with_capacity(8), String::with_capacity(8)],
+        ..Post::default()
+    };
+    json::from_slice_into(&mut post, br#"{"title":"","tags":["rust","json"],"scores":[],"parent":null}"#).unwrap();
+    assert_eq!(post.tags, ["rust", "json"]);
+    json::from_slice_into(&mut post, br#"{"title":"","tags":["x"],"scores":[],"parent":null}"#).unwrap();
+    assert_eq!(post.tags, ["x"]);
+}
+
+#[test]
+fn option_box_decodes_into_the_pointee() {
+    let inner = Post { title: String::with_capacity(8), ..Post::default() };
+    let mut post = Post { parent: Some(Box::new(inner)), ..Post::default() };
+    let before = post.parent.as_deref().map(|p| p as *const Post);
+    let input = br#"{"title":"","tags":[],"scores":[],"parent":{"title":"up","tags":[],"scores":[],"parent":null}}"#;
+    json::from_slice_into(&mut post, input).unwrap();
+    assert_eq!(post.parent.as_ref().unwrap().title, "up");
+    assert_eq!(post.parent.as_deref().map(|p| p as *const Post), before, "same box");
+
+    let mut empty = Post::default();
+    let e = json::from_slice_into(&mut empty, input).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Full);
+}
+
+#[derive(WriteJson, ReadJson, Debug, PartialEq)]
+struct Generic<'a, T> {
+    items: [T; 2],
+    label: &'a str,
+}
+
+#[test]
+fn generic_and_borrowing_types() {
+    let g = Generic { items: [1u8, 2], label: "l" };
+    assert_eq!(encode(&g), r#"{"items":[1,2],"label":"l"}"#);
+    let back: Generic<u8> = json::from_slice(br#"{"label":"l","items":[1,2]}"#).unwrap();
+    assert_eq!(back, g);
+}

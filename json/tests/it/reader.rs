@@ -1,1 +1,110 @@
-//! placeholder
+//! The reader: errors and their offsets, the depth limit, reading from `io::Read`
+//! through a caller buffer, and the arena asking for more chunks.
+
+use json::{Arena, ErrorKind, Reader};
+
+#[test]
+fn syntax_errors_carry_the_byte_offset() {
+    let cases: &[(&[u8], ErrorKind, usize)] = &[
+        (b"[1, 2,]", ErrorKind::Syntax, 6),
+        (b"{\"a\" 1}", ErrorKind::Syntax, 5),
+        (b"[1 2]", ErrorKind::Syntax, 3),
+        (b"\"abc", ErrorKind::Eof, 4),
+        (b"\"a\tb\"", ErrorKind::ControlCharacter, 2),
+        (b"\"a\\qb\"", ErrorKind::InvalidEscape, 3),
+        (b"\"\\ud800\"", ErrorKind::InvalidUnicode, 7),
+        (b"\"\xff\"", ErrorKind::InvalidUtf8, 1),
+        (b"01", ErrorKind::TrailingCharacters, 1),
+        (b"1.", ErrorKind::Eof, 2),
+        (b"-x", ErrorKind::Syntax, 1),
+        (b"nul", ErrorKind::Eof, 3),
+        (b"[true] x", ErrorKind::TrailingCharacters, 7),
+        (b"", ErrorKind::Eof, 0),
+    ];
+    for &(input, kind, offset) in cases {
+        let e = json::validate(input).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (kind, offset), "{}", String::from_utf8_lossy(input));
+    }
+}
+
+#[test]
+fn type_errors_name_the_value_offset() {
+    let e = json::from_slice::<[u8; 2]>(b" [1, 256]").unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::NumberOutOfRange, 5));
+    let e = json::from_slice::<u32>(b"1.0").unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidType, 0));
+    let e = json::from_slice::<bool>(b"  \"true\"").unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidType, 2));
+}
+
+fn nested(depth: usize) -> Vec<u8> {
+    let mut s = vec![b'['; depth];
+    s.extend(std::iter::repeat_n(b']', depth));
+    s
+}
+
+#[test]
+fn depth_limit_matches_serde_json_and_never_overflows_the_stack() {
+    let ok = nested(127);
+    assert!(json::validate(&ok).is_ok());
+    assert!(serde_json::from_slice::<serde_json::Value>(&ok).is_ok());
+    let deep = nested(128);
+    assert_eq!(json::validate(&deep).unwrap_err().kind(), ErrorKind::Depth);
+    assert!(serde_json::from_slice::<serde_json::Value>(&deep).is_err());
+
+    let very_deep = nested(1_000_000);
+    let e = json::validate(&very_deep).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Depth, 127));
+
+    let mut r = Reader::new(&very_deep).with_max_depth(5);
+    assert_eq!(r.skip().unwrap_err().offset(), 4);
+}
+
+#[test]
+fn reads_from_io_read_through_a_caller_buffer() {
+    let source: &[u8] = br#"  ["a", "b\n"]  "#;
+    let mut buf = [0u8; 64];
+    let mut arena_mem = [0u8; 8];
+    let mut r = Reader::from_read(source, &mut buf).unwrap().with_arena(Arena::new(&mut arena_mem));
+    let v: [&str; 2] = r.read().unwrap();
+    r.finish().unwrap();
+    assert_eq!(v, ["a", "b\n"]);
+
+    let mut small = [0u8; 8];
+    let e = Reader::from_read(source, &mut small).err().unwrap();
+    assert_eq!(e.kind(), ErrorKind::Full);
+}
+
+#[test]
+fn arena_asks_the_callback_for_more_chunks() {
+    let input = br#"["\u00e9\u00e9\u00e9\u00e9", "\tabcdefghijklmnopqrstuvwxyz", "plain"]"#;
+    let mut first = [0u8; 4];
+    let mut chunks = [[0u8; 32]; 2];
+    let mut asked = Vec::new();
+    let mut pool = chunks.iter_mut();
+    let mut more = |need: usize| {
+        asked.push(need);
+        pool.next().map(|c| &mut c[..])
+    };
+    let arena = Arena::new(&mut first).with_more(&mut more);
+    let mut r = Reader::new(input).with_arena(arena);
+    let v: [&str; 3] = r.read().unwrap();
+    assert_eq!(v, ["éééé", "\tabcdefghijklmnopqrstuvwxyz", "plain"]);
+    drop(r);
+    assert_eq!(asked, [24, 28]);
+}
+
+#[test]
+fn without_arena_memory_escaped_borrowed_strings_are_full() {
+    let e = json::from_slice::<&str>(br#"  "a\nb""#).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Full, 2));
+    assert_eq!(json::from_slice::<&str>(br#""plain""#).unwrap(), "plain");
+}
+
+#[test]
+fn skip_reads_any_value() {
+    let mut r = Reader::new(br#"{"a":[1,-2.5e3,{"b":null}],"c":"\u00e9"} 7"#);
+    r.skip().unwrap();
+    assert_eq!(r.read::<u8>().unwrap(), 7);
+    r.finish().unwrap();
+}

@@ -1,1 +1,68 @@
-//! placeholder
+//! The writer: flushing through a small buffer to any `io::Write`, errors from the
+//! sink and from a full buffer, and string escaping identical to serde_json's.
+
+use json::{ErrorKind, WriteJson, Writer};
+
+#[test]
+fn flushes_through_a_tiny_buffer_to_the_sink() {
+    let value = ("a long string that does not fit", [1u64, u64::MAX], -7i8);
+    for size in [0, 1, 3, 16] {
+        let mut buf = vec![0u8; size];
+        let mut out = Vec::new();
+        let mut w = Writer::with_sink(&mut buf, &mut out);
+        value.write_json(&mut w);
+        w.flush().unwrap();
+        assert_eq!(w.position(), out.len());
+        assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&value).unwrap(), "buffer {size}");
+    }
+}
+
+#[test]
+fn full_buffer_without_sink_is_full() {
+    let mut buf = [0u8; 8];
+    let e = json::to_slice(&"0123456789", &mut buf).unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Full, 8));
+}
+
+struct Broken;
+
+impl std::io::Write for Broken {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::ErrorKind::BrokenPipe.into())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn sink_errors_are_kept_and_returned_by_flush() {
+    let mut buf = [0u8; 4];
+    let mut w = Writer::with_sink(&mut buf, Broken);
+    [1, 2, 3, 4].write_json(&mut w);
+    let e: json::Error = w.flush().unwrap_err();
+    assert_eq!((e.kind(), e.offset()), (ErrorKind::Io(std::io::ErrorKind::BrokenPipe), 4));
+}
+
+#[test]
+fn escapes_exactly_like_serde_json() {
+    let mut all = String::new();
+    for c in (0u32..0x80).chain([0xe9, 0x2028, 0x2029, 0xfeff, 0x1f600]) {
+        all.push(char::from_u32(c).unwrap());
+    }
+    let mut buf = [0u8; 2048];
+    let n = json::to_slice(&all, &mut buf).unwrap();
+    assert_eq!(&buf[..n], serde_json::to_vec(&all).unwrap());
+}
+
+#[test]
+fn clear_reuses_the_writer() {
+    let mut buf = [0u8; 16];
+    let mut w = Writer::new(&mut buf);
+    true.write_json(&mut w);
+    assert_eq!(w.bytes(), b"true");
+    w.clear();
+    None::<u8>.write_json(&mut w);
+    w.flush().unwrap();
+    assert_eq!(w.bytes(), b"null");
+}
