@@ -23,6 +23,10 @@ use crate::Region;
 /// Marks the end of the free list.
 const NIL: u32 = u32::MAX;
 
+/// One waiter in `Pool::state`; the low 32 bits count lent chunks.
+const WAITER: u64 = 1 << 32;
+const LENT: u64 = WAITER - 1;
+
 /// How often a waiter looks at its [`Cancel`] signal.
 const CANCEL_TICK: Duration = Duration::from_millis(2);
 
@@ -45,9 +49,11 @@ pub struct Pool<T> {
     /// Top of the free list: `tag << 32 | index`. The tag changes on every push, so
     /// a pop that read a stale `next` fails its compare-exchange (no ABA).
     head: AtomicU64,
-    lent: AtomicUsize,
+    /// `waiters << 32 | lent`. One atomic, so that a give-back's read-modify-write
+    /// of `lent` also reads `waiters` in the same modification order as the waiter's
+    /// registration: either the giver sees the waiter, or the waiter sees the chunk.
+    state: AtomicU64,
     empty: AtomicUsize,
-    waiters: AtomicUsize,
     lock: Mutex<()>,
     returned: Condvar,
 }
@@ -111,9 +117,8 @@ impl<T> Pool<T> {
             chunk_len,
             next,
             head: AtomicU64::new(top as u64),
-            lent: AtomicUsize::new(0),
+            state: AtomicU64::new(0),
             empty: AtomicUsize::new(0),
-            waiters: AtomicUsize::new(0),
             lock: Mutex::new(()),
             returned: Condvar::new(),
         }
@@ -136,7 +141,7 @@ impl<T> Pool<T> {
 
     /// Lent and free chunks, and how often a take found none.
     pub fn stats(&self) -> Stats {
-        let lent = self.lent.load(SeqCst);
+        let lent = (self.state.load(SeqCst) & LENT) as usize;
         Stats { lent, free: self.chunks() - lent, empty: self.empty.load(SeqCst) }
     }
 
@@ -164,18 +169,18 @@ impl<T> Pool<T> {
                 return None;
             }
             let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.waiters.fetch_add(1, SeqCst);
-            // Look again now that a giver will see us: a chunk given back before
-            // `waiters` went up was pushed before this pop (SeqCst).
+            self.state.fetch_add(WAITER, SeqCst);
+            // Look again now that a giver will see us: a giver whose `state` update
+            // came before ours pushed its chunk before this pop.
             if let Some(index) = self.pop() {
-                self.waiters.fetch_sub(1, SeqCst);
+                self.state.fetch_sub(WAITER, SeqCst);
                 return Some(Chunk { pool: self, region, index });
             }
             let guard = match self.returned.wait_timeout(guard, CANCEL_TICK) {
                 Ok((guard, _)) => guard,
                 Err(e) => e.into_inner().0,
             };
-            self.waiters.fetch_sub(1, SeqCst);
+            self.state.fetch_sub(WAITER, SeqCst);
             drop(guard);
         }
     }
@@ -250,7 +255,7 @@ impl<T> Pool<T> {
             let new = (head >> 32 << 32) | next as u64;
             match self.head.compare_exchange_weak(head, new, SeqCst, SeqCst) {
                 Ok(_) => {
-                    self.lent.fetch_add(1, SeqCst);
+                    self.state.fetch_add(1, SeqCst);
                     return Some(index);
                 }
                 Err(now) => head = now,
@@ -259,7 +264,6 @@ impl<T> Pool<T> {
     }
 
     fn push(&self, index: u32) {
-        self.lent.fetch_sub(1, SeqCst);
         let mut head = self.head.load(SeqCst);
         loop {
             self.next[index as usize].store(head as u32, SeqCst);
@@ -269,7 +273,8 @@ impl<T> Pool<T> {
                 Err(now) => head = now,
             }
         }
-        if self.waiters.load(SeqCst) > 0 {
+        // After the push: see the module-level note on `state`.
+        if self.state.fetch_sub(1, SeqCst) >= WAITER {
             let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.returned.notify_one();
         }
