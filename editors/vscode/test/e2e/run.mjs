@@ -24,9 +24,13 @@ const ext = path.resolve(here, "../..");
 const version = JSON.parse(fs.readFileSync(path.join(ext, "package.json"), "utf8")).version;
 const home = os.homedir();
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(home, ".cache/noalloc-target");
+// The newer of the release and debug builds: an old release build must not shadow
+// the debug build that `cargo test` has just made.
 const server =
   process.env.NOALLOC_LS ||
-  [path.join(targetDir, "release/noalloc-ls"), path.join(targetDir, "debug/noalloc-ls")].find((p) => fs.existsSync(p));
+  [path.join(targetDir, "release/noalloc-ls"), path.join(targetDir, "debug/noalloc-ls")]
+    .filter((p) => fs.existsSync(p))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
 const codeServer =
   process.env.CODE_SERVER || path.join(home, ".cache/noalloc-editors/code-server/node_modules/.bin/code-server");
 const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
