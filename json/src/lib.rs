@@ -39,6 +39,7 @@ extern crate self as json;
 
 mod arena;
 mod de;
+mod entries;
 mod error;
 mod impls;
 mod read;
@@ -50,6 +51,7 @@ mod write;
 pub mod testing;
 
 pub use arena::{Arena, MoreChunks};
+pub use entries::{Entries, ObjectKey};
 pub use error::{Error, ErrorKind, Result};
 pub use json_derive::{ReadJson, WriteJson};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};

@@ -51,6 +51,26 @@ impl<'de> Key<'de> {
         self.escaped
     }
 
+    /// The decoded characters.
+    pub fn chars(&self) -> impl Iterator<Item = char> + 'de {
+        let raw = self.raw;
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let rest = raw.get(i..).filter(|r| !r.is_empty())?;
+            let (c, len) = if rest[0] == b'\\' {
+                decode_escape(rest)
+            } else {
+                // SAFETY: keys are checked UTF-8 and escapes are ASCII, so a
+                // non-escape position starts a character.
+                let s = unsafe { std::str::from_utf8_unchecked(rest) };
+                let c = s.chars().next()?;
+                (c, c.len_utf8())
+            };
+            i += len;
+            Some(c)
+        })
+    }
+
     /// The decoded text if it is exactly one character.
     pub fn single_char(&self) -> Option<char> {
         let (c, len) = match self.raw.first()? {
@@ -559,11 +579,37 @@ impl<'de> Reader<'de> {
     /// Reads a number as serde_json classifies it.
     #[inline]
     pub fn number(&mut self) -> Result<Number> {
-        match self.peek()? {
-            b'-' | b'0'..=b'9' => {}
-            _ => return Err(self.unexpected()),
-        }
+        let first = self.peek()?;
         let start = self.pos;
+        // Fast path: a short integer, parsed while it is scanned.
+        let neg = first == b'-';
+        let mut i = start + neg as usize;
+        let input = self.input;
+        match input.get(i) {
+            Some(b'1'..=b'9') => {
+                let mut v: u64 = 0;
+                let digits_start = i;
+                while let Some(&d @ b'0'..=b'9') = input.get(i) {
+                    v = v.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+                    i += 1;
+                }
+                let short = i - digits_start <= 19 && (!neg || v <= 1 << 63);
+                if short && !matches!(input.get(i), Some(b'.' | b'e' | b'E')) {
+                    self.pos = i;
+                    return Ok(if !neg {
+                        Number::U64(v)
+                    } else {
+                        Number::I64((v as i64).wrapping_neg())
+                    });
+                }
+            }
+            Some(b'0') if !matches!(input.get(i + 1), Some(b'.' | b'e' | b'E' | b'0'..=b'9')) => {
+                self.pos = i + 1;
+                return Ok(if neg { Number::F64(-0.0) } else { Number::U64(0) });
+            }
+            Some(_) | None if first != b'-' && !first.is_ascii_digit() => return Err(self.unexpected()),
+            _ => {}
+        }
         let (text, float) = self.number_span()?;
         let number = if float { None } else { integer(text) };
         match number {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Benchmarks json against serde_json, simd-json, sonic-rs, serde-json-core and
+# miniserde: every measurement in a process of its own, libraries alternating
+# within each round, medians over rounds.
+#   json/bench/run.sh [ROUNDS] [RESULTS.tsv]     (default 3 rounds)
+# Prints the markdown table for json/README.md at the end.
+set -euo pipefail
+rounds="${1:-3}"
+results="${2:-$(mktemp)}"
+here="$(cd "$(dirname "$0")" && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/noalloc-target-json-bench}"
+cargo build --release --manifest-path "$here/Cargo.toml" --bin run >&2
+bin="$CARGO_TARGET_DIR/release/run"
+
+corpus_libs="json serde_json simd-json sonic-rs"
+small_libs="json json-borrowed serde_json serde_json-borrowed simd-json sonic-rs serde-json-core miniserde"
+: > "$results"
+for round in $(seq 1 "$rounds"); do
+    for set in twitter citm_catalog canada feed cookie; do
+        case "$set" in feed|cookie) libs="$small_libs" ;; *) libs="$corpus_libs" ;; esac
+        for op in decode encode; do
+            for lib in $libs; do
+                "$bin" "$lib" "$set" "$op" | tee -a "$results" >&2
+            done
+        done
+    done
+    echo "round $round done" >&2
+done
+"$bin" table "$results"

@@ -1,0 +1,250 @@
+//! One measurement per process: `run LIB SET OP [ITERS]` decodes or encodes data
+//! set SET with library LIB ITERS times and prints one tab-separated line (library,
+//! set, op, iterations, bytes, CPU seconds, allocations per op).
+//! `run table FILE` turns such lines into the README's markdown table (medians).
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+
+use json_bench::small::{Cookie, CookieRef, Feed, FeedCore, FeedRef};
+use json_bench::{allocations, canada::Canada, citm_catalog::CitmCatalog, cpu_seconds, data, twitter::Twitter};
+
+#[global_allocator]
+static ALLOC: json_bench::Counting = json_bench::Counting;
+
+fn default_iters(set: &str) -> u64 {
+    match set {
+        "twitter" => 400,
+        "citm_catalog" => 200,
+        "canada" => 100,
+        "feed" => 2000,
+        "cookie" => 3_000_000,
+        other => panic!("unknown set {other}"),
+    }
+}
+
+/// Runs `f` once to warm up, then `iters` times; CPU seconds and allocations per op.
+fn measure(iters: u64, mut f: impl FnMut()) -> (f64, f64) {
+    f();
+    let (a0, t0) = (allocations(), cpu_seconds());
+    for _ in 0..iters {
+        f();
+    }
+    let (a1, t1) = (allocations(), cpu_seconds());
+    (t1 - t0, (a1 - a0) as f64 / iters as f64)
+}
+
+/// Libraries that decode into owned types through serde, plus ours into a reused value.
+fn owned<T>(lib: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64, f64)>
+where
+    T: serde::Serialize
+        + serde::de::DeserializeOwned
+        + json::WriteJson
+        + for<'de> json::ReadJson<'de>
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let value: T = serde_json::from_slice(input).expect("serde_json decodes the data set");
+    let mut out: Vec<u8> = Vec::with_capacity(input.len() * 2);
+    Some(match (lib, op) {
+        ("json", "decode") => {
+            let mut place: T = serde_json::from_slice(input).unwrap();
+            let r = measure(iters, || json::from_slice_into(black_box(&mut place), black_box(input)).unwrap());
+            assert_eq!(place, value, "json decodes to serde_json's value");
+            r
+        }
+        ("json", "encode") => {
+            let mut buf = vec![0u8; input.len() * 2];
+            let r = measure(iters, || {
+                black_box(json::to_slice(black_box(&value), &mut buf).unwrap());
+            });
+            let n = json::to_slice(&value, &mut buf).unwrap();
+            assert_eq!(serde_json::from_slice::<T>(&buf[..n]).unwrap(), value, "json's encoding decodes back");
+            r
+        }
+        ("serde_json", "decode") => measure(iters, || {
+            black_box(serde_json::from_slice::<T>(black_box(input)).unwrap());
+        }),
+        ("serde_json", "encode") => measure(iters, || {
+            out.clear();
+            serde_json::to_writer(&mut out, black_box(&value)).unwrap();
+        }),
+        ("simd-json", "decode") => {
+            let mut buf = Vec::with_capacity(input.len());
+            let mut buffers = simd_json::Buffers::new(input.len());
+            measure(iters, || {
+                buf.clear();
+                buf.extend_from_slice(black_box(input));
+                black_box(simd_json::serde::from_slice_with_buffers::<T>(&mut buf, &mut buffers).unwrap());
+            })
+        }
+        ("simd-json", "encode") => measure(iters, || {
+            out.clear();
+            simd_json::serde::to_writer(&mut out, black_box(&value)).unwrap();
+        }),
+        ("sonic-rs", "decode") => measure(iters, || {
+            black_box(sonic_rs::from_slice::<T>(black_box(input)).unwrap());
+        }),
+        ("sonic-rs", "encode") => measure(iters, || {
+            out.clear();
+            sonic_rs::to_writer(&mut out, black_box(&value)).unwrap();
+        }),
+        _ => return None,
+    })
+}
+
+fn miniserde_case<T: miniserde::Serialize + miniserde::Deserialize>(op: &str, input: &[u8], iters: u64) -> (f64, f64) {
+    let text = std::str::from_utf8(input).unwrap();
+    let value: T = miniserde::json::from_str(text).unwrap();
+    match op {
+        "decode" => measure(iters, || {
+            black_box(miniserde::json::from_str::<T>(black_box(text)).unwrap());
+        }),
+        _ => measure(iters, || {
+            black_box(miniserde::json::to_string(black_box(&value)));
+        }),
+    }
+}
+
+fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64, f64)> {
+    match (set, lib) {
+        ("twitter", _) => owned::<Twitter>(lib, op, input, iters),
+        ("citm_catalog", _) => owned::<CitmCatalog>(lib, op, input, iters),
+        ("canada", _) => owned::<Canada>(lib, op, input, iters),
+        ("feed", "miniserde") => Some(miniserde_case::<Feed>(op, input, iters)),
+        ("cookie", "miniserde") => Some(miniserde_case::<Cookie>(op, input, iters)),
+        ("feed", "json-borrowed") => {
+            let mut place: FeedRef = serde_json::from_slice(input).unwrap();
+            let value = place.clone();
+            let mut buf = vec![0u8; input.len() * 2];
+            Some(match op {
+                "decode" => measure(iters, || json::from_slice_into(black_box(&mut place), black_box(input)).unwrap()),
+                _ => measure(iters, || {
+                    black_box(json::to_slice(black_box(&value), &mut buf).unwrap());
+                }),
+            })
+        }
+        ("cookie", "json-borrowed") => {
+            let value: CookieRef = json::from_slice(input).unwrap();
+            let mut buf = [0u8; 512];
+            Some(match op {
+                "decode" => measure(iters, || {
+                    black_box(json::from_slice::<CookieRef>(black_box(input)).unwrap());
+                }),
+                _ => measure(iters, || {
+                    black_box(json::to_slice(black_box(&value), &mut buf).unwrap());
+                }),
+            })
+        }
+        ("feed", "serde_json-borrowed") => {
+            let value: FeedRef = serde_json::from_slice(input).unwrap();
+            let mut out = Vec::with_capacity(input.len() * 2);
+            Some(match op {
+                "decode" => measure(iters, || {
+                    black_box(serde_json::from_slice::<FeedRef>(black_box(input)).unwrap());
+                }),
+                _ => measure(iters, || {
+                    out.clear();
+                    serde_json::to_writer(&mut out, black_box(&value)).unwrap();
+                }),
+            })
+        }
+        ("cookie", "serde_json-borrowed") => {
+            let value: CookieRef = serde_json::from_slice(input).unwrap();
+            let mut out = Vec::with_capacity(512);
+            Some(match op {
+                "decode" => measure(iters, || {
+                    black_box(serde_json::from_slice::<CookieRef>(black_box(input)).unwrap());
+                }),
+                _ => measure(iters, || {
+                    out.clear();
+                    serde_json::to_writer(&mut out, black_box(&value)).unwrap();
+                }),
+            })
+        }
+        ("feed", "serde-json-core") => {
+            let value: FeedCore = serde_json_core::from_slice(input).unwrap().0;
+            let mut buf = vec![0u8; input.len() * 2];
+            Some(match op {
+                "decode" => measure(iters, || {
+                    black_box(serde_json_core::from_slice::<FeedCore>(black_box(input)).unwrap());
+                }),
+                _ => measure(iters, || {
+                    black_box(serde_json_core::to_slice(black_box(&value), &mut buf).unwrap());
+                }),
+            })
+        }
+        ("cookie", "serde-json-core") => {
+            let value: CookieRef = serde_json_core::from_slice(input).unwrap().0;
+            let mut buf = [0u8; 512];
+            Some(match op {
+                "decode" => measure(iters, || {
+                    black_box(serde_json_core::from_slice::<CookieRef>(black_box(input)).unwrap());
+                }),
+                _ => measure(iters, || {
+                    black_box(serde_json_core::to_slice(black_box(&value), &mut buf).unwrap());
+                }),
+            })
+        }
+        ("feed", _) => owned::<Feed>(lib, op, input, iters),
+        ("cookie", _) => owned::<Cookie>(lib, op, input, iters),
+        _ => None,
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// The markdown table from result lines: medians over rounds, ratios to serde_json.
+fn table(path: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    // (set, op) -> lib -> (iters, bytes, cpu list, allocs)
+    let mut rows: BTreeMap<(String, String), BTreeMap<String, (f64, f64, Vec<f64>, f64)>> = BTreeMap::new();
+    let mut order: Vec<String> = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split('\t').collect();
+        let (lib, set, op) = (f[0].to_owned(), f[1].to_owned(), f[2].to_owned());
+        if !order.contains(&lib) {
+            order.push(lib.clone());
+        }
+        let e = rows.entry((set, op)).or_default().entry(lib).or_insert((0.0, 0.0, Vec::new(), 0.0));
+        e.0 = f[3].parse().unwrap();
+        e.1 = f[4].parse().unwrap();
+        e.2.push(f[5].parse().unwrap());
+        e.3 = f[6].parse().unwrap();
+    }
+    let sets = ["twitter", "citm_catalog", "canada", "feed", "cookie"];
+    for op in ["decode", "encode"] {
+        println!("\n**{op}** (median of rounds; ratio = serde_json's CPU time / this library's)\n");
+        println!("| data | library | ops | CPU s (user+sys) | MB/s | × serde_json | allocs/op |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+        for set in sets {
+            let Some(libs) = rows.get_mut(&(set.to_owned(), op.to_owned())) else { continue };
+            let base = libs.get_mut("serde_json").map(|e| median(&mut e.2));
+            for lib in &order {
+                let Some(e) = libs.get_mut(lib) else { continue };
+                let cpu = median(&mut e.2);
+                let mbs = e.0 * e.1 / cpu / 1e6;
+                let ratio = base.map_or("".to_owned(), |b| format!("{:.2}", b / cpu));
+                println!("| {set} | {lib} | {} | {cpu:.3} | {mbs:.0} | {ratio} | {:.1} |", e.0, e.3);
+            }
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("table") {
+        table(&args[1]);
+        return;
+    }
+    let [lib, set, op] = [&args[0], &args[1], &args[2]];
+    let iters = args.get(3).map_or_else(|| default_iters(set), |s| s.parse().unwrap());
+    let input = data(set);
+    match run(lib, set, op, &input, iters) {
+        Some((cpu, allocs)) => println!("{lib}\t{set}\t{op}\t{iters}\t{}\t{cpu:.4}\t{allocs:.2}", input.len()),
+        None => eprintln!("{lib} has no {op} path for {set}"),
+    }
+}

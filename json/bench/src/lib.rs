@@ -1,0 +1,58 @@
+//! Shared parts of the benchmarks: the typed models of each data set, the
+//! generated feed and cookie, the data files, CPU time and the counting allocator.
+//! Each measurement runs in a process of its own (`src/bin/run.rs`).
+
+pub mod canada;
+pub mod citm_catalog;
+pub mod small;
+pub mod twitter;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counts every allocation, reallocation included, of the whole process.
+pub struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+pub fn allocations() -> u64 {
+    ALLOCATIONS.load(Ordering::Relaxed)
+}
+
+/// User + system CPU seconds of this process so far.
+pub fn cpu_seconds() -> f64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we pass.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    t(usage.ru_utime) + t(usage.ru_stime)
+}
+
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/json-corpus/");
+
+/// The bytes of a data set: a corpus file, or the generated feed or cookie.
+pub fn data(name: &str) -> Vec<u8> {
+    match name {
+        "feed" => small::feed(),
+        "cookie" => small::cookie(),
+        file => std::fs::read(format!("{CORPUS}{file}.json")).unwrap_or_else(|e| panic!("{CORPUS}{file}.json: {e}")),
+    }
+}

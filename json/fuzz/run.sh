@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the differential fuzz target for a fixed budget and reports the executions.
+#   json/fuzz/run.sh [SECONDS]   (default 60)
+# Needs the nightly toolchain; installs cargo-fuzz from crates.io when missing.
+# The corpus is seeded from JSONTestSuite and kept outside the repo.
+set -euo pipefail
+budget="${1:-60}"
+here="$(cd "$(dirname "$0")" && pwd)"
+suite="$here/../../../shared/data/JSONTestSuite/test_parsing"
+
+if ! rustup toolchain list | grep -q '^nightly'; then
+    echo "json fuzz: no nightly toolchain; skipped"
+    exit 0
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    cargo install --locked cargo-fuzz
+fi
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/noalloc-target-json-fuzz}"
+corpus="${JSON_FUZZ_CORPUS:-$HOME/.cache/noalloc-json-fuzz-corpus}"
+mkdir -p "$corpus"
+if [ -d "$suite" ]; then
+    cp -n "$suite"/*.json "$corpus"/ 2>/dev/null || true
+fi
+
+cd "$here"
+log="$(mktemp)"
+cargo +nightly fuzz run differential "$corpus" -- \
+    -max_total_time="$budget" -max_len=4096 -print_final_stats=1 -jobs=1 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(pulse|DONE)|==|SUMMARY|thread)' || true
+status="${PIPESTATUS[0]}"
+execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
+echo "json fuzz: differential ran ${execs:-?} executions in ${budget}s (exit ${status})"
+rm -f "$log"
+exit "$status"
