@@ -23,6 +23,8 @@ import { ServerState, statusView } from "./status";
 
 let client: LanguageClient | undefined;
 let state: ServerState = "stopped";
+/** The binary of the running client. */
+let runningPath: string | undefined;
 let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 
@@ -55,6 +57,11 @@ function lookupServer(): ServerLookup {
     workspaceFolder: firstFolder()?.uri.fsPath,
     isExecutable,
   });
+}
+
+function lookupPath(): string | undefined {
+  const found = lookupServer();
+  return found.kind === "found" ? found.path : undefined;
 }
 
 function setState(s: ServerState): void {
@@ -102,6 +109,7 @@ async function start(): Promise<void> {
     return;
   }
   output.info(`starting ${found.path} (found through ${found.source})`);
+  runningPath = found.path;
   const serverOptions: ServerOptions = {
     run: { command: found.path, transport: TransportKind.stdio },
     debug: { command: found.path, transport: TransportKind.stdio },
@@ -279,9 +287,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.languages.onDidChangeDiagnostics(refreshStatus),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!e.affectsConfiguration("noalloc")) return;
-      if (needsRestart((s) => e.affectsConfiguration(s)) || client === undefined) {
+      const running = client?.isRunning() === true;
+      const samePath = running && runningPath !== undefined && lookupPath() === runningPath;
+      if (!running || (needsRestart((s) => e.affectsConfiguration(s)) && !samePath)) {
         await restart();
-      } else if (client.isRunning()) {
+      } else if (client !== undefined) {
         await client.sendNotification(DidChangeConfigurationNotification.type, didChangeConfigurationParams(settingsFor(undefined)));
       }
     }),

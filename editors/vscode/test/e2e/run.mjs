@@ -97,8 +97,11 @@ fs.cpSync(path.join(ext, "test-fixture"), ws, { recursive: true });
 fs.mkdirSync(path.join(data, "User"), { recursive: true });
 fs.mkdirSync(artifacts, { recursive: true });
 const libRs = path.join(ws, "src/lib.rs");
+// noalloc.server.path is machine-overridable: in code-server (a remote set-up) it is
+// read from the machine's settings, not the user's.
+fs.mkdirSync(path.join(data, "Machine"), { recursive: true });
+fs.writeFileSync(path.join(data, "Machine/settings.json"), JSON.stringify({ "noalloc.server.path": server }, null, 2));
 const settings = {
-  "noalloc.server.path": server,
   "workbench.colorTheme": "Default Dark Modern",
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
@@ -261,6 +264,22 @@ try {
   await page.mouse.move(1000, 600);
   await page.waitForTimeout(500);
   await shot(page, "screenshot-fixed", true);
+
+  // noalloc: Check Workspace runs `noalloc-ls --check` as a task; on the fixed file it
+  // exits 0 and the extension says so.
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.type("noalloc: Check Workspace");
+  const checkRow = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Check Workspace" }).first();
+  await checkRow.waitFor({ timeout: 10_000 });
+  await checkRow.click();
+  const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "noalloc: the check" }).first();
+  const toastOk = await toast.waitFor({ state: "visible", timeout: ANALYSIS_MS }).then(() => true, () => false);
+  const toastText = toastOk ? (await toast.textContent()) ?? "" : "";
+  check("Check Workspace runs noalloc-ls --check and reports a clean workspace", /found no allocations/.test(toastText), toastText || "no notification");
+  await shot(page, "screenshot-check", false);
+  check("the server is still running after the check (status bar shows the check mark)", (await statusItem.locator(".codicon-check").count()) === 1,
+    (await statusItem.innerHTML()).slice(0, 300));
 } catch (e) {
   failed += 1;
   console.log(`not ok - e2e aborted: ${e.stack || e}`);
