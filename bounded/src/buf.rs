@@ -99,6 +99,7 @@ impl<'a> Buf<'a> {
     }
 
     /// The bytes written (and not yet flushed).
+    #[inline]
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: `ptr..ptr+len` lies in memory this buffer borrows for `'a`, and
         // every byte below `len` was written.
@@ -106,44 +107,52 @@ impl<'a> Buf<'a> {
     }
 
     /// Number of bytes held.
+    #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether no bytes are held.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// Bytes the current memory can hold.
+    #[inline]
     pub fn capacity(&self) -> usize {
         self.cap
     }
 
     /// Whether a write was refused (no room, or the writer failed: see
     /// [`err`](Buf::err)). Sticky until [`clear`](Buf::clear).
+    #[inline]
     pub fn is_full(&self) -> bool {
         self.full
     }
 
     /// The writer's error, if a flush failed. Sticky: later writes do nothing.
+    #[inline]
     pub fn err(&self) -> Option<&io::Error> {
         self.err.as_ref()
     }
 
     /// Forgets the bytes and the full mark (not the writer's error). Pooled
     /// memory is kept.
+    #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
         self.full = self.err.is_some();
     }
 
     /// Appends `s` whole, or nothing and marks the buffer full.
+    #[inline]
     pub fn write_str(&mut self, s: &str) {
         self.write_bytes(s.as_bytes());
     }
 
     /// Appends one byte, or marks the buffer full.
+    #[inline]
     pub fn write_byte(&mut self, b: u8) {
         if !self.full && self.len < self.cap {
             // SAFETY: `len < cap`, inside the borrowed memory.
@@ -289,6 +298,7 @@ impl fmt::Debug for Buf<'_> {
 /// `write!` into a `Buf`. A piece that does not fit returns `fmt::Error`; the
 /// buffer is then full, and the pieces that fitted stay.
 impl fmt::Write for Buf<'_> {
+    #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.write_bytes(s.as_bytes());
         if self.full {
@@ -301,6 +311,7 @@ impl fmt::Write for Buf<'_> {
 
 /// A write that does not fit fails with `WriteZero` (or the writer's error kind).
 impl io::Write for Buf<'_> {
+    #[inline]
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.write_bytes(bytes);
         match (&self.err, self.full) {

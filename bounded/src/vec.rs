@@ -5,7 +5,6 @@
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
-use std::ptr::NonNull;
 
 use crate::{Pool, Region};
 
@@ -17,7 +16,10 @@ pub const MAX_CHUNKS: usize = 32;
 /// Items pushed into memory that is the caller's own, or into chunks taken from a
 /// [`Pool`] through a [`Region`] as it fills.
 ///
-/// Pooled items are not contiguous: read them with [`get`](Vec::get),
+/// A pooled vec uses the largest power of two of items that fits in each chunk
+/// (all of it, for pools whose `chunk_len` is a power of two), so that finding item
+/// `i` is a shift and a mask. Pooled items are not contiguous: read them with
+/// [`get`](Vec::get),
 /// [`iter`](Vec::iter) or [`chunks`](Vec::chunks). A push that does not fit does
 /// nothing, returns `false` and marks the vec full; later pushes do nothing until
 /// [`clear`](Vec::clear).
@@ -39,27 +41,61 @@ pub const MAX_CHUNKS: usize = 32;
 /// ```
 pub struct Vec<'a, T> {
     len: usize,
+    /// Slots reachable now: the caller's slice, or `taken * chunk_len`.
+    cap: usize,
     full: bool,
-    store: Store<'a, T>,
+    /// Slot `i` is `bases[i >> shift] + (i & mask)`. Caller memory is one chunk
+    /// of 2^63 slots; a pool's chunks are used up to a power of two.
+    shift: u32,
+    mask: usize,
+    /// `mask + 1`: the slots used in each chunk.
+    chunk_len: usize,
+    bases: [*mut MaybeUninit<T>; MAX_CHUNKS],
+    pooled: Option<Pooled<'a, T>>,
+    _mem: PhantomData<&'a mut [MaybeUninit<T>]>,
 }
 
-enum Store<'a, T> {
-    Own { ptr: NonNull<MaybeUninit<T>>, cap: usize, _mem: PhantomData<&'a mut [MaybeUninit<T>]> },
-    Pooled { pool: &'a Pool<T>, region: &'a Region, shift: Option<u32>, chunks: [u32; MAX_CHUNKS], taken: usize },
+struct Pooled<'a, T> {
+    pool: &'a Pool<T>,
+    region: &'a Region,
+    indices: [u32; MAX_CHUNKS],
+    taken: usize,
 }
 
 impl<'a, T> Vec<'a, T> {
     /// A vec over `mem`, holding up to `mem.len()` items.
     pub fn new(mem: &'a mut [MaybeUninit<T>]) -> Vec<'a, T> {
-        let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
-        Vec { len: 0, full: false, store: Store::Own { ptr, cap, _mem: PhantomData } }
+        let mut bases = [std::ptr::null_mut(); MAX_CHUNKS];
+        bases[0] = mem.as_mut_ptr();
+        let shift = usize::BITS - 1;
+        Vec {
+            len: 0,
+            cap: mem.len(),
+            full: false,
+            shift,
+            mask: usize::MAX >> 1,
+            chunk_len: 1 << shift,
+            bases,
+            pooled: None,
+            _mem: PhantomData,
+        }
     }
 
     /// A vec that takes chunks from `pool`, charged to `region`, as it fills.
     pub fn in_region(pool: &'a Pool<T>, region: &'a Region) -> Vec<'a, T> {
-        let len = pool.chunk_len();
-        let shift = len.is_power_of_two().then(|| len.trailing_zeros());
-        Vec { len: 0, full: false, store: Store::Pooled { pool, region, shift, chunks: [0; MAX_CHUNKS], taken: 0 } }
+        let shift = pool.chunk_len().checked_ilog2().unwrap_or(0);
+        let chunk_len = if pool.chunk_len() == 0 { 0 } else { 1 << shift };
+        Vec {
+            len: 0,
+            cap: 0,
+            full: false,
+            shift,
+            mask: (1 << shift) - 1,
+            chunk_len,
+            bases: [std::ptr::null_mut(); MAX_CHUNKS],
+            pooled: Some(Pooled { pool, region, indices: [0; MAX_CHUNKS], taken: 0 }),
+            _mem: PhantomData,
+        }
     }
 
     /// Number of items.
@@ -83,12 +119,12 @@ impl<'a, T> Vec<'a, T> {
         if self.full {
             return false;
         }
-        let Some(slot) = self.slot_for_push() else {
+        if self.len == self.cap && !self.take_chunk() {
             self.full = true;
             return false;
-        };
-        // SAFETY: `slot` is the uninitialised slot at index `len`.
-        unsafe { slot.write(MaybeUninit::new(item)) };
+        }
+        // SAFETY: `len < cap`: the uninitialised slot at index `len`.
+        unsafe { self.slot(self.len).write(MaybeUninit::new(item)) };
         self.len += 1;
         true
     }
@@ -126,16 +162,12 @@ impl<'a, T> Vec<'a, T> {
     /// The items as contiguous runs: one for caller memory, one per chunk for a
     /// pooled vec.
     pub fn chunks(&self) -> impl Iterator<Item = &[T]> + '_ {
-        let (step, count) = match &self.store {
-            Store::Own { .. } => (self.len.max(1), usize::from(self.len > 0)),
-            Store::Pooled { pool, .. } => (pool.chunk_len(), self.len.div_ceil(pool.chunk_len().max(1))),
-        };
-        (0..count).map(move |i| {
-            let start = i * step;
-            let len = step.min(self.len - start);
-            // SAFETY: slots `start..start + len` are initialised and lie within one
-            // chunk (or the caller's memory), which `&self` shares.
-            unsafe { std::slice::from_raw_parts(self.slot(start).cast::<T>(), len) }
+        let step = self.chunk_len.max(1);
+        (0..self.len.div_ceil(step)).map(move |c| {
+            let len = step.min(self.len - c * step);
+            // SAFETY: chunk `c` holds `len` initialised items from its base, and
+            // `&self` shares them.
+            unsafe { std::slice::from_raw_parts(self.bases[c].cast::<T>(), len) }
         })
     }
 
@@ -155,51 +187,37 @@ impl<'a, T> Vec<'a, T> {
         }
     }
 
-    /// Pointer to slot `index`, which must be below the current capacity.
+    /// Pointer to slot `index`, which must be below `cap`.
     #[inline]
     fn slot(&self, index: usize) -> *mut MaybeUninit<T> {
-        match &self.store {
-            // SAFETY: `index < cap`, so the result is inside the caller's memory.
-            Store::Own { ptr, .. } => unsafe { ptr.as_ptr().add(index) },
-            Store::Pooled { pool, shift, chunks, .. } => {
-                let (chunk, at) = match shift {
-                    Some(s) => (index >> s, index & ((1 << s) - 1)),
-                    None => (index / pool.chunk_len(), index % pool.chunk_len()),
-                };
-                // SAFETY: `chunk < taken` (index is below capacity) and `at` is below
-                // the chunk length, so this is inside a chunk this vec holds.
-                unsafe { pool.chunk_ptr(chunks[chunk]).add(at) }
-            }
-        }
+        debug_assert!(index < self.cap);
+        let (chunk, at) = (index >> self.shift, index & self.mask);
+        // SAFETY: `index < cap`, so `chunk` is a chunk this vec holds (below
+        // `MAX_CHUNKS`) and `at` lies inside it.
+        unsafe { self.bases.get_unchecked(chunk).add(at) }
     }
 
-    /// The slot at `len`, taking a chunk first if needed.
-    fn slot_for_push(&mut self) -> Option<*mut MaybeUninit<T>> {
-        match &mut self.store {
-            Store::Own { cap, .. } if self.len >= *cap => return None,
-            Store::Own { .. } => {}
-            Store::Pooled { pool, region, chunks, taken, .. } => {
-                if pool.chunk_len() == 0 {
-                    return None;
-                }
-                if self.len == *taken * pool.chunk_len() {
-                    if *taken == MAX_CHUNKS {
-                        return None;
-                    }
-                    chunks[*taken] = pool.take_index(region)?;
-                    *taken += 1;
-                }
-            }
+    /// Takes one more chunk from the pool, if this is a pooled vec.
+    #[cold]
+    fn take_chunk(&mut self) -> bool {
+        let Some(pooled) = &mut self.pooled else { return false };
+        if pooled.taken == MAX_CHUNKS || self.chunk_len == 0 {
+            return false;
         }
-        Some(self.slot(self.len))
+        let Some(index) = pooled.pool.take_index(pooled.region) else { return false };
+        pooled.indices[pooled.taken] = index;
+        self.bases[pooled.taken] = pooled.pool.chunk_ptr(index);
+        pooled.taken += 1;
+        self.cap += self.chunk_len;
+        true
     }
 }
 
 impl<T> Drop for Vec<'_, T> {
     fn drop(&mut self) {
         self.clear();
-        if let Store::Pooled { pool, region, chunks, taken, .. } = &self.store {
-            for &index in &chunks[..*taken] {
+        if let Some(Pooled { pool, region, indices, taken }) = &self.pooled {
+            for &index in &indices[..*taken] {
                 pool.give_back(region, index);
             }
         }

@@ -25,21 +25,22 @@ fn over_caller_memory_holds_its_length() {
 
 #[test]
 fn pooled_items_span_chunks() {
-    let pool = Pool::<u32>::new(4, 3); // not a power of two
+    let pool = Pool::<u32>::new(6, 3); // 2 of each 3 slots used: a power of two
     let region = Region::new(1024);
     let mut v = Vec::in_region(&pool, &region);
     for i in 0..10 {
         assert!(v.push(i));
     }
-    assert_eq!(pool.stats().lent, 4);
-    assert_eq!(region.used(), 48);
+    assert_eq!(pool.stats().lent, 5);
+    assert_eq!(region.used(), 60);
     let lens: std::vec::Vec<_> = v.chunks().map(<[u32]>::len).collect();
-    assert_eq!(lens, [3, 3, 3, 1]);
+    assert_eq!(lens, [2, 2, 2, 2, 2]);
     assert_eq!((0..10).map(|i| v.get(i).copied()).collect::<Option<std::vec::Vec<_>>>(), Some((0..10).collect()));
     assert_eq!(v.iter().sum::<u32>(), 45);
     assert_eq!(v.pop(), Some(9));
     assert!(v.push(9) && v.push(10) && v.push(11));
     assert!(!v.push(12), "pool empty");
+    assert_eq!(v.len(), 12);
     assert_eq!(pool.stats().empty, 1);
     drop(v);
     assert_eq!((pool.stats().lent, region.used()), (0, 0));

@@ -1,0 +1,295 @@
+//! `bounded` against the natural peer of each type, in one divan run:
+//! - `pool`: take + give back one chunk, 1 and 2 threads;
+//! - `map`: 1,024 inserts then 1,024 gets of `u64` keys into a fresh map;
+//! - `vec_read`: summing 4,096 `u64`s, by iterator and by index;
+//! - `buf_write`: a 2 KiB query string of literals and integers.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::io::Write as _;
+use std::mem::MaybeUninit;
+use std::sync::{LazyLock, Mutex};
+
+use bounded::map::{FxBuildHasher, Slot};
+use divan::Bencher;
+
+fn main() {
+    divan::main();
+}
+
+mod pool {
+    use super::*;
+
+    const CHUNKS: usize = 64;
+    const CHUNK_LEN: usize = 64;
+
+    static BOUNDED: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(CHUNKS, CHUNK_LEN));
+    static MUTEX_VEC: LazyLock<Mutex<Vec<Box<[u64]>>>> =
+        LazyLock::new(|| Mutex::new((0..CHUNKS).map(|_| vec![0; CHUNK_LEN].into_boxed_slice()).collect()));
+    static ARRAY_QUEUE: LazyLock<crossbeam_queue::ArrayQueue<Box<[u64]>>> = LazyLock::new(|| {
+        let queue = crossbeam_queue::ArrayQueue::new(CHUNKS);
+        for _ in 0..CHUNKS {
+            let _ = queue.push(vec![0; CHUNK_LEN].into_boxed_slice());
+        }
+        queue
+    });
+    static SHARDED_SLAB: LazyLock<sharded_slab::Pool<Vec<u64>>> = LazyLock::new(sharded_slab::Pool::new);
+
+    #[divan::bench(threads = [1, 2], sample_size = 1000)]
+    fn bounded_region() {
+        let region = bounded::Region::new(CHUNK_LEN * 8);
+        let mut chunk = BOUNDED.take(&region).expect("sized for the threads");
+        chunk[0].write(1);
+        black_box(&chunk);
+    }
+
+    #[divan::bench(threads = [1, 2], sample_size = 1000)]
+    fn mutex_vec() {
+        let mut chunk = MUTEX_VEC.lock().unwrap().pop().expect("sized for the threads");
+        chunk[0] = 1;
+        black_box(&chunk);
+        MUTEX_VEC.lock().unwrap().push(chunk);
+    }
+
+    #[divan::bench(threads = [1, 2], sample_size = 1000)]
+    fn crossbeam_array_queue() {
+        let mut chunk = ARRAY_QUEUE.pop().expect("sized for the threads");
+        chunk[0] = 1;
+        black_box(&chunk);
+        let _ = ARRAY_QUEUE.push(chunk);
+    }
+
+    #[divan::bench(threads = [1, 2], sample_size = 1000)]
+    fn sharded_slab() {
+        let key = SHARDED_SLAB
+            .create_with(|chunk| {
+                chunk.resize(CHUNK_LEN, 0);
+                chunk[0] = 1;
+            })
+            .expect("room");
+        black_box(key);
+        SHARDED_SLAB.clear(key);
+    }
+}
+
+mod map {
+    use super::*;
+
+    const N: usize = 1024;
+
+    fn keys() -> Vec<u64> {
+        (0..N as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7).collect()
+    }
+
+    #[divan::bench]
+    fn bounded_map(bencher: Bencher) {
+        let keys = keys();
+        let mut mem: Vec<Slot<u64, u64>> = (0..2 * N).map(|_| Slot::EMPTY).collect();
+        bencher.bench_local(|| {
+            let mut map = bounded::Map::new(&mut mem);
+            for &k in &keys {
+                map.insert(k, k);
+            }
+            let sum: u64 = keys.iter().filter_map(|k| map.get(k)).sum();
+            assert!(!map.is_full());
+            black_box(sum)
+        });
+    }
+
+    #[divan::bench]
+    fn hashbrown_default_hasher(bencher: Bencher) {
+        let keys = keys();
+        bencher.bench_local(|| {
+            let mut map = hashbrown::HashMap::with_capacity(N);
+            for &k in &keys {
+                map.insert(k, k);
+            }
+            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
+        });
+    }
+
+    #[divan::bench]
+    fn hashbrown_fx_hasher(bencher: Bencher) {
+        let keys = keys();
+        bencher.bench_local(|| {
+            let mut map = hashbrown::HashMap::with_capacity_and_hasher(N, FxBuildHasher::default());
+            for &k in &keys {
+                map.insert(k, k);
+            }
+            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
+        });
+    }
+
+    #[divan::bench]
+    fn heapless_index_map(bencher: Bencher) {
+        let keys = keys();
+        bencher.bench_local(|| {
+            let mut map = heapless::FnvIndexMap::<u64, u64, N>::new();
+            for &k in &keys {
+                let _ = map.insert(k, k);
+            }
+            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
+        });
+    }
+}
+
+mod vec_read {
+    use super::*;
+
+    const N: usize = 4096;
+
+    static POOL: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(N / 256, 256));
+
+    #[divan::bench]
+    fn bounded_pooled_iter(bencher: Bencher) {
+        let region = bounded::Region::new(N * 8);
+        let mut v = bounded::Vec::in_region(&POOL, &region);
+        (0..N as u64).for_each(|i| assert!(v.push(i)));
+        bencher.bench_local(|| black_box(&v).iter().sum::<u64>());
+    }
+
+    #[divan::bench]
+    fn bounded_pooled_get(bencher: Bencher) {
+        let region = bounded::Region::new(N * 8);
+        let mut v = bounded::Vec::in_region(&POOL, &region);
+        (0..N as u64).for_each(|i| assert!(v.push(i)));
+        bencher.bench_local(|| {
+            let v = black_box(&v);
+            (0..N).map(|i| v.get(i).copied().unwrap_or(0)).sum::<u64>()
+        });
+    }
+
+    #[divan::bench]
+    fn bounded_own_iter(bencher: Bencher) {
+        let mut mem = vec![MaybeUninit::uninit(); N];
+        let mut v = bounded::Vec::new(&mut mem);
+        (0..N as u64).for_each(|i| assert!(v.push(i)));
+        bencher.bench_local(|| black_box(&v).iter().sum::<u64>());
+    }
+
+    #[divan::bench]
+    fn slice_iter(bencher: Bencher) {
+        let v: Vec<u64> = (0..N as u64).collect();
+        bencher.bench_local(|| black_box(&v[..]).iter().sum::<u64>());
+    }
+
+    #[divan::bench]
+    fn slice_get(bencher: Bencher) {
+        let v: Vec<u64> = (0..N as u64).collect();
+        bencher.bench_local(|| {
+            let v = black_box(&v[..]);
+            (0..N).map(|i| v.get(i).copied().unwrap_or(0)).sum::<u64>()
+        });
+    }
+
+    #[divan::bench]
+    fn slice_index(bencher: Bencher) {
+        let v: Vec<u64> = (0..N as u64).collect();
+        bencher.bench_local(|| {
+            let v = black_box(&v[..]);
+            (0..N).map(|i| v[i]).sum::<u64>()
+        });
+    }
+}
+
+mod buf_write {
+    use super::*;
+
+    const CAP: usize = 4096;
+    const PAIRS: u64 = 128;
+
+    #[divan::bench]
+    fn bounded_buf(bencher: Bencher) {
+        let mut mem = vec![0u8; CAP];
+        bencher.bench_local(|| {
+            let mut buf = bounded::Buf::new(&mut mem);
+            for i in 0..PAIRS {
+                buf.write_str("&key");
+                buf.write_int(black_box(i));
+                buf.write_str("=");
+                buf.write_int(black_box(i * 1_000_003));
+            }
+            assert!(!buf.is_full());
+            black_box(buf.len())
+        });
+    }
+
+    #[divan::bench]
+    fn std_vec_write_macro(bencher: Bencher) {
+        let mut out = Vec::with_capacity(CAP);
+        bencher.bench_local(|| {
+            out.clear();
+            for i in 0..PAIRS {
+                out.extend_from_slice(b"&key");
+                let _ = write!(out, "{}", black_box(i));
+                out.extend_from_slice(b"=");
+                let _ = write!(out, "{}", black_box(i * 1_000_003));
+            }
+            black_box(out.len())
+        });
+    }
+
+    #[divan::bench]
+    fn std_string_write_macro(bencher: Bencher) {
+        let mut out = String::with_capacity(CAP);
+        bencher.bench_local(|| {
+            out.clear();
+            for i in 0..PAIRS {
+                out.push_str("&key");
+                let _ = write!(out, "{}", black_box(i));
+                out.push('=');
+                let _ = write!(out, "{}", black_box(i * 1_000_003));
+            }
+            black_box(out.len())
+        });
+    }
+
+    #[divan::bench]
+    fn arrayvec_write_macro(bencher: Bencher) {
+        bencher.bench_local(|| {
+            let mut out = arrayvec::ArrayVec::<u8, CAP>::new();
+            for i in 0..PAIRS {
+                let _ = out.try_extend_from_slice(b"&key");
+                let _ = write!(out, "{}", black_box(i));
+                let _ = out.try_extend_from_slice(b"=");
+                let _ = write!(out, "{}", black_box(i * 1_000_003));
+            }
+            black_box(out.len())
+        });
+    }
+
+    #[divan::bench]
+    fn bounded_buf_literals_only(bencher: Bencher) {
+        let mut mem = vec![0u8; CAP];
+        bencher.bench_local(|| {
+            let mut buf = bounded::Buf::new(&mut mem);
+            for _ in 0..PAIRS * 2 {
+                buf.write_str(black_box("&key=value"));
+            }
+            black_box(buf.len())
+        });
+    }
+
+    #[divan::bench]
+    fn std_vec_literals_only(bencher: Bencher) {
+        let mut out = Vec::with_capacity(CAP);
+        bencher.bench_local(|| {
+            out.clear();
+            for _ in 0..PAIRS * 2 {
+                out.extend_from_slice(black_box("&key=value").as_bytes());
+            }
+            black_box(out.len())
+        });
+    }
+
+    #[divan::bench]
+    fn arrayvec_literals_only(bencher: Bencher) {
+        bencher.bench_local(|| {
+            let mut out = arrayvec::ArrayVec::<u8, CAP>::new();
+            for _ in 0..PAIRS * 2 {
+                let _ = out.try_extend_from_slice(black_box("&key=value").as_bytes());
+            }
+            black_box(out.len())
+        });
+    }
+}
