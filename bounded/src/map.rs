@@ -280,9 +280,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     fn tag<Q: Hash + ?Sized>(&self, key: &Q) -> u32 {
-        let mut hasher = self.hasher.build_hasher();
-        key.hash(&mut hasher);
-        (hasher.finish() >> 32) as u32 | 1
+        (self.hasher.hash_one(key) >> 32) as u32 | 1
     }
 
     /// Where a key with `tag` starts probing: the top bits of the tag.

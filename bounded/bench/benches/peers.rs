@@ -210,7 +210,7 @@ mod buf_write {
                 buf.write_int(black_box(i * 1_000_003));
             }
             assert!(!buf.is_full());
-            black_box(buf.len())
+            black_box(buf.bytes()).len()
         });
     }
 
@@ -225,7 +225,7 @@ mod buf_write {
                 out.extend_from_slice(b"=");
                 let _ = write!(out, "{}", black_box(i * 1_000_003));
             }
-            black_box(out.len())
+            black_box(&out[..]).len()
         });
     }
 
@@ -240,7 +240,7 @@ mod buf_write {
                 out.push('=');
                 let _ = write!(out, "{}", black_box(i * 1_000_003));
             }
-            black_box(out.len())
+            black_box(&out[..]).len()
         });
     }
 
@@ -254,7 +254,7 @@ mod buf_write {
                 let _ = out.try_extend_from_slice(b"=");
                 let _ = write!(out, "{}", black_box(i * 1_000_003));
             }
-            black_box(out.len())
+            black_box(&out[..]).len()
         });
     }
 
@@ -266,7 +266,7 @@ mod buf_write {
             for _ in 0..PAIRS * 2 {
                 buf.write_str(black_box("&key=value"));
             }
-            black_box(buf.len())
+            black_box(buf.bytes()).len()
         });
     }
 
@@ -278,7 +278,7 @@ mod buf_write {
             for _ in 0..PAIRS * 2 {
                 out.extend_from_slice(black_box("&key=value").as_bytes());
             }
-            black_box(out.len())
+            black_box(&out[..]).len()
         });
     }
 
@@ -289,7 +289,7 @@ mod buf_write {
             for _ in 0..PAIRS * 2 {
                 let _ = out.try_extend_from_slice(black_box("&key=value").as_bytes());
             }
-            black_box(out.len())
+            black_box(&out[..]).len()
         });
     }
 }

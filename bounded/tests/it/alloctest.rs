@@ -1,3 +1,6 @@
+//! `alloctest`: counts per call, rounding, warm-up, per-thread counts, and
+//! `assert_zero`'s failure message.
+
 use std::hint::black_box;
 
 use bounded::alloctest::{allocations, assert_zero, count, installed};

@@ -1,3 +1,6 @@
+//! `Buf`: whole-or-nothing writes, sticky full, integers, `fmt`/`io` writes, the
+//! flushing mode and its sticky error, pooled growth within the budget.
+
 use std::fmt::Write as _;
 use std::io;
 
@@ -61,9 +64,11 @@ proptest! {
 fn fmt_and_io_writes_report_a_full_buffer() {
     let mut mem = [0u8; 10];
     let mut buf = Buf::new(&mut mem);
-    assert!(write!(buf, "{}-{}", 12, "ab").is_ok());
+    let word = "ab";
+    assert!(write!(buf, "{}-{word}", 12).is_ok());
     assert_eq!(buf.bytes(), b"12-ab");
-    assert!(write!(buf, "{}", "too long").is_err());
+    let long = "too long";
+    assert!(write!(buf, "{long}").is_err());
     assert!(buf.is_full());
 
     let mut mem = [0u8; 4];

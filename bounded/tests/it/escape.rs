@@ -1,3 +1,6 @@
+//! Escaping: byte-equal to `html-escape` and `form_urlencoded` on arbitrary input,
+//! and whole or nothing when the buffer is short.
+
 use bounded::{escape, Buf};
 use proptest::prelude::*;
 

@@ -1,3 +1,6 @@
+//! `Map`: the entry limit, updates past it, borrowed lookups, pooled growth, drops,
+//! and behaviour equal to `std`'s `HashMap` (also when every key collides).
+
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

@@ -1,3 +1,6 @@
+//! `Pool` and `Region`: lending, budgets, `reserve` all-or-none, `wait` and its
+//! cancel, threads, what a returned chunk holds, and no allocation after `new`.
+
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

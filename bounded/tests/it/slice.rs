@@ -1,3 +1,6 @@
+//! `Slice`: moves through the classes giving chunks back, budget limits, and drops
+//! across moves.
+
 use std::cell::Cell;
 
 use bounded::alloctest::assert_zero;

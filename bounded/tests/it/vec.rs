@@ -1,3 +1,5 @@
+//! `Vec`: caller memory, pooled chunks (power-of-two use), the chunk limit, drops.
+
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
