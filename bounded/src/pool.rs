@@ -159,11 +159,14 @@ impl<T> Pool<T> {
         if !region.charge(self.chunk_bytes()) {
             return None;
         }
+        if let Some(index) = self.pop() {
+            return Some(Chunk { pool: self, region, index });
+        }
+        self.empty.fetch_add(1, SeqCst);
         loop {
             if let Some(index) = self.pop() {
                 return Some(Chunk { pool: self, region, index });
             }
-            self.empty.fetch_add(1, SeqCst);
             if cancel.is_fired() {
                 region.credit(self.chunk_bytes());
                 return None;
