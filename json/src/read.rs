@@ -576,48 +576,117 @@ impl<'de> Reader<'de> {
         Ok(i)
     }
 
-    /// Reads a number as serde_json classifies it.
+    /// Reads a number as serde_json classifies it, in one pass over its bytes:
+    /// integers are accumulated as they are scanned, and a float whose digits fit
+    /// `u64` with a small power of ten is finished exactly (Clinger's fast path);
+    /// only the rest goes to the standard library's correctly rounded parser.
     #[inline]
     pub fn number(&mut self) -> Result<Number> {
         let first = self.peek()?;
         let start = self.pos;
-        // Fast path: a short integer, parsed while it is scanned.
+        let input = self.input;
         let neg = first == b'-';
         let mut i = start + neg as usize;
-        let input = self.input;
+        let int_start = i;
+        let mut mantissa: u64 = 0;
         match input.get(i) {
+            Some(b'0') => i += 1,
             Some(b'1'..=b'9') => {
-                let mut v: u64 = 0;
-                let digits_start = i;
                 while let Some(&d @ b'0'..=b'9') = input.get(i) {
-                    v = v.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+                    mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
                     i += 1;
                 }
-                let short = i - digits_start <= 19 && (!neg || v <= 1 << 63);
-                if short && !matches!(input.get(i), Some(b'.' | b'e' | b'E')) {
-                    self.pos = i;
-                    return Ok(if !neg {
-                        Number::U64(v)
-                    } else {
-                        Number::I64((v as i64).wrapping_neg())
-                    });
-                }
             }
-            Some(b'0') if !matches!(input.get(i + 1), Some(b'.' | b'e' | b'E' | b'0'..=b'9')) => {
-                self.pos = i + 1;
-                return Ok(if neg { Number::F64(-0.0) } else { Number::U64(0) });
+            _ if !neg => return Err(self.unexpected()),
+            Some(_) => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Syntax));
             }
-            Some(_) | None if first != b'-' && !first.is_ascii_digit() => return Err(self.unexpected()),
-            _ => {}
+            None => {
+                self.pos = i;
+                return Err(self.error(ErrorKind::Eof));
+            }
         }
-        let (text, float) = self.number_span()?;
-        let number = if float { None } else { integer(text) };
-        match number {
-            Some(n) => Ok(n),
-            None => match parse_f64(text) {
-                Some(f) => Ok(Number::F64(f)),
-                None => Err(Error::new(ErrorKind::NumberOutOfRange, start)),
-            },
+        let int_digits = i - int_start;
+        let mut frac_digits = 0;
+        let mut float = false;
+        if input.get(i) == Some(&b'.') {
+            float = true;
+            i += 1;
+            let frac_start = i;
+            while let Some(&d @ b'0'..=b'9') = input.get(i) {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
+                i += 1;
+            }
+            frac_digits = i - frac_start;
+            if frac_digits == 0 {
+                self.pos = i;
+                return Err(self.error(if i == input.len() { ErrorKind::Eof } else { ErrorKind::Syntax }));
+            }
+        }
+        let mut exp: i64 = 0;
+        if matches!(input.get(i), Some(b'e' | b'E')) {
+            float = true;
+            i += 1;
+            let exp_neg = match input.get(i) {
+                Some(b'-') => {
+                    i += 1;
+                    true
+                }
+                Some(b'+') => {
+                    i += 1;
+                    false
+                }
+                _ => false,
+            };
+            let exp_start = i;
+            while let Some(&d @ b'0'..=b'9') = input.get(i) {
+                if exp < 100_000 {
+                    exp = exp * 10 + (d - b'0') as i64;
+                }
+                i += 1;
+            }
+            if i == exp_start {
+                self.pos = i;
+                return Err(self.error(if i == input.len() { ErrorKind::Eof } else { ErrorKind::Syntax }));
+            }
+            if exp_neg {
+                exp = -exp;
+            }
+        }
+        self.pos = i;
+        let digits = int_digits + frac_digits;
+        if !float {
+            if digits <= 19 {
+                return Ok(if !neg {
+                    Number::U64(mantissa)
+                } else if mantissa == 0 {
+                    Number::F64(-0.0)
+                } else if mantissa <= 1 << 63 {
+                    Number::I64((mantissa as i64).wrapping_neg())
+                } else {
+                    Number::F64(-(mantissa as f64))
+                });
+            }
+            if let Some(n) = integer(&input[start..i]) {
+                return Ok(n);
+            }
+        } else if digits <= 19 {
+            let e10 = exp - frac_digits as i64;
+            if mantissa == 0 {
+                return Ok(Number::F64(if neg { -0.0 } else { 0.0 }));
+            }
+            if mantissa <= 1 << 53 && (-22..=22).contains(&e10) {
+                let m = mantissa as f64;
+                let v = if e10 < 0 { m / POW10[(-e10) as usize] } else { m * POW10[e10 as usize] };
+                return Ok(Number::F64(if neg { -v } else { v }));
+            }
+        }
+        // SAFETY: the bytes were checked against the number grammar, which is ASCII.
+        let text = unsafe { std::str::from_utf8_unchecked(&input[start..i]) };
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(Number::F64(v)),
+            _ => Err(Error::new(ErrorKind::NumberOutOfRange, start)),
         }
     }
 
@@ -696,48 +765,6 @@ const POW10: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
     1e19, 1e20, 1e21, 1e22,
 ];
-
-/// Correctly rounded `f64` of a grammatical JSON number; `None` when it overflows.
-#[inline]
-fn parse_f64(text: &[u8]) -> Option<f64> {
-    // Clinger's fast path: an exact mantissa below 2^53 and a power of ten that is
-    // exact in f64 give a correctly rounded result with one operation.
-    let (neg, rest) = match text.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, text),
-    };
-    let mut mantissa: u64 = 0;
-    let mut digits = 0;
-    let mut exp: i32 = 0;
-    let mut i = 0;
-    while let Some(&d @ b'0'..=b'9') = rest.get(i) {
-        mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
-        digits += 1;
-        i += 1;
-    }
-    if rest.get(i) == Some(&b'.') {
-        i += 1;
-        while let Some(&d @ b'0'..=b'9') = rest.get(i) {
-            mantissa = mantissa.wrapping_mul(10).wrapping_add((d - b'0') as u64);
-            digits += 1;
-            exp -= 1;
-            i += 1;
-        }
-    }
-    if i == rest.len() && digits <= 15 && (-22..=22).contains(&exp) {
-        let m = mantissa as f64;
-        let v = if exp < 0 { m / POW10[(-exp) as usize] } else { m * POW10[exp as usize] };
-        return Some(if neg { -v } else { v });
-    }
-    // SAFETY: the reader checked the number grammar, which is ASCII.
-    let s = unsafe { std::str::from_utf8_unchecked(text) };
-    let v: f64 = s.parse().ok()?;
-    if v.is_finite() {
-        Some(v)
-    } else {
-        None
-    }
-}
 
 /// Length of the escape at the start of `s` (which begins with `\`), or the error
 /// and its offset within `s`.
