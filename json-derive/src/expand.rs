@@ -277,21 +277,27 @@ fn read_generics(generics: &Generics) -> (Generics, Lifetime) {
 }
 
 /// The dispatch on an object key: for each decoded field, `on_match(index, field)`;
-/// unknown keys are skipped or refused.
+/// unknown keys are skipped or refused. Fields usually come in declaration order,
+/// so the field after the last one matched is tried first, with one comparison;
+/// `__next` (declared by the caller, starting at 0) keeps that position.
 fn key_dispatch(
     fields: &[(usize, &Field)],
     deny_unknown: bool,
     on_match: impl Fn(usize, &Field) -> TokenStream,
 ) -> TokenStream {
-    let raw_arms = fields.iter().map(|(i, f)| {
+    let n = fields.len();
+    let names = fields.iter().map(|(_, f)| bytes(&f.name_de));
+    let raw_arms = fields.iter().enumerate().map(|(k, (_, f))| {
         let names = std::iter::once(&f.name_de).chain(&f.attrs.aliases).map(|n| bytes(n));
-        let act = on_match(*i, f);
-        quote!(#(#names)|* => { #act })
+        quote!(#(#names)|* => #k,)
     });
-    let escaped_arms = fields.iter().map(|(i, f)| {
+    let escaped_arms = fields.iter().enumerate().map(|(k, (_, f))| {
         let names = std::iter::once(&f.name_de).chain(&f.attrs.aliases).map(|n| LitStr::new(n, Span::call_site()));
+        quote!(if #(key.is(#names))||* { #k } else)
+    });
+    let acts = fields.iter().enumerate().map(|(k, (i, f))| {
         let act = on_match(*i, f);
-        quote!(if #(key.is(#names))||* { #act } else)
+        quote!(#k => { #act })
     });
     let unknown = if deny_unknown {
         quote!(return Err(r.error(::json::ErrorKind::UnknownField));)
@@ -299,14 +305,25 @@ fn key_dispatch(
         quote!(r.skip()?;)
     };
     quote! {
-        if !key.is_escaped() {
-            match key.raw() {
-                #(#raw_arms)*
-                _ => { #unknown }
+        const __NAMES: [&[u8]; #n] = [#(#names),*];
+        let __index: usize = if !key.is_escaped() {
+            let raw = key.raw();
+            if __next < #n && raw == __NAMES[__next] {
+                __next
+            } else {
+                match raw {
+                    #(#raw_arms)*
+                    _ => usize::MAX,
+                }
             }
         } else #(#escaped_arms)* {
-            #unknown
+            usize::MAX
+        };
+        match __index {
+            #(#acts)*
+            _ => { #unknown }
         }
+        __next = __index.wrapping_add(1);
     }
 }
 
@@ -495,18 +512,22 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
     });
 
     quote! {
+        #[allow(unused_comparisons, unused_assignments)]
         fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
             #(#decls)*
             let mut object = r.object()?;
+            let mut __next = 0usize;
             while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
                 #dispatch_new
             }
             Ok(#name { #(#inits),* })
         }
 
+        #[allow(unused_comparisons, unused_assignments)]
         fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
             let mut seen = [false; #n];
             let mut object = r.object()?;
+            let mut __next = 0usize;
             while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
                 #dispatch_into
             }

@@ -158,3 +158,7 @@ pub use de::from_slice_serde;
 /// ```
 pub mod refused {}
 pub use ser::to_writer_serde;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -415,8 +415,11 @@ impl<'de> Reader<'de> {
         let start = self.pos + 1;
         let mut i = start;
         let mut escaped = false;
+        let mut non_ascii = false;
         loop {
-            i += scan::plain_prefix(&self.input[i..]);
+            let (n, high) = scan::plain_prefix_ascii(&self.input[i..]);
+            i += n;
+            non_ascii |= high;
             match self.input.get(i) {
                 None => {
                     self.pos = i;
@@ -440,7 +443,7 @@ impl<'de> Reader<'de> {
             }
         }
         let raw = &self.input[start..i];
-        if !raw.is_ascii() {
+        if non_ascii {
             if let Err(e) = std::str::from_utf8(raw) {
                 self.pos = start + e.valid_up_to();
                 return Err(self.error(ErrorKind::InvalidUtf8));

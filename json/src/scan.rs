@@ -38,9 +38,43 @@ pub(crate) fn plain_prefix(bytes: &[u8]) -> usize {
     i
 }
 
+/// Like [`plain_prefix`], and also whether the bytes looked at may hold non-ASCII
+/// (a conservative answer: bytes just past the prefix may count).
+#[inline]
+pub(crate) fn plain_prefix_ascii(bytes: &[u8]) -> (usize, bool) {
+    let mut i = 0;
+    let mut high = 0u64;
+    while i + 8 <= bytes.len() {
+        let w = u64::from_le_bytes(bytes[i..i + 8].try_into().unwrap());
+        high |= w;
+        let m = specials(w);
+        if m != 0 {
+            return (i + (m.trailing_zeros() / 8) as usize, high & HIGHS != 0);
+        }
+        i += 8;
+    }
+    let mut high = (high & HIGHS) != 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return (i, high);
+        }
+        high |= b >= 0x80;
+        i += 1;
+    }
+    (i, high)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::plain_prefix;
+    use super::{plain_prefix, plain_prefix_ascii};
+
+    #[test]
+    fn notices_non_ascii_before_the_special_byte() {
+        assert_eq!(plain_prefix_ascii(b"abcdefghij\\"), (10, false));
+        assert_eq!(plain_prefix_ascii("abcdefgh\u{e9}ij\"".as_bytes()), (12, true));
+        assert_eq!(plain_prefix_ascii("\u{e9}\"".as_bytes()), (2, true));
+    }
 
     #[test]
     fn finds_first_special_byte() {
