@@ -75,13 +75,28 @@ run() {
 
 # The extension: npm ci, tsc --noEmit, unit tests (node's test runner), esbuild, vsce.
 run "vscode extension build and unit tests" "$root/editors/vscode/package.sh"
-if [[ -f "$root/editors/vscode/dist/noalloc-$(node -p "require('$root/editors/vscode/package.json').version").vsix" ]]; then
-  run "vscode end-to-end (code-server)" node "$root/editors/vscode/test/e2e/run.mjs"
+
+# The editor tests need a server that speaks LSP. Until issue 4's server is in main,
+# noalloc-ls is a stub that says so: then the editor tests are skipped, loudly
+# (NOALLOC_EDITORS_STRICT=1 makes that a failure). Any other failure to answer
+# `initialize` fails the step.
+probe=0
+node "$root/editors/probe-server.mjs" "$NOALLOC_LS" 60000 || probe=$?
+if [[ $probe -eq 3 && "${NOALLOC_EDITORS_STRICT:-}" != 1 ]]; then
+  echo "editors: SKIPPED the VS Code, Neovim and Emacs tests: $NOALLOC_LS has no language server yet (issue 4)"
+elif [[ $probe -ne 0 ]]; then
+  echo "editors: $NOALLOC_LS does not answer initialize"
+  failed+=("server probe")
 else
-  failed+=("vscode end-to-end (no .vsix)")
+  export NOALLOC_E2E_TIMEOUT_MS=${NOALLOC_E2E_TIMEOUT_MS:-180000} NOALLOC_TEST_TIMEOUT_MS=${NOALLOC_TEST_TIMEOUT_MS:-180000}
+  if [[ -f "$root/editors/vscode/dist/noalloc-$(node -p "require('$root/editors/vscode/package.json').version").vsix" ]]; then
+    run "vscode end-to-end (code-server)" node "$root/editors/vscode/test/e2e/run.mjs"
+  else
+    failed+=("vscode end-to-end (no .vsix)")
+  fi
+  run "neovim" "$root/editors/neovim/run-test.sh"
+  run "emacs eglot" "$root/editors/emacs/run-test.sh"
 fi
-run "neovim" "$root/editors/neovim/run-test.sh"
-run "emacs eglot" "$root/editors/emacs/run-test.sh"
 
 echo "editors: $passed passed, ${#failed[@]} failed"
 if (( ${#failed[@]} )); then

@@ -17,7 +17,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -r "$here/../vscode/test-fixture" "$tmp/fixture"
 status=0
 # Not -Q: Debian's site-start puts elpa (eglot, rust-mode) on the load path.
-timeout "${NOALLOC_TEST_WALL_S:-300}" emacs --batch -l "$here/test.el" "$tmp/fixture" 2>"$tmp/emacs.err" || status=$?
+timeout "${NOALLOC_TEST_WALL_S:-420}" emacs --batch -l "$here/test.el" "$tmp/fixture" 2>"$tmp/emacs.err" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "emacs test failed (exit $status); stderr:" >&2
   tail -n 40 "$tmp/emacs.err" >&2

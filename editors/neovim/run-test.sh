@@ -21,7 +21,7 @@ export NOALLOC_TEST_OUT=$tmp/results.txt
 status=0
 # A Lua error leaves headless nvim waiting: always under timeout.
 (cd "$tmp/fixture" && XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data \
-  timeout "${NOALLOC_TEST_WALL_S:-300}" "$nvim" --headless -i NONE -u "$here/test.lua" src/lib.rs >"$tmp/nvim.out" 2>&1) || status=$?
+  timeout "${NOALLOC_TEST_WALL_S:-420}" "$nvim" --headless -i NONE -u "$here/test.lua" src/lib.rs >"$tmp/nvim.out" 2>&1) || status=$?
 cat "$NOALLOC_TEST_OUT" 2>/dev/null || true
 if [[ $status -ne 0 ]]; then
   echo "neovim test failed (exit $status); LSP log:" >&2
