@@ -21,3 +21,6 @@ fi
 # minutes to generate their strings.
 MIRIFLAGS="-Zmiri-disable-isolation" CARGO_TARGET_DIR="$HOME/.cache/noalloc-target-bounded-miri" \
     cargo +nightly miri test -p bounded --test it -- alloc buf:: map:: pool:: slice:: vec::
+# The doctests: README and module examples, including the compile_fail ones.
+MIRIFLAGS="-Zmiri-disable-isolation" CARGO_TARGET_DIR="$HOME/.cache/noalloc-target-bounded-miri" \
+    cargo +nightly miri test -p bounded --doc

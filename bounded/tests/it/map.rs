@@ -129,7 +129,7 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
             (0u8..48, any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)),
             (0u8..48).prop_map(Op::Remove),
         ],
-        0..200,
+        0..if cfg!(miri) { 40 } else { 200 },
     )
 }
 
