@@ -285,8 +285,10 @@ fn key_dispatch(
     deny_unknown: bool,
     on_match: impl Fn(usize, &Field) -> TokenStream,
 ) -> TokenStream {
-    let n = fields.len();
-    let names = fields.iter().map(|(_, f)| bytes(&f.name_de));
+    let expected = fields.iter().enumerate().map(|(k, (_, f))| {
+        let name = bytes(&f.name_de);
+        quote!(#k => raw == #name,)
+    });
     let raw_arms = fields.iter().enumerate().map(|(k, (_, f))| {
         let names = std::iter::once(&f.name_de).chain(&f.attrs.aliases).map(|n| bytes(n));
         quote!(#(#names)|* => #k,)
@@ -305,10 +307,13 @@ fn key_dispatch(
         quote!(r.skip()?;)
     };
     quote! {
-        const __NAMES: [&[u8]; #n] = [#(#names),*];
         let __index: usize = if !key.is_escaped() {
             let raw = key.raw();
-            if __next < #n && raw == __NAMES[__next] {
+            let __expected = match __next {
+                #(#expected)*
+                _ => false,
+            };
+            if __expected {
                 __next
             } else {
                 match raw {

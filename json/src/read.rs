@@ -213,12 +213,28 @@ impl<'de> Reader<'de> {
 
     #[inline]
     fn skip_ws(&mut self) {
-        while let Some(&b) = self.input.get(self.pos) {
-            if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-                break;
-            }
-            self.pos += 1;
+        match self.input.get(self.pos) {
+            Some(&b) if b > b' ' => {}
+            None => {}
+            Some(_) => self.skip_ws_run(),
         }
+    }
+
+    /// Skips a run of whitespace; indentation goes eight spaces at a time.
+    fn skip_ws_run(&mut self) {
+        const SPACES: u64 = 0x2020_2020_2020_2020;
+        let input = self.input;
+        let mut i = self.pos;
+        loop {
+            while i + 8 <= input.len() && u64::from_le_bytes(input[i..i + 8].try_into().unwrap()) == SPACES {
+                i += 8;
+            }
+            match input.get(i) {
+                Some(b' ' | b'\n' | b'\r' | b'\t') => i += 1,
+                _ => break,
+            }
+        }
+        self.pos = i;
     }
 
     /// Skips whitespace and returns the next byte without consuming it.
@@ -444,8 +460,9 @@ impl<'de> Reader<'de> {
         }
         let raw = &self.input[start..i];
         if non_ascii {
-            if let Err(e) = std::str::from_utf8(raw) {
-                self.pos = start + e.valid_up_to();
+            if simdutf8::basic::from_utf8(raw).is_err() {
+                let valid = std::str::from_utf8(raw).err().map_or(0, |e| e.valid_up_to());
+                self.pos = start + valid;
                 return Err(self.error(ErrorKind::InvalidUtf8));
             }
         }
