@@ -1,40 +1,92 @@
 //! `Map<K, V>`: a hash map with an entry limit, over caller memory or pooled size
 //! classes. It owns hashing, probing and moving to a larger class; the memory
 //! belongs to the caller or the classes.
+//!
+//! Layout: the memory (slots) is carved into an array of entries followed by an
+//! array of `u32` tags, so probing scans the tags (16 to a cache line) and touches
+//! an entry only when its tag matches. A tag is 0 for an empty slot, else the high
+//! half of the key's hash with the low bit set; the slot's home is the tag's top
+//! bits, so moving to a larger table never hashes a key again.
 
 use std::borrow::Borrow;
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 use std::marker::PhantomData;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
+use std::mem::{self, MaybeUninit};
+use std::ptr;
 
 use crate::{Chunk, Classes, Region};
 
-/// One slot of a [`Map`]'s table. Caller memory for a map is an array of empty
-/// slots: `[Slot::EMPTY; 64]`.
-pub struct Slot<K, V> {
-    /// 0 when empty; otherwise the high half of the key's hash with the low bit
-    /// set, from which the slot's home index is recomputed.
-    tag: u32,
-    entry: MaybeUninit<(K, V)>,
-}
+/// A unit of a [`Map`]'s memory: room for one entry and its tag. Caller memory for a
+/// map is an array of them: `[Slot::EMPTY; 64]`. The map lays its table out over
+/// the array's bytes as it sees fit; a `Slot` has no meaning on its own.
+///
+/// A slot is at least as large as an entry and its tag side by side, so `n` slots
+/// always hold a table of `n` entries rounded down to a power of two (sometimes
+/// more, when entries are small).
+pub struct Slot<K, V>(MaybeUninit<((K, V), u32)>);
 
 impl<K, V> Slot<K, V> {
-    /// An empty slot.
-    pub const EMPTY: Slot<K, V> = Slot { tag: 0, entry: MaybeUninit::uninit() };
+    /// An unused slot.
+    pub const EMPTY: Slot<K, V> = Slot(MaybeUninit::uninit());
 }
 
-/// The most entries a map holds per slot of its table: 7/8.
+/// The most entries a table of `slots` holds: 7/8 of them, and always one slot
+/// less, so that every probe meets an empty slot.
 const fn max_load(slots: usize) -> usize {
-    slots - slots / 8
+    let load = slots - slots / 8;
+    if load == slots {
+        slots.saturating_sub(1)
+    } else {
+        load
+    }
+}
+
+/// A table carved out of memory: `cap` entries, then `cap` tags.
+struct Table<K, V> {
+    entries: *mut MaybeUninit<(K, V)>,
+    tags: *mut u32,
+    /// 0 or a power of two, at most 2^31.
+    cap: usize,
+}
+
+impl<K, V> Table<K, V> {
+    const EMPTY: Table<K, V> = Table { entries: ptr::null_mut(), tags: ptr::null_mut(), cap: 0 };
+
+    /// Carves `slots` slots at `base` into the largest table they hold, and
+    /// clears its tags.
+    ///
+    /// # Safety
+    ///
+    /// `base..base + slots` must be memory the map may write for as long as it uses
+    /// the table.
+    unsafe fn carve(base: *mut Slot<K, V>, slots: usize) -> Table<K, V> {
+        let bytes = slots * mem::size_of::<Slot<K, V>>();
+        let entry = mem::size_of::<(K, V)>();
+        let tags_at = |cap: usize| (cap * entry).next_multiple_of(mem::align_of::<u32>());
+        let mut cap = 1usize << 31;
+        while cap > 0 && tags_at(cap) + cap * 4 > bytes {
+            cap >>= 1;
+        }
+        if cap == 0 {
+            return Table::EMPTY;
+        }
+        // SAFETY: `tags_at(cap) + 4 * cap <= bytes`: both arrays lie inside the
+        // memory. `Slot` is aligned for `(K, V)` and for `u32` (it holds both), and
+        // `tags_at` rounds up to `u32`'s alignment.
+        unsafe {
+            let tags = base.cast::<u8>().add(tags_at(cap)).cast::<u32>();
+            ptr::write_bytes(tags, 0, cap);
+            Table { entries: base.cast(), tags, cap }
+        }
+    }
 }
 
 /// A hash map that holds up to its entry limit and never allocates.
 ///
 /// [`insert`](Map::insert) of a new key past the limit does nothing, returns
 /// `false` and marks the map full; updating a key already there always works. A map
-/// over caller memory ([`Map::new`]) has a fixed limit (7/8 of its slots, or less
+/// over caller memory ([`Map::new`]) has a fixed limit (7/8 of its table, or less
 /// with [`reset`](Map::reset)); a map [`in_region`](Map::in_region) starts in the
 /// smallest class and moves through the classes as it fills, until the largest class
 /// or the region's budget.
@@ -55,13 +107,13 @@ const fn max_load(slots: usize) -> usize {
 /// assert!(ages.is_full());
 /// ```
 ///
+/// `n` slots make a table of at least `n` rounded down to a power of two entries.
+///
 /// The default hasher is FxHash: fast, and not resistant to keys chosen to collide.
 /// For untrusted keys pass `std::hash::RandomState` to
 /// [`with_hasher`](Map::with_hasher).
 pub struct Map<'a, K, V, S = FxBuildHasher> {
-    slots: NonNull<Slot<K, V>>,
-    /// Table length: 0 or a power of two.
-    cap: usize,
+    table: Table<K, V>,
     len: usize,
     limit: usize,
     full: bool,
@@ -75,8 +127,7 @@ enum Mem<'a, K, V> {
 }
 
 impl<'a, K: Hash + Eq, V> Map<'a, K, V> {
-    /// A map over `mem` (its largest power-of-two prefix), holding up to 7/8 of
-    /// that many entries.
+    /// A map over `mem`, holding up to 7/8 of the entries its table has.
     pub fn new(mem: &'a mut [Slot<K, V>]) -> Map<'a, K, V> {
         Map::with_hasher(mem, FxBuildHasher::default())
     }
@@ -91,12 +142,10 @@ impl<'a, K: Hash + Eq, V> Map<'a, K, V> {
 impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     /// [`Map::new`] with another hasher.
     pub fn with_hasher(mem: &'a mut [Slot<K, V>], hasher: S) -> Map<'a, K, V, S> {
-        let cap = if mem.is_empty() { 0 } else { 1 << mem.len().ilog2().min(31) };
-        for slot in &mut mem[..cap] {
-            slot.tag = 0; // what a forgotten map left is leaked, never read
-        }
-        let slots = NonNull::from(&mut *mem).cast();
-        Map { slots, cap, len: 0, limit: max_load(cap), full: false, hasher, mem: Mem::Own(PhantomData) }
+        // SAFETY: `mem` is borrowed mutably for `'a`, as long as the map lives.
+        let table = unsafe { Table::carve(mem.as_mut_ptr(), mem.len()) };
+        let limit = max_load(table.cap);
+        Map { table, len: 0, limit, full: false, hasher, mem: Mem::Own(PhantomData) }
     }
 
     /// [`Map::in_region`] with another hasher.
@@ -106,7 +155,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         hasher: S,
     ) -> Map<'a, K, V, S> {
         let mem = Mem::Pooled { classes, region, chunk: None };
-        Map { slots: NonNull::dangling(), cap: 0, len: 0, limit: 0, full: false, hasher, mem }
+        Map { table: Table::EMPTY, len: 0, limit: 0, full: false, hasher, mem }
     }
 
     /// Number of entries.
@@ -136,22 +185,23 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     pub fn reset(&mut self, limit: usize) -> bool {
         self.clear();
         self.full = false;
-        if limit > max_load(self.cap) {
+        if limit > max_load(self.table.cap) {
             self.grow_to(limit);
         }
-        self.limit = limit.min(max_load(self.cap));
+        self.limit = limit.min(max_load(self.table.cap));
         self.limit == limit
     }
 
     /// Inserts or updates `key`. Returns whether the entry is stored: updating a key
     /// that is there always works; a new key past the limit is dropped and marks the
     /// map full.
+    #[inline]
     pub fn insert(&mut self, key: K, value: V) -> bool {
         let tag = self.tag(&key);
         let empty = match self.find(tag, &key) {
             Ok(i) => {
                 // SAFETY: slot `i` holds an entry (found), exclusively ours.
-                unsafe { (*self.slot(i)).entry.assume_init_mut().1 = value };
+                unsafe { (*self.entry(i)).assume_init_mut().1 = value };
                 return true;
             }
             Err(empty) => empty,
@@ -162,7 +212,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         let empty = if self.len < self.limit {
             empty
         } else if self.grow_to(self.len + 1) {
-            self.limit = max_load(self.cap);
+            self.limit = max_load(self.table.cap);
             match self.find(tag, &key) {
                 Err(empty) => empty,
                 Ok(_) => unreachable!("the key was not in the map before it moved"),
@@ -173,9 +223,8 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         };
         // SAFETY: `empty` is an empty slot of the table.
         unsafe {
-            let slot = &mut *self.slot(empty);
-            slot.tag = tag;
-            slot.entry.write((key, value));
+            self.table.tags.add(empty).write(tag);
+            (*self.entry(empty)).write((key, value));
         }
         self.len += 1;
         true
@@ -190,7 +239,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&self` shares it.
-        Some(unsafe { &(*self.slot(i)).entry.assume_init_ref().1 })
+        Some(unsafe { &(*self.entry(i)).assume_init_ref().1 })
     }
 
     /// The value for `key`, mutably.
@@ -201,7 +250,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&mut self` is exclusive.
-        Some(unsafe { &mut (*self.slot(i)).entry.assume_init_mut().1 })
+        Some(unsafe { &mut (*self.entry(i)).assume_init_mut().1 })
     }
 
     /// Whether `key` is in the map.
@@ -223,19 +272,17 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         let mut hole = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `hole` holds an entry, read out once and marked empty.
         let (_, value) = unsafe {
-            let slot = &mut *self.slot(hole);
-            slot.tag = 0;
-            slot.entry.assume_init_read()
+            self.table.tags.add(hole).write(0);
+            (*self.entry(hole)).assume_init_read()
         };
         self.len -= 1;
         // Backward-shift: pull later entries of the probe run into the hole when
         // their home is not between the hole and where they sit.
-        let mask = self.cap - 1;
+        let mask = self.table.cap - 1;
         let mut i = hole;
         loop {
             i = (i + 1) & mask;
-            // SAFETY: `i` is within the table.
-            let tag = unsafe { (*self.slot(i)).tag };
+            let tag = self.tag_at(i);
             if tag == 0 {
                 break;
             }
@@ -243,8 +290,9 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             if (i.wrapping_sub(home) & mask) >= (i.wrapping_sub(hole) & mask) {
                 // SAFETY: `i` holds an entry and `hole` is empty and distinct: move.
                 unsafe {
-                    ptr::copy_nonoverlapping(self.slot(i), self.slot(hole), 1);
-                    (*self.slot(i)).tag = 0;
+                    ptr::copy_nonoverlapping(self.entry(i), self.entry(hole), 1);
+                    self.table.tags.add(hole).write(tag);
+                    self.table.tags.add(i).write(0);
                 }
                 hole = i;
             }
@@ -254,31 +302,28 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     /// The entries, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> + '_ {
-        (0..self.cap).filter_map(move |i| {
-            // SAFETY: `i` is within the table; a non-zero tag means an entry.
-            let slot = unsafe { &*self.slot(i) };
-            (slot.tag != 0).then(|| {
-                // SAFETY: tagged, so initialised.
-                let (k, v) = unsafe { slot.entry.assume_init_ref() };
-                (k, v)
-            })
+        (0..self.table.cap).filter(|&i| self.tag_at(i) != 0).map(move |i| {
+            // SAFETY: tagged, so initialised; `&self` shares it.
+            let (k, v) = unsafe { (*self.entry(i)).assume_init_ref() };
+            (k, v)
         })
     }
 
     fn clear(&mut self) {
-        for i in 0..self.cap {
-            // SAFETY: `i` is within the table; tagged slots hold an entry, dropped once.
-            unsafe {
-                let slot = &mut *self.slot(i);
-                if slot.tag != 0 {
-                    slot.tag = 0;
-                    slot.entry.assume_init_drop();
+        for i in 0..self.table.cap {
+            if self.tag_at(i) != 0 {
+                // SAFETY: `i` is within the table; a tagged slot holds an entry,
+                // untagged and dropped once.
+                unsafe {
+                    self.table.tags.add(i).write(0);
+                    (*self.entry(i)).assume_init_drop();
                 }
             }
         }
         self.len = 0;
     }
 
+    #[inline]
     fn tag<Q: Hash + ?Sized>(&self, key: &Q) -> u32 {
         (self.hasher.hash_one(key) >> 32) as u32 | 1
     }
@@ -287,7 +332,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     #[inline]
     fn home(&self, tag: u32) -> usize {
         // `cap <= 2^31`, so the bits used lie above the forced low bit.
-        ((tag as u64) << 32 >> (64 - self.cap.trailing_zeros().max(1))) as usize & (self.cap - 1)
+        ((tag as u64) << 32 >> (64 - self.table.cap.trailing_zeros().max(1))) as usize & (self.table.cap - 1)
     }
 
     /// `Ok(slot)` holding `key`, or `Err(first empty slot)` where it would go.
@@ -297,20 +342,20 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         K: Borrow<Q>,
         Q: Eq + ?Sized,
     {
-        if self.cap == 0 {
+        if self.table.cap == 0 {
             return Err(0);
         }
-        let mask = self.cap - 1;
+        let mask = self.table.cap - 1;
         let mut i = self.home(tag);
         loop {
-            // SAFETY: `i` is masked into the table. The table is never full (the
-            // limit stays below it), so the loop meets an empty slot.
-            let slot = unsafe { &*self.slot(i) };
-            if slot.tag == 0 {
+            // The table is never full (the limit stays below it), so the loop meets
+            // an empty slot.
+            let t = self.tag_at(i);
+            if t == 0 {
                 return Err(i);
             }
             // SAFETY: tagged, so initialised.
-            if slot.tag == tag && unsafe { slot.entry.assume_init_ref() }.0.borrow() == key {
+            if t == tag && unsafe { (*self.entry(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
             i = (i + 1) & mask;
@@ -318,10 +363,17 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     #[inline]
-    fn slot(&self, i: usize) -> *mut Slot<K, V> {
-        debug_assert!(i < self.cap);
+    fn tag_at(&self, i: usize) -> u32 {
+        debug_assert!(i < self.table.cap);
+        // SAFETY: callers pass `i < cap`; tags were cleared when carved.
+        unsafe { *self.table.tags.add(i) }
+    }
+
+    #[inline]
+    fn entry(&self, i: usize) -> *mut MaybeUninit<(K, V)> {
+        debug_assert!(i < self.table.cap);
         // SAFETY: callers pass `i < cap`, inside the table.
-        unsafe { self.slots.as_ptr().add(i) }
+        unsafe { self.table.entries.add(i) }
     }
 
     /// Moves a pooled map to a class that holds `entries`. `false` for caller memory,
@@ -329,34 +381,33 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     fn grow_to(&mut self, entries: usize) -> bool {
         let Mem::Pooled { classes, region, .. } = &self.mem else { return false };
         let (classes, region) = (*classes, *region);
-        let mut want = self.cap.max(8);
+        let mut want = self.table.cap.max(8);
         while max_load(want) < entries {
             want *= 2;
         }
-        let Some(bigger) = classes.take(region, want) else { return false };
-        // Use the largest power of two the chunk holds.
-        let new_cap = (1usize << bigger.len().ilog2().min(31)).min(bigger.len());
-        let new_slots = bigger.raw().cast::<Slot<K, V>>();
-        for i in 0..new_cap {
-            // SAFETY: `i < new_cap <= bigger.len()`; writes only the tag field of
-            // uninitialised memory, through a raw pointer.
-            unsafe { ptr::addr_of_mut!((*new_slots.add(i)).tag).write(0) };
+        // The slots that carve into a table of `want` entries.
+        let bytes = (want * mem::size_of::<(K, V)>()).next_multiple_of(mem::align_of::<u32>()) + 4 * want;
+        let slots = bytes.div_ceil(mem::size_of::<Slot<K, V>>());
+        let Some(bigger) = classes.take(region, slots) else { return false };
+        // SAFETY: the chunk is this map's until it is given back, which happens
+        // only when it is replaced or the map is dropped.
+        let new = unsafe { Table::carve(bigger.raw().cast::<Slot<K, V>>(), bigger.len()) };
+        if max_load(new.cap) < entries {
+            return false;
         }
-        let (old_slots, old_cap) = (self.slots, self.cap);
-        self.slots = NonNull::new(new_slots).expect("chunk memory is never null");
-        self.cap = new_cap;
-        for i in 0..old_cap {
-            // SAFETY: `i < old_cap`, in the old table; tagged slots are moved (bit
-            // copy) into an empty slot of the new one and not touched again.
+        let old = mem::replace(&mut self.table, new);
+        for i in 0..old.cap {
+            // SAFETY: `i < old.cap`; a tagged entry is moved (bit copy) into an empty
+            // slot of the new table and not touched again in the old one.
             unsafe {
-                let from = old_slots.as_ptr().add(i);
-                let tag = (*from).tag;
+                let tag = *old.tags.add(i);
                 if tag != 0 {
                     let mut j = self.home(tag);
-                    while (*self.slot(j)).tag != 0 {
-                        j = (j + 1) & (new_cap - 1);
+                    while self.tag_at(j) != 0 {
+                        j = (j + 1) & (self.table.cap - 1);
                     }
-                    ptr::copy_nonoverlapping(from, self.slot(j), 1);
+                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry(j), 1);
+                    self.table.tags.add(j).write(tag);
                 }
             }
         }
@@ -369,13 +420,15 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
 impl<K, V, S> Drop for Map<'_, K, V, S> {
     fn drop(&mut self) {
-        for i in 0..self.cap {
-            // SAFETY: `i < cap`; tagged slots hold an entry, dropped once.
+        if !mem::needs_drop::<(K, V)>() {
+            return;
+        }
+        for i in 0..self.table.cap {
+            // SAFETY: `i < cap`; a tagged slot holds an entry, dropped once.
             unsafe {
-                let slot = &mut *self.slots.as_ptr().add(i);
-                if slot.tag != 0 {
-                    slot.tag = 0;
-                    slot.entry.assume_init_drop();
+                if *self.table.tags.add(i) != 0 {
+                    self.table.tags.add(i).write(0);
+                    (*self.table.entries.add(i)).assume_init_drop();
                 }
             }
         }

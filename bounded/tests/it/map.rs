@@ -46,12 +46,26 @@ fn keys_are_looked_up_by_borrowed_form() {
 }
 
 #[test]
-fn memory_that_is_not_a_power_of_two_uses_the_largest_one_inside() {
-    let mut mem = [Slot::<u8, u8>::EMPTY; 12];
+fn a_table_has_as_many_entries_as_fit_with_their_tags() {
+    // 12 slots of 24 bytes hold 8 entries of 16 bytes and their 4-byte tags.
+    let mut mem = [Slot::<u64, u64>::EMPTY; 12];
     assert_eq!(Map::new(&mut mem).limit(), 7);
+    // 12 slots of 8 bytes hold 16 entries of 2 bytes and their tags.
+    let mut mem = [Slot::<u8, u8>::EMPTY; 12];
+    assert_eq!(Map::new(&mut mem).limit(), 14);
     let mut none: [Slot<u8, u8>; 0] = [];
     let mut map = Map::new(&mut none);
     assert_eq!((map.limit(), map.insert(1, 1), map.get(&1)), (0, false, None));
+}
+
+#[test]
+fn a_small_table_keeps_one_slot_empty() {
+    let mut mem = [Slot::<u64, u64>::EMPTY; 2];
+    let mut map = Map::new(&mut mem);
+    assert_eq!(map.limit(), 1);
+    assert!(map.insert(1, 1));
+    assert_eq!(map.get(&2), None, "a miss ends at the empty slot");
+    assert_eq!(map.remove(&2), None);
 }
 
 #[test]
@@ -90,7 +104,7 @@ fn a_pooled_reset_moves_to_a_class_that_holds_the_limit() {
 #[test]
 fn entries_are_dropped_once() {
     let drops = Cell::new(0);
-    let classes = Classes::doubling(8, 3, 1);
+    let classes = Classes::doubling(8, 4, 1);
     let region = Region::new(1 << 20);
     {
         let mut map = Map::in_region(&classes, &region);
