@@ -26,7 +26,7 @@ fi
 cd "$here"
 log="$(mktemp)"
 cargo +nightly fuzz run differential "$corpus" -- \
-    -max_total_time="$budget" -max_len=4096 -print_final_stats=1 -jobs=1 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(pulse|DONE)|==|SUMMARY|thread)' || true
+    -max_total_time="$budget" -max_len=4096 -print_final_stats=1 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(pulse|DONE)|==|SUMMARY|thread)' || true
 status="${PIPESTATUS[0]}"
 execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
 echo "json fuzz: differential ran ${execs:-?} executions in ${budget}s (exit ${status})"
