@@ -280,6 +280,17 @@ try {
   await shot(page, "screenshot-check", false);
   check("the server is still running after the check (status bar shows the check mark)", (await statusItem.locator(".codicon-check").count()) === 1,
     (await statusItem.innerHTML()).slice(0, 300));
+
+  // A server path that points nowhere: the extension says so, with the install command.
+  await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});
+  const missing = path.join(tmp, "no-such-noalloc-ls");
+  fs.writeFileSync(path.join(data, "Machine/settings.json"), JSON.stringify({ "noalloc.server.path": missing }, null, 2));
+  const missingToast = page.locator(".notifications-toasts .notification-toast", { hasText: "cargo install --path server" }).first();
+  const missingOk = await missingToast.waitFor({ state: "visible", timeout: 30_000 }).then(() => true, () => false);
+  const missingText = missingOk ? (await missingToast.textContent()) ?? "" : "";
+  check("a server path that points nowhere gives a message with the install command", missingOk && missingText.includes(missing) && /Copy Install Command/.test(missingText), missingText || "no notification");
+  check("the status bar shows the missing server", (await statusItem.locator(".codicon-error").count()) === 1, (await statusItem.innerHTML()).slice(0, 300));
+  await shot(page, "screenshot-missing-server", false);
 } catch (e) {
   failed += 1;
   console.log(`not ok - e2e aborted: ${e.stack || e}`);
