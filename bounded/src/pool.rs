@@ -23,9 +23,11 @@ use crate::Region;
 /// Marks the end of the free list.
 const NIL: u32 = u32::MAX;
 
-/// One waiter in `Pool::state`; the low 32 bits count lent chunks.
-const WAITER: u64 = 1 << 32;
-const LENT: u64 = WAITER - 1;
+/// `Pool::head` layout: the top chunk's index in the low 32 bits, then a bit set
+/// while some thread sleeps in `wait`, then the tag.
+const INDEX: u64 = u32::MAX as u64;
+const WAITING: u64 = 1 << 32;
+const TAG_ONE: u64 = 1 << 33;
 
 /// How often a waiter looks at its [`Cancel`] signal.
 const CANCEL_TICK: Duration = Duration::from_millis(2);
@@ -46,15 +48,16 @@ pub struct Pool<T> {
     chunk_len: usize,
     /// `next[i]` is the chunk after `i` on the free list (or in a reservation).
     next: Box<[AtomicU32]>,
-    /// Top of the free list: `tag << 32 | index`. The tag changes on every push, so
-    /// a pop that read a stale `next` fails its compare-exchange (no ABA).
+    /// Top of the free list: `tag << 33 | waiting << 32 | index`. The tag changes
+    /// on every push, so a pop that read a stale `next` fails its compare-exchange
+    /// (no ABA). The waiting bit lives in the same atomic as the top so that a
+    /// waiter's registration and a give-back are ordered by that one atomic's
+    /// modification order: either the give-back sees the bit and wakes the waiter,
+    /// or the waiter sees the chunk.
     head: AtomicU64,
-    /// `waiters << 32 | lent`. One atomic, so that a give-back's read-modify-write
-    /// of `lent` also reads `waiters` in the same modification order as the waiter's
-    /// registration: either the giver sees the waiter, or the waiter sees the chunk.
-    state: AtomicU64,
     empty: AtomicUsize,
-    lock: Mutex<()>,
+    /// Threads sleeping in `wait`; the waiting bit is set while it is not zero.
+    lock: Mutex<usize>,
     returned: Condvar,
 }
 
@@ -117,9 +120,8 @@ impl<T> Pool<T> {
             chunk_len,
             next,
             head: AtomicU64::new(top as u64),
-            state: AtomicU64::new(0),
             empty: AtomicUsize::new(0),
-            lock: Mutex::new(()),
+            lock: Mutex::new(0),
             returned: Condvar::new(),
         }
     }
@@ -139,10 +141,18 @@ impl<T> Pool<T> {
         self.next.len()
     }
 
-    /// Lent and free chunks, and how often a take found none.
+    /// Lent and free chunks, and how often a take found none. The counts are
+    /// exact while no other thread takes or gives back; meanwhile they are a
+    /// snapshot that may be off by the chunks in flight. (Counting them exactly
+    /// would cost every take and give-back one more atomic operation.)
     pub fn stats(&self) -> Stats {
-        let lent = (self.state.load(SeqCst) & LENT) as usize;
-        Stats { lent, free: self.chunks() - lent, empty: self.empty.load(SeqCst) }
+        let mut free = 0;
+        let mut index = self.head.load(SeqCst) as u32;
+        while index != NIL && free < self.chunks() {
+            free += 1;
+            index = self.next[index as usize].load(SeqCst);
+        }
+        Stats { lent: self.chunks() - free, free, empty: self.empty.load(SeqCst) }
     }
 
     /// Lends a chunk, charging [`chunk_bytes`](Pool::chunk_bytes) to `region`.
@@ -171,20 +181,23 @@ impl<T> Pool<T> {
                 region.credit(self.chunk_bytes());
                 return None;
             }
-            let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.state.fetch_add(WAITER, SeqCst);
-            // Look again now that a giver will see us: a giver whose `state` update
-            // came before ours pushed its chunk before this pop.
-            if let Some(index) = self.pop() {
-                self.state.fetch_sub(WAITER, SeqCst);
-                return Some(Chunk { pool: self, region, index });
+            let mut waiters = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            *waiters += 1;
+            // Register in `head` itself: a give-back ordered before this sees no bit
+            // but left its chunk on top; one ordered after sees the bit and wakes us
+            // (it needs the lock, which we hold until we sleep).
+            let top = self.head.fetch_or(WAITING, SeqCst);
+            if top & INDEX == NIL as u64 {
+                waiters = match self.returned.wait_timeout(waiters, CANCEL_TICK) {
+                    Ok((guard, _)) => guard,
+                    Err(e) => e.into_inner().0,
+                };
             }
-            let guard = match self.returned.wait_timeout(guard, CANCEL_TICK) {
-                Ok((guard, _)) => guard,
-                Err(e) => e.into_inner().0,
-            };
-            self.state.fetch_sub(WAITER, SeqCst);
-            drop(guard);
+            *waiters -= 1;
+            if *waiters == 0 {
+                self.head.fetch_and(!WAITING, SeqCst);
+            }
+            drop(waiters);
         }
     }
 
@@ -248,19 +261,16 @@ impl<T> Pool<T> {
     fn pop(&self) -> Option<u32> {
         let mut head = self.head.load(SeqCst);
         loop {
-            let index = head as u32;
+            let index = (head & INDEX) as u32;
             if index == NIL {
                 return None;
             }
             // Possibly stale if another thread popped `index` meanwhile; then the tag
             // has moved on and the exchange below fails.
             let next = self.next[index as usize].load(SeqCst);
-            let new = (head >> 32 << 32) | next as u64;
+            let new = (head & !INDEX) | next as u64;
             match self.head.compare_exchange_weak(head, new, SeqCst, SeqCst) {
-                Ok(_) => {
-                    self.state.fetch_add(1, SeqCst);
-                    return Some(index);
-                }
+                Ok(_) => return Some(index),
                 Err(now) => head = now,
             }
         }
@@ -269,16 +279,15 @@ impl<T> Pool<T> {
     fn push(&self, index: u32) {
         let mut head = self.head.load(SeqCst);
         loop {
-            self.next[index as usize].store(head as u32, SeqCst);
-            let tag = (head >> 32).wrapping_add(1);
-            match self.head.compare_exchange_weak(head, tag << 32 | index as u64, SeqCst, SeqCst) {
+            self.next[index as usize].store((head & INDEX) as u32, SeqCst);
+            let new = (head & !INDEX).wrapping_add(TAG_ONE) | index as u64;
+            match self.head.compare_exchange_weak(head, new, SeqCst, SeqCst) {
                 Ok(_) => break,
                 Err(now) => head = now,
             }
         }
-        // After the push: see the module-level note on `state`.
-        if self.state.fetch_sub(1, SeqCst) >= WAITER {
-            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if head & WAITING != 0 {
+            let _waiters = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.returned.notify_one();
         }
     }
