@@ -27,7 +27,7 @@ struct Variant {
 
 enum Shape<'a> {
     Named(Vec<Field<'a>>),
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     Tuple(Vec<Field<'a>>),
     Unit,
     Enum(Vec<Variant>),
@@ -75,7 +75,7 @@ impl<'a> Container<'a> {
             Data::Struct(s) => match &s.fields {
                 Fields::Named(_) => Shape::Named(fields(&s.fields, &attrs)?),
                 Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                    Shape::Newtype(fields(&s.fields, &attrs)?.pop().expect("one field"))
+                    Shape::Newtype(Box::new(fields(&s.fields, &attrs)?.pop().expect("one field")))
                 }
                 Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, &attrs)?),
                 Fields::Unit => Shape::Unit,

@@ -30,10 +30,11 @@ impl std::error::Error for RoundTripError {}
 pub fn encode<T: WriteJson + ?Sized>(value: &T) -> Vec<u8> {
     let mut buf = [0u8; 512];
     let mut out = Vec::new();
-    let mut w = Writer::with_sink(&mut buf, &mut out);
-    value.write_json(&mut w);
-    w.flush().expect("writing to a Vec does not fail");
-    drop(w);
+    {
+        let mut w = Writer::with_sink(&mut buf, &mut out);
+        value.write_json(&mut w);
+        w.flush().expect("writing to a Vec does not fail");
+    }
     out
 }
 

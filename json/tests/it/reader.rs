@@ -86,11 +86,12 @@ fn arena_asks_the_callback_for_more_chunks() {
         asked.push(need);
         pool.next().map(|c| &mut c[..])
     };
-    let arena = Arena::new(&mut first).with_more(&mut more);
-    let mut r = Reader::new(input).with_arena(arena);
-    let v: [&str; 3] = r.read().unwrap();
-    assert_eq!(v, ["éééé", "\tabcdefghijklmnopqrstuvwxyz", "plain"]);
-    drop(r);
+    {
+        let arena = Arena::new(&mut first).with_more(&mut more);
+        let mut r = Reader::new(input).with_arena(arena);
+        let v: [&str; 3] = r.read().unwrap();
+        assert_eq!(v, ["éééé", "\tabcdefghijklmnopqrstuvwxyz", "plain"]);
+    }
     assert_eq!(asked, [24, 28]);
 }
 
