@@ -326,34 +326,27 @@ impl<'de> Reader<'de> {
     }
 
     /// The next key of the object (with its `:` consumed), or `None` at its `}`.
-    #[inline]
+    #[inline(always)]
     pub fn next_key(&mut self, object: &mut Object) -> Result<Option<Key<'de>>> {
-        let b = self.peek()?;
+        let mut b = self.peek()?;
+        if b == b'}' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(None);
+        }
         if object.first {
             object.first = false;
-            if b == b'}' {
-                self.pos += 1;
-                self.depth -= 1;
-                return Ok(None);
-            }
+        } else if b == b',' {
+            self.pos += 1;
+            b = self.peek()?;
         } else {
-            match b {
-                b',' => {
-                    self.pos += 1;
-                }
-                b'}' => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(None);
-                }
-                _ => return Err(self.error(ErrorKind::Syntax)),
-            }
+            return Err(self.error(ErrorKind::Syntax));
         }
-        if self.peek()? != b'"' {
+        if b != b'"' {
             return Err(self.error(ErrorKind::Syntax));
         }
         let (raw, escaped) = self.string_raw()?;
-        if self.peek()? != b':' {
+        if self.input.get(self.pos) != Some(&b':') && self.peek()? != b':' {
             return Err(self.error(ErrorKind::Syntax));
         }
         self.pos += 1;
@@ -698,6 +691,11 @@ impl<'de> Reader<'de> {
                 let m = mantissa as f64;
                 let v = if e10 < 0 { m / POW10[(-e10) as usize] } else { m * POW10[e10 as usize] };
                 return Ok(Number::F64(if neg { -v } else { v }));
+            }
+            match crate::float::lemire(e10, mantissa) {
+                Some(v) if v.is_finite() => return Ok(Number::F64(if neg { -v } else { v })),
+                Some(_) => return Err(Error::new(ErrorKind::NumberOutOfRange, start)),
+                None => {}
             }
         }
         // SAFETY: the bytes were checked against the number grammar, which is ASCII.
