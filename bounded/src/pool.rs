@@ -260,6 +260,7 @@ impl<T> Pool<T> {
 
     fn pop(&self) -> Option<u32> {
         let mut head = self.head.load(SeqCst);
+        let mut backoff = Backoff::default();
         loop {
             let index = (head & INDEX) as u32;
             if index == NIL {
@@ -271,25 +272,48 @@ impl<T> Pool<T> {
             let new = (head & !INDEX) | next as u64;
             match self.head.compare_exchange_weak(head, new, SeqCst, SeqCst) {
                 Ok(_) => return Some(index),
-                Err(now) => head = now,
+                Err(now) => {
+                    backoff.spin();
+                    head = now;
+                }
             }
         }
     }
 
     fn push(&self, index: u32) {
         let mut head = self.head.load(SeqCst);
+        let mut backoff = Backoff::default();
         loop {
             self.next[index as usize].store((head & INDEX) as u32, SeqCst);
             let new = (head & !INDEX).wrapping_add(TAG_ONE) | index as u64;
             match self.head.compare_exchange_weak(head, new, SeqCst, SeqCst) {
                 Ok(_) => break,
-                Err(now) => head = now,
+                Err(now) => {
+                    backoff.spin();
+                    head = now;
+                }
             }
         }
         if head & WAITING != 0 {
             let _waiters = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.returned.notify_one();
         }
+    }
+}
+
+/// Spins a little longer after each lost compare-exchange, so that two threads
+/// fighting over the head let one of them through.
+#[derive(Default)]
+struct Backoff {
+    step: u32,
+}
+
+impl Backoff {
+    fn spin(&mut self) {
+        for _ in 0..1u32 << self.step.min(6) {
+            std::hint::spin_loop();
+        }
+        self.step += 1;
     }
 }
 
