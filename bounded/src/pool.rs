@@ -203,7 +203,9 @@ impl<T> Pool<T> {
 
     /// Lends `n` chunks at once, or none: see the sizing rule in the module docs.
     /// `None` if the pool has fewer than `n` free chunks or the region's budget
-    /// cannot cover them; then nothing is taken.
+    /// cannot cover them; then nothing is taken. (A failing reserve gives back what
+    /// it took before it returns, so for that moment other threads may find those
+    /// chunks lent.)
     pub fn reserve<'a>(&'a self, region: &'a Region, n: usize) -> Option<Reservation<'a, T>> {
         let bytes = self.chunk_bytes().checked_mul(n)?;
         if !region.charge(bytes) {
