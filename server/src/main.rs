@@ -53,8 +53,8 @@ fn main() -> ExitCode {
         }
     };
     if !args.check {
-        eprintln!("error: the language server is not built yet; run `noalloc-ls --check PATH`");
-        return ExitCode::from(cli::EXIT_COULD_NOT_RUN as u8);
+        // No arguments or `--stdio`: the language server.
+        return ExitCode::from(noalloc_ls::lsp::run() as u8);
     }
     let color = match args.color.as_str() {
         "always" => true,

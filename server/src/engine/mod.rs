@@ -5,6 +5,7 @@
 mod analysis;
 pub(crate) mod callgraph;
 pub mod directives;
+pub mod edit;
 pub mod load;
 pub(crate) mod naming;
 pub mod std_source;

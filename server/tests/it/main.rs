@@ -7,6 +7,7 @@
 
 mod cli;
 mod engine;
+mod lsp;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

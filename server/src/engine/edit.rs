@@ -1,0 +1,176 @@
+//! Editing a loaded workspace while it is analyzed on another thread. Owns the
+//! database handle that takes changes (file text goes in through `apply_change`,
+//! which cancels analyses of older revisions) and lends the workspace to one
+//! analysis at a time as a `Snapshot`. Knows nothing of LSP: paths and text in,
+//! an `Analysis` or the reason there is none out.
+//!
+//! Why a lent workspace and not a clone per analysis: `analyze` takes a `Workspace`,
+//! whose VFS and proc-macro client cannot be cloned. The live handle stays here;
+//! the `Workspace` value travels to the analysis thread holding a clone of it (and
+//! back holding a spare, unused database), so an edit never waits for more than the
+//! cancelled analysis to unwind.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use base_db::salsa::Cancelled;
+use ra_ap_ide_db::{ChangeWithProcMacros, RootDatabase, base_db::SourceDatabase};
+use ra_ap_vfs::FileId;
+use rustc_hash::FxHashMap;
+
+use super::{Analysis, CheckConfig, Workspace, analyze};
+
+/// A loaded workspace that takes edits while an analysis may be running.
+pub struct LiveWorkspace {
+    /// The handle that takes changes. Salsa's `apply_change` waits until every clone
+    /// of it (a running analysis) has unwound.
+    db: RootDatabase,
+    /// The workspace while no analysis holds it; its `db` is then a spare database.
+    home: Option<Workspace>,
+    files: FxHashMap<PathBuf, FileId>,
+    root: PathBuf,
+}
+
+/// Why an edit was not applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditError {
+    /// The file is not part of the loaded workspace (a new file, or outside it):
+    /// reloading the workspace picks it up.
+    UnknownFile(PathBuf),
+}
+
+impl std::fmt::Display for EditError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditError::UnknownFile(path) => write!(f, "{} is not a file of the loaded workspace", path.display()),
+        }
+    }
+}
+
+/// Why an analysis has no answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalysisFailure {
+    /// A newer edit arrived: the answer would have been stale.
+    Cancelled,
+    /// The analysis panicked; the message and where. The workspace stays usable.
+    Panicked(String),
+}
+
+/// The workspace lent to one analysis, holding a clone of the live database.
+pub struct Snapshot {
+    ws: Workspace,
+    spare: RootDatabase,
+}
+
+/// The workspace coming back from an analysis, without its database clone.
+pub struct Returned(Workspace);
+
+impl LiveWorkspace {
+    pub fn new(mut ws: Workspace) -> LiveWorkspace {
+        let db = std::mem::replace(&mut ws.db, RootDatabase::new(None));
+        let files = ws.vfs.iter().filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id))).collect();
+        let root = ws.root.clone();
+        LiveWorkspace { db, home: Some(ws), files, root }
+    }
+
+    /// The directory holding the workspace's Cargo.toml.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Whether `path` is a file the database knows (symlinks resolved).
+    pub fn knows(&self, path: &Path) -> bool {
+        self.file_id(path).is_some()
+    }
+
+    fn file_id(&self, path: &Path) -> Option<FileId> {
+        if let Some(&id) = self.files.get(path) {
+            return Some(id);
+        }
+        let canonical = std::fs::canonicalize(path).ok()?;
+        self.files.get(&canonical).copied()
+    }
+
+    /// The text the database holds for `path`.
+    pub fn file_text(&self, path: &Path) -> Option<String> {
+        let id = self.file_id(path)?;
+        Some(self.db.file_text(id).text(&self.db).to_string())
+    }
+
+    /// Replaces the text of one file. Cancels a running analysis and waits for it to
+    /// unwind (salsa's `apply_change`). Returns whether the text changed: text equal
+    /// to what the database holds changes nothing and cancels nothing.
+    pub fn set_file_text(&mut self, path: &Path, text: &str) -> Result<bool, EditError> {
+        let id = self.file_id(path).ok_or_else(|| EditError::UnknownFile(path.to_path_buf()))?;
+        let text = if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_owned() };
+        if **self.db.file_text(id).text(&self.db) == *text {
+            return Ok(false);
+        }
+        let mut change = ChangeWithProcMacros::default();
+        change.change_file(id, Some(text));
+        let waited = self.db.apply_change(change);
+        if waited > Duration::from_millis(50) {
+            tracing::debug!("waited {waited:?} for a cancelled analysis to unwind");
+        }
+        Ok(true)
+    }
+
+    /// Lends the workspace to an analysis; `None` while another analysis holds it.
+    pub fn snapshot(&mut self) -> Option<Snapshot> {
+        let mut ws = self.home.take()?;
+        let spare = std::mem::replace(&mut ws.db, self.db.clone());
+        Some(Snapshot { ws, spare })
+    }
+
+    /// Takes the workspace back after an analysis.
+    pub fn give_back(&mut self, returned: Returned) {
+        debug_assert!(self.home.is_none(), "two workspaces came home");
+        self.home = Some(returned.0);
+    }
+
+    /// Whether an analysis holds the workspace.
+    pub fn is_lent(&self) -> bool {
+        self.home.is_none()
+    }
+
+    /// Analyzes on this thread (tests, benchmarks, the first analysis): lends and
+    /// takes back the workspace around `analyze`.
+    pub fn analyze_here(&mut self, config: &CheckConfig) -> Option<Result<Analysis, AnalysisFailure>> {
+        let snapshot = self.snapshot()?;
+        let result = snapshot.analyze(config);
+        self.give_back(snapshot.release());
+        Some(result)
+    }
+}
+
+impl Snapshot {
+    /// Runs the analysis, catching salsa's cancellation and any panic.
+    pub fn analyze(&self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
+        let run = std::panic::AssertUnwindSafe(|| analyze(&self.ws, config));
+        match std::panic::catch_unwind(run) {
+            Ok(analysis) => Ok(analysis),
+            Err(payload) => Err(match payload.downcast::<Cancelled>() {
+                Ok(_) => AnalysisFailure::Cancelled,
+                Err(payload) => AnalysisFailure::Panicked(panic_message(&*payload)),
+            }),
+        }
+    }
+
+    /// Drops the database clone (letting a waiting edit go on) and returns the
+    /// workspace to hand back to its `LiveWorkspace`.
+    pub fn release(self) -> Returned {
+        let Snapshot { mut ws, spare } = self;
+        drop(std::mem::replace(&mut ws.db, spare));
+        Returned(ws)
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "a panic without a message".to_owned()
+    }
+}

@@ -1,0 +1,33 @@
+//! The language server: LSP over stdio in front of the engine. Owns the protocol —
+//! the main loop, open documents, settings, and the translation of the engine's
+//! plain answers into diagnostics, hovers, code lenses and code actions. Decides
+//! nothing about allocation; that is the engine's (`crate::engine`).
+//!
+//! Layout, in the manner of rust-analyzer's `rust-analyzer` crate:
+//! - `transport`: framing on stdio that survives malformed input;
+//! - `main_loop`: the event loop, loading and analysis off the loop, cancellation;
+//! - `documents`: open files, incremental edits, UTF-16 positions, URIs;
+//! - `settings`: `initializationOptions` / `didChangeConfiguration`;
+//! - `to_proto`: `Analysis` -> diagnostics, hover, code lens;
+//! - `actions`: the code actions' text edits (syntax only).
+
+mod actions;
+mod documents;
+mod main_loop;
+mod settings;
+mod to_proto;
+mod transport;
+
+pub use settings::{Settings, Severity};
+
+/// Serves LSP on stdin and stdout until the client sends `exit` or goes away.
+/// Returns the process's exit status: 0 after `shutdown` then `exit`, 1 otherwise
+/// (as the LSP specification asks).
+pub fn run() -> i32 {
+    let (sender, receiver, io) = transport::stdio();
+    let code = main_loop::serve(sender, receiver);
+    if let Err(err) = io.join_writer() {
+        tracing::error!("writing to stdout: {err}");
+    }
+    code
+}

@@ -1,0 +1,151 @@
+//! The server's settings: the same keys as the CLI flags (editors/README.md), read
+//! from `initializationOptions`, `workspace/didChangeConfiguration` and
+//! `workspace/configuration`. Owns parsing and the mapping onto the engine's
+//! `CheckConfig`; a key the engine does not take yet is kept here until it does.
+
+use std::path::PathBuf;
+
+use lsp_types::DiagnosticSeverity;
+use serde::Deserialize;
+
+use crate::engine::CheckConfig;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Settings {
+    /// `--allow FILE`: allowlisted functions.
+    pub allow: Option<PathBuf>,
+    /// `--baseline FILE`: findings recorded as known.
+    pub baseline: Option<PathBuf>,
+    /// `--exemptions FILE`: the reviewed list of exemptions.
+    pub exemptions: Option<PathBuf>,
+    /// `--line-only KIND`: exemptions of these kinds cover only their line.
+    pub line_only: Vec<String>,
+    /// `--scratch path::Type`: types whose fields count as reused memory.
+    pub scratch: Vec<String>,
+    /// `--root PATTERN`: extra roots by path.
+    pub roots: Vec<String>,
+    /// The severity of findings (error findings are always errors).
+    pub severity: Severity,
+    /// Run build scripts and proc macros (`--no-build-scripts` when false).
+    pub build_scripts: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            allow: None,
+            baseline: None,
+            exemptions: None,
+            line_only: Vec::new(),
+            scratch: Vec::new(),
+            roots: Vec::new(),
+            severity: Severity::Warning,
+            build_scripts: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    #[default]
+    Warning,
+    #[serde(alias = "info")]
+    Information,
+    Hint,
+}
+
+impl Severity {
+    pub fn to_lsp(self) -> DiagnosticSeverity {
+        match self {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Information => DiagnosticSeverity::INFORMATION,
+            Severity::Hint => DiagnosticSeverity::HINT,
+        }
+    }
+}
+
+impl Settings {
+    /// Reads settings from the object clients send. Accepts the keys bare (as in
+    /// `initializationOptions`) or under `noalloc` / `settings.noalloc`. `None` when
+    /// the value carries no noalloc settings at all (e.g. `{"settings": null}`);
+    /// an unreadable value falls back key by key to the defaults and says which keys
+    /// it could not read.
+    pub fn from_json(value: &serde_json::Value) -> Option<(Settings, Vec<String>)> {
+        let section = match (value.get("settings"), value.get("noalloc")) {
+            // Under `settings`, only the `noalloc` section is ours.
+            (Some(settings), _) => settings.get("noalloc")?,
+            (None, Some(noalloc)) => noalloc,
+            (None, None) => value,
+        };
+        let object = section.as_object()?;
+        if let Ok(settings) = serde_json::from_value::<Settings>(section.clone()) {
+            return Some((settings, Vec::new()));
+        }
+        // Key by key, so one bad value does not throw away the rest.
+        let mut settings = Settings::default();
+        let mut bad = Vec::new();
+        for (key, value) in object {
+            let single = serde_json::json!({ key: value });
+            match serde_json::from_value::<Settings>(single) {
+                Ok(one) => settings.merge_key(key, one),
+                Err(_) => bad.push(key.clone()),
+            }
+        }
+        Some((settings, bad))
+    }
+
+    fn merge_key(&mut self, key: &str, from: Settings) {
+        match key {
+            "allow" => self.allow = from.allow,
+            "baseline" => self.baseline = from.baseline,
+            "exemptions" => self.exemptions = from.exemptions,
+            "lineOnly" => self.line_only = from.line_only,
+            "scratch" => self.scratch = from.scratch,
+            "roots" => self.roots = from.roots,
+            "severity" => self.severity = from.severity,
+            "buildScripts" => self.build_scripts = from.build_scripts,
+            _ => {}
+        }
+    }
+
+    /// What the engine is asked to check.
+    // LSP-NEEDS: `CheckConfig` fields for allow, baseline, exemptions, lineOnly and
+    // scratch; map them here when the engine grows them.
+    pub fn check_config(&self) -> CheckConfig {
+        CheckConfig { roots: self.roots.clone() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bare_nested_and_partial_settings() {
+        let (bare, bad) = Settings::from_json(&json!({"severity": "error", "roots": ["a::*"]})).unwrap();
+        assert_eq!(bare.severity, Severity::Error);
+        assert_eq!(bare.roots, ["a::*"]);
+        assert!(bare.build_scripts);
+        assert!(bad.is_empty());
+
+        let (nested, _) =
+            Settings::from_json(&json!({"settings": {"noalloc": {"lineOnly": ["debug"], "buildScripts": false}}})).unwrap();
+        assert_eq!(nested.line_only, ["debug"]);
+        assert!(!nested.build_scripts);
+        assert_eq!(nested.severity, Severity::Warning);
+
+        let (partial, bad) = Settings::from_json(&json!({"severity": "loud", "allow": "x.allow"})).unwrap();
+        assert_eq!(partial.severity, Severity::Warning);
+        assert_eq!(partial.allow, Some(PathBuf::from("x.allow")));
+        assert_eq!(bad, ["severity"]);
+
+        assert_eq!(Settings::from_json(&json!({"settings": null})), None);
+        assert_eq!(Settings::from_json(&json!({"settings": {"rust-analyzer": {}}})), None);
+        assert_eq!(Settings::from_json(&json!(null)), None);
+    }
+}
