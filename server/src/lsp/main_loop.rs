@@ -834,10 +834,10 @@ impl Server {
             return;
         }
         let (health, quiescent, message) = match &self.phase {
-            Phase::NoWorkspace(why) => ("error", true, Some(why.clone())),
+            Phase::NoWorkspace(why) => ("error", !self.reload_wanted, Some(why.clone())),
             Phase::Loading => ("ok", false, Some("loading the workspace".to_owned())),
             Phase::Loaded(_) => {
-                let quiescent = self.running.is_none() && self.analyzed == Some(self.generation);
+                let quiescent = !self.reload_wanted && self.running.is_none() && self.analyzed == Some(self.generation);
                 match &self.panic_message {
                     Some(panic) => ("warning", quiescent, Some(format!("the analysis panicked: {panic}"))),
                     None => ("ok", quiescent, None),

@@ -1,0 +1,250 @@
+//! Benchmark of the language server: replays a scripted edit session against
+//! `noalloc-ls` over stdio and prints edit → diagnostics latency (p50/p95/max) and
+//! the server's peak RSS. A benchmark that prints figures, not a test.
+//!
+//! ```sh
+//! cargo build --release -p noalloc-ls --bin noalloc-ls --example lsp_bench
+//! target/release/examples/lsp_bench [FIXTURE=example] [EDITS=100]
+//! ```
+//!
+//! The server is the `noalloc-ls` next to this example's directory (or `NOALLOC_LS`);
+//! its stderr goes to `NOALLOC_BENCH_STDERR` if set (with `NOALLOC_LOG=info`, where
+//! the time went).
+//! The fixture (`test-data/<name>`) is copied to a temporary directory. Each edit is
+//! a `didChange` in a root's body, alternating: add an allocating line, type inside a
+//! comment, remove the line. Latency runs from sending the edit to the server saying
+//! it is quiescent (rust-analyzer's `experimental/serverStatus`), which it says only
+//! once the diagnostics of that text are published.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let fixture = args.next().unwrap_or_else(|| "example".to_owned());
+    let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
+    let server = std::env::var_os("NOALLOC_LS").map(PathBuf::from).unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("own path");
+        exe.parent().and_then(Path::parent).expect("target dir").join("noalloc-ls")
+    });
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(&fixture);
+    let tmp = tempfile::tempdir().expect("temp dir");
+    copy_dir(&source, tmp.path());
+    let root = tmp.path().canonicalize().unwrap();
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).expect("src/lib.rs");
+
+    let mut child = Command::new(&server)
+        .arg("--stdio")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(match std::env::var_os("NOALLOC_BENCH_STDERR") {
+            Some(path) => Stdio::from(std::fs::File::create(path).expect("stderr file")),
+            None => Stdio::null(),
+        })
+        .spawn()
+        .unwrap_or_else(|e| panic!("{}: {e}", server.display()));
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let incoming = reader(child.stdout.take().unwrap());
+    let mut session = Session { stdin: &mut stdin, incoming, next_id: 0, quiescent: false, publishes: 0 };
+
+    let started = Instant::now();
+    session.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "rootUri": uri(&root),
+            "capabilities": { "experimental": { "serverStatusNotification": true } },
+            "initializationOptions": { "buildScripts": false },
+        }),
+    );
+    session.notify("initialized", json!({}));
+    session.notify(
+        "textDocument/didOpen",
+        json!({ "textDocument": { "uri": uri(&lib), "languageId": "rust", "version": 1, "text": text } }),
+    );
+    session.wait_quiescent();
+    let first = started.elapsed();
+    let rss_loaded = rss_kib(pid, "VmRSS");
+
+    // The edit site: the first line of the first root's body.
+    let lines: Vec<&str> = text.lines().collect();
+    let root_line = lines.iter().position(|l| l.contains("noalloc:root")).expect("a root");
+    let body_line = (root_line..lines.len()).find(|&i| lines[i].trim_end().ends_with('{')).expect("a body") + 1;
+    let alloc = "    let _bench: Vec<u64> = Vec::with_capacity(16);\n";
+    let mut latencies = Vec::with_capacity(edits);
+    let mut version = 1;
+    for i in 0..edits {
+        version += 1;
+        let change = match i % 3 {
+            0 => json!({ "range": range(body_line, 0, body_line, 0), "text": alloc }),
+            1 => json!({ "range": range(body_line, 4, body_line, 4), "text": "/* typing */ " }),
+            _ => json!({ "range": range(body_line, 0, body_line + 1, 0), "text": "" }),
+        };
+        let sent = Instant::now();
+        session.notify(
+            "textDocument/didChange",
+            json!({ "textDocument": { "uri": uri(&lib), "version": version }, "contentChanges": [change] }),
+        );
+        session.wait_quiescent();
+        latencies.push(sent.elapsed());
+    }
+    let rss_peak = rss_kib(pid, "VmHWM");
+    let rss_end = rss_kib(pid, "VmRSS");
+    session.request("shutdown", Value::Null);
+    session.notify("exit", Value::Null);
+    let _ = child.wait();
+
+    latencies.sort();
+    let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!("fixture: test-data/{fixture} ({} lines in src/lib.rs), server: {}", lines.len(), server.display());
+    println!("load + first analysis + publish: {:.0} ms", ms(first));
+    println!(
+        "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes)",
+        latencies.len(),
+        ms(pct(0.5)),
+        ms(pct(0.95)),
+        ms(*latencies.last().unwrap()),
+        session.publishes
+    );
+    println!(
+        "server RSS: {:.0} MiB after loading, {:.0} MiB at the end, peak {:.0} MiB",
+        rss_loaded as f64 / 1024.0,
+        rss_end as f64 / 1024.0,
+        rss_peak as f64 / 1024.0
+    );
+}
+
+struct Session<'a> {
+    stdin: &'a mut std::process::ChildStdin,
+    incoming: Receiver<Value>,
+    next_id: i64,
+    quiescent: bool,
+    publishes: usize,
+}
+
+impl Session<'_> {
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        loop {
+            let message = self.next();
+            if message.get("method").is_none() && message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    fn next(&mut self) -> Value {
+        let message = self.incoming.recv_timeout(Duration::from_secs(600)).expect("the server answers");
+        match message["method"].as_str() {
+            Some("experimental/serverStatus") => self.quiescent = message["params"]["quiescent"] == true,
+            Some("textDocument/publishDiagnostics") => self.publishes += 1,
+            Some(_) if message.get("id").is_some() => {
+                let id = message["id"].clone();
+                self.send(json!({ "jsonrpc": "2.0", "id": id, "result": null }));
+            }
+            _ => {}
+        }
+        message
+    }
+
+    /// A request answered after everything sent so far; then the first quiescent status.
+    fn wait_quiescent(&mut self) {
+        self.request("noalloc/sync", Value::Null);
+        while !self.quiescent {
+            self.next();
+        }
+    }
+}
+
+fn reader(stdout: impl Read + Send + 'static) -> Receiver<Value> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length: ") {
+                    length = v.parse().unwrap_or(0);
+                }
+            }
+            let mut body = vec![0; length];
+            if reader.read_exact(&mut body).is_err() {
+                return;
+            }
+            if let Ok(value) = serde_json::from_slice(&body) {
+                if tx.send(value).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    rx
+}
+
+fn rss_kib(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{field}:")))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn uri(path: &Path) -> String {
+    let mut out = String::from("file://");
+    for byte in path.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn range(sl: usize, sc: usize, el: usize, ec: usize) -> Value {
+    json!({ "start": { "line": sl, "character": sc }, "end": { "line": el, "character": ec } })
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == "target" {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &to.join(entry.file_name()));
+        } else {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+}
