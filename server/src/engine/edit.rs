@@ -146,7 +146,10 @@ impl LiveWorkspace {
 impl Snapshot {
     /// Runs the analysis, catching salsa's cancellation and any panic.
     pub fn analyze(&self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
-        let run = std::panic::AssertUnwindSafe(|| analyze(&self.ws, config));
+        let run = std::panic::AssertUnwindSafe(|| {
+            inject_panic_for_tests();
+            analyze(&self.ws, config)
+        });
         match std::panic::catch_unwind(run) {
             Ok(analysis) => Ok(analysis),
             Err(payload) => Err(match payload.downcast::<Cancelled>() {
@@ -162,6 +165,23 @@ impl Snapshot {
         let Snapshot { mut ws, spare } = self;
         drop(std::mem::replace(&mut ws.db, spare));
         Returned(ws)
+    }
+}
+
+/// With `NOALLOC_INJECT_ANALYSIS_PANICS=N` in the environment, the first N analyses
+/// of the process panic: how the protocol tests check that a panic in analysis is
+/// caught and survived. Unset, this does nothing.
+fn inject_panic_for_tests() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static LEFT: AtomicI64 = AtomicI64::new(i64::MIN);
+    let _ = LEFT.compare_exchange(
+        i64::MIN,
+        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS").ok().and_then(|n| n.parse().ok()).unwrap_or(0),
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    if LEFT.fetch_sub(1, Ordering::SeqCst) > 0 {
+        panic!("injected by NOALLOC_INJECT_ANALYSIS_PANICS");
     }
 }
 

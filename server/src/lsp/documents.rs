@@ -168,7 +168,7 @@ mod tests {
     #[test]
     fn positions_count_utf16_units() {
         let text = "fn a() {}\nlet é = \"𝄞x\";\n";
-        let p = Position { line: 1, character: 10 }; // after the surrogate pair
+        let p = Position { line: 1, character: 11 }; // after the surrogate pair
         assert_eq!(&text[offset(text, p)..offset(text, p) + 1], "x");
         assert_eq!(position(text, offset(text, p)), p);
         // The engine's column is in bytes: `x` is byte 14 (1-based 15) of line 2.

@@ -87,7 +87,11 @@ pub struct Client {
 impl Client {
     /// Starts the server on `root` and initializes it.
     pub fn start(root: &Path, init_options: Value) -> Client {
-        let mut client = Client::spawn();
+        Client::start_with_env(root, init_options, &[])
+    }
+
+    pub fn start_with_env(root: &Path, init_options: Value, env: &[(&str, &str)]) -> Client {
+        let mut client = Client::spawn_with_env(env);
         let response = client.request(
             "initialize",
             json!({
@@ -109,8 +113,13 @@ impl Client {
 
     /// Spawns the server without initializing it.
     pub fn spawn() -> Client {
+        Client::spawn_with_env(&[])
+    }
+
+    pub fn spawn_with_env(env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"))
             .arg("--stdio")
+            .envs(env.iter().copied())
             .env_remove("NOALLOC_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -618,6 +627,29 @@ fn broken_code_and_a_huge_file_keep_the_server_answering() {
         json!({ "textDocument": { "uri": uri(&lib) }, "position": position(line_of(&lib, "String::from") + 1, 14) }),
     );
     assert!(hover.get("error").is_none(), "{hover}");
+    assert!(!client.diagnostics_of(&lib).is_empty());
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn a_panic_in_analysis_is_caught_and_the_next_edit_recovers() {
+    let ws = Scratch::of("example");
+    let lib = ws.file("src/lib.rs");
+    let env = [("NOALLOC_INJECT_ANALYSIS_PANICS", "1")];
+    let mut client = Client::start_with_env(&ws.root(), fast(), &env);
+    client.open(&lib);
+    client.wait_quiescent();
+    let status = client.status.clone().unwrap();
+    assert_eq!(status["health"], "warning", "{status}");
+    assert!(status["message"].as_str().unwrap().contains("panicked"), "{status}");
+    assert!(client.diagnostics.is_empty(), "nothing published from a failed analysis");
+    let lens = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&lib) } }));
+    assert_eq!(lens["result"], json!([]), "still answering: {lens}");
+
+    // The next change analyzes again (no more injected panics) and publishes.
+    client.change(&lib, json!([{ "range": range(0, 0, 0, 0), "text": "// edited\n" }]));
+    client.wait_quiescent();
+    assert_eq!(client.status.clone().unwrap()["health"], "ok");
     assert!(!client.diagnostics_of(&lib).is_empty());
     assert_eq!(client.shutdown(), 0);
 }
