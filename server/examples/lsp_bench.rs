@@ -11,7 +11,8 @@
 //! its stderr goes to `NOALLOC_BENCH_STDERR` if set (with `NOALLOC_LOG=info`, where
 //! the time went).
 //! The fixture (`test-data/<name>`) is copied to a temporary directory. Each edit is
-//! a `didChange` in a root's body, alternating: add an allocating line, type inside a
+//! a `didChange` in the body of the first root of the first file under `src/` that
+//! has one, alternating: add an allocating line, type inside a
 //! comment, remove the line. Latency runs from sending the edit to the server saying
 //! it is quiescent (rust-analyzer's `experimental/serverStatus`), which it says only
 //! once the diagnostics of that text are published.
@@ -36,8 +37,14 @@ fn main() {
     let tmp = tempfile::tempdir().expect("temp dir");
     copy_dir(&source, tmp.path());
     let root = tmp.path().canonicalize().unwrap();
-    let lib = root.join("src/lib.rs");
-    let text = std::fs::read_to_string(&lib).expect("src/lib.rs");
+    // The edited file: the first of src/ (by name) that holds a root.
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src")).expect("src/").map(|e| e.unwrap().path()).collect();
+    sources.sort();
+    let lib = sources
+        .into_iter()
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.trim() == "// noalloc:root")))
+        .expect("a file with a root");
+    let text = std::fs::read_to_string(&lib).unwrap();
 
     let mut child = Command::new(&server)
         .arg("--stdio")
@@ -75,7 +82,7 @@ fn main() {
 
     // The edit site: the first line of the first root's body.
     let lines: Vec<&str> = text.lines().collect();
-    let root_line = lines.iter().position(|l| l.contains("noalloc:root")).expect("a root");
+    let root_line = lines.iter().position(|l| l.trim() == "// noalloc:root").unwrap();
     let body_line = (root_line..lines.len()).find(|&i| lines[i].trim_end().ends_with('{')).expect("a body") + 1;
     let alloc = "    let _bench: Vec<u64> = Vec::with_capacity(16);\n";
     let mut latencies = Vec::with_capacity(edits);
@@ -101,10 +108,22 @@ fn main() {
     session.notify("exit", Value::Null);
     let _ = child.wait();
 
+    // What rust-analyzer itself holds for this workspace once it has indexed it: load
+    // it here and prime the caches as rust-analyzer does at start-up (def maps, import
+    // maps and symbols of every crate, std included); see how much this process grew.
+    let before_load = rss_kib(std::process::id(), "VmRSS");
+    let options = noalloc_ls::engine::LoadOptions { build_scripts: false, std_source: None };
+    let ws = noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
+    let crates = ra_ap_ide_db::base_db::all_crates(&ws.db);
+    ra_ap_ide_db::prime_caches::parallel_prime_caches(&ws.db, &crates, 1, &|_| {});
+    let db_only = rss_kib(std::process::id(), "VmRSS").saturating_sub(before_load);
+    drop(ws);
+
     latencies.sort();
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    println!("fixture: test-data/{fixture} ({} lines in src/lib.rs), server: {}", lines.len(), server.display());
+    let edited = lib.strip_prefix(&root).unwrap().display();
+    println!("fixture: test-data/{fixture}, editing {edited} ({} lines), server: {}", lines.len(), server.display());
     println!("load + first analysis + publish: {:.0} ms", ms(first));
     println!(
         "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes)",
@@ -119,6 +138,11 @@ fn main() {
         rss_loaded as f64 / 1024.0,
         rss_end as f64 / 1024.0,
         rss_peak as f64 / 1024.0
+    );
+    println!(
+        "rust-analyzer's own indexing of the workspace (load + prime caches, in-process): {:.0} MiB; server peak / that = {:.2}",
+        db_only as f64 / 1024.0,
+        rss_peak as f64 / db_only.max(1) as f64
     );
 }
 
