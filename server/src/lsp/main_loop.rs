@@ -656,7 +656,11 @@ impl Server {
                 }
                 match result {
                     Ok(analysis) if generation == self.generation => {
-                        tracing::info!("analysis of generation {generation} in {ms} ms");
+                        tracing::info!(
+                            "analysis of generation {generation} in {ms} ms ({} bodies walked, {} functions checked)",
+                            analysis.timings.bodies_walked,
+                            analysis.functions_checked
+                        );
                         self.analyzed = Some(generation);
                         self.panic_message = None;
                         self.publish(analysis);

@@ -468,12 +468,21 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
     let tags = finding_on(&client, &lib, tags_line + 2);
     assert_eq!(tags["relatedInformation"][0]["message"], "root: example::unmarked_tags", "{tags:#?}");
 
-    // And the exemption of the first finding takes it away (when the engine honours
-    // exemptions) or leaves it (until then): either way diagnostics are republished
-    // for the new text only.
+    // Closing the file without saving puts the disk's text back: the new root goes.
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri(&lib) } }));
+    client.wait_quiescent();
+    let diagnostics = client.diagnostics_of(&lib);
+    assert!(diagnostics.iter().all(|d| d["relatedInformation"][0]["message"] != "root: example::unmarked_tags"), "{diagnostics:#?}");
+    assert_eq!(client.diagnostics[&uri(&lib)].0, None, "a closed file has no version");
+    client.open(&lib);
+
+    // Applying the exemption quick fix.
     let exemption = fix["edit"]["changes"][uri(&lib)][0].clone();
     client.change(&lib, json!([{ "range": exemption["range"], "text": exemption["newText"] }]));
     client.wait_quiescent();
+    // FIXME: the engine does not honour exemptions yet, so the finding stays; once it
+    // does, assert that the diagnostic on `line` is gone.
+    assert_eq!(finding_on(&client, &lib, line)["code"], "allocation");
     let text_after = std::fs::read_to_string(&lib).unwrap();
     assert!(!text_after.contains("noalloc:exempt"), "the server never writes files");
 }
