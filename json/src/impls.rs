@@ -193,6 +193,21 @@ impl<'de> ReadJson<'de> for String {
     }
 }
 
+impl WriteJson for std::borrow::Cow<'_, str> {
+    #[inline]
+    fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {
+        w.str(self);
+    }
+}
+
+impl<'de: 'a, 'a> ReadJson<'de> for std::borrow::Cow<'a, str> {
+    /// Always borrowed: from the input, or from the arena when escaped.
+    #[inline]
+    fn read_json(r: &mut Reader<'de>) -> Result<Self> {
+        r.str().map(std::borrow::Cow::Borrowed)
+    }
+}
+
 impl<T: WriteJson + ?Sized> WriteJson for &T {
     #[inline]
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {

@@ -198,3 +198,19 @@ fn generic_and_borrowing_types() {
     let back: Generic<u8> = json::from_slice(br#"{"label":"l","items":[1,2]}"#).unwrap();
     assert_eq!(back, g);
 }
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+struct Note<'a> {
+    #[serde(borrow)]
+    text: std::borrow::Cow<'a, str>,
+}
+
+#[test]
+fn cow_fields_borrow_the_input_or_the_arena() {
+    let mut mem = [0u8; 16];
+    let input = br#"{"text":"tab\there"}"#;
+    let mut r = json::Reader::new(input).with_arena(json::Arena::new(&mut mem));
+    let note: Note = r.read().unwrap();
+    assert!(matches!(note.text, std::borrow::Cow::Borrowed("tab\there")));
+    assert_eq!(encode(&note), serde_json::to_string(&note).unwrap());
+}
