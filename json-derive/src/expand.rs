@@ -1,6 +1,6 @@
 //! Code generation for both derives: the model of a container (named struct,
-//! newtype, tuple struct, unit struct, enum of unit variants) built from the syntax
-//! tree and its attributes, and the impls written from it.
+//! newtype, tuple struct, unit struct, externally tagged enum) built from the
+//! syntax tree and its attributes, and the impls written from it.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
@@ -17,12 +17,37 @@ struct Field<'a> {
     attrs: FieldAttrs,
 }
 
-struct Variant {
+struct Variant<'a> {
     ident: Ident,
     name_ser: String,
     name_de: String,
     aliases: Vec<String>,
     skip: bool,
+    data: VariantData<'a>,
+}
+
+/// What an enum variant carries: encoded as serde does, externally tagged
+/// (`"Unit"`, `{"Newtype":v}`, `{"Tuple":[a,b]}`, `{"Struct":{"a":..}}`).
+enum VariantData<'a> {
+    Unit,
+    Newtype(Box<Field<'a>>),
+    Tuple(Vec<Field<'a>>),
+    Named(Vec<Field<'a>>),
+}
+
+impl<'a> VariantData<'a> {
+    fn fields(&self) -> &[Field<'a>] {
+        match self {
+            VariantData::Unit => &[],
+            VariantData::Newtype(f) => std::slice::from_ref(f),
+            VariantData::Tuple(f) | VariantData::Named(f) => f,
+        }
+    }
+}
+
+/// Names bound to a variant's fields in a `match`: `__v0`, `__v1`, ...
+fn binding(i: usize) -> Ident {
+    format_ident!("__v{}", i)
 }
 
 enum Shape<'a> {
@@ -30,7 +55,7 @@ enum Shape<'a> {
     Newtype(Box<Field<'a>>),
     Tuple(Vec<Field<'a>>),
     Unit,
-    Enum(Vec<Variant>),
+    Enum(Vec<Variant<'a>>),
 }
 
 struct Container<'a> {
@@ -83,12 +108,15 @@ impl<'a> Container<'a> {
             Data::Enum(e) => {
                 let mut variants = Vec::new();
                 for v in &e.variants {
-                    if !matches!(v.fields, Fields::Unit) {
-                        return Err(syn::Error::new_spanned(
-                            v,
-                            "json-derive supports enums of unit variants only (encoded as strings)",
-                        ));
-                    }
+                    let plain = ContainerAttrs::default();
+                    let data = match &v.fields {
+                        Fields::Unit => VariantData::Unit,
+                        Fields::Unnamed(u) if u.unnamed.len() == 1 => {
+                            VariantData::Newtype(Box::new(fields(&v.fields, &plain)?.pop().expect("one field")))
+                        }
+                        Fields::Unnamed(_) => VariantData::Tuple(fields(&v.fields, &plain)?),
+                        Fields::Named(_) => VariantData::Named(fields(&v.fields, &plain)?),
+                    };
                     let va = attrs::variant(&v.attrs)?;
                     let base = v.ident.to_string();
                     let name_ser = va
@@ -101,7 +129,14 @@ impl<'a> Container<'a> {
                         .de
                         .clone()
                         .unwrap_or_else(|| attrs.rename_all.de.map_or(base.clone(), |c| c.variant(&base)));
-                    variants.push(Variant { ident: v.ident.clone(), name_ser, name_de, aliases: va.aliases, skip: va.skip });
+                    variants.push(Variant {
+                        ident: v.ident.clone(),
+                        name_ser,
+                        name_de,
+                        aliases: va.aliases,
+                        skip: va.skip,
+                        data,
+                    });
                 }
                 Shape::Enum(variants)
             }
@@ -123,7 +158,11 @@ impl<'a> Container<'a> {
     /// Refuses allocating field types among the fields this direction uses.
     fn check(&self, encode: bool) -> syn::Result<()> {
         let verb = if encode { "encoded" } else { "decoded" };
-        for f in self.all_fields() {
+        let variant_fields = match &self.shape {
+            Shape::Enum(variants) => variants.iter().flat_map(|v| v.data.fields()).collect(),
+            _ => Vec::new(),
+        };
+        for f in self.all_fields().iter().chain(variant_fields) {
             let skipped = if encode { f.attrs.skip_ser } else { f.attrs.skip_de };
             if skipped {
                 continue;
@@ -199,53 +238,62 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             });
             quote!(w.byte(b'['); #(#parts)* w.byte(b']');)
         }
-        Shape::Named(fields) => {
-            let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
-            if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
-                let parts = fields.iter().map(|f| {
-                    let m = &f.member;
-                    let key = bytes(&format!("{}:", quoted(&f.name_ser)));
-                    let write = quote! {
-                        if !first { w.byte(b','); }
-                        first = false;
-                        w.raw(#key);
-                        ::json::WriteJson::write_json(&self.#m, w);
-                    };
-                    match &f.attrs.skip_ser_if {
-                        Some(pred) => quote!(if !#pred(&self.#m) { #write }),
-                        None => write,
-                    }
-                });
-                quote! {
-                    w.byte(b'{');
-                    let mut first = true;
-                    #(#parts)*
-                    let _ = first;
-                    w.byte(b'}');
-                }
-            } else if fields.is_empty() {
-                quote!(w.raw(b"{}");)
-            } else {
-                let parts = fields.iter().enumerate().map(|(i, f)| {
-                    let m = &f.member;
-                    let open = if i == 0 { "{" } else { "," };
-                    let key = bytes(&format!("{open}{}:", quoted(&f.name_ser)));
-                    quote! {
-                        w.raw(#key);
-                        ::json::WriteJson::write_json(&self.#m, w);
-                    }
-                });
-                quote!(#(#parts)* w.byte(b'}');)
-            }
-        }
+        Shape::Named(fields) => write_named(fields, |f| {
+            let m = &f.member;
+            quote!(&self.#m)
+        }),
         Shape::Enum(variants) => {
             let arms = variants.iter().map(|v| {
                 let id = &v.ident;
+                let tag = quoted(&v.name_ser);
                 if v.skip {
-                    quote!(#name::#id => w.null(),)
-                } else {
-                    let lit = bytes(&quoted(&v.name_ser));
-                    quote!(#name::#id => w.raw(#lit),)
+                    return quote!(#name::#id { .. } => w.null(),);
+                }
+                match &v.data {
+                    VariantData::Unit => {
+                        let lit = bytes(&tag);
+                        quote!(#name::#id => w.raw(#lit),)
+                    }
+                    VariantData::Newtype(_) => {
+                        let open = bytes(&format!("{{{tag}:"));
+                        let b = binding(0);
+                        quote!(#name::#id(#b) => {
+                            w.raw(#open);
+                            ::json::WriteJson::write_json(#b, w);
+                            w.byte(b'}');
+                        })
+                    }
+                    VariantData::Tuple(fields) => {
+                        let open = bytes(&format!("{{{tag}:["));
+                        let binds: Vec<Ident> = (0..fields.len()).map(binding).collect();
+                        let parts = binds.iter().enumerate().map(|(i, b)| {
+                            let sep = if i > 0 { quote!(w.byte(b',');) } else { quote!() };
+                            quote!(#sep ::json::WriteJson::write_json(#b, w);)
+                        });
+                        quote!(#name::#id(#(#binds),*) => {
+                            w.raw(#open);
+                            #(#parts)*
+                            w.raw(b"]}");
+                        })
+                    }
+                    VariantData::Named(fields) => {
+                        let open = bytes(&format!("{{{tag}:"));
+                        let pats = fields.iter().enumerate().map(|(i, f)| {
+                            let m = &f.member;
+                            let b = binding(i);
+                            quote!(#m: #b)
+                        });
+                        let body = write_named(fields, |f| {
+                            let i = fields.iter().position(|g| g.member == f.member).expect("own field");
+                            let b = binding(i);
+                            quote!(#b)
+                        });
+                        quote!(#name::#id { #(#pats),* } => {
+                            w.raw(#open);
+                            #body
+                            w.byte(b'}');
+                        })
+                    }
                 }
             });
             quote!(match self { #(#arms)* })
@@ -260,6 +308,47 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     })
+}
+
+/// Writes an object of named fields; `access(field)` is an expression of type `&T`.
+fn write_named(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> TokenStream {
+    let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
+    if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
+        let parts = fields.iter().map(|f| {
+            let a = access(f);
+            let key = bytes(&format!("{}:", quoted(&f.name_ser)));
+            let write = quote! {
+                if !first { w.byte(b','); }
+                first = false;
+                w.raw(#key);
+                ::json::WriteJson::write_json(#a, w);
+            };
+            match &f.attrs.skip_ser_if {
+                Some(pred) => quote!(if !#pred(#a) { #write }),
+                None => write,
+            }
+        });
+        quote! {
+            w.byte(b'{');
+            let mut first = true;
+            #(#parts)*
+            let _ = first;
+            w.byte(b'}');
+        }
+    } else if fields.is_empty() {
+        quote!(w.raw(b"{}");)
+    } else {
+        let parts = fields.iter().enumerate().map(|(i, f)| {
+            let a = access(f);
+            let open = if i == 0 { "{" } else { "," };
+            let key = bytes(&format!("{open}{}:", quoted(&f.name_ser)));
+            quote! {
+                w.raw(#key);
+                ::json::WriteJson::write_json(#a, w);
+            }
+        });
+        quote!(#(#parts)* w.byte(b'}');)
+    }
 }
 
 /// Generics for `impl ReadJson<'__de>`: `'__de` outlives every lifetime of the type
@@ -405,29 +494,80 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
         Shape::Named(fields) => read_named(&c, name, fields, &de),
         Shape::Enum(variants) => {
             let live: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
-            let raw_arms = live.iter().map(|v| {
+            let unit: Vec<&&Variant> = live.iter().filter(|v| matches!(v.data, VariantData::Unit)).collect();
+            let names = |v: &Variant| -> Vec<String> { std::iter::once(v.name_de.clone()).chain(v.aliases.clone()).collect() };
+            let raw_arms = unit.iter().map(|v| {
                 let id = &v.ident;
-                let names = std::iter::once(&v.name_de).chain(&v.aliases).map(|n| bytes(n));
-                quote!(#(#names)|* => Ok(#name::#id),)
+                let names = names(v).into_iter().map(|n| bytes(&n));
+                quote!(#(#names)|* => return Ok(#name::#id),)
             });
-            let escaped = live.iter().map(|v| {
+            let escaped = unit.iter().map(|v| {
                 let id = &v.ident;
-                let names = std::iter::once(&v.name_de).chain(&v.aliases).map(|n| LitStr::new(n, Span::call_site()));
+                let names = names(v).into_iter().map(|n| LitStr::new(&n, Span::call_site()));
                 quote!(if #(key.is(#names))||* { return Ok(#name::#id); })
             });
-            quote! {
-                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
-                    let at = r.offset();
-                    let key = r.raw_str()?;
-                    if !key.is_escaped() {
-                        match key.raw() {
-                            #(#raw_arms)*
-                            _ => Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at)),
-                        }
-                    } else {
-                        #(#escaped)*
-                        Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at))
+            let object_arms = live.iter().map(|v| {
+                let id = &v.ident;
+                let names = names(v).into_iter().map(|n| LitStr::new(&n, Span::call_site()));
+                let build = match &v.data {
+                    VariantData::Unit => quote!({
+                        <() as ::json::ReadJson<#de>>::read_json(r)?;
+                        #name::#id
+                    }),
+                    VariantData::Newtype(_) => quote!(#name::#id(::json::ReadJson::read_json(r)?)),
+                    VariantData::Tuple(fields) => {
+                        let reads = fields.iter().map(|_| {
+                            quote!({
+                                if !r.next_element(&mut array)? {
+                                    return Err(r.error(::json::ErrorKind::InvalidType));
+                                }
+                                ::json::ReadJson::read_json(r)?
+                            })
+                        });
+                        quote!({
+                            let mut array = r.array()?;
+                            let value = #name::#id(#(#reads),*);
+                            if r.next_element(&mut array)? {
+                                return Err(r.error(::json::ErrorKind::InvalidType));
+                            }
+                            value
+                        })
                     }
+                    VariantData::Named(fields) => named_new(&c, quote!(#name::#id), fields, &de),
+                };
+                quote!(if #(key.is(#names))||* { #build } else)
+            });
+            quote! {
+                #[allow(unused_comparisons, unused_assignments)]
+                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                    r.peek()?;
+                    let at = r.offset();
+                    if r.peek()? == b'"' {
+                        let key = r.raw_str()?;
+                        if !key.is_escaped() {
+                            match key.raw() {
+                                #(#raw_arms)*
+                                _ => {}
+                            }
+                        } else {
+                            #(#escaped)*
+                        }
+                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
+                    }
+                    let mut object = r.object()?;
+                    let key = match r.next_key(&mut object)? {
+                        ::core::option::Option::Some(key) => key,
+                        ::core::option::Option::None => {
+                            return Err(::json::Error::new(::json::ErrorKind::InvalidType, at));
+                        }
+                    };
+                    let value = #(#object_arms)* {
+                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
+                    };
+                    if r.next_key(&mut object)?.is_some() {
+                        return Err(r.error(::json::ErrorKind::Syntax));
+                    }
+                    Ok(value)
                 }
             }
         }
@@ -440,11 +580,12 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
-fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> TokenStream {
+/// A block that reads an object of named fields into a new value `path { .. }`
+/// (each field into an `Option` first, then defaults and missing fields).
+fn named_new(c: &Container, path: TokenStream, fields: &[Field], de: &Lifetime) -> TokenStream {
     let live: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.attrs.skip_de).collect();
     let slot = |i: usize| format_ident!("__field{}", i);
     let deny = c.attrs.deny_unknown_fields;
-
     // read_json: each field into an Option, then the struct from them.
     let decls = live.iter().map(|(i, f)| {
         let s = slot(*i);
@@ -484,6 +625,22 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
         quote!(#m: match #s { ::core::option::Option::Some(v) => v, ::core::option::Option::None => #missing })
     });
 
+    quote! {{
+        #(#decls)*
+        let mut object = r.object()?;
+        let mut __next = 0usize;
+        while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
+            #dispatch_new
+        }
+        #path { #(#inits),* }
+    }}
+}
+
+fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> TokenStream {
+    let live: Vec<(usize, &Field)> = fields.iter().enumerate().filter(|(_, f)| !f.attrs.skip_de).collect();
+    let deny = c.attrs.deny_unknown_fields;
+    let new = named_new(c, quote!(#name), fields, de);
+
     // read_json_into: each field into its place, then the missing ones reset.
     let n = live.len();
     let dispatch_into = key_dispatch(&live, deny, |i, f| {
@@ -519,13 +676,7 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
     quote! {
         #[allow(unused_comparisons, unused_assignments)]
         fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
-            #(#decls)*
-            let mut object = r.object()?;
-            let mut __next = 0usize;
-            while let ::core::option::Option::Some(key) = r.next_key(&mut object)? {
-                #dispatch_new
-            }
-            Ok(#name { #(#inits),* })
+            Ok(#new)
         }
 
         #[allow(unused_comparisons, unused_assignments)]
@@ -564,6 +715,7 @@ mod tests {
         assert!(refusal("struct S(std::rc::Rc<u8>);").contains("field 0 of `S`"));
         assert!(refusal("struct S { v: serde_json::Value }").contains("`serde_json::Value` allocates"));
         assert!(refusal("struct S { m: Vec<Arc<str>> }").contains("`Arc` allocates"));
+        assert!(refusal("enum E { A, B { tags: HashSet<u8> } }").starts_with("field `tags` of `E` cannot be decoded"));
     }
 
     #[test]

@@ -214,3 +214,43 @@ fn cow_fields_borrow_the_input_or_the_arena() {
     assert!(matches!(note.text, std::borrow::Cow::Borrowed("tab\there")));
     assert_eq!(encode(&note), serde_json::to_string(&note).unwrap());
 }
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq, Clone)]
+#[serde(rename_all = "snake_case")]
+enum Event<'a> {
+    Started,
+    Progress(u8),
+    Moved(i32, i32),
+    Renamed {
+        #[serde(rename = "from")]
+        old: &'a str,
+        new: &'a str,
+        #[serde(default)]
+        count: u16,
+    },
+}
+
+#[test]
+fn enums_with_data_are_externally_tagged_like_serde() {
+    let events = [
+        Event::Started,
+        Event::Progress(42),
+        Event::Moved(-1, 2),
+        Event::Renamed { old: "a", new: "b", count: 3 },
+    ];
+    for e in &events {
+        let ours = encode(e);
+        assert_eq!(ours, serde_json::to_string(e).unwrap());
+        assert_eq!(&json::from_slice::<Event>(ours.as_bytes()).unwrap(), e, "{ours}");
+    }
+    assert_eq!(encode(&events[3]), r#"{"renamed":{"from":"a","new":"b","count":3}}"#);
+    for input in [r#"{"started":null}"#, r#"{"renamed":{"new":"y","from":"x"}}"#, r#" { "moved" : [ 5 , 6 ] } "#] {
+        let ours = json::from_slice::<Event>(input.as_bytes()).unwrap();
+        let theirs: Event = serde_json::from_str(input).unwrap();
+        assert_eq!(ours, theirs, "{input}");
+    }
+    for input in [r#""progress""#, r#"{"nope":1}"#, r#"{"progress":1,"started":null}"#, r#"{}"#] {
+        assert!(json::from_slice::<Event>(input.as_bytes()).is_err(), "{input}");
+        assert!(serde_json::from_str::<Event>(input).is_err(), "{input}");
+    }
+}
