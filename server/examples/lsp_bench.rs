@@ -20,29 +20,42 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let fixture = args.next().unwrap_or_else(|| "example".to_owned());
     let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
-    let server = std::env::var_os("NOALLOC_LS").map(PathBuf::from).unwrap_or_else(|| {
-        let exe = std::env::current_exe().expect("own path");
-        exe.parent().and_then(Path::parent).expect("target dir").join("noalloc-ls")
-    });
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(&fixture);
+    let server = std::env::var_os("NOALLOC_LS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let exe = std::env::current_exe().expect("own path");
+            exe.parent()
+                .and_then(Path::parent)
+                .expect("target dir")
+                .join("noalloc-ls")
+        });
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../test-data")
+        .join(&fixture);
     let tmp = tempfile::tempdir().expect("temp dir");
     copy_dir(&source, tmp.path());
     let root = tmp.path().canonicalize().unwrap();
     // The edited file: the first of src/ (by name) that holds a root.
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src")).expect("src/").map(|e| e.unwrap().path()).collect();
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src"))
+        .expect("src/")
+        .map(|e| e.unwrap().path())
+        .collect();
     sources.sort();
     let lib = sources
         .into_iter()
-        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.trim() == "// noalloc:root")))
+        .find(|p| {
+            std::fs::read_to_string(p)
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == "// noalloc:root"))
+        })
         .expect("a file with a root");
     let text = std::fs::read_to_string(&lib).unwrap();
 
@@ -59,7 +72,13 @@ fn main() {
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let incoming = reader(child.stdout.take().unwrap());
-    let mut session = Session { stdin: &mut stdin, incoming, next_id: 0, quiescent: false, publishes: 0 };
+    let mut session = Session {
+        stdin: &mut stdin,
+        incoming,
+        next_id: 0,
+        quiescent: false,
+        publishes: 0,
+    };
 
     let started = Instant::now();
     session.request(
@@ -82,8 +101,14 @@ fn main() {
 
     // The edit site: the first line of the first root's body.
     let lines: Vec<&str> = text.lines().collect();
-    let root_line = lines.iter().position(|l| l.trim() == "// noalloc:root").unwrap();
-    let body_line = (root_line..lines.len()).find(|&i| lines[i].trim_end().ends_with('{')).expect("a body") + 1;
+    let root_line = lines
+        .iter()
+        .position(|l| l.trim() == "// noalloc:root")
+        .unwrap();
+    let body_line = (root_line..lines.len())
+        .find(|&i| lines[i].trim_end().ends_with('{'))
+        .expect("a body")
+        + 1;
     let alloc = "    let _bench: Vec<u64> = Vec::with_capacity(16);\n";
     let mut latencies = Vec::with_capacity(edits);
     let mut version = 1;
@@ -112,8 +137,12 @@ fn main() {
     // it here and prime the caches as rust-analyzer does at start-up (def maps, import
     // maps and symbols of every crate, std included); see how much this process grew.
     let before_load = rss_kib(std::process::id(), "VmRSS");
-    let options = noalloc_ls::engine::LoadOptions { build_scripts: false, std_source: None };
-    let ws = noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
+    let options = noalloc_ls::engine::LoadOptions {
+        build_scripts: false,
+        std_source: None,
+    };
+    let ws =
+        noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
     let crates = ra_ap_ide_db::base_db::all_crates(&ws.db);
     ra_ap_ide_db::prime_caches::parallel_prime_caches(&ws.db, &crates, 1, &|_| {});
     let db_only = rss_kib(std::process::id(), "VmRSS").saturating_sub(before_load);
@@ -123,7 +152,11 @@ fn main() {
     let pct = |p: f64| latencies[((latencies.len() as f64 - 1.0) * p).round() as usize];
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let edited = lib.strip_prefix(&root).unwrap().display();
-    println!("fixture: test-data/{fixture}, editing {edited} ({} lines), server: {}", lines.len(), server.display());
+    println!(
+        "fixture: test-data/{fixture}, editing {edited} ({} lines), server: {}",
+        lines.len(),
+        server.display()
+    );
     println!("load + first analysis + publish: {:.0} ms", ms(first));
     println!(
         "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes)",
@@ -178,9 +211,14 @@ impl Session<'_> {
     }
 
     fn next(&mut self) -> Value {
-        let message = self.incoming.recv_timeout(Duration::from_secs(600)).expect("the server answers");
+        let message = self
+            .incoming
+            .recv_timeout(Duration::from_secs(600))
+            .expect("the server answers");
         match message["method"].as_str() {
-            Some("experimental/serverStatus") => self.quiescent = message["params"]["quiescent"] == true,
+            Some("experimental/serverStatus") => {
+                self.quiescent = message["params"]["quiescent"] == true
+            }
             Some("textDocument/publishDiagnostics") => self.publishes += 1,
             Some(_) if message.get("id").is_some() => {
                 let id = message["id"].clone();

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use base_db::salsa::Cancelled;
-use ra_ap_ide_db::{ChangeWithProcMacros, RootDatabase, base_db::SourceDatabase};
+use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
-use super::{Analysis, CheckConfig, Workspace, analyze};
+use super::{analyze, Analysis, CheckConfig, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -42,7 +42,11 @@ pub enum EditError {
 impl std::fmt::Display for EditError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EditError::UnknownFile(path) => write!(f, "{} is not a file of the loaded workspace", path.display()),
+            EditError::UnknownFile(path) => write!(
+                f,
+                "{} is not a file of the loaded workspace",
+                path.display()
+            ),
         }
     }
 }
@@ -68,9 +72,18 @@ pub struct Returned(Workspace);
 impl LiveWorkspace {
     pub fn new(mut ws: Workspace) -> LiveWorkspace {
         let db = std::mem::replace(&mut ws.db, RootDatabase::new(None));
-        let files = ws.vfs.iter().filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id))).collect();
+        let files = ws
+            .vfs
+            .iter()
+            .filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id)))
+            .collect();
         let root = ws.root.clone();
-        LiveWorkspace { db, home: Some(ws), files, root }
+        LiveWorkspace {
+            db,
+            home: Some(ws),
+            files,
+            root,
+        }
     }
 
     /// The directory holding the workspace's Cargo.toml.
@@ -101,8 +114,14 @@ impl LiveWorkspace {
     /// unwind (salsa's `apply_change`). Returns whether the text changed: text equal
     /// to what the database holds changes nothing and cancels nothing.
     pub fn set_file_text(&mut self, path: &Path, text: &str) -> Result<bool, EditError> {
-        let id = self.file_id(path).ok_or_else(|| EditError::UnknownFile(path.to_path_buf()))?;
-        let text = if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_owned() };
+        let id = self
+            .file_id(path)
+            .ok_or_else(|| EditError::UnknownFile(path.to_path_buf()))?;
+        let text = if text.contains("\r\n") {
+            text.replace("\r\n", "\n")
+        } else {
+            text.to_owned()
+        };
         if **self.db.file_text(id).text(&self.db) == *text {
             return Ok(false);
         }
@@ -135,7 +154,10 @@ impl LiveWorkspace {
 
     /// Analyzes on this thread (tests, benchmarks, the first analysis): lends and
     /// takes back the workspace around `analyze`.
-    pub fn analyze_here(&mut self, config: &CheckConfig) -> Option<Result<Analysis, AnalysisFailure>> {
+    pub fn analyze_here(
+        &mut self,
+        config: &CheckConfig,
+    ) -> Option<Result<Analysis, AnalysisFailure>> {
         let snapshot = self.snapshot()?;
         let result = snapshot.analyze(config);
         self.give_back(snapshot.release());
@@ -176,7 +198,10 @@ fn inject_panic_for_tests() {
     static LEFT: AtomicI64 = AtomicI64::new(i64::MIN);
     let _ = LEFT.compare_exchange(
         i64::MIN,
-        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS").ok().and_then(|n| n.parse().ok()).unwrap_or(0),
+        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0),
         Ordering::SeqCst,
         Ordering::SeqCst,
     );

@@ -4,7 +4,10 @@
 //! diagnostics the engine produced.
 
 use lsp_types::{Position, Range, TextEdit};
-use ra_ap_syntax::{AstNode, Edition, SourceFile, SyntaxKind, TextRange, TextSize, ast::{self, HasName}};
+use ra_ap_syntax::{
+    ast::{self, HasName},
+    AstNode, Edition, SourceFile, SyntaxKind, TextRange, TextSize,
+};
 
 use super::documents::{line_text, offset, position};
 
@@ -20,12 +23,22 @@ pub fn exemption_edit(text: &str, line: u32) -> Option<TextEdit> {
     if has_line_comment(content) {
         let indent: String = content.chars().take_while(|c| c.is_whitespace()).collect();
         let at = Position::new(line, 0);
-        return Some(TextEdit { range: Range::new(at, at), new_text: format!("{indent}{directive}\n") });
+        return Some(TextEdit {
+            range: Range::new(at, at),
+            new_text: format!("{indent}{directive}\n"),
+        });
     }
     let end = Position::new(line, content.encode_utf16().count() as u32);
     let trimmed = content.trim_end();
-    let new_text = if trimmed.len() < content.len() { directive.to_owned() } else { format!(" {directive}") };
-    Some(TextEdit { range: Range::new(end, end), new_text })
+    let new_text = if trimmed.len() < content.len() {
+        directive.to_owned()
+    } else {
+        format!(" {directive}")
+    };
+    Some(TextEdit {
+        range: Range::new(end, end),
+        new_text,
+    })
 }
 
 /// Whether a line of code ends in a `//` comment (strings are lexed, not guessed).
@@ -52,9 +65,19 @@ pub fn parse(text: &str) -> SourceFile {
 pub fn is_marked_root(func: &ast::Fn) -> bool {
     func.syntax()
         .children_with_tokens()
-        .take_while(|t| matches!(t.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR))
+        .take_while(|t| {
+            matches!(
+                t.kind(),
+                SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR
+            )
+        })
         .filter_map(|t| t.into_token())
-        .any(|t| t.kind() == SyntaxKind::COMMENT && crate::engine::directives::parse_comment(t.text()).is_some_and(|d| d.is_ok_and(|d| d == crate::engine::directives::Directive::Root)))
+        .any(|t| {
+            t.kind() == SyntaxKind::COMMENT
+                && crate::engine::directives::parse_comment(t.text()).is_some_and(|d| {
+                    d.is_ok_and(|d| d == crate::engine::directives::Directive::Root)
+                })
+        })
 }
 
 /// `// noalloc:root` on the line above the fn (above its doc comments and attributes).
@@ -64,17 +87,31 @@ pub fn mark_root_edit(text: &str, func: &ast::Fn) -> TextEdit {
     let indent = &text[line_start..start];
     let indent = if indent.trim().is_empty() { indent } else { "" };
     let (at, new_text) = if indent.len() == start - line_start {
-        (position(text, line_start), format!("{indent}// noalloc:root\n"))
+        (
+            position(text, line_start),
+            format!("{indent}// noalloc:root\n"),
+        )
     } else {
         (position(text, start), format!("// noalloc:root\n{indent}"))
     };
-    TextEdit { range: Range::new(at, at), new_text }
+    TextEdit {
+        range: Range::new(at, at),
+        new_text,
+    }
 }
 
 /// A name users read for a fn: `f`, or `Type::f` inside an impl.
 pub fn fn_display_name(func: &ast::Fn) -> String {
-    let name = func.name().map(|n| n.text().to_string()).unwrap_or_else(|| "fn".to_owned());
-    let owner = func.syntax().ancestors().find_map(ast::Impl::cast).and_then(|imp| imp.self_ty()).map(|ty| ty.syntax().text().to_string());
+    let name = func
+        .name()
+        .map(|n| n.text().to_string())
+        .unwrap_or_else(|| "fn".to_owned());
+    let owner = func
+        .syntax()
+        .ancestors()
+        .find_map(ast::Impl::cast)
+        .and_then(|imp| imp.self_ty())
+        .map(|ty| ty.syntax().text().to_string());
     match owner {
         Some(owner) => format!("{owner}::{name}"),
         None => name,
@@ -90,25 +127,48 @@ pub fn capacity_guard_edit(file: &SourceFile, text: &str, range: Range) -> Optio
     let stmt_range = stmt.syntax().text_range();
     let stmt_text = stmt.syntax().text().to_string();
     let new_text = format!("if {receiver}.len() < {receiver}.capacity() {{ {stmt_text} }}");
-    Some(TextEdit { range: lsp_range(text, stmt_range), new_text })
+    Some(TextEdit {
+        range: lsp_range(text, stmt_range),
+        new_text,
+    })
 }
 
 /// For a growing call on a field (`self.buf.push(x)`): where that field is
 /// initialised with `Vec::new()` (or `String::new()`) in this file, use
 /// `with_capacity` instead.
-pub fn with_capacity_edit(file: &SourceFile, text: &str, range: Range) -> Option<(String, TextEdit)> {
+pub fn with_capacity_edit(
+    file: &SourceFile,
+    text: &str,
+    range: Range,
+) -> Option<(String, TextEdit)> {
     let call = method_call_in(file, text, range)?;
-    let ast::Expr::FieldExpr(field) = call.receiver()? else { return None };
+    let ast::Expr::FieldExpr(field) = call.receiver()? else {
+        return None;
+    };
     let field_name = field.name_ref()?.text().to_string();
-    for init in file.syntax().descendants().filter_map(ast::RecordExprField::cast) {
+    for init in file
+        .syntax()
+        .descendants()
+        .filter_map(ast::RecordExprField::cast)
+    {
         if init.field_name().map(|n| n.text().to_string()) != Some(field_name.clone()) {
             continue;
         }
-        let Some(ast::Expr::CallExpr(ctor)) = init.expr() else { continue };
+        let Some(ast::Expr::CallExpr(ctor)) = init.expr() else {
+            continue;
+        };
         let ctor_text = ctor.syntax().text().to_string();
-        let Some(ty) = ctor_text.strip_suffix("::new()") else { continue };
+        let Some(ty) = ctor_text.strip_suffix("::new()") else {
+            continue;
+        };
         let new_text = format!("{ty}::with_capacity(/* the most it will hold */ 0)");
-        return Some((field_name, TextEdit { range: lsp_range(text, ctor.syntax().text_range()), new_text }));
+        return Some((
+            field_name,
+            TextEdit {
+                range: lsp_range(text, ctor.syntax().text_range()),
+                new_text,
+            },
+        ));
     }
     None
 }
@@ -126,7 +186,10 @@ fn method_call_in(file: &SourceFile, text: &str, range: Range) -> Option<ast::Me
 }
 
 fn lsp_range(text: &str, range: TextRange) -> Range {
-    Range::new(position(text, range.start().into()), position(text, range.end().into()))
+    Range::new(
+        position(text, range.start().into()),
+        position(text, range.end().into()),
+    )
 }
 
 /// Applies edits to a text, as an editor would.
@@ -151,9 +214,15 @@ mod tests {
     fn exemption_trails_the_line_or_stands_above_a_commented_one() {
         let text = "fn f() {\n    let s = String::from(\"//\");\n    let t = g(); // why\n}\n";
         let once = apply(text, &[exemption_edit(text, 1).unwrap()]);
-        assert_eq!(once.lines().nth(1).unwrap(), "    let s = String::from(\"//\"); // noalloc:exempt measured: <reason>");
+        assert_eq!(
+            once.lines().nth(1).unwrap(),
+            "    let s = String::from(\"//\"); // noalloc:exempt measured: <reason>"
+        );
         let twice = apply(text, &[exemption_edit(text, 2).unwrap()]);
-        assert_eq!(twice.lines().nth(2).unwrap(), "    // noalloc:exempt measured: <reason>");
+        assert_eq!(
+            twice.lines().nth(2).unwrap(),
+            "    // noalloc:exempt measured: <reason>"
+        );
         assert_eq!(twice.lines().nth(3).unwrap(), "    let t = g(); // why");
     }
 
@@ -167,7 +236,9 @@ mod tests {
         let marked = apply(text, &[mark_root_edit(text, &func)]);
         assert_eq!(marked, "impl S {\n    // noalloc:root\n    /// Docs.\n    #[inline]\n    fn handle(&self) {\n        work();\n    }\n}\n");
         let file = parse(&marked);
-        assert!(is_marked_root(&fn_at(&file, &marked, Position::new(5, 9)).unwrap()));
+        assert!(is_marked_root(
+            &fn_at(&file, &marked, Position::new(5, 9)).unwrap()
+        ));
     }
 
     #[test]
@@ -176,9 +247,13 @@ mod tests {
         let file = parse(text);
         let range = Range::new(Position::new(4, 8), Position::new(4, 24));
         let guarded = apply(text, &[capacity_guard_edit(&file, text, range).unwrap()]);
-        assert!(guarded.contains("if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"), "{guarded}");
+        assert!(
+            guarded.contains("if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"),
+            "{guarded}"
+        );
         let (field, edit) = with_capacity_edit(&file, text, range).unwrap();
         assert_eq!(field, "buf");
-        assert!(apply(text, &[edit]).contains("S { buf: Vec::with_capacity(/* the most it will hold */ 0) }"));
+        assert!(apply(text, &[edit])
+            .contains("S { buf: Vec::with_capacity(/* the most it will hold */ 0) }"));
     }
 }

@@ -12,42 +12,57 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability,
-    CodeLensOptions, CodeLensParams, Diagnostic, DidChangeConfigurationParams, DidChangeTextDocumentParams,
-    DidChangeWatchedFilesParams, DidChangeWatchedFilesRegistrationOptions, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, FileChangeType, FileSystemWatcher, GlobPattern, Hover,
-    HoverContents, HoverParams, HoverProviderCapability, InitializeParams, InitializeResult, MarkupContent,
-    MarkupKind, MessageType, NumberOrString, ProgressParams, ProgressParamsValue, PublishDiagnosticsParams, Range,
-    Registration, RegistrationParams, SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, CodeLensOptions, CodeLensParams, Diagnostic,
+    DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidChangeWatchedFilesRegistrationOptions, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, FileChangeType, FileSystemWatcher,
+    GlobPattern, Hover, HoverContents, HoverParams, HoverProviderCapability, InitializeParams,
+    InitializeResult, MarkupContent, MarkupKind, MessageType, NumberOrString, ProgressParams,
+    ProgressParamsValue, PublishDiagnosticsParams, Range, Registration, RegistrationParams,
+    SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
     WorkDoneProgress, WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
     WorkDoneProgressReport, WorkspaceEdit,
 };
 use serde::de::DeserializeOwned;
 
 use super::actions;
-use super::documents::{Documents, path_to_uri, uri_to_path};
+use super::documents::{path_to_uri, uri_to_path, Documents};
 use super::settings::Settings;
-use super::to_proto::{self, SOURCE, Texts};
+use super::to_proto::{self, Texts, SOURCE};
 use super::transport::{Incoming, Outgoing};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
 use crate::engine::{Analysis, LoadError, LoadOptions, Workspace};
 
 /// Results of work done off the main loop.
 enum Task {
-    LoadProgress { load: u64, message: String },
-    Loaded { load: u64, result: Result<Workspace, LoadError>, ms: u128 },
-    Analyzed { load: u64, generation: u64, result: Result<Analysis, AnalysisFailure>, returned: Returned, ms: u128 },
+    LoadProgress {
+        load: u64,
+        message: String,
+    },
+    Loaded {
+        load: u64,
+        result: Result<Box<Workspace>, LoadError>,
+        ms: u128,
+    },
+    Analyzed {
+        load: u64,
+        generation: u64,
+        result: Result<Analysis, AnalysisFailure>,
+        returned: Box<Returned>,
+        ms: u128,
+    },
 }
 
 enum Phase {
     /// Nothing to analyze, and why.
     NoWorkspace(String),
     Loading,
-    Loaded(LiveWorkspace),
+    Loaded(Box<LiveWorkspace>),
 }
 
 /// What the client can do, from `initialize`.
@@ -94,7 +109,9 @@ struct Server {
 
 /// Runs the server until `exit`; returns the exit status.
 pub fn serve(out: Sender<Outgoing>, incoming: Receiver<Incoming>) -> i32 {
-    let Some(params) = initialize(&out, &incoming) else { return 1 };
+    let Some(params) = initialize(&out, &incoming) else {
+        return 1;
+    };
     let mut server = Server::new(out, params);
     server.run(&incoming)
 }
@@ -116,12 +133,19 @@ fn initialize(out: &Sender<Outgoing>, incoming: &Receiver<Incoming>) -> Option<I
                         send(out, Response::new_ok(req.id, result));
                         return Some(params);
                     }
-                    Err(err) => send(out, Response::new_err(req.id, ErrorCode::InvalidParams as i32, err.to_string())),
+                    Err(err) => send(
+                        out,
+                        Response::new_err(req.id, ErrorCode::InvalidParams as i32, err.to_string()),
+                    ),
                 }
             }
             Incoming::Message(Message::Request(req)) => send(
                 out,
-                Response::new_err(req.id, ErrorCode::ServerNotInitialized as i32, "the server is not initialized".into()),
+                Response::new_err(
+                    req.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized".into(),
+                ),
             ),
             Incoming::Message(Message::Notification(n)) if n.method == "exit" => return None,
             Incoming::Message(_) => {}
@@ -134,20 +158,26 @@ fn initialize(out: &Sender<Outgoing>, incoming: &Receiver<Incoming>) -> Option<I
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(lsp_types::PositionEncodingKind::UTF16),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
-            open_close: Some(true),
-            change: Some(TextDocumentSyncKind::INCREMENTAL),
-            will_save: None,
-            will_save_wait_until: None,
-            save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
-        })),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                will_save: None,
+                will_save_wait_until: None,
+                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                    include_text: Some(false),
+                })),
+            },
+        )),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::SOURCE]),
             work_done_progress_options: Default::default(),
             resolve_provider: None,
         })),
-        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
         ..ServerCapabilities::default()
     }
 }
@@ -157,7 +187,12 @@ fn send(out: &Sender<Outgoing>, message: impl Into<Message>) {
     let _ = out.send(Outgoing::Message(message.into()));
 }
 
-fn answer_malformed(out: &Sender<Outgoing>, id: Option<RequestId>, code: ErrorCode, message: String) {
+fn answer_malformed(
+    out: &Sender<Outgoing>,
+    id: Option<RequestId>,
+    code: ErrorCode,
+    message: String,
+) {
     tracing::warn!("malformed message: {message}");
     match id {
         Some(id) => send(out, Response::new_err(id, code as i32, message)),
@@ -174,7 +209,10 @@ struct HandlerError {
 }
 
 fn invalid_params(message: impl Into<String>) -> HandlerError {
-    HandlerError { code: ErrorCode::InvalidParams, message: message.into() }
+    HandlerError {
+        code: ErrorCode::InvalidParams,
+        message: message.into(),
+    }
 }
 
 fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> Result<P, HandlerError> {
@@ -193,7 +231,8 @@ impl Server {
                 }
             }
         }
-        let root = workspace_folder(&params).map(|folder| find_cargo_root(&folder).unwrap_or(folder));
+        let root =
+            workspace_folder(&params).map(|folder| find_cargo_root(&folder).unwrap_or(folder));
         Server {
             out,
             tasks: unbounded(),
@@ -257,7 +296,8 @@ impl Server {
             Event::Lsp(Incoming::Message(Message::Request(req))) => Some(req.id.clone()),
             _ => None,
         };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(event)));
+        let outcome =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(event)));
         // Before any later response: a client that syncs on a request sees the state
         // after the messages it sent before it.
         self.send_status();
@@ -271,7 +311,14 @@ impl Server {
                     .unwrap_or_else(|| "a panic".to_owned());
                 tracing::error!("handler panicked: {message}");
                 if let Some(id) = request_id {
-                    send(&self.out, Response::new_err(id, ErrorCode::InternalError as i32, format!("internal error: {message}")));
+                    send(
+                        &self.out,
+                        Response::new_err(
+                            id,
+                            ErrorCode::InternalError as i32,
+                            format!("internal error: {message}"),
+                        ),
+                    );
                 }
                 None
             }
@@ -281,9 +328,13 @@ impl Server {
     fn dispatch(&mut self, event: Event) -> Option<i32> {
         match event {
             Event::Lsp(Incoming::Message(Message::Request(req))) => self.on_request(req),
-            Event::Lsp(Incoming::Message(Message::Notification(n))) => return self.on_notification(n),
+            Event::Lsp(Incoming::Message(Message::Notification(n))) => {
+                return self.on_notification(n)
+            }
             Event::Lsp(Incoming::Message(Message::Response(resp))) => self.on_response(resp),
-            Event::Lsp(Incoming::Malformed { id, code, message }) => answer_malformed(&self.out, id, code, message),
+            Event::Lsp(Incoming::Malformed { id, code, message }) => {
+                answer_malformed(&self.out, id, code, message)
+            }
             Event::Task(task) => self.on_task(task),
         }
         None
@@ -294,7 +345,11 @@ impl Server {
     fn on_request(&mut self, req: Request) {
         let id = req.id.clone();
         if self.shutdown {
-            self.respond_err(id, ErrorCode::InvalidRequest, "the server is shutting down".into());
+            self.respond_err(
+                id,
+                ErrorCode::InvalidRequest,
+                "the server is shutting down".into(),
+            );
             return;
         }
         let result: Result<serde_json::Value, HandlerError> = match req.method.as_str() {
@@ -302,14 +357,33 @@ impl Server {
                 self.shutdown = true;
                 Ok(serde_json::Value::Null)
             }
-            "initialize" => Err(HandlerError { code: ErrorCode::InvalidRequest, message: "initialize was already sent".into() }),
-            "textDocument/hover" => parse_params(req.params).and_then(|p| self.hover(p)).map(to_json),
-            "textDocument/codeAction" => parse_params(req.params).and_then(|p| self.code_actions(p)).map(to_json),
-            "textDocument/codeLens" => parse_params(req.params).and_then(|p| self.code_lenses(p)).map(to_json),
-            other => Err(HandlerError { code: ErrorCode::MethodNotFound, message: format!("unknown method {other}") }),
+            "initialize" => Err(HandlerError {
+                code: ErrorCode::InvalidRequest,
+                message: "initialize was already sent".into(),
+            }),
+            "textDocument/hover" => parse_params(req.params)
+                .and_then(|p| self.hover(p))
+                .map(to_json),
+            "textDocument/codeAction" => parse_params(req.params)
+                .and_then(|p| self.code_actions(p))
+                .map(to_json),
+            "textDocument/codeLens" => parse_params(req.params)
+                .and_then(|p| self.code_lenses(p))
+                .map(to_json),
+            other => Err(HandlerError {
+                code: ErrorCode::MethodNotFound,
+                message: format!("unknown method {other}"),
+            }),
         };
         match result {
-            Ok(value) => send(&self.out, Response { id, result: Some(value), error: None }),
+            Ok(value) => send(
+                &self.out,
+                Response {
+                    id,
+                    result: Some(value),
+                    error: None,
+                },
+            ),
             Err(err) => self.respond_err(id, err.code, err.message),
         }
     }
@@ -320,7 +394,8 @@ impl Server {
 
     /// The path and current text of a file the client asks about.
     fn file_of(&self, uri: &Uri) -> Result<(PathBuf, String), HandlerError> {
-        let path = uri_to_path(uri).ok_or_else(|| invalid_params(format!("not a file URI: {}", uri.as_str())))?;
+        let path = uri_to_path(uri)
+            .ok_or_else(|| invalid_params(format!("not a file URI: {}", uri.as_str())))?;
         let text = match self.docs.get(&path) {
             Some(doc) => doc.text.clone(),
             None => std::fs::read_to_string(&path)
@@ -332,37 +407,63 @@ impl Server {
     fn hover(&self, params: HoverParams) -> Result<Option<Hover>, HandlerError> {
         let position = params.text_document_position_params;
         let (path, _) = self.file_of(&position.text_document.uri)?;
-        let Some(analysis) = &self.analysis else { return Ok(None) };
+        let Some(analysis) = &self.analysis else {
+            return Ok(None);
+        };
         let lookup = |p: &Path| self.text_of(p);
         let mut texts = Texts::new(&lookup, self.root.as_deref());
-        Ok(to_proto::hover(analysis, &path, position.position, &mut texts).map(|(markdown, range)| Hover {
-            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: markdown }),
-            range: Some(range),
-        }))
+        Ok(
+            to_proto::hover(analysis, &path, position.position, &mut texts).map(
+                |(markdown, range)| Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: markdown,
+                    }),
+                    range: Some(range),
+                },
+            ),
+        )
     }
 
-    fn code_lenses(&self, params: CodeLensParams) -> Result<Vec<lsp_types::CodeLens>, HandlerError> {
+    fn code_lenses(
+        &self,
+        params: CodeLensParams,
+    ) -> Result<Vec<lsp_types::CodeLens>, HandlerError> {
         let (path, _) = self.file_of(&params.text_document.uri)?;
-        let Some(analysis) = &self.analysis else { return Ok(Vec::new()) };
+        let Some(analysis) = &self.analysis else {
+            return Ok(Vec::new());
+        };
         let lookup = |p: &Path| self.text_of(p);
         let mut texts = Texts::new(&lookup, self.root.as_deref());
         Ok(to_proto::code_lenses(analysis, &path, &mut texts))
     }
 
-    fn code_actions(&self, params: CodeActionParams) -> Result<Vec<CodeActionOrCommand>, HandlerError> {
+    fn code_actions(
+        &self,
+        params: CodeActionParams,
+    ) -> Result<Vec<CodeActionOrCommand>, HandlerError> {
         let uri = params.text_document.uri.clone();
         let (path, text) = self.file_of(&uri)?;
         let wanted = |kind: &CodeActionKind| match &params.context.only {
             None => true,
-            Some(only) => only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str()))),
+            Some(only) => only.iter().any(|o| {
+                kind.as_str() == o.as_str()
+                    || kind.as_str().starts_with(&format!("{}.", o.as_str()))
+            }),
         };
         let mut out = Vec::new();
-        let edit_action = |title: String, kind: CodeActionKind, edits: Vec<lsp_types::TextEdit>, diagnostic: Option<&Diagnostic>| {
+        let edit_action = |title: String,
+                           kind: CodeActionKind,
+                           edits: Vec<lsp_types::TextEdit>,
+                           diagnostic: Option<&Diagnostic>| {
             CodeActionOrCommand::CodeAction(CodeAction {
                 title,
                 kind: Some(kind),
                 diagnostics: diagnostic.map(|d| vec![d.clone()]),
-                edit: Some(WorkspaceEdit { changes: Some(std::iter::once((uri.clone(), edits)).collect()), ..Default::default() }),
+                edit: Some(WorkspaceEdit {
+                    changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+                    ..Default::default()
+                }),
                 command: None,
                 is_preferred: None,
                 disabled: None,
@@ -370,11 +471,21 @@ impl Server {
             })
         };
         // Our diagnostics in the range: those the client passes, else those published.
-        let mut findings: Vec<Diagnostic> =
-            params.context.diagnostics.iter().filter(|d| d.source.as_deref() == Some(SOURCE)).cloned().collect();
+        let mut findings: Vec<Diagnostic> = params
+            .context
+            .diagnostics
+            .iter()
+            .filter(|d| d.source.as_deref() == Some(SOURCE))
+            .cloned()
+            .collect();
         if findings.is_empty() {
             if let Some(published) = self.published.get(&path) {
-                findings.extend(published.iter().filter(|d| overlaps(d.range, params.range)).cloned());
+                findings.extend(
+                    published
+                        .iter()
+                        .filter(|d| overlaps(d.range, params.range))
+                        .cloned(),
+                );
             }
         }
         let file = actions::parse(&text);
@@ -384,17 +495,33 @@ impl Server {
                     Some(NumberOrString::String(code)) => code.as_str(),
                     _ => continue,
                 };
-                if diagnostic.severity == Some(lsp_types::DiagnosticSeverity::ERROR) && code != "allocation" && code != "may-grow" {
+                if diagnostic.severity == Some(lsp_types::DiagnosticSeverity::ERROR)
+                    && code != "allocation"
+                    && code != "may-grow"
+                {
                     continue; // error findings are fixed by editing the directive
                 }
                 if let Some(edit) = actions::exemption_edit(&text, diagnostic.range.start.line) {
-                    out.push(edit_action(actions::EXEMPTION_TITLE.to_owned(), CodeActionKind::QUICKFIX, vec![edit], Some(diagnostic)));
+                    out.push(edit_action(
+                        actions::EXEMPTION_TITLE.to_owned(),
+                        CodeActionKind::QUICKFIX,
+                        vec![edit],
+                        Some(diagnostic),
+                    ));
                 }
                 if code == "may-grow" {
-                    if let Some(edit) = actions::capacity_guard_edit(&file, &text, diagnostic.range) {
-                        out.push(edit_action("Reserve capacity: grow only when there is room".into(), CodeActionKind::QUICKFIX, vec![edit], Some(diagnostic)));
+                    if let Some(edit) = actions::capacity_guard_edit(&file, &text, diagnostic.range)
+                    {
+                        out.push(edit_action(
+                            "Reserve capacity: grow only when there is room".into(),
+                            CodeActionKind::QUICKFIX,
+                            vec![edit],
+                            Some(diagnostic),
+                        ));
                     }
-                    if let Some((field, edit)) = actions::with_capacity_edit(&file, &text, diagnostic.range) {
+                    if let Some((field, edit)) =
+                        actions::with_capacity_edit(&file, &text, diagnostic.range)
+                    {
                         out.push(edit_action(
                             format!("Reserve capacity: create `{field}` with `with_capacity`"),
                             CodeActionKind::QUICKFIX,
@@ -407,11 +534,17 @@ impl Server {
         }
         if wanted(&CodeActionKind::SOURCE) {
             if let Some(func) = actions::fn_at(&file, &text, params.range.start) {
-                let already_root = actions::is_marked_root(&func) || self.is_root_at(&path, &text, &func);
+                let already_root =
+                    actions::is_marked_root(&func) || self.is_root_at(&path, &text, &func);
                 if !already_root {
                     let name = actions::fn_display_name(&func);
                     let edit = actions::mark_root_edit(&text, &func);
-                    out.push(edit_action(format!("Mark `{name}` as a noalloc root"), CodeActionKind::SOURCE, vec![edit], None));
+                    out.push(edit_action(
+                        format!("Mark `{name}` as a noalloc root"),
+                        CodeActionKind::SOURCE,
+                        vec![edit],
+                        None,
+                    ));
                 }
             }
         }
@@ -422,10 +555,18 @@ impl Server {
     /// named on the line of `func`'s name.
     fn is_root_at(&self, path: &Path, text: &str, func: &ra_ap_syntax::ast::Fn) -> bool {
         use ra_ap_syntax::AstNode;
-        let Some(analysis) = &self.analysis else { return false };
-        let Some(name) = ra_ap_syntax::ast::HasName::name(func) else { return false };
-        let line = super::documents::position(text, name.syntax().text_range().start().into()).line + 1;
-        analysis.roots.iter().any(|r| r.location.file == path && r.location.line == line)
+        let Some(analysis) = &self.analysis else {
+            return false;
+        };
+        let Some(name) = ra_ap_syntax::ast::HasName::name(func) else {
+            return false;
+        };
+        let line =
+            super::documents::position(text, name.syntax().text_range().start().into()).line + 1;
+        analysis
+            .roots
+            .iter()
+            .any(|r| r.location.file == path && r.location.line == line)
     }
 
     // ---- notifications ----
@@ -442,8 +583,12 @@ impl Server {
             "textDocument/didChange" => parse_params(n.params).map(|p| self.did_change(p)),
             "textDocument/didSave" => parse_params(n.params).map(|p| self.did_save(p)),
             "textDocument/didClose" => parse_params(n.params).map(|p| self.did_close(p)),
-            "workspace/didChangeConfiguration" => parse_params(n.params).map(|p| self.did_change_configuration(p)),
-            "workspace/didChangeWatchedFiles" => parse_params(n.params).map(|p| self.did_change_watched_files(p)),
+            "workspace/didChangeConfiguration" => {
+                parse_params(n.params).map(|p| self.did_change_configuration(p))
+            }
+            "workspace/didChangeWatchedFiles" => {
+                parse_params(n.params).map(|p| self.did_change_watched_files(p))
+            }
             _ => Ok(()), // `$/cancelRequest` (requests are answered at once), `$/setTrace`, unknown
         };
         if let Err(err) = outcome {
@@ -456,7 +601,10 @@ impl Server {
         if self.caps.watch_files {
             let watchers = ["**/Cargo.toml", "**/Cargo.lock", "**/*.rs"]
                 .into_iter()
-                .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
+                .map(|glob| FileSystemWatcher {
+                    glob_pattern: GlobPattern::String(glob.to_owned()),
+                    kind: None,
+                })
                 .collect();
             let options = DidChangeWatchedFilesRegistrationOptions { watchers };
             let registration = Registration {
@@ -464,7 +612,13 @@ impl Server {
                 method: "workspace/didChangeWatchedFiles".to_owned(),
                 register_options: Some(to_json(options)),
             };
-            self.request("client/registerCapability", RegistrationParams { registrations: vec![registration] }, Pending::Ignore);
+            self.request(
+                "client/registerCapability",
+                RegistrationParams {
+                    registrations: vec![registration],
+                },
+                Pending::Ignore,
+            );
         }
         self.pull_configuration();
     }
@@ -472,39 +626,58 @@ impl Server {
     fn pull_configuration(&mut self) {
         if self.caps.configuration {
             let params = lsp_types::ConfigurationParams {
-                items: vec![lsp_types::ConfigurationItem { scope_uri: None, section: Some("noalloc".to_owned()) }],
+                items: vec![lsp_types::ConfigurationItem {
+                    scope_uri: None,
+                    section: Some("noalloc".to_owned()),
+                }],
             };
             self.request("workspace/configuration", params, Pending::Configuration);
         }
     }
 
     fn did_open(&mut self, params: DidOpenTextDocumentParams) {
-        let Some(path) = uri_to_path(&params.text_document.uri) else { return };
-        self.docs.open(path.clone(), params.text_document.text.clone(), params.text_document.version);
+        let Some(path) = uri_to_path(&params.text_document.uri) else {
+            return;
+        };
+        self.docs.open(
+            path.clone(),
+            params.text_document.text.clone(),
+            params.text_document.version,
+        );
         self.push_text(&path, &params.text_document.text, true);
     }
 
     fn did_change(&mut self, params: DidChangeTextDocumentParams) {
-        let Some(path) = uri_to_path(&params.text_document.uri) else { return };
-        let text = match self.docs.change(&path, params.text_document.version, params.content_changes) {
-            Ok(doc) => doc.text.clone(),
-            Err(err) => {
-                tracing::warn!("didChange: {err}");
-                return;
-            }
+        let Some(path) = uri_to_path(&params.text_document.uri) else {
+            return;
         };
+        let text =
+            match self
+                .docs
+                .change(&path, params.text_document.version, params.content_changes)
+            {
+                Ok(doc) => doc.text.clone(),
+                Err(err) => {
+                    tracing::warn!("didChange: {err}");
+                    return;
+                }
+            };
         self.push_text(&path, &text, false);
     }
 
     fn did_save(&mut self, params: DidSaveTextDocumentParams) {
-        let Some(path) = uri_to_path(&params.text_document.uri) else { return };
+        let Some(path) = uri_to_path(&params.text_document.uri) else {
+            return;
+        };
         if is_manifest(&path) {
             self.reload_wanted = true;
         }
     }
 
     fn did_close(&mut self, params: DidCloseTextDocumentParams) {
-        let Some(path) = uri_to_path(&params.text_document.uri) else { return };
+        let Some(path) = uri_to_path(&params.text_document.uri) else {
+            return;
+        };
         self.docs.close(&path);
         // The database goes back to what is on disk.
         if let Ok(text) = std::fs::read_to_string(&path) {
@@ -515,7 +688,9 @@ impl Server {
     /// Puts a file's text into the database; a change bumps the generation (which
     /// also makes any running analysis stale: salsa cancels it).
     fn push_text(&mut self, path: &Path, text: &str, opened: bool) {
-        let Phase::Loaded(live) = &mut self.phase else { return };
+        let Phase::Loaded(live) = &mut self.phase else {
+            return;
+        };
         match live.set_file_text(path, text) {
             Ok(true) => self.generation += 1,
             Ok(false) => {}
@@ -536,7 +711,10 @@ impl Server {
         match Settings::from_json(&params.settings) {
             Some((settings, bad)) => {
                 if !bad.is_empty() {
-                    self.show_message(MessageType::WARNING, format!("noalloc: could not read the settings {}", bad.join(", ")));
+                    self.show_message(
+                        MessageType::WARNING,
+                        format!("noalloc: could not read the settings {}", bad.join(", ")),
+                    );
                 }
                 self.apply_settings(settings);
             }
@@ -559,7 +737,9 @@ impl Server {
 
     fn did_change_watched_files(&mut self, params: DidChangeWatchedFilesParams) {
         for change in params.changes {
-            let Some(path) = uri_to_path(&change.uri) else { continue };
+            let Some(path) = uri_to_path(&change.uri) else {
+                continue;
+            };
             if is_manifest(&path) {
                 self.reload_wanted = true;
                 continue;
@@ -576,7 +756,9 @@ impl Server {
                 _ => {
                     let known = matches!(&self.phase, Phase::Loaded(live) if live.knows(&path));
                     let created = change.typ == FileChangeType::CREATED;
-                    if created != known && path.starts_with(self.root.as_deref().unwrap_or(Path::new("/"))) {
+                    if created != known
+                        && path.starts_with(self.root.as_deref().unwrap_or(Path::new("/")))
+                    {
                         self.reload_wanted = true;
                     }
                 }
@@ -587,7 +769,12 @@ impl Server {
     fn on_response(&mut self, resp: Response) {
         match self.pending.remove(&resp.id) {
             Some(Pending::Configuration) => {
-                let first = resp.result.as_ref().and_then(|r| r.as_array()).and_then(|a| a.first()).cloned();
+                let first = resp
+                    .result
+                    .as_ref()
+                    .and_then(|r| r.as_array())
+                    .and_then(|a| a.first())
+                    .cloned();
                 if let Some((settings, _)) = first.as_ref().and_then(Settings::from_json) {
                     self.apply_settings(settings);
                 }
@@ -627,13 +814,16 @@ impl Server {
                 match result {
                     Ok(ws) => {
                         tracing::info!("workspace loaded in {ms} ms");
-                        let mut live = LiveWorkspace::new(ws);
-                        let open: Vec<(PathBuf, String)> =
-                            self.docs.paths().map(|p| (p.to_path_buf(), self.docs.get(p).unwrap().text.clone())).collect();
+                        let mut live = LiveWorkspace::new(*ws);
+                        let open: Vec<(PathBuf, String)> = self
+                            .docs
+                            .paths()
+                            .map(|p| (p.to_path_buf(), self.docs.get(p).unwrap().text.clone()))
+                            .collect();
                         for (path, text) in open {
                             let _ = live.set_file_text(&path, &text);
                         }
-                        self.phase = Phase::Loaded(live);
+                        self.phase = Phase::Loaded(Box::new(live));
                         self.generation += 1;
                         self.progress_report("analyzing the roots".to_owned());
                     }
@@ -646,13 +836,19 @@ impl Server {
                     }
                 }
             }
-            Task::Analyzed { load, generation, result, returned, ms } => {
+            Task::Analyzed {
+                load,
+                generation,
+                result,
+                returned,
+                ms,
+            } => {
                 if load != self.load {
                     return; // a workspace since replaced by a reload
                 }
                 self.running = None;
                 if let Phase::Loaded(live) = &mut self.phase {
-                    live.give_back(returned);
+                    live.give_back(*returned);
                 }
                 match result {
                     Ok(analysis) if generation == self.generation => {
@@ -666,8 +862,12 @@ impl Server {
                         self.publish(analysis);
                         self.progress_end("done".to_owned());
                     }
-                    Ok(_) => tracing::debug!("dropped the stale analysis of generation {generation}"),
-                    Err(AnalysisFailure::Cancelled) => tracing::debug!("analysis of generation {generation} cancelled"),
+                    Ok(_) => {
+                        tracing::debug!("dropped the stale analysis of generation {generation}")
+                    }
+                    Err(AnalysisFailure::Cancelled) => {
+                        tracing::debug!("analysis of generation {generation} cancelled")
+                    }
                     Err(AnalysisFailure::Panicked(message)) => {
                         tracing::error!("analysis panicked: {message}");
                         if generation == self.generation {
@@ -701,19 +901,32 @@ impl Server {
         self.phase = Phase::Loading;
         self.running = None;
         let load = self.load;
-        let options = LoadOptions { build_scripts: self.settings.build_scripts, std_source: None };
+        let options = LoadOptions {
+            build_scripts: self.settings.build_scripts,
+            std_source: None,
+        };
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
-        let spawned = std::thread::Builder::new().name("noalloc-load".to_owned()).stack_size(64 << 20).spawn(move || {
-            let started = Instant::now();
-            let progress_tasks = tasks.clone();
-            let progress = move |message: String| {
-                let _ = progress_tasks.send(Task::LoadProgress { load, message });
-            };
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Workspace::load(&root, &options, &progress)))
-                .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())));
-            let _ = tasks.send(Task::Loaded { load, result, ms: started.elapsed().as_millis() });
-        });
+        let spawned = std::thread::Builder::new()
+            .name("noalloc-load".to_owned())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let started = Instant::now();
+                let progress_tasks = tasks.clone();
+                let progress = move |message: String| {
+                    let _ = progress_tasks.send(Task::LoadProgress { load, message });
+                };
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    Workspace::load(&root, &options, &progress)
+                }))
+                .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())))
+                .map(Box::new);
+                let _ = tasks.send(Task::Loaded {
+                    load,
+                    result,
+                    ms: started.elapsed().as_millis(),
+                });
+            });
         if let Err(err) = spawned {
             self.phase = Phase::NoWorkspace(format!("could not start loading: {err}"));
         }
@@ -723,19 +936,32 @@ impl Server {
         if self.running.is_some() || self.analyzed == Some(self.generation) {
             return;
         }
-        let Phase::Loaded(live) = &mut self.phase else { return };
-        let Some(snapshot) = live.snapshot() else { return };
+        let Phase::Loaded(live) = &mut self.phase else {
+            return;
+        };
+        let Some(snapshot) = live.snapshot() else {
+            return;
+        };
         let generation = self.generation;
         let load = self.load;
         let config = self.settings.check_config();
         let tasks = self.tasks.0.clone();
         self.running = Some((generation, Instant::now()));
-        let spawned = std::thread::Builder::new().name("noalloc-analysis".to_owned()).stack_size(64 << 20).spawn(move || {
-            let started = Instant::now();
-            let result = snapshot.analyze(&config);
-            let returned = snapshot.release();
-            let _ = tasks.send(Task::Analyzed { load, generation, result, returned, ms: started.elapsed().as_millis() });
-        });
+        let spawned = std::thread::Builder::new()
+            .name("noalloc-analysis".to_owned())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let started = Instant::now();
+                let result = snapshot.analyze(&config);
+                let returned = Box::new(snapshot.release());
+                let _ = tasks.send(Task::Analyzed {
+                    load,
+                    generation,
+                    result,
+                    returned,
+                    ms: started.elapsed().as_millis(),
+                });
+            });
         if let Err(err) = spawned {
             // The snapshot went down with the closure; the workspace is lost. Reload.
             tracing::error!("could not start an analysis thread: {err}");
@@ -765,17 +991,28 @@ impl Server {
             to_proto::diagnostics(&analysis, &self.settings, &mut texts)
         };
         let mut paths: Vec<PathBuf> = fresh.keys().cloned().collect();
-        paths.extend(self.published.keys().filter(|p| !fresh.contains_key(*p)).cloned());
+        paths.extend(
+            self.published
+                .keys()
+                .filter(|p| !fresh.contains_key(*p))
+                .cloned(),
+        );
         paths.sort();
         for path in paths {
             let diagnostics = fresh.get(&path).cloned().unwrap_or_default();
-            if self.published.get(&path) == Some(&diagnostics) || (diagnostics.is_empty() && !self.published.contains_key(&path)) {
+            if self.published.get(&path) == Some(&diagnostics)
+                || (diagnostics.is_empty() && !self.published.contains_key(&path))
+            {
                 continue;
             }
             let version = self.docs.get(&path).map(|d| d.version);
             self.notify(
                 "textDocument/publishDiagnostics",
-                PublishDiagnosticsParams { uri: path_to_uri(&path), diagnostics: diagnostics.clone(), version },
+                PublishDiagnosticsParams {
+                    uri: path_to_uri(&path),
+                    diagnostics: diagnostics.clone(),
+                    version,
+                },
             );
             if diagnostics.is_empty() {
                 self.published.remove(&path);
@@ -783,10 +1020,17 @@ impl Server {
                 self.published.insert(path, diagnostics);
             }
         }
-        let lenses_changed = self.analysis.as_ref().is_none_or(|old| old.roots != analysis.roots);
+        let lenses_changed = self
+            .analysis
+            .as_ref()
+            .is_none_or(|old| old.roots != analysis.roots);
         self.analysis = Some(Arc::new(analysis));
         if lenses_changed && self.caps.code_lens_refresh {
-            self.request("workspace/codeLens/refresh", serde_json::Value::Null, Pending::Ignore);
+            self.request(
+                "workspace/codeLens/refresh",
+                serde_json::Value::Null,
+                Pending::Ignore,
+            );
         }
     }
 
@@ -802,23 +1046,45 @@ impl Server {
         }
         self.progress_open = true;
         let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
-        self.request("window/workDoneProgress/create", WorkDoneProgressCreateParams { token: token.clone() }, Pending::Ignore);
+        self.request(
+            "window/workDoneProgress/create",
+            WorkDoneProgressCreateParams {
+                token: token.clone(),
+            },
+            Pending::Ignore,
+        );
         let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
             title: "noalloc".to_owned(),
             cancellable: Some(false),
             message: Some(message),
             percentage: None,
         });
-        self.notify("$/progress", ProgressParams { token, value: ProgressParamsValue::WorkDone(begin) });
+        self.notify(
+            "$/progress",
+            ProgressParams {
+                token,
+                value: ProgressParamsValue::WorkDone(begin),
+            },
+        );
     }
 
     fn progress_report(&mut self, message: String) {
         if !self.progress_open {
             return;
         }
-        let report = WorkDoneProgress::Report(WorkDoneProgressReport { cancellable: None, message: Some(message), percentage: None });
+        let report = WorkDoneProgress::Report(WorkDoneProgressReport {
+            cancellable: None,
+            message: Some(message),
+            percentage: None,
+        });
         let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
-        self.notify("$/progress", ProgressParams { token, value: ProgressParamsValue::WorkDone(report) });
+        self.notify(
+            "$/progress",
+            ProgressParams {
+                token,
+                value: ProgressParamsValue::WorkDone(report),
+            },
+        );
     }
 
     fn progress_end(&mut self, message: String) {
@@ -826,9 +1092,17 @@ impl Server {
             return;
         }
         self.progress_open = false;
-        let end = WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message) });
+        let end = WorkDoneProgress::End(WorkDoneProgressEnd {
+            message: Some(message),
+        });
         let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
-        self.notify("$/progress", ProgressParams { token, value: ProgressParamsValue::WorkDone(end) });
+        self.notify(
+            "$/progress",
+            ProgressParams {
+                token,
+                value: ProgressParamsValue::WorkDone(end),
+            },
+        );
     }
 
     /// rust-analyzer's `experimental/serverStatus`, for clients that ask for it:
@@ -841,14 +1115,21 @@ impl Server {
             Phase::NoWorkspace(why) => ("error", !self.reload_wanted, Some(why.clone())),
             Phase::Loading => ("ok", false, Some("loading the workspace".to_owned())),
             Phase::Loaded(_) => {
-                let quiescent = !self.reload_wanted && self.running.is_none() && self.analyzed == Some(self.generation);
+                let quiescent = !self.reload_wanted
+                    && self.running.is_none()
+                    && self.analyzed == Some(self.generation);
                 match &self.panic_message {
-                    Some(panic) => ("warning", quiescent, Some(format!("the analysis panicked: {panic}"))),
+                    Some(panic) => (
+                        "warning",
+                        quiescent,
+                        Some(format!("the analysis panicked: {panic}")),
+                    ),
                     None => ("ok", quiescent, None),
                 }
             }
         };
-        let status = serde_json::json!({ "health": health, "quiescent": quiescent, "message": message });
+        let status =
+            serde_json::json!({ "health": health, "quiescent": quiescent, "message": message });
         if self.last_status.as_ref() != Some(&status) {
             self.notify("experimental/serverStatus", &status);
             self.last_status = Some(status);
@@ -870,16 +1151,24 @@ fn overlaps(a: Range, b: Range) -> bool {
 }
 
 fn is_manifest(path: &Path) -> bool {
-    path.file_name().is_some_and(|n| n == "Cargo.toml" || n == "Cargo.lock")
+    path.file_name()
+        .is_some_and(|n| n == "Cargo.toml" || n == "Cargo.lock")
 }
 
 fn client_caps(params: &InitializeParams) -> ClientCaps {
     let caps = &params.capabilities;
     let workspace = caps.workspace.as_ref();
     ClientCaps {
-        work_done_progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
+        work_done_progress: caps
+            .window
+            .as_ref()
+            .and_then(|w| w.work_done_progress)
+            .unwrap_or(false),
         configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
-        code_lens_refresh: workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false),
+        code_lens_refresh: workspace
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|c| c.refresh_support)
+            .unwrap_or(false),
         watch_files: workspace
             .and_then(|w| w.did_change_watched_files.as_ref())
             .and_then(|d| d.dynamic_registration)
@@ -902,10 +1191,17 @@ fn workspace_folder(params: &InitializeParams) -> Option<PathBuf> {
     if let Some(uri) = &params.root_uri {
         return uri_to_path(uri);
     }
-    params.root_path.as_ref().map(PathBuf::from).or_else(|| std::env::current_dir().ok())
+    params
+        .root_path
+        .as_ref()
+        .map(PathBuf::from)
+        .or_else(|| std::env::current_dir().ok())
 }
 
 /// The folder itself when it holds a Cargo.toml, else the nearest ancestor that does.
 fn find_cargo_root(folder: &Path) -> Option<PathBuf> {
-    folder.ancestors().find(|dir| dir.join("Cargo.toml").is_file()).map(Path::to_path_buf)
+    folder
+        .ancestors()
+        .find(|dir| dir.join("Cargo.toml").is_file())
+        .map(Path::to_path_buf)
 }

@@ -116,7 +116,9 @@ impl Settings {
     // LSP-NEEDS: `CheckConfig` fields for allow, baseline, exemptions, lineOnly and
     // scratch; map them here when the engine grows them.
     pub fn check_config(&self) -> CheckConfig {
-        CheckConfig { roots: self.roots.clone() }
+        CheckConfig {
+            roots: self.roots.clone(),
+        }
     }
 }
 
@@ -127,25 +129,32 @@ mod tests {
 
     #[test]
     fn bare_nested_and_partial_settings() {
-        let (bare, bad) = Settings::from_json(&json!({"severity": "error", "roots": ["a::*"]})).unwrap();
+        let (bare, bad) =
+            Settings::from_json(&json!({"severity": "error", "roots": ["a::*"]})).unwrap();
         assert_eq!(bare.severity, Severity::Error);
         assert_eq!(bare.roots, ["a::*"]);
         assert!(bare.build_scripts);
         assert!(bad.is_empty());
 
-        let (nested, _) =
-            Settings::from_json(&json!({"settings": {"noalloc": {"lineOnly": ["debug"], "buildScripts": false}}})).unwrap();
+        let (nested, _) = Settings::from_json(
+            &json!({"settings": {"noalloc": {"lineOnly": ["debug"], "buildScripts": false}}}),
+        )
+        .unwrap();
         assert_eq!(nested.line_only, ["debug"]);
         assert!(!nested.build_scripts);
         assert_eq!(nested.severity, Severity::Warning);
 
-        let (partial, bad) = Settings::from_json(&json!({"severity": "loud", "allow": "x.allow"})).unwrap();
+        let (partial, bad) =
+            Settings::from_json(&json!({"severity": "loud", "allow": "x.allow"})).unwrap();
         assert_eq!(partial.severity, Severity::Warning);
         assert_eq!(partial.allow, Some(PathBuf::from("x.allow")));
         assert_eq!(bad, ["severity"]);
 
         assert_eq!(Settings::from_json(&json!({"settings": null})), None);
-        assert_eq!(Settings::from_json(&json!({"settings": {"rust-analyzer": {}}})), None);
+        assert_eq!(
+            Settings::from_json(&json!({"settings": {"rust-analyzer": {}}})),
+            None
+        );
         assert_eq!(Settings::from_json(&json!(null)), None);
     }
 }

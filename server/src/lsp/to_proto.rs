@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeDescription, CodeLens, Command, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
-    Location as LspLocation, NumberOrString, Position, Range, Uri,
+    CodeDescription, CodeLens, Command, Diagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, Location as LspLocation, NumberOrString, Position, Range, Uri,
 };
 
 use super::documents::{self, path_to_uri};
@@ -41,43 +41,68 @@ pub struct Texts<'a> {
 
 impl<'a> Texts<'a> {
     pub fn new(lookup: &'a dyn Fn(&Path) -> Option<String>, root: Option<&'a Path>) -> Self {
-        Texts { lookup, cache: BTreeMap::new(), root }
+        Texts {
+            lookup,
+            cache: BTreeMap::new(),
+            root,
+        }
     }
 
     fn get(&mut self, path: &Path) -> Option<&str> {
         let lookup = self.lookup;
-        self.cache.entry(path.to_path_buf()).or_insert_with(|| lookup(path)).as_deref()
+        self.cache
+            .entry(path.to_path_buf())
+            .or_insert_with(|| lookup(path))
+            .as_deref()
     }
 
     /// The LSP range of an engine location; without the text, columns are taken as
     /// UTF-16 already (right for ASCII).
     pub fn range(&mut self, loc: &Location) -> Range {
         match self.get(&loc.file) {
-            Some(text) => documents::range(text, loc.line, loc.column, loc.end_line, loc.end_column),
+            Some(text) => {
+                documents::range(text, loc.line, loc.column, loc.end_line, loc.end_column)
+            }
             None => Range {
                 start: Position::new(loc.line.saturating_sub(1), loc.column.saturating_sub(1)),
-                end: Position::new(loc.end_line.saturating_sub(1), loc.end_column.saturating_sub(1)),
+                end: Position::new(
+                    loc.end_line.saturating_sub(1),
+                    loc.end_column.saturating_sub(1),
+                ),
             },
         }
     }
 
     pub fn location(&mut self, loc: &Location) -> LspLocation {
-        LspLocation { uri: path_to_uri(&loc.file), range: self.range(loc) }
+        LspLocation {
+            uri: path_to_uri(&loc.file),
+            range: self.range(loc),
+        }
     }
 }
 
 fn code_description(code: &str) -> Option<CodeDescription> {
-    let href: Uri = format!("{README_URL}{}", readme_section(code)).parse().ok()?;
+    let href: Uri = format!("{README_URL}{}", readme_section(code))
+        .parse()
+        .ok()?;
     Some(CodeDescription { href })
 }
 
 /// The one-line message of a finding.
 pub fn finding_message(finding: &Finding) -> String {
-    format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; "))
+    format!(
+        "`{}` can allocate: {}",
+        finding.function,
+        finding.reasons.join("; ")
+    )
 }
 
 /// Every diagnostic of an analysis, by file.
-pub fn diagnostics(analysis: &Analysis, settings: &Settings, texts: &mut Texts<'_>) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+pub fn diagnostics(
+    analysis: &Analysis,
+    settings: &Settings,
+    texts: &mut Texts<'_>,
+) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut out: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     for finding in &analysis.findings {
         let code = finding.kind.code();
@@ -92,7 +117,9 @@ pub fn diagnostics(analysis: &Analysis, settings: &Settings, texts: &mut Texts<'
             tags: None,
             data: None,
         };
-        out.entry(finding.location.file.clone()).or_default().push(diagnostic);
+        out.entry(finding.location.file.clone())
+            .or_default()
+            .push(diagnostic);
     }
     for error in &analysis.errors {
         let code = error.kind.code();
@@ -107,22 +134,36 @@ pub fn diagnostics(analysis: &Analysis, settings: &Settings, texts: &mut Texts<'
             tags: None,
             data: None,
         };
-        out.entry(error.location.file.clone()).or_default().push(diagnostic);
+        out.entry(error.location.file.clone())
+            .or_default()
+            .push(diagnostic);
     }
     out
 }
 
 /// The roots that reach a finding, then each call of the chain where it happens:
 /// the finding's line calls the first step, each step calls the next at its location.
-fn related(analysis: &Analysis, finding: &Finding, texts: &mut Texts<'_>) -> Vec<DiagnosticRelatedInformation> {
+fn related(
+    analysis: &Analysis,
+    finding: &Finding,
+    texts: &mut Texts<'_>,
+) -> Vec<DiagnosticRelatedInformation> {
     let mut out = Vec::new();
     for root in &finding.roots {
-        let location = root_report(analysis, root).map(|r| &r.location).unwrap_or(&finding.location);
-        out.push(DiagnosticRelatedInformation { location: texts.location(location), message: format!("root: {root}") });
+        let location = root_report(analysis, root)
+            .map(|r| &r.location)
+            .unwrap_or(&finding.location);
+        out.push(DiagnosticRelatedInformation {
+            location: texts.location(location),
+            message: format!("root: {root}"),
+        });
     }
     let mut at = &finding.location;
     for step in &finding.chain {
-        out.push(DiagnosticRelatedInformation { location: texts.location(at), message: format!("calls {}", step.function) });
+        out.push(DiagnosticRelatedInformation {
+            location: texts.location(at),
+            message: format!("calls {}", step.function),
+        });
         if let Some(next) = &step.location {
             at = next;
         }
@@ -139,12 +180,19 @@ pub fn root_status(root: &RootReport) -> String {
     let checked = plural(root.functions_checked, "function", "functions");
     match root.findings {
         0 => format!("no allocations · {checked} checked"),
-        n => format!("{} · {checked} checked", plural(n, "allocation", "allocations")),
+        n => format!(
+            "{} · {checked} checked",
+            plural(n, "allocation", "allocations")
+        ),
     }
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 { format!("1 {one}") } else { format!("{n} {many}") }
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
 }
 
 /// A code lens above each root of `file`.
@@ -156,15 +204,28 @@ pub fn code_lenses(analysis: &Analysis, file: &Path, texts: &mut Texts<'_>) -> V
         .map(|root| {
             let range = texts.range(&root.location);
             // A command without an id shows as plain text.
-            let command = Command { title: format!("noalloc: {}", root_status(root)), command: String::new(), arguments: None };
-            CodeLens { range, command: Some(command), data: None }
+            let command = Command {
+                title: format!("noalloc: {}", root_status(root)),
+                command: String::new(),
+                arguments: None,
+            };
+            CodeLens {
+                range,
+                command: Some(command),
+                data: None,
+            }
         })
         .collect()
 }
 
 /// Markdown for a hover at `position` of `file`: the root declared on that line, and
 /// the findings whose range holds the position.
-pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut Texts<'_>) -> Option<(String, Range)> {
+pub fn hover(
+    analysis: &Analysis,
+    file: &Path,
+    position: Position,
+    texts: &mut Texts<'_>,
+) -> Option<(String, Range)> {
     let mut parts = Vec::new();
     let mut hover_range = None;
     for root in analysis.roots.iter().filter(|r| r.location.file == file) {
@@ -173,10 +234,22 @@ pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut T
             continue;
         }
         hover_range.get_or_insert(range);
-        let mut text = format!("**noalloc root** `{}`: {}", root.function, root_status(root));
-        for finding in analysis.findings.iter().filter(|f| f.roots.contains(&root.function)) {
+        let mut text = format!(
+            "**noalloc root** `{}`: {}",
+            root.function,
+            root_status(root)
+        );
+        for finding in analysis
+            .findings
+            .iter()
+            .filter(|f| f.roots.contains(&root.function))
+        {
             let where_ = display_location(&finding.location, texts);
-            text.push_str(&format!("\n- {where_} `{}`: {}", finding.function, finding.reasons.join("; ")));
+            text.push_str(&format!(
+                "\n- {where_} `{}`: {}",
+                finding.function,
+                finding.reasons.join("; ")
+            ));
         }
         parts.push(text);
     }
@@ -186,13 +259,20 @@ pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut T
             continue;
         }
         hover_range.get_or_insert(range);
-        let mut text = format!("**noalloc**: this line allocates: {}", finding.reasons.join("; "));
+        let mut text = format!(
+            "**noalloc**: this line allocates: {}",
+            finding.reasons.join("; ")
+        );
         text.push_str(&format!("\n\nreached from {}", quoted_list(&finding.roots)));
         if !finding.chain.is_empty() {
             text.push_str("\n\ncall chain:");
             let mut at = &finding.location;
             for step in &finding.chain {
-                text.push_str(&format!("\n1. `{}` at {}", step.function, display_location(at, texts)));
+                text.push_str(&format!(
+                    "\n1. `{}` at {}",
+                    step.function,
+                    display_location(at, texts)
+                ));
                 if let Some(next) = &step.location {
                     at = next;
                 }
@@ -204,7 +284,11 @@ pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut T
         let range = texts.range(&error.location);
         if contains(range, position) {
             hover_range.get_or_insert(range);
-            parts.push(format!("**noalloc** ({}): {}", error.kind.code(), error.message));
+            parts.push(format!(
+                "**noalloc** ({}): {}",
+                error.kind.code(),
+                error.message
+            ));
         }
     }
     let range = hover_range?;
@@ -212,7 +296,11 @@ pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut T
 }
 
 fn quoted_list(items: &[String]) -> String {
-    items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `file:line`, the file relative to the workspace, std from `library/`, a
@@ -225,7 +313,9 @@ fn display_location(loc: &Location, texts: &Texts<'_>) -> String {
     let short = match path.rfind("/library/") {
         Some(i) => path[i + "/library/".len()..].to_owned(),
         None => match path.find("/registry/src/") {
-            Some(i) => path[i + "/registry/src/".len()..].split_once('/').map_or(path.clone(), |(_, rest)| rest.to_owned()),
+            Some(i) => path[i + "/registry/src/".len()..]
+                .split_once('/')
+                .map_or(path.clone(), |(_, rest)| rest.to_owned()),
             None => path.clone(),
         },
     };

@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, Read, Write};
 use std::thread;
 
-use crossbeam_channel::{Receiver, Sender, unbounded};
+use crossbeam_channel::{unbounded, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, RequestId};
 
 /// What the reader thread hands the main loop.
@@ -15,7 +15,11 @@ pub enum Incoming {
     Message(Message),
     /// A frame that is not a JSON-RPC message: answer with `code` (and `id` when the
     /// frame had one).
-    Malformed { id: Option<RequestId>, code: ErrorCode, message: String },
+    Malformed {
+        id: Option<RequestId>,
+        code: ErrorCode,
+        message: String,
+    },
 }
 
 /// What the main loop hands the writer thread.
@@ -23,7 +27,10 @@ pub enum Incoming {
 pub enum Outgoing {
     Message(Message),
     /// An error response whose id could not be read (`"id": null`).
-    ErrorWithoutId { code: ErrorCode, message: String },
+    ErrorWithoutId {
+        code: ErrorCode,
+        message: String,
+    },
 }
 
 impl From<Message> for Outgoing {
@@ -42,7 +49,9 @@ impl IoThreads {
     /// The reader is left alone: it may be blocked on stdin that never closes.
     pub fn join_writer(self) -> io::Result<()> {
         drop(self.reader);
-        self.writer.join().unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")))
+        self.writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")))
     }
 }
 
@@ -77,16 +86,19 @@ pub fn read_loop(input: &mut dyn BufRead, sink: &Sender<Incoming>) {
     loop {
         let incoming = match read_frame(input) {
             Ok(Some(Frame::Body(body))) => parse_message(&body),
-            Ok(Some(Frame::BadHeader(message))) => {
-                Incoming::Malformed { id: None, code: ErrorCode::ParseError, message }
-            }
+            Ok(Some(Frame::BadHeader(message))) => Incoming::Malformed {
+                id: None,
+                code: ErrorCode::ParseError,
+                message,
+            },
             Ok(None) => return,
             Err(err) => {
                 tracing::error!("reading stdin: {err}");
                 return;
             }
         };
-        let is_exit = matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
+        let is_exit =
+            matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
         if sink.send(incoming).is_err() || is_exit {
             return;
         }
@@ -119,7 +131,12 @@ fn read_frame(input: &mut dyn BufRead) -> io::Result<Option<Frame>> {
         saw_header = true;
         if let Some((name, value)) = trimmed.split_once(':') {
             if name.trim().eq_ignore_ascii_case("content-length") {
-                length = Some(value.trim().parse::<usize>().map_err(|_| format!("bad Content-Length: {value:?}")));
+                length = Some(
+                    value
+                        .trim()
+                        .parse::<usize>()
+                        .map_err(|_| format!("bad Content-Length: {value:?}")),
+                );
             }
         }
     }
@@ -131,10 +148,14 @@ fn read_frame(input: &mut dyn BufRead) -> io::Result<Option<Frame>> {
         }
         Some(Ok(length)) => {
             io::copy(&mut input.take(length as u64), &mut io::sink())?;
-            Ok(Some(Frame::BadHeader(format!("message of {length} bytes is larger than the limit"))))
+            Ok(Some(Frame::BadHeader(format!(
+                "message of {length} bytes is larger than the limit"
+            ))))
         }
         Some(Err(message)) => Ok(Some(Frame::BadHeader(message))),
-        None => Ok(Some(Frame::BadHeader("header block without Content-Length".to_owned()))),
+        None => Ok(Some(Frame::BadHeader(
+            "header block without Content-Length".to_owned(),
+        ))),
     }
 }
 
@@ -145,10 +166,16 @@ fn parse_message(body: &[u8]) -> Incoming {
     let value: serde_json::Value = match serde_json::from_slice(body) {
         Ok(value) => value,
         Err(err) => {
-            return Incoming::Malformed { id: None, code: ErrorCode::ParseError, message: format!("invalid JSON: {err}") };
+            return Incoming::Malformed {
+                id: None,
+                code: ErrorCode::ParseError,
+                message: format!("invalid JSON: {err}"),
+            };
         }
     };
-    let id = value.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+    let id = value
+        .get("id")
+        .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
     let has_method = value.get("method").is_some_and(|m| m.is_string());
     let is_response = value.get("result").is_some() || value.get("error").is_some();
     if !value.is_object() || (!has_method && !is_response) {
@@ -160,7 +187,11 @@ fn parse_message(body: &[u8]) -> Incoming {
     }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Incoming::Message(message),
-        Err(err) => Incoming::Malformed { id, code: ErrorCode::InvalidRequest, message: format!("invalid message: {err}") },
+        Err(err) => Incoming::Malformed {
+            id,
+            code: ErrorCode::InvalidRequest,
+            message: format!("invalid message: {err}"),
+        },
     }
 }
 
