@@ -41,7 +41,11 @@ struct Args {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::from_env("NOALLOC_LOG"))
+        .with_env_filter(
+            // rust-analyzer's own logs only on request: `NOALLOC_LOG=info`.
+            tracing_subscriber::EnvFilter::try_from_env("NOALLOC_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("noalloc_ls=warn")),
+        )
         .with_writer(std::io::stderr)
         .init();
     let args = match Args::try_parse() {

@@ -6,17 +6,17 @@
 use std::time::Instant;
 
 use hir::{Semantics, db::HirDatabase};
-use hir_def::{DefWithBodyId, FunctionId, Lookup, ModuleDefId, TraitId, signatures::FunctionSignature};
+use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup, ModuleDefId, TraitId, signatures::FunctionSignature};
 use hir_ty::{
     ParamEnvAndCrate,
     next_solver::{DbInterner, GenericArgs, SolverDefId, Ty, TyKind},
 };
 use ra_ap_ide_db::{
     RootDatabase,
-    base_db::{RootQueryDb, SourceDatabase},
+    base_db::SourceDatabase,
     line_index::LineIndex,
 };
-use ra_ap_syntax::{AstNode, TextRange};
+use ra_ap_syntax::{AstNode, TextRange, ast::HasName};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
@@ -24,7 +24,7 @@ use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
 use super::{
     Analysis, ChainStep, CheckConfig, ErrorFinding, ErrorKind, Finding, FindingKind, Location, RootReport,
     Workspace,
-    callgraph::{CallGraph, Edge, Node, Site, Target, dyn_principal},
+    callgraph::{CallGraph, Edge, Node, Site, Target, UnknownKind, dyn_principal},
     directives::{self, RootItem},
     naming,
 };
@@ -35,29 +35,73 @@ pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
     hir::attach_db(db, || Analyzer::new(ws).run(config))
 }
 
+/// A bound on the instances one root may reach.
+const MAX_NODES_PER_ROOT: usize = 200_000;
+
 struct RootFn {
     func: FunctionId,
     location: Location,
 }
 
-/// What one root reaches: its nodes and each node's edges with `dyn` calls resolved.
+/// What one root reaches. A vertex is a node in a `dyn` context: the coercions to
+/// `dyn Trait` made by the node's callers on the way down, which is where a `dyn`
+/// call's concrete types usually come from (`write!` into a `Response` coerces the
+/// `Response`; `format!` coerces a `String`).
 struct Reach<'db> {
     nodes: Vec<Node<'db>>,
-    index: FxHashMap<Node<'db>, usize>,
+    local: Vec<bool>,
     edges: Vec<Vec<ResolvedEdge<'db>>>,
 }
 
 #[derive(Clone)]
 struct ResolvedEdge<'db> {
     edge: Edge<'db>,
-    /// For `Target::Dyn`: the impls it may call.
-    dyn_targets: Vec<Target<'db>>,
+    /// What the edge leads to: one target, or for a `dyn` call the impls it may call.
+    targets: Vec<Resolved<'db>>,
 }
 
-/// Why a node allocates, for its chain: which edge, and to what.
+#[derive(Clone, PartialEq)]
+enum Resolved<'db> {
+    Vertex(usize),
+    Terminal(Target<'db>),
+}
+
+/// Why a vertex allocates, for its chain: which edge, and which of its targets.
 #[derive(Clone, Copy)]
-enum Witness {
-    Edge { edge: usize, dyn_target: Option<usize> },
+struct Witness {
+    edge: usize,
+    target: usize,
+}
+
+/// Interned sets of `(concrete type, dyn trait)` coercions.
+#[derive(Default)]
+struct Contexts<'db> {
+    sets: Vec<Vec<(Ty<'db>, TraitId)>>,
+    ids: FxHashMap<Vec<(Ty<'db>, TraitId)>, u32>,
+}
+
+impl<'db> Contexts<'db> {
+    fn intern(&mut self, set: Vec<(Ty<'db>, TraitId)>) -> u32 {
+        if let Some(&id) = self.ids.get(&set) {
+            return id;
+        }
+        let id = self.sets.len() as u32;
+        self.sets.push(set.clone());
+        self.ids.insert(set, id);
+        id
+    }
+
+    /// `ctx` plus `more`.
+    fn extend(&mut self, ctx: u32, more: &[(Ty<'db>, TraitId)]) -> u32 {
+        let mut set = self.sets[ctx as usize].clone();
+        let before = set.len();
+        for item in more {
+            if !set.contains(item) {
+                set.push(*item);
+            }
+        }
+        if set.len() == before { ctx } else { self.intern(set) }
+    }
 }
 
 struct Analyzer<'a> {
@@ -96,15 +140,15 @@ impl<'a> Analyzer<'a> {
             let unknown_dyn = self.dyn_traits_of_params(root.func, graph.interner);
             let reach = self.reach(&mut graph, root_node, env, &unknown_dyn);
             checked_overall.extend(reach.nodes.iter().copied());
-            let judged = Judged::new(&reach, |node| self.is_local(node));
+            let judged = Judged::new(&reach);
             let mut root_findings = 0;
             for (i, node) in reach.nodes.iter().enumerate() {
-                if !self.is_local(node) {
+                if !reach.local[i] {
                     continue;
                 }
                 for (e, resolved) in reach.edges[i].iter().enumerate() {
                     let Some(site) = resolved.edge.site else { continue };
-                    let Some(reason) = self.reason(&reach, &judged, resolved) else { continue };
+                    let Some(reason) = self.reason(&reach, &judged, i, resolved) else { continue };
                     let Some(location) = self.site_location(site) else { continue };
                     let function = self.holder_name(node);
                     let chain = self.chain(&reach, &judged, i, e);
@@ -130,10 +174,14 @@ impl<'a> Analyzer<'a> {
                 findings: root_findings,
             });
         }
-        // One finding per line and function: reasons of different instances merge.
-        let mut merged: FxHashMap<(Location, String), Finding> = FxHashMap::default();
-        for finding in findings.into_values() {
-            match merged.entry((finding.location.clone(), finding.function.clone())) {
+        // One finding per line and function: reasons of different instances and
+        // columns merge; the first column stands for the line.
+        let mut merged: FxHashMap<(std::path::PathBuf, u32, String), Finding> = FxHashMap::default();
+        let mut sorted: Vec<Finding> = findings.into_values().collect();
+        sorted.sort_by(|a, b| a.location.cmp(&b.location));
+        for finding in sorted {
+            let key = (finding.location.file.clone(), finding.location.line, finding.function.clone());
+            match merged.entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut slot) => {
                     let existing = slot.get_mut();
                     for reason in finding.reasons {
@@ -166,9 +214,10 @@ impl<'a> Analyzer<'a> {
         analysis
     }
 
-    /// Every node reachable from `root`, with `dyn` calls resolved against the types
-    /// the reached code coerces to `dyn Trait` (and every impl for traits that the
-    /// root's own parameters bring in as `dyn`).
+    /// Every vertex reachable from `root`, with `dyn` calls resolved: against the
+    /// coercions of the call's context when it has some for the trait, else against
+    /// every coercion the root's reachable code makes (rapid type analysis), and
+    /// against every impl for traits that the root's own parameters carry as `dyn`.
     fn reach<'db>(
         &self,
         graph: &mut CallGraph<'db>,
@@ -176,85 +225,161 @@ impl<'a> Analyzer<'a> {
         env: ParamEnvAndCrate<'db>,
         unknown_dyn: &FxHashSet<TraitId>,
     ) -> Reach<'db> {
-        let mut reach = Reach { nodes: Vec::new(), index: FxHashMap::default(), edges: Vec::new() };
-        let mut queue = vec![root];
-        let mut coerced: Vec<(Ty<'db>, TraitId)> = Vec::new();
-        // (node index, edge index) of every dyn call seen, and how many candidates it has seen.
-        let mut dyn_sites: Vec<(usize, usize, usize)> = Vec::new();
-        let mut all_impls_done: FxHashSet<(usize, usize)> = FxHashSet::default();
-        let mut add = |reach: &mut Reach<'db>, queue: &mut Vec<Node<'db>>, node: Node<'db>| {
-            if !reach.index.contains_key(&node) {
-                reach.index.insert(node, usize::MAX);
-                queue.push(node);
-            }
-        };
-        reach.index.insert(root, usize::MAX);
-        loop {
-            while let Some(node) = queue.pop() {
-                let walked = graph.walk(node, env);
-                let i = reach.nodes.len();
+        let mut reach = Reach { nodes: Vec::new(), local: Vec::new(), edges: Vec::new() };
+        let mut contexts = Contexts::default();
+        let empty = contexts.intern(Vec::new());
+        let mut index: FxHashMap<(Node<'db>, u32), usize> = FxHashMap::default();
+        let mut ctx_of: Vec<u32> = Vec::new();
+        let mut queue: Vec<usize> = Vec::new();
+        let mut vertex = |reach: &mut Reach<'db>, ctx_of: &mut Vec<u32>, queue: &mut Vec<usize>, node: Node<'db>, ctx: u32| {
+            *index.entry((node, ctx)).or_insert_with(|| {
                 reach.nodes.push(node);
-                reach.index.insert(node, i);
-                for (from, to) in &walked.coercions {
-                    if let Some(trait_) = dyn_principal(*to) {
-                        if !coerced.contains(&(*from, trait_)) {
-                            coerced.push((*from, trait_));
-                        }
+                reach.local.push(self.is_local(&node));
+                reach.edges.push(Vec::new());
+                ctx_of.push(ctx);
+                queue.push(reach.nodes.len() - 1);
+                reach.nodes.len() - 1
+            })
+        };
+        vertex(&mut reach, &mut ctx_of, &mut queue, root, empty);
+        // Every coercion of the root's reach, for `dyn` calls whose context has none.
+        let mut coerced: Vec<(Ty<'db>, TraitId)> = Vec::new();
+        let mut own_coercions: Vec<Vec<(Ty<'db>, TraitId)>> = Vec::new();
+        let mut child_ctx_of: Vec<u32> = Vec::new();
+        // `format_args!` arguments wait for their consumer's reach: (vertex, edge).
+        let mut deferred: Vec<(usize, usize)> = Vec::new();
+        // (vertex, edge, context of the call, how many of `coerced` it has seen).
+        let mut dyn_sites: Vec<(usize, usize, u32, usize)> = Vec::new();
+        let mut walked_count = 0;
+        loop {
+            while let Some(v) = queue.pop() {
+                walked_count += 1;
+                if walked_count > MAX_NODES_PER_ROOT {
+                    // Polymorphic recursion can instantiate without end; stop there.
+                    tracing::warn!("stopped after {MAX_NODES_PER_ROOT} instances");
+                    queue.clear();
+                    break;
+                }
+                let walked = graph.walk(reach.nodes[v], env);
+                let own: Vec<(Ty<'db>, TraitId)> =
+                    walked.coercions.iter().filter_map(|&(from, to)| Some((from, dyn_principal(to)?))).collect();
+                for item in &own {
+                    if !coerced.contains(item) {
+                        coerced.push(*item);
                     }
                 }
+                let child_ctx = contexts.extend(ctx_of[v], &own);
+                own_coercions.resize(reach.nodes.len(), Vec::new());
+                child_ctx_of.resize(reach.nodes.len(), empty);
+                own_coercions[v] = own;
+                child_ctx_of[v] = child_ctx;
                 let mut edges = Vec::with_capacity(walked.edges.len());
                 for (e, edge) in walked.edges.iter().enumerate() {
-                    match &edge.target {
-                        Target::Node(next) => add(&mut reach, &mut queue, *next),
-                        Target::Dyn { .. } => dyn_sites.push((i, e, 0)),
-                        _ => {}
-                    }
-                    edges.push(ResolvedEdge { edge: edge.clone(), dyn_targets: Vec::new() });
-                }
-                reach.edges.push(edges);
-            }
-            // Resolve dyn calls against the candidates found so far; new impls may
-            // bring new coercions, so repeat until nothing changes.
-            let mut changed = false;
-            for site in dyn_sites.iter_mut() {
-                let (i, e, seen) = *site;
-                let Target::Dyn { method, args } = reach.edges[i][e].edge.target.clone() else { continue };
-                let trait_ = match method.lookup(graph.db).container {
-                    hir_def::ItemContainerId::TraitId(t) => t,
-                    _ => continue,
-                };
-                if unknown_dyn.contains(&trait_) && all_impls_done.insert((i, e)) {
-                    for target in self.all_impls(graph, method, trait_, env) {
-                        if let Target::Node(next) = target {
-                            add(&mut reach, &mut queue, next);
+                    let targets = match &edge.target {
+                        Target::Node(_) if edge.format_consumer.is_some() => {
+                            deferred.push((v, e));
+                            Vec::new()
                         }
-                        reach.edges[i][e].dyn_targets.push(target);
+                        Target::Node(next) => {
+                            vec![Resolved::Vertex(vertex(&mut reach, &mut ctx_of, &mut queue, *next, child_ctx))]
+                        }
+                        Target::Dyn { .. } => {
+                            dyn_sites.push((v, e, child_ctx, 0));
+                            Vec::new()
+                        }
+                        other => vec![Resolved::Terminal(other.clone())],
+                    };
+                    edges.push(ResolvedEdge { edge: edge.clone(), targets });
+                }
+                reach.edges[v] = edges;
+            }
+            let mut changed = false;
+            // A `format_args!` argument's `Display::fmt` runs inside the call that
+            // consumes the arguments: it sees the writers that call coerces.
+            for (v, e) in std::mem::take(&mut deferred) {
+                let edge = &reach.edges[v][e].edge;
+                let (Target::Node(next), Some(consumer)) = (edge.target.clone(), edge.format_consumer) else { continue };
+                let consumer_targets: Vec<usize> = reach.edges[v]
+                    .iter()
+                    .filter(|r| r.edge.format_consumer.is_none())
+                    .filter(|r| r.edge.site.is_some_and(|s| s.expr == hir_def::hir::ExprOrPatId::ExprId(consumer)))
+                    .flat_map(|r| r.targets.iter())
+                    .filter_map(|t| match t {
+                        Resolved::Vertex(j) => Some(*j),
+                        Resolved::Terminal(_) => None,
+                    })
+                    .collect();
+                let writers = subtree_coercions(&reach, &own_coercions, &consumer_targets);
+                let ctx = contexts.extend(child_ctx_of[v], &writers);
+                let target = vertex(&mut reach, &mut ctx_of, &mut queue, next, ctx);
+                reach.edges[v][e].targets = vec![Resolved::Vertex(target)];
+                changed = true;
+            }
+            for site in dyn_sites.iter_mut() {
+                let (v, e, ctx, seen) = *site;
+                if seen == usize::MAX {
+                    continue;
+                }
+                let Target::Dyn { method, args } = reach.edges[v][e].edge.target.clone() else { continue };
+                let hir_def::ItemContainerId::TraitId(trait_) = method.lookup(graph.db).container else { continue };
+                let in_context: Vec<Ty<'db>> = contexts.sets[ctx as usize]
+                    .iter()
+                    .filter(|(_, t)| self.trait_or_super(graph.db, *t, trait_))
+                    .map(|(ty, _)| *ty)
+                    .collect();
+                let mut targets: Vec<Target<'db>> = Vec::new();
+                if !in_context.is_empty() {
+                    site.3 = usize::MAX;
+                    for concrete in in_context {
+                        targets.extend(self.dyn_impl(graph, method, args, concrete, env));
+                    }
+                } else {
+                    if seen == 0 && unknown_dyn.contains(&trait_) {
+                        if graph.is_fn_family_trait(trait_) {
+                            // A `dyn Fn` from the root's caller could be any closure.
+                            let what = format!("`dyn {}`", naming::trait_path(graph.db, trait_));
+                            targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
+                        } else {
+                            targets.extend(self.all_impls(graph, method, trait_, env));
+                        }
+                    }
+                    for &(concrete, coerced_trait) in &coerced[seen..] {
+                        if self.trait_or_super(graph.db, coerced_trait, trait_) {
+                            targets.extend(self.dyn_impl(graph, method, args, concrete, env));
+                        }
+                    }
+                    site.3 = coerced.len();
+                }
+                for target in targets {
+                    let resolved = match target {
+                        Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut ctx_of, &mut queue, next, ctx)),
+                        other => Resolved::Terminal(other),
+                    };
+                    if !reach.edges[v][e].targets.contains(&resolved) {
+                        reach.edges[v][e].targets.push(resolved);
                         changed = true;
                     }
                 }
-                for &(concrete, coerced_trait) in &coerced[seen..] {
-                    if !self.trait_or_super(graph.db, coerced_trait, trait_) {
-                        continue;
-                    }
-                    let mut new_args: Vec<_> = args.as_slice().to_vec();
-                    new_args[0] = concrete.into();
-                    if let Some(target) = graph.resolve_call(method, GenericArgs::new_from_slice(&new_args), env) {
-                        if let Target::Node(next) = target {
-                            add(&mut reach, &mut queue, next);
-                        }
-                        if !reach.edges[i][e].dyn_targets.contains(&target) {
-                            reach.edges[i][e].dyn_targets.push(target);
-                            changed = true;
-                        }
-                    }
-                }
-                site.2 = coerced.len();
             }
             if !changed && queue.is_empty() {
                 break;
             }
         }
         reach
+    }
+
+    /// The impl of a `dyn` method for one concrete type.
+    fn dyn_impl<'db>(
+        &self,
+        graph: &mut CallGraph<'db>,
+        method: FunctionId,
+        args: GenericArgs<'db>,
+        concrete: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Option<Target<'db>> {
+        let mut new_args: Vec<_> = args.as_slice().to_vec();
+        new_args[0] = concrete.into();
+        graph.resolve_call(method, GenericArgs::new_from_slice(&new_args), env)
     }
 
     fn trait_or_super(&self, db: &dyn HirDatabase, coerced: TraitId, called: TraitId) -> bool {
@@ -304,6 +429,7 @@ impl<'a> Analyzer<'a> {
     }
 
     fn is_local(&self, node: &Node<'_>) -> bool {
+        // A workspace function, or a closure defined in one.
         let db: &dyn HirDatabase = self.db;
         let krate = match *node {
             Node::Fn { func, .. } => func.krate(db),
@@ -325,21 +451,38 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// The reason an edge of a workspace function allocates, if it does.
-    fn reason(&self, reach: &Reach<'_>, judged: &Judged, resolved: &ResolvedEdge<'_>) -> Option<String> {
+    /// The name of what a resolved target calls.
+    fn target_name(&self, reach: &Reach<'_>, target: &Resolved<'_>) -> String {
         let db: &dyn HirDatabase = self.db;
+        match target {
+            Resolved::Vertex(j) => naming::node_name(db, &reach.nodes[*j]),
+            Resolved::Terminal(Target::Allocator(f) | Target::Foreign(f)) => naming::fn_path(db, *f, None),
+            Resolved::Terminal(Target::Unknown { what, .. }) => what.clone(),
+            Resolved::Terminal(Target::Node(node)) => naming::node_name(db, node),
+            Resolved::Terminal(Target::Dyn { method, .. }) => naming::fn_path(db, *method, None),
+        }
+    }
+
+    /// The reason an edge of a workspace function allocates, if it does.
+    fn reason(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<String> {
+        let db: &dyn HirDatabase = self.db;
+        if let Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. } = &resolved.edge.target {
+            if !terminal_is_bad(&resolved.edge.target, v, reach.local[v]) {
+                return None;
+            }
+        }
+        let unknown = |what: &String| {
+            format!("call with no known callee: {}", resolved.edge.callee_label.as_ref().unwrap_or(what))
+        };
         match &resolved.edge.target {
-            Target::Node(next) => {
-                if self.is_local(next) {
-                    return None;
-                }
-                let j = reach.index[next];
-                if !judged.bad_own[j] {
+            Target::Node(_) => {
+                let Some(&Resolved::Vertex(j)) = resolved.targets.first() else { return None };
+                if reach.local[j] || !judged.bad_own[j] {
                     return None;
                 }
                 Some(match resolved.edge.drop_of {
                     Some(ty) => format!("drops `{}`, whose drop glue allocates", naming::ty_name(db, ty)),
-                    None => format!("calls {}", naming::node_name(db, next)),
+                    None => format!("calls {}", naming::node_name(db, &reach.nodes[j])),
                 })
             }
             Target::Allocator(func) => Some(format!("calls the allocator {}", naming::fn_path(db, *func, None))),
@@ -347,28 +490,22 @@ impl<'a> Analyzer<'a> {
                 "calls foreign function {} (body not visible)",
                 naming::fn_path(db, *func, None)
             )),
-            Target::Unknown(what) => Some(format!("call with no known callee: {what}")),
+            Target::Unknown { what, .. } => Some(unknown(what)),
             Target::Dyn { method, .. } => {
-                let mut allocating = Vec::new();
-                for target in &resolved.dyn_targets {
-                    let bad = match target {
-                        Target::Node(next) => judged.bad_any[reach.index[next]],
-                        Target::Allocator(_) | Target::Foreign(_) | Target::Unknown(_) => true,
-                        Target::Dyn { .. } => false,
-                    };
-                    if bad {
-                        allocating.push(match target {
-                            Target::Node(next) => naming::node_name(db, next),
-                            Target::Unknown(what) => what.clone(),
-                            Target::Allocator(f) | Target::Foreign(f) => naming::fn_path(db, *f, None),
-                            Target::Dyn { .. } => String::new(),
-                        });
-                    }
+                if let [Resolved::Terminal(Target::Unknown { what, .. })] = resolved.targets.as_slice() {
+                    return Some(unknown(what));
                 }
+                let mut allocating: Vec<String> = resolved
+                    .targets
+                    .iter()
+                    .filter(|target| judged.is_bad(target))
+                    .map(|target| self.target_name(reach, target))
+                    .collect();
                 if allocating.is_empty() {
                     return None;
                 }
                 allocating.sort();
+                allocating.dedup();
                 let trait_ = naming::trait_path_of(db, *method);
                 let name = FunctionSignature::of(db, *method).name.as_str().to_owned();
                 Some(format!("calls dyn {trait_}::{name}, and these impls allocate: {}", allocating.join(", ")))
@@ -376,50 +513,28 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// From the callee of edge `e` of node `i` down to the allocation.
-    fn chain(&mut self, reach: &Reach<'_>, judged: &Judged, i: usize, e: usize) -> Vec<ChainStep> {
-        let db: &dyn HirDatabase = self.db;
+    /// From the callee of edge `e` of vertex `v` down to the allocation.
+    fn chain(&mut self, reach: &Reach<'_>, judged: &Judged, v: usize, e: usize) -> Vec<ChainStep> {
         let mut chain = Vec::new();
-        let mut target = reach.edges[i][e].edge.target.clone();
-        if let Target::Dyn { .. } = target {
-            match reach.edges[i][e].dyn_targets.iter().find(|t| match t {
-                Target::Node(n) => judged.bad_any[reach.index[n]],
-                _ => true,
-            }) {
-                Some(t) => target = t.clone(),
-                None => return chain,
-            }
-        }
+        let Some(mut target) = reach.edges[v][e].targets.iter().find(|t| judged.is_bad(t)).cloned() else {
+            return chain;
+        };
         let mut seen = FxHashSet::default();
         loop {
-            match target {
-                Target::Node(node) => {
-                    let j = reach.index[&node];
-                    if !seen.insert(j) {
-                        break;
-                    }
-                    let Some(Witness::Edge { edge, dyn_target }) = judged.witness[j] else {
-                        chain.push(ChainStep { function: naming::node_name(db, &node), location: None });
-                        break;
-                    };
-                    let resolved = &reach.edges[j][edge];
-                    let location = resolved.edge.site.and_then(|site| self.site_location(site));
-                    chain.push(ChainStep { function: naming::node_name(db, &node), location });
-                    target = match dyn_target {
-                        Some(d) => resolved.dyn_targets[d].clone(),
-                        None => resolved.edge.target.clone(),
-                    };
-                }
-                Target::Allocator(func) | Target::Foreign(func) => {
-                    chain.push(ChainStep { function: naming::fn_path(db, func, None), location: None });
-                    break;
-                }
-                Target::Unknown(what) => {
-                    chain.push(ChainStep { function: what, location: None });
-                    break;
-                }
-                Target::Dyn { .. } => break,
-            }
+            let name = self.target_name(reach, &target);
+            let Resolved::Vertex(j) = target else {
+                chain.push(ChainStep { function: name, location: None });
+                break;
+            };
+            let witness = if seen.insert(j) { judged.witness[j] } else { None };
+            let Some(Witness { edge, target: t }) = witness else {
+                chain.push(ChainStep { function: name, location: None });
+                break;
+            };
+            let resolved = &reach.edges[j][edge];
+            let location = resolved.edge.site.and_then(|site| self.site_location(site));
+            chain.push(ChainStep { function: name, location });
+            target = resolved.targets[t].clone();
         }
         chain
     }
@@ -550,12 +665,7 @@ impl<'a> Analyzer<'a> {
 }
 
 fn def_krate(db: &dyn HirDatabase, def: DefWithBodyId) -> base_db::Crate {
-    match def {
-        DefWithBodyId::FunctionId(f) => f.krate(db),
-        DefWithBodyId::StaticId(s) => s.lookup(db).container.krate(db),
-        DefWithBodyId::ConstId(c) => c.lookup(db).container.module(db).krate(db),
-        DefWithBodyId::VariantId(v) => v.lookup(db).parent.lookup(db).container.krate(db),
-    }
+    def.module(db).krate(db)
 }
 
 fn function_id(f: hir::Function) -> Option<FunctionId> {
@@ -635,9 +745,54 @@ pub(crate) fn wildcard_match(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// Which nodes of a root's reach allocate. `bad_any` follows every edge; `bad_own`
-/// follows only edges into code outside the workspace, so a finding at a workspace
-/// line blames what that line calls, not workspace code reported on its own lines.
+/// Every coercion made in the vertices reachable from `starts`.
+fn subtree_coercions<'db>(
+    reach: &Reach<'db>,
+    own: &[Vec<(Ty<'db>, TraitId)>],
+    starts: &[usize],
+) -> Vec<(Ty<'db>, TraitId)> {
+    let mut seen = FxHashSet::default();
+    let mut stack: Vec<usize> = starts.to_vec();
+    let mut out = Vec::new();
+    while let Some(v) = stack.pop() {
+        if v >= reach.edges.len() || !seen.insert(v) {
+            continue;
+        }
+        for item in own.get(v).into_iter().flatten() {
+            if !out.contains(item) {
+                out.push(*item);
+            }
+        }
+        for resolved in &reach.edges[v] {
+            for target in &resolved.targets {
+                if let Resolved::Vertex(j) = target {
+                    stack.push(*j);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a call of `target` from vertex `v` allocates or can't be judged.
+/// Foreign functions are judged where the workspace calls them: inside std and
+/// dependencies only the allocator symbols count. A fn pointer is unknown only in
+/// the root itself (vertex 0): elsewhere it points at a fn item that the walk
+/// already reached where it became a pointer.
+fn terminal_is_bad(target: &Target<'_>, v: usize, local: bool) -> bool {
+    match target {
+        Target::Allocator(_) => true,
+        Target::Foreign(_) => local,
+        Target::Unknown { kind: UnknownKind::FnPointer, .. } => v == 0,
+        Target::Unknown { kind: UnknownKind::Opaque, .. } => true,
+        Target::Node(_) | Target::Dyn { .. } => false,
+    }
+}
+
+/// Which vertices of a root's reach allocate. `bad_any` follows every edge;
+/// `bad_own` follows only edges into code outside the workspace, so a finding at a
+/// workspace line blames what that line calls, not workspace code reported on its
+/// own lines. Witnesses are found breadth-first from the allocator: shortest chains.
 struct Judged {
     bad_any: Vec<bool>,
     bad_own: Vec<bool>,
@@ -645,73 +800,69 @@ struct Judged {
 }
 
 impl Judged {
-    fn new(reach: &Reach<'_>, is_local: impl Fn(&Node<'_>) -> bool) -> Judged {
+    fn new(reach: &Reach<'_>) -> Judged {
         let n = reach.nodes.len();
-        let local: Vec<bool> = reach.nodes.iter().map(&is_local).collect();
-        let terminal_bad = |target: &Target<'_>, in_local: bool| match target {
-            Target::Allocator(_) => true,
-            // Foreign functions and unknown callees are judged where the workspace
-            // calls them; inside std and dependencies the allocator symbols are what
-            // count, and fn pointers there point at fn items already reached.
-            Target::Foreign(_) => in_local,
-            Target::Unknown(what) => in_local || !what.starts_with("fn pointer"),
-            _ => false,
-        };
+        let local = &reach.local;
+        let terminal_bad = |target: &Target<'_>, v: usize| terminal_is_bad(target, v, local[v]);
         let mut judged = Judged { bad_any: vec![false; n], bad_own: vec![false; n], witness: vec![None; n] };
-        // Reverse edges: who calls node j, through which edge.
-        let mut callers: Vec<Vec<(usize, usize, Option<usize>)>> = vec![Vec::new(); n];
+        let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
         let mut queue_any = std::collections::VecDeque::new();
         let mut queue_own = std::collections::VecDeque::new();
-        for i in 0..n {
-            for (e, resolved) in reach.edges[i].iter().enumerate() {
-                let mut direct_targets: Vec<(&Target<'_>, Option<usize>)> = vec![(&resolved.edge.target, None)];
-                if let Target::Dyn { .. } = resolved.edge.target {
-                    direct_targets = resolved.dyn_targets.iter().enumerate().map(|(d, t)| (t, Some(d))).collect();
-                }
-                for (target, d) in direct_targets {
+        for v in 0..n {
+            for (e, resolved) in reach.edges[v].iter().enumerate() {
+                for (t, target) in resolved.targets.iter().enumerate() {
+                    let witness = Witness { edge: e, target: t };
                     match target {
-                        Target::Node(next) => {
-                            if let Some(&j) = reach.index.get(next) {
-                                if j < n {
-                                    callers[j].push((i, e, d));
-                                }
+                        Resolved::Vertex(j) => callers[*j].push((v, witness)),
+                        Resolved::Terminal(terminal) if terminal_bad(terminal, v) => {
+                            if !judged.bad_any[v] {
+                                judged.bad_any[v] = true;
+                                queue_any.push_back(v);
+                            }
+                            if !local[v] && !judged.bad_own[v] {
+                                judged.bad_own[v] = true;
+                                judged.witness[v] = Some(witness);
+                                queue_own.push_back(v);
+                            }
+                            if local[v] && judged.witness[v].is_none() {
+                                judged.witness[v] = Some(witness);
                             }
                         }
-                        other => {
-                            if terminal_bad(other, local[i]) {
-                                if !judged.bad_any[i] {
-                                    judged.bad_any[i] = true;
-                                    queue_any.push_back(i);
-                                }
-                                if !local[i] && !judged.bad_own[i] {
-                                    judged.bad_own[i] = true;
-                                    judged.witness[i] = Some(Witness::Edge { edge: e, dyn_target: d });
-                                    queue_own.push_back(i);
-                                }
-                            }
-                        }
+                        Resolved::Terminal(_) => {}
                     }
                 }
             }
         }
-        while let Some(j) = queue_any.pop_front() {
-            for &(i, _, _) in &callers[j] {
-                if !judged.bad_any[i] {
-                    judged.bad_any[i] = true;
-                    queue_any.push_back(i);
+        while let Some(j) = queue_own.pop_front() {
+            for &(v, witness) in &callers[j] {
+                if !local[v] && !judged.bad_own[v] {
+                    judged.bad_own[v] = true;
+                    judged.witness[v] = Some(witness);
+                    queue_own.push_back(v);
                 }
             }
         }
-        while let Some(j) = queue_own.pop_front() {
-            for &(i, e, d) in &callers[j] {
-                if !local[i] && !judged.bad_own[i] {
-                    judged.bad_own[i] = true;
-                    judged.witness[i] = Some(Witness::Edge { edge: e, dyn_target: d });
-                    queue_own.push_back(i);
+        while let Some(j) = queue_any.pop_front() {
+            for &(v, witness) in &callers[j] {
+                if !judged.bad_any[v] {
+                    judged.bad_any[v] = true;
+                    if judged.witness[v].is_none() {
+                        judged.witness[v] = Some(witness);
+                    }
+                    queue_any.push_back(v);
                 }
             }
         }
         judged
+    }
+
+    /// Whether calling `target` can allocate.
+    fn is_bad(&self, target: &Resolved<'_>) -> bool {
+        match target {
+            Resolved::Vertex(j) => self.bad_any[*j],
+            Resolved::Terminal(Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. }) => true,
+            Resolved::Terminal(_) => false,
+        }
     }
 }
 

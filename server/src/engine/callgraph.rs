@@ -6,7 +6,7 @@
 use std::rc::Rc;
 
 use hir_def::{
-    AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, Lookup, TraitId, VariantId,
+    AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
     expr_store::{Body, ExpressionStore},
     hir::{Expr, ExprId, ExprOrPatId, PatId, Statement},
     lang_item::LangItems,
@@ -20,7 +20,7 @@ use hir_ty::{
     next_solver::{DbInterner, GenericArgs, Ty, TyKind, TypingMode, infer::DbInternerInferExt},
 };
 use rustc_hash::FxHashMap;
-use rustc_type_ir::inherent::{GenericArgs as _, IntoKind, Ty as _};
+use rustc_type_ir::inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind};
 
 use super::subst::Instantiate;
 
@@ -46,10 +46,18 @@ pub(crate) enum Target<'db> {
     Foreign(FunctionId),
     /// A call whose callee the source does not determine (fn pointer, `impl Fn`
     /// parameter of a generic root, a trait method on an unresolved parameter).
-    Unknown(String),
+    Unknown { what: String, kind: UnknownKind },
     /// A `dyn Trait` method call: resolved per root against the types that root's
     /// reachable code coerces to `dyn Trait`.
     Dyn { method: FunctionId, args: GenericArgs<'db> },
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum UnknownKind {
+    /// A call through a fn pointer value.
+    FnPointer,
+    /// A call on a type the root leaves generic, or a `dyn Fn` from the root's caller.
+    Opaque,
 }
 
 /// Where in a body an edge comes from.
@@ -65,6 +73,18 @@ pub(crate) struct Edge<'db> {
     pub site: Option<Site>,
     /// A value of this binding is dropped here (for drop glue edges).
     pub drop_of: Option<Ty<'db>>,
+    /// The callee as written, when it is a plain name (`f` in `f(1)`).
+    pub callee_label: Option<String>,
+    /// For a `format_args!` argument (`Argument::new_display(&x)`): the call that
+    /// consumes the formatted arguments (`write_fmt`, `format`, ...), which is where
+    /// the argument's `Display::fmt` runs and meets its writer.
+    pub format_consumer: Option<ExprId>,
+}
+
+impl<'db> Edge<'db> {
+    fn new(target: Target<'db>, site: Option<Site>) -> Self {
+        Edge { target, site, drop_of: None, callee_label: None, format_consumer: None }
+    }
 }
 
 /// The walked body of one node.
@@ -137,7 +157,7 @@ impl<'db> CallGraph<'db> {
                 let body = Body::of(self.db, def);
                 let mut walker = BodyWalker::new(self, def, args, env);
                 for &param in body.params.iter() {
-                    walker.drop_bindings_of(&body, param);
+                    walker.drop_bindings_of(&body, param.formal);
                 }
                 walker.visit_expr(&body, body.root_expr());
                 walker.out
@@ -163,10 +183,10 @@ impl<'db> CallGraph<'db> {
     /// Drop glue: the type's own `Drop` impl, then its fields' glue.
     fn drop_glue_edges(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
         let mut out = Walked::default();
-        let push = |out: &mut Walked<'db>, target| out.edges.push(Edge { target, site: None, drop_of: None });
+        let push = |out: &mut Walked<'db>, target| out.edges.push(Edge::new(target, None));
         match ty.kind() {
             TyKind::Adt(adt_def, _) => {
-                let adt: AdtId = adt_def.def_id().0;
+                let adt: AdtId = adt_def.def_id();
                 if hir_ty::drop::destructor(self.db, adt).is_some() {
                     if let Some(drop_fn) = self.lang.Drop_drop {
                         let drop_args = GenericArgs::new_from_slice(&[ty.into()]);
@@ -213,7 +233,7 @@ impl<'db> CallGraph<'db> {
                 .map(|arg| if arg.ty() == Some(self_ty) { field_ty.into() } else { *arg })
                 .collect();
             if let Some(target) = self.resolve_call(method, GenericArgs::new_from_slice(&field_args), env) {
-                out.edges.push(Edge { target, site: None, drop_of: None });
+                out.edges.push(Edge::new(target, None));
             }
         }
         out
@@ -222,7 +242,7 @@ impl<'db> CallGraph<'db> {
     /// The types of every field of every variant of an ADT, instantiated.
     fn field_types(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Ty<'db>> {
         let TyKind::Adt(adt_def, args) = ty.kind() else { return Vec::new() };
-        let variants: Vec<VariantId> = match adt_def.def_id().0 {
+        let variants: Vec<VariantId> = match adt_def.def_id() {
             AdtId::StructId(id) => vec![id.into()],
             AdtId::UnionId(id) => vec![id.into()],
             AdtId::EnumId(id) => id.enum_variants(self.db).variants.values().map(|&(v, _)| v.into()).collect(),
@@ -289,11 +309,25 @@ impl<'db> CallGraph<'db> {
             if let ItemContainerId::TraitId(_) = container {
                 let self_ty = args.as_slice().first().and_then(|a| a.ty());
                 let who = self_ty.map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
-                return Some(Target::Unknown(format!("<{who} as {}>::{}", super::naming::trait_path_of(db, func), sig.name.as_str())));
+                let what = format!("<{who} as {}>::{}", super::naming::trait_path_of(db, func), sig.name.as_str());
+                return Some(Target::Unknown { what, kind: UnknownKind::Opaque });
             }
             return None;
         }
         Some(Target::Node(Node::Fn { func, args }))
+    }
+
+    /// An associated fn of `core::fmt::rt::Argument` or `core::fmt::Arguments`: what
+    /// `format_args!` expands to.
+    pub(crate) fn is_format_machinery(&self, func: FunctionId) -> bool {
+        let ItemContainerId::ImplId(impl_) = func.loc(self.db).container else { return false };
+        let Some((adt, _)) = self.db.impl_self_ty(impl_).skip_binder().as_adt() else { return false };
+        let adt = Some(adt);
+        adt == self.lang.FormatArgument.map(AdtId::from) || adt == self.lang.FormatArguments.map(AdtId::from)
+    }
+
+    pub(crate) fn is_fn_family_trait(&self, trait_: TraitId) -> bool {
+        [self.lang.Fn, self.lang.FnMut, self.lang.FnOnce].contains(&Some(trait_))
     }
 
     fn is_fn_trait_call(&self, func: FunctionId) -> bool {
@@ -321,11 +355,15 @@ impl<'db> CallGraph<'db> {
                 closure: closure.0,
                 parent_args: GenericArgs::new_from_slice(closure_args.as_closure().parent_args()),
             })),
-            TyKind::FnPtr(..) => Some(Target::Unknown(format!("fn pointer `{}`", super::naming::ty_name(self.db, callee)))),
+            TyKind::FnPtr(..) => Some(Target::Unknown {
+                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                kind: UnknownKind::FnPointer,
+            }),
             TyKind::Dynamic(..) => Some(Target::Dyn { method: func, args: replace_self(args, callee) }),
-            TyKind::Param(_) | TyKind::Alias(..) => {
-                Some(Target::Unknown(format!("`{}`", super::naming::ty_name(self.db, callee))))
-            }
+            TyKind::Param(_) | TyKind::Alias(..) => Some(Target::Unknown {
+                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                kind: UnknownKind::Opaque,
+            }),
             _ => {
                 let (resolved, resolved_args) = self.db.lookup_impl_method(env, func, replace_self(args, callee));
                 match resolved {
@@ -348,6 +386,9 @@ fn replace_self<'db>(args: GenericArgs<'db>, self_ty: Ty<'db>) -> GenericArgs<'d
 /// The walk of one body at one instantiation.
 struct BodyWalker<'g, 'db> {
     graph: &'g mut CallGraph<'db>,
+    /// The calls whose arguments are being walked, innermost last; `false` for the
+    /// calls of the `format_args!` machinery itself.
+    enclosing_calls: Vec<(ExprId, bool)>,
     owner: DefWithBodyId,
     infer: &'db InferenceResult<'db>,
     inst: Instantiate<'db>,
@@ -359,19 +400,47 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn new(graph: &'g mut CallGraph<'db>, owner: DefWithBodyId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Self {
         let infer = InferenceResult::of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
-        BodyWalker { graph, owner, infer, inst, env, out: Walked::default() }
+        BodyWalker { graph, enclosing_calls: Vec::new(), owner, infer, inst, env, out: Walked::default() }
     }
 
     fn site(&self, expr: impl Into<ExprOrPatId>) -> Option<Site> {
         Some(Site { owner: self.owner, expr: expr.into() })
     }
 
-    fn call(&mut self, func: FunctionId, args: GenericArgs<'db>, expr: ExprId) {
+    fn call(&mut self, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
+        let format_consumer = if self.graph.is_format_machinery(func) {
+            self.enclosing_calls.iter().rev().find(|(_, consumes)| *consumes).map(|&(call, _)| call)
+        } else {
+            None
+        };
         let args = self.inst.args(args);
         if let Some(target) = self.graph.resolve_call(func, args, self.env) {
             let site = self.site(expr);
-            self.out.edges.push(Edge { target, site, drop_of: None });
+            self.out.edges.push(Edge { callee_label: label, format_consumer, ..Edge::new(target, site) });
         }
+    }
+
+    /// The function a call expression calls, before impl resolution.
+    fn callee_of(&mut self, store: &ExpressionStore, expr: ExprId) -> Option<FunctionId> {
+        if let Some((func, _)) = self.infer.method_resolution(expr) {
+            return Some(func);
+        }
+        let Expr::Call { callee, .. } = &store[expr] else { return None };
+        match self.expr_ty(*callee)?.kind() {
+            TyKind::FnDef(def, _) => match def.0 {
+                CallableDefId::FunctionId(func) => Some(func),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// `f` in `f(1)`, when the callee is a plain name.
+    fn callee_label(store: &ExpressionStore, expr: ExprId) -> Option<String> {
+        let Expr::Call { callee, .. } = &store[expr] else { return None };
+        let Expr::Path(path) = &store[*callee] else { return None };
+        let mod_path = path.mod_path()?;
+        mod_path.as_ident().map(|name| name.as_str().to_owned())
     }
 
     fn expr_ty(&mut self, expr: ExprId) -> Option<Ty<'db>> {
@@ -399,12 +468,22 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 if let CallableDefId::FunctionId(func) = def.0 {
                     // A function item mentioned as a value (called, or stored as a
                     // pointer as `format_args!` does with `Display::fmt`) may be called.
-                    self.call(func, args, expr);
+                    self.call(func, args, expr, None);
                 }
             }
         }
         if let Some((func, args)) = self.infer.method_resolution(expr) {
-            self.call(func, args, expr);
+            self.call(func, args, expr, Self::callee_label(store, expr));
+        } else if let Expr::Call { callee, .. } = &store[expr] {
+            // A built-in call through a fn pointer: no callee the source can show.
+            if let Some(callee_ty) = self.expr_ty(*callee) {
+                if let TyKind::FnPtr(..) = callee_ty.kind() {
+                    let what = Self::callee_label(store, expr)
+                        .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
+                    let site = self.site(expr);
+                    self.out.edges.push(Edge::new(Target::Unknown { what, kind: UnknownKind::FnPointer }, site));
+                }
+            }
         }
         self.visit_adjustments(expr, ty);
         if let Expr::Block { statements, .. } | Expr::Unsafe { statements, .. } = &store[expr] {
@@ -414,7 +493,24 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
             }
         }
-        store.walk_child_exprs(expr, |child| self.visit_expr(store, child));
+        match &store[expr] {
+            Expr::Call { callee, args } => {
+                self.visit_expr(store, *callee);
+                let consumes = !self.callee_of(store, expr).is_some_and(|f| self.graph.is_format_machinery(f));
+                self.enclosing_calls.push((expr, consumes));
+                for &arg in args.iter() {
+                    self.visit_expr(store, arg);
+                }
+                self.enclosing_calls.pop();
+            }
+            Expr::MethodCall { .. } => {
+                let consumes = !self.callee_of(store, expr).is_some_and(|f| self.graph.is_format_machinery(f));
+                self.enclosing_calls.push((expr, consumes));
+                store.walk_child_exprs(expr, |child| self.visit_expr(store, child));
+                self.enclosing_calls.pop();
+            }
+            _ => store.walk_child_exprs(expr, |child| self.visit_expr(store, child)),
+        }
     }
 
     /// Overloaded auto-deref calls `Deref::deref`; unsizing to `dyn Trait` records a
@@ -435,7 +531,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         let args = GenericArgs::new_from_slice(&[source.into()]);
                         if let Some(target) = self.graph.resolve_call(deref_fn, args, self.env) {
                             let site = self.site(expr);
-                            self.out.edges.push(Edge { target, site, drop_of: None });
+                            self.out.edges.push(Edge::new(target, site));
                         }
                     }
                 }
@@ -449,14 +545,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 Adjust::Pointer(PointerCast::ClosureFnPointer(_)) => {
                     if let TyKind::Closure(closure, args) = source.kind() {
                         let site = self.site(expr);
-                        self.out.edges.push(Edge {
-                            target: Target::Node(Node::Closure {
-                                closure: closure.0,
-                                parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
-                            }),
-                            site,
-                            drop_of: None,
-                        });
+                        let closure = Node::Closure {
+                            closure: closure.0,
+                            parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
+                        };
+                        self.out.edges.push(Edge::new(Target::Node(closure), site));
                     }
                 }
                 _ => {}
@@ -495,13 +588,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let mut bindings = Vec::new();
         store.walk_bindings_in_pat(pat, |binding| bindings.push(binding));
         for binding in bindings {
-            let Some(ty) = self.infer.type_of_binding.get(binding).map(|t| t.as_ref()) else { continue };
-            let ty = self.inst.ty(ty);
+            let ty = self.inst.ty(self.infer.binding_ty(binding));
             if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)) || !self.graph.needs_drop(ty, self.env) {
                 continue;
             }
             let site = Some(Site { owner: self.owner, expr: site });
-            self.out.edges.push(Edge { target: Target::Node(Node::DropGlue(ty)), site, drop_of: Some(ty) });
+            self.out.edges.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
         }
     }
 }

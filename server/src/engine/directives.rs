@@ -221,7 +221,7 @@ impl LineStarts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ra_ap_syntax::Edition;
+    use ra_ap_syntax::{Edition, ast::HasName};
 
     fn directives(src: &str) -> FileDirectives {
         collect(&SourceFile::parse(src, Edition::CURRENT).tree())

@@ -48,6 +48,17 @@ impl std::fmt::Display for LoadError {
     }
 }
 
+/// The root cause of a load failure on one line: cargo's own message, without the
+/// command line rust-analyzer ran.
+fn one_line(err: &anyhow::Error) -> String {
+    let text = format!("{err:#}");
+    let cause = match text.rfind("exited with an error: ") {
+        Some(at) => text[at + "exited with an error: ".len()..].to_owned(),
+        None => err.root_cause().to_string(),
+    };
+    cause.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// A loaded workspace: rust-analyzer's database and the files it knows.
 pub struct Workspace {
     pub db: RootDatabase,
@@ -89,7 +100,7 @@ impl Workspace {
             proc_macro_processes: 1,
         };
         let (db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
-            .map_err(|err| LoadError::Failed(format!("{err:#}")))?;
+            .map_err(|err| LoadError::Failed(one_line(&err)))?;
         Ok(Workspace { db, vfs, root, std_source, _proc_macro_server: proc_macro_server })
     }
 

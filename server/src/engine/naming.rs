@@ -10,7 +10,7 @@ use hir_ty::{
     display::{DisplayTarget, HirDisplay},
     next_solver::{GenericArgs, Ty, TyKind},
 };
-use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
+use rustc_type_ir::inherent::IntoKind;
 
 use super::callgraph::Node;
 
@@ -63,7 +63,7 @@ pub(crate) fn trait_path_of(db: &dyn HirDatabase, func: FunctionId) -> String {
 fn type_prefix(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     match ty.kind() {
         TyKind::Adt(adt, args) => {
-            let path = adt_path(db, adt.def_id().0);
+            let path = adt_path(db, adt.def_id());
             let shown: Vec<String> = args
                 .as_slice()
                 .iter()
@@ -88,18 +88,22 @@ pub(crate) fn fn_path(db: &dyn HirDatabase, func: FunctionId, args: Option<Gener
         }
         ItemContainerId::ImplId(impl_) => {
             let self_ty = db.impl_self_ty(impl_);
-            let prefix = match args {
+            let ty = match args {
                 Some(args) => {
                     let interner = hir_ty::next_solver::DbInterner::new_no_crate(db);
-                    let ty = self_ty.instantiate(interner, args.as_slice()).skip_norm_wip();
-                    type_prefix(db, ty)
+                    self_ty.instantiate(interner, args.as_slice()).skip_norm_wip()
                 }
-                None => match self_ty.skip_binder().kind() {
-                    TyKind::Adt(adt, _) => adt_path(db, adt.def_id().0),
-                    _ => type_prefix(db, self_ty.skip_binder()),
-                },
+                None => self_ty.skip_binder(),
             };
-            format!("{prefix}::{name}")
+            match (ty.kind(), db.impl_trait(impl_)) {
+                // `<u32 as alloc::string::ToString>::to_string`: a type with no path of its own.
+                (kind, Some(trait_ref)) if !matches!(kind, TyKind::Adt(..)) => {
+                    let trait_ = trait_path(db, trait_ref.skip_binder().def_id.0);
+                    format!("<{} as {trait_}>::{name}", ty_name(db, ty))
+                }
+                (TyKind::Adt(adt, _), _) if args.is_none() => format!("{}::{name}", adt_path(db, adt.def_id())),
+                _ => format!("{}::{name}", type_prefix(db, ty)),
+            }
         }
         ItemContainerId::TraitId(trait_) => {
             let trait_path = trait_path(db, trait_);

@@ -47,7 +47,12 @@ pub fn discover_from_env() -> Option<StdSource> {
     discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian)
 }
 
+/// The active toolchain's sysroot. `NOALLOC_TOOLCHAIN_SYSROOT` names it instead of
+/// asking `rustc --print sysroot` (for packagers, and for tests).
 pub fn toolchain_sysroot() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
+        return Some(PathBuf::from(path));
+    }
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let out = Command::new(rustc).args(["--print", "sysroot"]).output().ok()?;
     if !out.status.success() {
