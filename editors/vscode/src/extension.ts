@@ -287,6 +287,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.languages.onDidChangeDiagnostics(refreshStatus),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (!e.affectsConfiguration("noalloc")) return;
+      output.info("settings changed");
       const running = client?.isRunning() === true;
       const samePath = running && runningPath !== undefined && lookupPath() === runningPath;
       if (!running || (needsRestart((s) => e.affectsConfiguration(s)) && !samePath)) {

@@ -238,6 +238,27 @@ try {
   await page.keyboard.press("Escape");
   await page.waitForTimeout(300);
 
+  // A settings change reaches the running server (workspace/didChangeConfiguration):
+  // severity "error" turns the squiggle red, and back.
+  // (Workspace settings: code-server's browser side does not watch the user settings file.)
+  fs.mkdirSync(path.join(ws, ".vscode"), { recursive: true });
+  const writeWorkspaceSettings = (extra) => fs.writeFileSync(path.join(ws, ".vscode/settings.json"), JSON.stringify(extra, null, 2));
+  writeWorkspaceSettings({ "noalloc.severity": "error" });
+  const red = await page.locator(".monaco-editor .squiggly-error").first().waitFor({ state: "attached", timeout: 60_000 }).then(() => true, () => false);
+  const starts = () => {
+    const logs = path.join(data, "logs");
+    let n = 0;
+    for (const dir of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+      const f = path.join(logs, dir, "exthost1/noalloc.noalloc/noalloc.log");
+      if (fs.existsSync(f)) n += (fs.readFileSync(f, "utf8").match(/\] starting /g) ?? []).length;
+    }
+    return n;
+  };
+  check("noalloc.severity = error turns the finding into an error, without a restart", red && starts() === 1, `red=${red}, server starts=${starts()}`);
+  writeWorkspaceSettings({});
+  const yellow = await page.locator(".monaco-editor .squiggly-warning").first().waitFor({ state: "attached", timeout: 60_000 }).then(() => true, () => false);
+  check("clearing it brings the warning back", yellow && (await page.locator(".monaco-editor .squiggly-error").count()) === 0);
+
   // The quick fix: cursor on the squiggle, Control+. , pick "Insert a noalloc exemption".
   box = await squiggle.boundingBox();
   await page.mouse.click(box.x + 3, box.y + box.height / 2);
