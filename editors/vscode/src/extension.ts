@@ -7,9 +7,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
 import {
-  CloseAction,
   DidChangeConfigurationNotification,
-  ErrorAction,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -120,11 +118,8 @@ async function start(): Promise<void> {
     initializationOptions: settingsFor(undefined),
     synchronize: { fileEvents: watcher },
     outputChannel: output,
-    // A crash restarts the server a few times (the client's default), then stops.
-    errorHandler: {
-      error: () => ({ action: ErrorAction.Continue }),
-      closed: () => ({ action: CloseAction.DoNotRestart, message: "The noalloc server stopped. Run “noalloc: Restart Server” to start it again." }),
-    },
+    // A crash restarts the server up to 4 times in 3 minutes (the client's default);
+    // then the status bar shows it stopped, and a click restarts it.
     middleware: {
       workspace: {
         // The server pulls section `noalloc`: answer with the same normalised object
