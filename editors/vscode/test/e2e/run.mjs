@@ -95,6 +95,7 @@ const data = path.join(tmp, "data");
 const exts = path.join(tmp, "extensions");
 fs.cpSync(path.join(ext, "test-fixture"), ws, { recursive: true });
 fs.mkdirSync(path.join(data, "User"), { recursive: true });
+fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
 const libRs = path.join(ws, "src/lib.rs");
 // noalloc.server.path is machine-overridable: in code-server (a remote set-up) it is
@@ -269,7 +270,7 @@ try {
     await shot(page, "failure-quickfix", false);
     throw new Error("no exemption quick fix");
   }
-  await shot(page, "screenshot-quickfix", false);
+  await shot(page, "screenshot-quickfix", true);
   const fb = await fixRow.boundingBox();
   await page.mouse.move(fb.x + 20, fb.y + fb.height / 2);
   await page.mouse.click(fb.x + 20, fb.y + fb.height / 2);
@@ -349,8 +350,11 @@ try {
 } finally {
   await browser?.close().catch(() => {});
   cleanup();
-  const serverLog = path.join(data, "logs");
-  log(`code-server log: ${path.join(artifacts, "code-server.log")}; VS Code logs under ${serverLog}`);
+  // Keep VS Code's logs (the extension's output included) with the screenshots.
+  fs.cpSync(path.join(data, "logs"), path.join(artifacts, "vscode-logs"), { recursive: true });
+  log(`code-server log: ${path.join(artifacts, "code-server.log")}; VS Code logs: ${path.join(artifacts, "vscode-logs")}`);
+  await new Promise((r) => setTimeout(r, 500));
+  fs.rmSync(tmp, { recursive: true, force: true });
 }
 
 console.log(`e2e: ${passed} passed, ${failed} failed`);
