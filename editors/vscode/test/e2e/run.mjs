@@ -190,6 +190,13 @@ try {
   }, box.y + box.height / 2);
   check("a warning squiggle is on the String::from line", /String::from\("hello"\)/.test(lineText ?? ""), `line is ${JSON.stringify(lineText)}`);
 
+  // A code lens above each root: the allocating one and the clean one.
+  const lenses = await waitFor("the code lenses of both roots", async () => {
+    const t = await page.locator(".monaco-editor .codelens-decoration").allTextContents();
+    return t.some((x) => /1 allocation/.test(x)) && t.some((x) => /no allocations/.test(x)) ? t : false;
+  }, 30_000).catch(() => page.locator(".monaco-editor .codelens-decoration").allTextContents().then((t) => JSON.stringify(t)));
+  check("code lenses: \"1 allocation\" above greet, \"no allocations\" above add", Array.isArray(lenses), String(lenses));
+
   // The status bar counts the finding.
   const statusItem = page.locator(".statusbar-item", { hasText: "noalloc" }).first();
   const statusText = await waitFor("the status bar item to count the finding", async () => {
