@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
+use lsp_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 /// One open file.
 #[derive(Debug, Clone)]
@@ -105,27 +105,38 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
     offset
 }
 
-/// The LSP position of the engine's 1-based line and byte column in `text`.
-pub fn line_col_position(text: &str, line: u32, column: u32) -> Position {
-    let mut line_start = 0;
-    for _ in 1..line.max(1) {
-        match text[line_start..].find('\n') {
-            Some(i) => line_start += i + 1,
-            None => return position(text, text.len()),
-        }
-    }
-    let line_end = text[line_start..]
-        .find('\n')
-        .map_or(text.len(), |i| line_start + i);
-    let byte = (line_start + column.saturating_sub(1) as usize).min(line_end);
-    position(text, byte)
-}
+/// Where each line of a text starts: positions in a large file without rescanning it
+/// for every finding.
+#[derive(Debug, Clone)]
+pub struct LineStarts(Vec<usize>);
 
-/// An LSP range for the engine's 1-based location in `text`.
-pub fn range(text: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> Range {
-    Range {
-        start: line_col_position(text, line, column),
-        end: line_col_position(text, end_line, end_column),
+impl LineStarts {
+    pub fn new(text: &str) -> LineStarts {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineStarts(starts)
+    }
+
+    /// The LSP position of the engine's 1-based line and byte column, clamped to
+    /// the text.
+    pub fn position(&self, text: &str, line: u32, column: u32) -> Position {
+        let line0 = line.max(1) as usize - 1;
+        let Some(&line_start) = self.0.get(line0) else {
+            return position(text, text.len());
+        };
+        let line_end = self.0.get(line0 + 1).map_or(text.len(), |&next| next - 1);
+        let byte = floor_char_boundary(
+            text,
+            (line_start + column.saturating_sub(1) as usize).min(line_end),
+        );
+        let character = text[line_start..byte]
+            .chars()
+            .map(|c| c.len_utf16() as u32)
+            .sum();
+        Position {
+            line: line0 as u32,
+            character,
+        }
     }
 }
 
@@ -180,6 +191,7 @@ pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lsp_types::Range;
 
     #[test]
     fn positions_count_utf16_units() {
@@ -191,7 +203,7 @@ mod tests {
         assert_eq!(&text[offset(text, p)..offset(text, p) + 1], "x");
         assert_eq!(position(text, offset(text, p)), p);
         // The engine's column is in bytes: `x` is byte 14 (1-based 15) of line 2.
-        assert_eq!(line_col_position(text, 2, 15), p);
+        assert_eq!(LineStarts::new(text).position(text, 2, 15), p);
         // Out of range clamps.
         assert_eq!(
             offset(

@@ -10,7 +10,7 @@ use lsp_types::{
     DiagnosticSeverity, Location as LspLocation, NumberOrString, Position, Range, Uri,
 };
 
-use super::documents::{self, path_to_uri};
+use super::documents::{path_to_uri, LineStarts};
 use super::settings::Settings;
 use crate::engine::{Analysis, Finding, Location, RootReport};
 
@@ -34,7 +34,7 @@ pub fn readme_section(code: &str) -> &'static str {
 /// the database, then the disk. Remembers what it read.
 pub struct Texts<'a> {
     lookup: &'a dyn Fn(&Path) -> Option<String>,
-    cache: BTreeMap<PathBuf, Option<String>>,
+    cache: BTreeMap<PathBuf, Option<(String, LineStarts)>>,
     /// The workspace root, for short paths in hovers.
     root: Option<&'a Path>,
 }
@@ -48,21 +48,27 @@ impl<'a> Texts<'a> {
         }
     }
 
-    fn get(&mut self, path: &Path) -> Option<&str> {
+    fn get(&mut self, path: &Path) -> Option<&(String, LineStarts)> {
         let lookup = self.lookup;
         self.cache
             .entry(path.to_path_buf())
-            .or_insert_with(|| lookup(path))
-            .as_deref()
+            .or_insert_with(|| {
+                lookup(path).map(|text| {
+                    let starts = LineStarts::new(&text);
+                    (text, starts)
+                })
+            })
+            .as_ref()
     }
 
     /// The LSP range of an engine location; without the text, columns are taken as
     /// UTF-16 already (right for ASCII).
     pub fn range(&mut self, loc: &Location) -> Range {
         match self.get(&loc.file) {
-            Some(text) => {
-                documents::range(text, loc.line, loc.column, loc.end_line, loc.end_column)
-            }
+            Some((text, starts)) => Range {
+                start: starts.position(text, loc.line, loc.column),
+                end: starts.position(text, loc.end_line, loc.end_column),
+            },
             None => Range {
                 start: Position::new(loc.line.saturating_sub(1), loc.column.saturating_sub(1)),
                 end: Position::new(
