@@ -336,6 +336,18 @@ try {
   check(`the server is still running after the check (status bar shows ${expectIcon})`, (await statusItem.locator(expectIcon).count()) === 1,
     (await statusItem.innerHTML()).slice(0, 300));
 
+  // noalloc: Restart Server stops the server and starts a new one, which publishes again.
+  await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.type("noalloc: Restart Server");
+  const restartRow = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Restart Server" }).first();
+  await restartRow.waitFor({ timeout: 10_000 });
+  await restartRow.click();
+  const restarted = await waitFor("a second server start", async () => starts() === 2, 30_000).then(() => true, () => false);
+  const backUp = await waitFor("the status bar after the restart", async () => (await statusItem.locator(expectIcon).count()) === 1, ANALYSIS_MS).then(() => true, () => false);
+  check("Restart Server starts a new server, which reports the same state", restarted && backUp, `starts=${starts()}, status=${await statusItem.textContent()}`);
+
   // A server path that points nowhere: the extension says so, with the install command.
   await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});
   const missing = path.join(tmp, "no-such-noalloc-ls");
