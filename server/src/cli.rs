@@ -54,7 +54,14 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     };
     let load_ms = started.elapsed().as_millis();
-    let analysis = engine::analyze(&ws, &options.config);
+    let config = match options.config.clone().with_manifest(&ws.root) {
+        Ok(config) => config,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return EXIT_COULD_NOT_RUN;
+        }
+    };
+    let analysis = engine::analyze(&ws, &config);
     let total_ms = started.elapsed().as_millis();
     for file in &analysis.files_with_syntax_errors {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
@@ -64,8 +71,11 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if options.timings {
         let _ = writeln!(
             err,
-            "timings: load {load_ms} ms, analysis {} ms ({} bodies walked), total {total_ms} ms",
-            analysis.timings.analysis_ms, analysis.timings.bodies_walked
+            "timings: load {load_ms} ms, analysis {} ms ({} bodies walked, {} summaries from cache, {} cached), total {total_ms} ms",
+            analysis.timings.analysis_ms,
+            analysis.timings.bodies_walked,
+            analysis.timings.cache_hits,
+            analysis.timings.cache_entries
         );
     }
     if analysis.findings.is_empty() && analysis.errors.is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
@@ -196,6 +206,24 @@ fn render_human(paths: &Paths<'_>, analysis: &Analysis, options: &RenderOptions)
         message = message.footer(Level::Help.title(HELP));
         out.push_str(&renderer.render(message).to_string());
         out.push_str("\n\n");
+    }
+    if options.report {
+        for exemption in &analysis.exemptions {
+            out.push_str(&format!(
+                "exemption at {}:{} ({}: {}){}\n",
+                paths.show(&exemption.location.file),
+                exemption.location.line,
+                exemption.kind,
+                exemption.reason,
+                if exemption.line_only { ", line only" } else { "" }
+            ));
+            if exemption.lets_through.is_empty() {
+                out.push_str("    lets nothing through\n");
+            }
+            for item in &exemption.lets_through {
+                out.push_str(&format!("    lets through: {item}\n"));
+            }
+        }
     }
     out.push_str(&format!(
         "noalloc: {} root{} checked, {} finding{}, {} error{} ({} functions checked)\n",

@@ -34,6 +34,12 @@ struct Args {
     /// Print where the time went.
     #[arg(long)]
     timings: bool,
+    /// Don't read or write the on-disk summaries of std and dependencies.
+    #[arg(long)]
+    no_cache: bool,
+    /// Exemptions of this kind cover only their line, not what it calls. Repeatable.
+    #[arg(long = "line-only", value_name = "KIND")]
+    line_only: Vec<String>,
     /// Colour: auto, always, never.
     #[arg(long, default_value = "auto")]
     color: String,
@@ -70,7 +76,11 @@ fn main() -> ExitCode {
         render: RenderOptions { format: args.message_format, report: args.report, color },
         timings: args.timings,
         load: LoadOptions { build_scripts: !args.no_build_scripts, std_source: None },
-        config: CheckConfig { roots: args.roots },
+        config: CheckConfig {
+            roots: args.roots,
+            cache_dir: if args.no_cache { None } else { noalloc_ls::engine::default_cache_dir() },
+            line_only: args.line_only,
+        },
     };
     let code = cli::run(&options, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
     ExitCode::from(code as u8)

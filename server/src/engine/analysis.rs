@@ -22,11 +22,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
 
 use super::{
-    Analysis, ChainStep, CheckConfig, ErrorFinding, ErrorKind, Finding, FindingKind, Location, RootReport,
-    Workspace,
+    Analysis, ChainStep, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location,
+    RootReport, Workspace,
     callgraph::{CallGraph, Edge, Node, Site, Target, UnknownKind, dyn_principal},
     directives::{self, RootItem},
     naming,
+    summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
 };
 
 /// Analyzes every root of the workspace.
@@ -53,9 +54,42 @@ struct Reach<'db> {
     edges: Vec<Vec<ResolvedEdge<'db>>>,
 }
 
+impl Reach<'_> {
+    /// The vertices reached from the root without crossing an exempted edge (one
+    /// whose exemption covers what the line calls).
+    fn unexempted(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![0];
+        while let Some(v) = stack.pop() {
+            if v >= seen.len() || seen[v] {
+                continue;
+            }
+            seen[v] = true;
+            for resolved in self.edges[v].iter().filter(|r| !r.covers_callees()) {
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        stack.push(*j);
+                    }
+                }
+            }
+        }
+        seen
+    }
+}
+
+impl ResolvedEdge<'_> {
+    fn covers_callees(&self) -> bool {
+        self.exempted.is_some() && !self.line_only
+    }
+}
+
 #[derive(Clone)]
 struct ResolvedEdge<'db> {
     edge: Edge<'db>,
+    /// The exemption on the edge's line, if any (index into the analyzer's list).
+    exempted: Option<usize>,
+    /// That exemption covers only the line (`--line-only`), not what it calls.
+    line_only: bool,
     /// What the edge leads to: one target, or for a `dyn` call the impls it may call.
     targets: Vec<Resolved<'db>>,
 }
@@ -108,11 +142,28 @@ struct Analyzer<'a> {
     ws: &'a Workspace,
     db: &'a RootDatabase,
     line_indexes: FxHashMap<FileId, std::sync::Arc<LineIndex>>,
+    exemptions: Vec<Exemption>,
+    /// (file, 1-based line) -> index into `exemptions`.
+    exempt_lines: FxHashMap<(std::path::PathBuf, u32), usize>,
+}
+
+/// An exemption comment and what the analysis learns about it.
+struct Exemption {
+    report: ExemptionReport,
+    /// The function the comment stands in.
+    func: Option<FunctionId>,
+    reached: bool,
 }
 
 impl<'a> Analyzer<'a> {
     fn new(ws: &'a Workspace) -> Self {
-        Analyzer { ws, db: &ws.db, line_indexes: FxHashMap::default() }
+        Analyzer {
+            ws,
+            db: &ws.db,
+            line_indexes: FxHashMap::default(),
+            exemptions: Vec::new(),
+            exempt_lines: FxHashMap::default(),
+        }
     }
 
     fn run(mut self, config: &CheckConfig) -> Analysis {
@@ -127,6 +178,10 @@ impl<'a> Analyzer<'a> {
         };
         let db: &dyn HirDatabase = self.db;
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
+        let mut cache = config.cache_dir.as_ref().map(|dir| {
+            let material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
+            SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
+        });
         let mut findings: FxHashMap<(Location, String, Vec<String>), Finding> = FxHashMap::default();
         let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
         for root in &roots {
@@ -138,16 +193,35 @@ impl<'a> Analyzer<'a> {
             let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
             let root_node = Node::Fn { func: root.func, args };
             let unknown_dyn = self.dyn_traits_of_params(root.func, graph.interner);
-            let reach = self.reach(&mut graph, root_node, env, &unknown_dyn);
+            let mut reach = self.reach(&mut graph, root_node, env, &unknown_dyn, cache.as_mut());
             checked_overall.extend(reach.nodes.iter().copied());
+            self.mark_exemptions(&mut reach, config);
             let judged = Judged::new(&reach);
+            let unexempted = reach.unexempted();
+            if let Some(cache) = cache.as_mut() {
+                self.remember_closed(&reach, &judged, cache);
+            }
             let mut root_findings = 0;
             for (i, node) in reach.nodes.iter().enumerate() {
-                if !reach.local[i] {
+                if !reach.local[i] || !unexempted[i] {
                     continue;
+                }
+                if let Some(func) = self.holder_fn(node) {
+                    for exemption in self.exemptions.iter_mut().filter(|x| x.func == Some(func)) {
+                        exemption.reached = true;
+                    }
                 }
                 for (e, resolved) in reach.edges[i].iter().enumerate() {
                     let Some(site) = resolved.edge.site else { continue };
+                    if let Some(x) = resolved.exempted {
+                        if let Some(let_through) = self.let_through(&reach, &judged, i, resolved) {
+                            let lets = &mut self.exemptions[x].report.lets_through;
+                            if !lets.contains(&let_through) {
+                                lets.push(let_through);
+                            }
+                        }
+                        continue;
+                    }
                     let Some(reason) = self.reason(&reach, &judged, i, resolved) else { continue };
                     let Some(location) = self.site_location(site) else { continue };
                     let function = self.holder_name(node);
@@ -200,6 +274,21 @@ impl<'a> Analyzer<'a> {
                 }
             }
         }
+        for exemption in std::mem::take(&mut self.exemptions) {
+            let mut report = exemption.report;
+            report.lets_through.sort();
+            if exemption.reached && report.lets_through.is_empty() {
+                analysis.errors.push(ErrorFinding {
+                    kind: ErrorKind::UnusedExemption,
+                    location: report.location.clone(),
+                    message: format!(
+                        "exemption lets nothing through: delete it (noalloc:exempt {}: {})",
+                        report.kind, report.reason
+                    ),
+                });
+            }
+            analysis.exemptions.push(report);
+        }
         let mut findings: Vec<Finding> = merged.into_values().collect();
         for finding in &mut findings {
             finding.reasons.sort();
@@ -210,6 +299,13 @@ impl<'a> Analyzer<'a> {
         analysis.errors.sort_by(|a, b| a.location.cmp(&b.location));
         analysis.functions_checked = checked_overall.len();
         analysis.timings.bodies_walked = graph.bodies_walked;
+        if let Some(cache) = cache.as_mut() {
+            if let Err(err) = cache.save() {
+                tracing::warn!("could not write {}: {err}", cache.path().display());
+            }
+            analysis.timings.cache_hits = cache.hits;
+            analysis.timings.cache_entries = cache.len();
+        }
         analysis.timings.analysis_ms = started.elapsed().as_millis();
         analysis
     }
@@ -224,6 +320,7 @@ impl<'a> Analyzer<'a> {
         root: Node<'db>,
         env: ParamEnvAndCrate<'db>,
         unknown_dyn: &FxHashSet<TraitId>,
+        mut cache: Option<&mut SummaryCache>,
     ) -> Reach<'db> {
         let mut reach = Reach { nodes: Vec::new(), local: Vec::new(), edges: Vec::new() };
         let mut contexts = Contexts::default();
@@ -260,6 +357,18 @@ impl<'a> Analyzer<'a> {
                     queue.clear();
                     break;
                 }
+                if !reach.local[v] {
+                    let cached = cache.as_deref_mut().and_then(|cache| {
+                        let key = naming::instance_key(graph.db, &reach.nodes[v])?;
+                        cache.get(&key)
+                    });
+                    if let Some(summary) = cached {
+                        let target = Target::Summary(summary);
+                        let targets = vec![Resolved::Terminal(target.clone())];
+                        reach.edges[v] = vec![ResolvedEdge { edge: Edge::new(target, None), exempted: None, line_only: false, targets }];
+                        continue;
+                    }
+                }
                 let walked = graph.walk(reach.nodes[v], env);
                 let own: Vec<(Ty<'db>, TraitId)> =
                     walked.coercions.iter().filter_map(|&(from, to)| Some((from, dyn_principal(to)?))).collect();
@@ -289,7 +398,7 @@ impl<'a> Analyzer<'a> {
                         }
                         other => vec![Resolved::Terminal(other.clone())],
                     };
-                    edges.push(ResolvedEdge { edge: edge.clone(), targets });
+                    edges.push(ResolvedEdge { edge: edge.clone(), exempted: None, line_only: false, targets });
                 }
                 reach.edges[v] = edges;
             }
@@ -366,6 +475,112 @@ impl<'a> Analyzer<'a> {
             }
         }
         reach
+    }
+
+    /// Tags the edges of workspace vertices that stand on an exempted line.
+    fn mark_exemptions(&mut self, reach: &mut Reach<'_>, _config: &CheckConfig) {
+        if self.exempt_lines.is_empty() {
+            return;
+        }
+        for v in 0..reach.nodes.len() {
+            if !reach.local[v] {
+                continue;
+            }
+            for e in 0..reach.edges[v].len() {
+                let Some(site) = reach.edges[v][e].edge.site else { continue };
+                let Some(location) = self.site_location(site) else { continue };
+                if let Some(&x) = self.exempt_lines.get(&(location.file, location.line)) {
+                    reach.edges[v][e].exempted = Some(x);
+                    reach.edges[v][e].line_only = self.exemptions[x].report.line_only;
+                }
+            }
+        }
+    }
+
+    /// What an exempted edge lets through: the reason a finding would give, or for a
+    /// workspace callee that allocates inside, the callee.
+    fn let_through(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<String> {
+        if let Some(reason) = self.reason(reach, judged, v, resolved) {
+            return Some(reason);
+        }
+        let x = resolved.exempted?;
+        if self.exemptions[x].report.line_only {
+            return None;
+        }
+        resolved.targets.iter().find(|t| matches!(t, Resolved::Vertex(j) if reach.local[*j] && judged.bad_any[*j])).map(
+            |target| format!("calls {}, which allocates", self.target_name(reach, target)),
+        )
+    }
+
+    /// The workspace function a vertex's lines belong to (a closure's owner).
+    fn holder_fn(&self, node: &Node<'_>) -> Option<FunctionId> {
+        let db: &dyn HirDatabase = self.db;
+        match *node {
+            Node::Fn { func, .. } => Some(func),
+            Node::Closure { closure, .. } => match closure.loc(db).owner {
+                hir_ty::InferBodyId::DefWithBodyId(DefWithBodyId::FunctionId(func)) => Some(func),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Stores the summary of every vertex outside the workspace whose reach is closed:
+    /// no workspace code, no `dyn` call, no deferred `format_args!` argument, no
+    /// unknown callee below it. Such a summary holds in any context.
+    fn remember_closed(&mut self, reach: &Reach<'_>, judged: &Judged, cache: &mut SummaryCache) {
+        let db: &dyn HirDatabase = self.db;
+        let n = reach.nodes.len();
+        let mut open = vec![false; n];
+        let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut queue = Vec::new();
+        for v in 0..n {
+            let opens = reach.local[v]
+                || reach.edges[v].iter().any(|resolved| {
+                    resolved.edge.format_consumer.is_some()
+                        || matches!(resolved.edge.target, Target::Dyn { .. } | Target::Unknown { .. })
+                });
+            if opens {
+                open[v] = true;
+                queue.push(v);
+            }
+            for resolved in &reach.edges[v] {
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        callers[*j].push(v);
+                    }
+                }
+            }
+        }
+        while let Some(j) = queue.pop() {
+            for &v in &callers[j] {
+                if !open[v] {
+                    open[v] = true;
+                    queue.push(v);
+                }
+            }
+        }
+        for v in 0..n {
+            if open[v] {
+                continue;
+            }
+            let Some(key) = naming::instance_key(db, &reach.nodes[v]) else { continue };
+            let allocates = judged.bad_own[v];
+            let chain = if allocates {
+                self.chain_from(reach, judged, Resolved::Vertex(v))
+                    .into_iter()
+                    .map(|step| CachedStep {
+                        function: step.function,
+                        line: step.location.as_ref().map_or(0, |l| l.line),
+                        column: step.location.as_ref().map_or(0, |l| l.column),
+                        file: step.location.map(|l| l.file),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            cache.insert(key, CachedSummary { allocates, chain });
+        }
     }
 
     /// The impl of a `dyn` method for one concrete type.
@@ -460,6 +675,9 @@ impl<'a> Analyzer<'a> {
             Resolved::Terminal(Target::Unknown { what, .. }) => what.clone(),
             Resolved::Terminal(Target::Node(node)) => naming::node_name(db, node),
             Resolved::Terminal(Target::Dyn { method, .. }) => naming::fn_path(db, *method, None),
+            Resolved::Terminal(Target::Summary(summary)) => {
+                summary.chain.first().map(|step| step.function.clone()).unwrap_or_default()
+            }
         }
     }
 
@@ -491,6 +709,8 @@ impl<'a> Analyzer<'a> {
                 naming::fn_path(db, *func, None)
             )),
             Target::Unknown { what, .. } => Some(unknown(what)),
+            // Summaries stand for code outside the workspace, never for a workspace line.
+            Target::Summary(_) => None,
             Target::Dyn { method, .. } => {
                 if let [Resolved::Terminal(Target::Unknown { what, .. })] = resolved.targets.as_slice() {
                     return Some(unknown(what));
@@ -515,12 +735,37 @@ impl<'a> Analyzer<'a> {
 
     /// From the callee of edge `e` of vertex `v` down to the allocation.
     fn chain(&mut self, reach: &Reach<'_>, judged: &Judged, v: usize, e: usize) -> Vec<ChainStep> {
+        match reach.edges[v][e].targets.iter().find(|t| judged.is_bad(t)) {
+            Some(target) => self.chain_from(reach, judged, target.clone()),
+            None => Vec::new(),
+        }
+    }
+
+    /// From `target` down to the allocation, following witnesses.
+    fn chain_from<'db>(&mut self, reach: &Reach<'db>, judged: &Judged, mut target: Resolved<'db>) -> Vec<ChainStep> {
         let mut chain = Vec::new();
-        let Some(mut target) = reach.edges[v][e].targets.iter().find(|t| judged.is_bad(t)).cloned() else {
-            return chain;
-        };
         let mut seen = FxHashSet::default();
         loop {
+            if let Resolved::Vertex(j) = target {
+                if let [only] = reach.edges[j].as_slice() {
+                    if let Some(summary @ Resolved::Terminal(Target::Summary(_))) = only.targets.first() {
+                        target = summary.clone();
+                    }
+                }
+            }
+            if let Resolved::Terminal(Target::Summary(summary)) = &target {
+                chain.extend(summary.chain.iter().map(|step| ChainStep {
+                    function: step.function.clone(),
+                    location: step.file.clone().map(|file| Location {
+                        file,
+                        line: step.line,
+                        column: step.column,
+                        end_line: step.line,
+                        end_column: step.column,
+                    }),
+                }));
+                break;
+            }
             let name = self.target_name(reach, &target);
             let Resolved::Vertex(j) = target else {
                 chain.push(ChainStep { function: name, location: None });
@@ -580,6 +825,31 @@ impl<'a> Analyzer<'a> {
                 if let Some(location) = self.location(file, error.range) {
                     errors.push(ErrorFinding { kind: ErrorKind::MalformedDirective, location, message: error.message });
                 }
+            }
+            for site in found.exemptions {
+                let Some(location) = self.location(file, site.comment) else { continue };
+                let func = source
+                    .syntax()
+                    .token_at_offset(site.comment.start())
+                    .right_biased()
+                    .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
+                    .and_then(|f| sema.to_def(&f))
+                    .and_then(function_id);
+                let covered_line = site.covered_line + 1;
+                let line_only = config.line_only.contains(&site.kind);
+                self.exempt_lines.insert((location.file.clone(), covered_line), self.exemptions.len());
+                self.exemptions.push(Exemption {
+                    report: ExemptionReport {
+                        location,
+                        covered_line,
+                        kind: site.kind,
+                        reason: site.reason,
+                        line_only,
+                        lets_through: Vec::new(),
+                    },
+                    func,
+                    reached: false,
+                });
             }
             for (range, item) in found.roots {
                 let mut funcs = Vec::new();
@@ -785,6 +1055,7 @@ fn terminal_is_bad(target: &Target<'_>, v: usize, local: bool) -> bool {
         Target::Foreign(_) => local,
         Target::Unknown { kind: UnknownKind::FnPointer, .. } => v == 0,
         Target::Unknown { kind: UnknownKind::Opaque, .. } => true,
+        Target::Summary(summary) => summary.allocates,
         Target::Node(_) | Target::Dyn { .. } => false,
     }
 }
@@ -810,6 +1081,10 @@ impl Judged {
         let mut queue_own = std::collections::VecDeque::new();
         for v in 0..n {
             for (e, resolved) in reach.edges[v].iter().enumerate() {
+                if resolved.covers_callees() {
+                    // What an exemption covers does not make its function allocate.
+                    continue;
+                }
                 for (t, target) in resolved.targets.iter().enumerate() {
                     let witness = Witness { edge: e, target: t };
                     match target {
@@ -861,6 +1136,7 @@ impl Judged {
         match target {
             Resolved::Vertex(j) => self.bad_any[*j],
             Resolved::Terminal(Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. }) => true,
+            Resolved::Terminal(Target::Summary(summary)) => summary.allocates,
             Resolved::Terminal(_) => false,
         }
     }

@@ -50,6 +50,8 @@ pub(crate) enum Target<'db> {
     /// A `dyn Trait` method call: resolved per root against the types that root's
     /// reachable code coerces to `dyn Trait`.
     Dyn { method: FunctionId, args: GenericArgs<'db> },
+    /// An instance outside the workspace answered from the on-disk summaries.
+    Summary(std::sync::Arc<super::summary_cache::CachedSummary>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -82,7 +84,7 @@ pub(crate) struct Edge<'db> {
 }
 
 impl<'db> Edge<'db> {
-    fn new(target: Target<'db>, site: Option<Site>) -> Self {
+    pub(crate) fn new(target: Target<'db>, site: Option<Site>) -> Self {
         Edge { target, site, drop_of: None, callee_label: None, format_consumer: None }
     }
 }

@@ -10,6 +10,7 @@ pub mod load;
 pub(crate) mod naming;
 pub mod std_source;
 mod subst;
+pub mod summary_cache;
 
 use std::path::PathBuf;
 
@@ -21,6 +22,54 @@ pub use load::{LoadError, LoadOptions, Workspace};
 pub struct CheckConfig {
     /// Extra roots by path (`krate::m::f`), `*` matching any run of characters.
     pub roots: Vec<String>,
+    /// Where summaries of code outside the workspace are kept between runs; `None`
+    /// works them out every time.
+    pub cache_dir: Option<PathBuf>,
+    /// Exemption kinds that cover only their line, not what it calls (`--line-only`).
+    pub line_only: Vec<String>,
+}
+
+impl CheckConfig {
+    /// Fills what is unset from `[workspace.metadata.noalloc]` and
+    /// `[package.metadata.noalloc]` of the workspace's Cargo.toml (`roots`,
+    /// `line-only`). Settings given here (flags, editor settings) win.
+    pub fn with_manifest(mut self, workspace_root: &std::path::Path) -> Result<CheckConfig, String> {
+        let path = workspace_root.join("Cargo.toml");
+        let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        let manifest: toml::Table = text.parse().map_err(|err| format!("{}: {err}", path.display()))?;
+        let tables = ["workspace", "package"].into_iter().filter_map(|section| {
+            manifest.get(section)?.get("metadata")?.get("noalloc")?.as_table()
+        });
+        for table in tables {
+            let strings = |key: &str| -> Result<Vec<String>, String> {
+                match table.get(key) {
+                    None => Ok(Vec::new()),
+                    Some(toml::Value::Array(items)) => items
+                        .iter()
+                        .map(|item| item.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                        .ok_or_else(|| format!("{}: metadata.noalloc.{key} must be a list of strings", path.display())),
+                    Some(_) => Err(format!("{}: metadata.noalloc.{key} must be a list of strings", path.display())),
+                }
+            };
+            if self.roots.is_empty() {
+                self.roots = strings("roots")?;
+            }
+            if self.line_only.is_empty() {
+                self.line_only = strings("line-only")?;
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// The user cache directory for summaries: `NOALLOC_CACHE_DIR`, else the
+/// platform's cache directory (`~/.cache/noalloc` on Linux).
+pub fn default_cache_dir() -> Option<PathBuf> {
+    match std::env::var_os("NOALLOC_CACHE_DIR") {
+        Some(dir) => Some(PathBuf::from(dir)),
+        None => dirs::cache_dir().map(|dir| dir.join("noalloc")),
+    }
 }
 
 /// A place in a file of the workspace or of a dependency. Lines and columns are 1-based.
@@ -71,14 +120,32 @@ pub struct Finding {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
     MalformedDirective,
+    /// An exemption on a reached line that lets nothing through.
+    UnusedExemption,
 }
 
 impl ErrorKind {
     pub fn code(self) -> &'static str {
         match self {
             ErrorKind::MalformedDirective => "malformed-directive",
+            ErrorKind::UnusedExemption => "unused-exemption",
         }
     }
+}
+
+/// An exemption as written, and what it lets through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExemptionReport {
+    /// Where the comment is.
+    pub location: Location,
+    /// The line it covers (1-based).
+    pub covered_line: u32,
+    pub kind: String,
+    pub reason: String,
+    /// Covers only its line, not what the line calls (`--line-only KIND`).
+    pub line_only: bool,
+    /// The allocations it lets through, as findings would name them.
+    pub lets_through: Vec<String>,
 }
 
 /// A problem with the directives themselves; it fails the check like a finding.
@@ -102,6 +169,10 @@ pub struct RootReport {
 pub struct Timings {
     pub analysis_ms: u128,
     pub bodies_walked: usize,
+    /// Instances outside the workspace answered from the on-disk summaries.
+    pub cache_hits: usize,
+    /// Summaries in the cache file after the run.
+    pub cache_entries: usize,
 }
 
 /// The answer for a workspace.
@@ -110,6 +181,7 @@ pub struct Analysis {
     pub findings: Vec<Finding>,
     pub errors: Vec<ErrorFinding>,
     pub roots: Vec<RootReport>,
+    pub exemptions: Vec<ExemptionReport>,
     pub functions_checked: usize,
     pub timings: Timings,
     /// Workspace files that do not parse: the analysis covers what does.

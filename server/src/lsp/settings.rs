@@ -118,6 +118,8 @@ impl Settings {
     pub fn check_config(&self) -> CheckConfig {
         CheckConfig {
             roots: self.roots.clone(),
+            cache_dir: crate::engine::default_cache_dir(),
+            line_only: self.line_only.clone(),
         }
     }
 }

@@ -9,7 +9,8 @@ use crate::test_data;
 
 fn noalloc(args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"));
-    cmd.args(args).env_remove("NOALLOC_LOG");
+    // Tests never touch the user's cache directory.
+    cmd.args(args).env_remove("NOALLOC_LOG").env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cache"));
     cmd
 }
 
@@ -20,7 +21,8 @@ fn run(cmd: &mut Command) -> (i32, String, String) {
 
 fn check(fixture: &str, extra: &[&str]) -> (i32, String, String) {
     let path = test_data(fixture);
-    let mut args = vec!["--check", path.to_str().unwrap(), "--color", "never"];
+    // Without the summary cache, so "functions checked" does not depend on earlier runs.
+    let mut args = vec!["--check", path.to_str().unwrap(), "--color", "never", "--no-cache"];
     args.extend_from_slice(extra);
     run(&mut noalloc(&args))
 }
@@ -146,4 +148,33 @@ fn bad_flags_exit_2() {
     let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
     assert_eq!(code, 2);
     assert!(stderr.contains("yaml"), "{stderr}");
+}
+
+/// `summaries from cache` and `bodies walked` from a `--timings` line.
+fn timings_figures(stderr: &str) -> (u64, u64) {
+    let line = stderr.lines().find(|l| l.starts_with("timings:")).expect("a timings line");
+    let number_before = |marker: &str| -> u64 {
+        let end = line.find(marker).expect(marker);
+        line[..end].rsplit(|c: char| !c.is_ascii_digit()).find(|s| !s.is_empty()).unwrap().parse().unwrap()
+    };
+    (number_before(" bodies walked"), number_before(" summaries from cache"))
+}
+
+#[test]
+fn second_run_reuses_summaries_from_disk_with_the_same_findings() {
+    let cache = tempfile::tempdir().unwrap();
+    let path = test_data("example");
+    let run_once = || {
+        run(noalloc(&["--check", path.to_str().unwrap(), "--message-format", "short", "--timings"])
+            .env("NOALLOC_CACHE_DIR", cache.path()))
+    };
+    let (code_cold, out_cold, err_cold) = run_once();
+    let (code_warm, out_warm, err_warm) = run_once();
+    assert_eq!((code_cold, &out_cold), (code_warm, &out_warm));
+    let (walked_cold, _) = timings_figures(&err_cold);
+    let (walked_warm, hits_warm) = timings_figures(&err_warm);
+    assert!(hits_warm > 0, "{err_warm}");
+    assert!(walked_warm < walked_cold, "cold {err_cold} warm {err_warm}");
+    let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(files.len(), 1, "one summary file per configuration: {files:?}");
 }

@@ -35,7 +35,8 @@ pub fn fixture(name: &'static str) -> Shared {
         return shared.clone();
     }
     let ws = Workspace::load(&test_data(name), &LoadOptions::default(), &|_| {}).expect("fixture loads");
-    let analysis = analyze(&ws, &CheckConfig::default());
+    let config = CheckConfig::default().with_manifest(&ws.root).expect("fixture manifest");
+    let analysis = analyze(&ws, &config);
     let shared = Arc::new(Mutex::new(Fixture { ws, analysis }));
     loaded.push((name, shared.clone()));
     shared

@@ -7,6 +7,7 @@ pub mod deps;
 pub mod deref;
 pub mod directives;
 pub mod drops;
+pub mod exemptions;
 pub mod dyn_calls;
 pub mod foreign;
 pub mod formatting;

@@ -1,0 +1,190 @@
+//! On-disk summaries of instances outside the workspace: whether each allocates and
+//! its chain down to the allocator, so a later run skips walking std and
+//! dependencies again. One file per toolchain + std source + dependency versions +
+//! target + features, in the user's cache directory; written atomically.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+/// Bump when the meaning of a summary changes.
+const FORMAT_VERSION: u32 = 1;
+
+/// What a closed instance (one that reaches no workspace code and no `dyn` call)
+/// amounts to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CachedSummary {
+    pub allocates: bool,
+    /// From the instance down to the allocator (empty when it does not allocate).
+    pub chain: Vec<CachedStep>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CachedStep {
+    pub function: String,
+    pub file: Option<PathBuf>,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct SummaryFile {
+    version: u32,
+    entries: HashMap<String, CachedSummary>,
+}
+
+/// The summaries of one toolchain/dependency configuration.
+pub struct SummaryCache {
+    path: PathBuf,
+    entries: HashMap<String, Arc<CachedSummary>>,
+    dirty: bool,
+    pub hits: usize,
+}
+
+impl SummaryCache {
+    /// Opens (or starts) the cache file for `key_material` under `dir`. A missing or
+    /// unreadable file is an empty cache: summaries are always recomputable.
+    pub fn open(dir: &Path, key_material: &[&str]) -> SummaryCache {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        FORMAT_VERSION.hash(&mut hasher);
+        key_material.hash(&mut hasher);
+        let path = dir.join(format!("summaries-{:016x}.json", hasher.finish()));
+        let entries = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<SummaryFile>(&bytes).ok())
+            .filter(|file| file.version == FORMAT_VERSION)
+            .map(|file| file.entries.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
+            .unwrap_or_default();
+        SummaryCache { path, entries, dirty: false, hits: 0 }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn get(&mut self, key: &str) -> Option<Arc<CachedSummary>> {
+        let found = self.entries.get(key).cloned();
+        self.hits += found.is_some() as usize;
+        found
+    }
+
+    pub fn insert(&mut self, key: String, summary: CachedSummary) {
+        if !self.entries.contains_key(&key) {
+            self.entries.insert(key, Arc::new(summary));
+            self.dirty = true;
+        }
+    }
+
+    /// Writes the file if anything was added.
+    pub fn save(&mut self) -> std::io::Result<()> {
+        if !self.dirty {
+            return Ok(());
+        }
+        let file = SummaryFile {
+            version: FORMAT_VERSION,
+            entries: self.entries.iter().map(|(k, v)| (k.clone(), (**v).clone())).collect(),
+        };
+        let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
+        write_atomically(&self.path, &bytes)?;
+        self.dirty = false;
+        Ok(())
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`:
+/// an interrupted write leaves the old file as it was.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|err| err.error)?;
+    Ok(())
+}
+
+/// What the summaries depend on besides the code itself, for the cache key.
+pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
+    let toolchain = std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+        .arg("-vV")
+        .output()
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .unwrap_or_default();
+    let lock = std::fs::read_to_string(workspace_root.join("Cargo.lock")).unwrap_or_default();
+    let manifest = std::fs::read_to_string(workspace_root.join("Cargo.toml")).unwrap_or_default();
+    vec![toolchain, std_library.display().to_string(), lock, manifest, std::env::consts::ARCH.to_owned()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(allocates: bool) -> CachedSummary {
+        CachedSummary {
+            allocates,
+            chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5 }],
+        }
+    }
+
+    #[test]
+    fn round_trips_and_keys_by_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = SummaryCache::open(dir.path(), &["toolchain-a"]);
+        assert!(cache.is_empty());
+        cache.insert("alloc::vec::Vec::<u8>::push".into(), summary(true));
+        cache.save().unwrap();
+
+        let mut again = SummaryCache::open(dir.path(), &["toolchain-a"]);
+        assert_eq!(again.get("alloc::vec::Vec::<u8>::push").as_deref(), Some(&summary(true)));
+        assert_eq!(again.hits, 1);
+
+        let other = SummaryCache::open(dir.path(), &["toolchain-b"]);
+        assert!(other.is_empty());
+        assert_ne!(other.path(), again.path());
+    }
+
+    #[test]
+    fn a_corrupt_file_is_an_empty_cache_and_is_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = SummaryCache::open(dir.path(), &["k"]);
+        std::fs::write(cache.path(), b"{ not json").unwrap();
+        let mut cache = SummaryCache::open(dir.path(), &["k"]);
+        assert!(cache.is_empty());
+        cache.insert("f".into(), summary(false));
+        cache.save().unwrap();
+        assert_eq!(SummaryCache::open(dir.path(), &["k"]).len(), 1);
+    }
+
+    #[test]
+    fn an_interrupted_write_leaves_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("baseline.json");
+        write_atomically(&path, b"old").unwrap();
+        // A write that fails before the rename (the target's directory entry is
+        // replaced by a directory, so persisting cannot succeed) keeps the old bytes
+        // of a sibling file intact and leaves no partial file behind.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir(&blocked).unwrap();
+        std::fs::write(blocked.join("inner"), b"x").unwrap();
+        assert!(write_atomically(&blocked, b"new").is_err());
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.starts_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+}
