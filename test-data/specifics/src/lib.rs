@@ -12,6 +12,7 @@ pub mod dyn_calls;
 pub mod foreign;
 pub mod formatting;
 pub mod generics;
+pub mod loops;
 pub mod operators;
 pub mod question_mark;
 pub mod recursion;
