@@ -9,7 +9,7 @@ use hir::{Semantics, db::HirDatabase};
 use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup, ModuleDefId, TraitId, signatures::FunctionSignature};
 use hir_ty::{
     ParamEnvAndCrate,
-    next_solver::{DbInterner, GenericArgs, SolverDefId, Ty, TyKind},
+    next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
 };
 use ra_ap_ide_db::{
     RootDatabase,
@@ -192,7 +192,7 @@ impl<'a> Analyzer<'a> {
             };
             let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
             let root_node = Node::Fn { func: root.func, args };
-            let unknown_dyn = self.dyn_traits_of_params(root.func, graph.interner);
+            let unknown_dyn = self.dyn_traits_of_params(root.func);
             let mut reach = self.reach(&mut graph, root_node, env, &unknown_dyn, cache.as_mut());
             checked_overall.extend(reach.nodes.iter().copied());
             self.mark_exemptions(&mut reach, config);
@@ -632,14 +632,13 @@ impl<'a> Analyzer<'a> {
 
     /// Traits that a root's parameters carry as `dyn Trait` (any depth of references,
     /// boxes and ADT arguments): their calls may reach any impl.
-    fn dyn_traits_of_params(&self, func: FunctionId, interner: DbInterner<'_>) -> FxHashSet<TraitId> {
+    fn dyn_traits_of_params(&self, func: FunctionId) -> FxHashSet<TraitId> {
         let db: &dyn HirDatabase = self.db;
         let sig = db.callable_item_signature(func.into()).skip_binder().skip_binder();
         let mut out = FxHashSet::default();
         for &param in sig.inputs().iter() {
             collect_dyn_traits(param, &mut out);
         }
-        let _ = interner;
         out
     }
 

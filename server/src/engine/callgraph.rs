@@ -491,7 +491,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Expr::Block { statements, .. } | Expr::Unsafe { statements, .. } = &store[expr] {
             for statement in statements.iter() {
                 if let Statement::Let { pat, .. } = statement {
-                    self.drop_bindings_of_at(store, *pat, expr);
+                    self.drop_bindings_of(store, *pat);
                 }
             }
         }
@@ -579,10 +579,6 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// Values bound by `pat` are dropped at the end of their scope.
     fn drop_bindings_of(&mut self, store: &ExpressionStore, pat: PatId) {
-        self.drop_bindings(store, pat, ExprOrPatId::PatId(pat));
-    }
-
-    fn drop_bindings_of_at(&mut self, store: &ExpressionStore, pat: PatId, _scope: ExprId) {
         self.drop_bindings(store, pat, ExprOrPatId::PatId(pat));
     }
 
