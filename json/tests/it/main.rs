@@ -12,4 +12,4 @@ mod serde_bridge;
 mod writer;
 
 #[global_allocator]
-static ALLOC: alloc_count::Counting = alloc_count::Counting;
+static ALLOC: alloc_count::Counting = bounded::alloctest::Counting;
