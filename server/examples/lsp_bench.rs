@@ -281,15 +281,7 @@ fn rss_kib(pid: u32, field: &str) -> u64 {
 }
 
 fn uri(path: &Path) -> String {
-    let mut out = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    noalloc_ls::lsp::file_uri(path)
 }
 
 fn range(sl: usize, sc: usize, el: usize, ec: usize) -> Value {

@@ -149,6 +149,13 @@ pub fn line_text(text: &str, line: u32) -> Option<&str> {
 
 /// `file://` URI of an absolute path.
 pub fn path_to_uri(path: &Path) -> Uri {
+    file_uri(path).parse().unwrap_or_else(|_| "file:///".parse().expect("a valid URI"))
+}
+
+/// The text of the `file://` URI of an absolute path, percent-encoding every byte
+/// outside the unreserved set. Clients (tests, benchmarks) build URIs with it too,
+/// so they name files exactly as the server does.
+pub fn file_uri(path: &Path) -> String {
     let mut out = String::from("file://");
     for byte in path.to_string_lossy().bytes() {
         if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
@@ -157,8 +164,7 @@ pub fn path_to_uri(path: &Path) -> Uri {
             out.push_str(&format!("%{byte:02X}"));
         }
     }
-    out.parse()
-        .unwrap_or_else(|_| "file:///".parse().expect("a valid URI"))
+    out
 }
 
 /// The path of a `file://` URI; `None` for other schemes.

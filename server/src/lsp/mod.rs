@@ -13,6 +13,7 @@
 
 mod actions;
 mod documents;
+pub use documents::file_uri;
 mod main_loop;
 mod settings;
 mod to_proto;

@@ -56,15 +56,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 pub fn uri(path: &Path) -> String {
-    let mut out = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    noalloc_ls::lsp::file_uri(path)
 }
 
 /// A running server and what it has said.
