@@ -80,6 +80,7 @@ fn main() -> ExitCode {
             roots: args.roots,
             cache_dir: if args.no_cache { None } else { noalloc_ls::engine::default_cache_dir() },
             line_only: args.line_only,
+            ..CheckConfig::default()
         },
     };
     let code = cli::run(&options, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());

@@ -235,6 +235,7 @@ impl<'a> Analyzer<'a> {
                         roots: Vec::new(),
                         reasons: vec![reason],
                         chain,
+                        buffer: None,
                     });
                     if !finding.roots.contains(&root_name) {
                         finding.roots.push(root_name.clone());

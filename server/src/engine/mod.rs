@@ -27,6 +27,30 @@ pub struct CheckConfig {
     pub cache_dir: Option<PathBuf>,
     /// Exemption kinds that cover only their line, not what it calls (`--line-only`).
     pub line_only: Vec<String>,
+    /// Functions allowed to allocate: the built-in list, then `--allow FILE` lines.
+    pub allow: Vec<AllowEntry>,
+    /// Types whose fields are long-lived buffers (`--scratch path::Type`), as paths.
+    pub scratch: Vec<String>,
+}
+
+/// One allowlist line: calls of functions matching `path` are not reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowEntry {
+    /// `amortized`, `measured`, `debug` or `profiling`.
+    pub kind: String,
+    /// A crate-qualified function path (`alloc::vec::Vec::push`); `*` matches any run
+    /// of characters.
+    pub path: String,
+    pub source: AllowSource,
+}
+
+/// Where an allowlist line comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AllowSource {
+    /// noalloc's own list; every entry says why.
+    BuiltIn { reason: &'static str },
+    /// A line of an `--allow` file (1-based).
+    File { file: PathBuf, line: u32 },
 }
 
 impl CheckConfig {
@@ -93,12 +117,20 @@ pub struct ChainStep {
 pub enum FindingKind {
     /// The line allocates, or calls something that does.
     Allocation,
+    /// The line grows a long-lived buffer (`self.buf.push(..)`) where no comparison
+    /// proves room: it reallocates when the buffer is full.
+    MayGrow,
+    /// An error that allocates is built, then swallowed where the code can run again
+    /// within the root's call (a loop, an iterator adapter, a closure).
+    SwallowedError,
 }
 
 impl FindingKind {
     pub fn code(self) -> &'static str {
         match self {
             FindingKind::Allocation => "allocation",
+            FindingKind::MayGrow => "may-grow",
+            FindingKind::SwallowedError => "swallowed-error",
         }
     }
 }
@@ -115,6 +147,8 @@ pub struct Finding {
     pub reasons: Vec<String>,
     /// From the callee named in the first reason down to the allocation.
     pub chain: Vec<ChainStep>,
+    /// For `MayGrow`: the buffer as written (`self.buf`), and where its growth is.
+    pub buffer: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -186,4 +220,6 @@ pub struct Analysis {
     pub timings: Timings,
     /// Workspace files that do not parse: the analysis covers what does.
     pub files_with_syntax_errors: Vec<PathBuf>,
+    /// Indexes into `CheckConfig::allow` of the lines no check used.
+    pub unused_allow: Vec<usize>,
 }

@@ -120,6 +120,7 @@ impl Settings {
             roots: self.roots.clone(),
             cache_dir: crate::engine::default_cache_dir(),
             line_only: self.line_only.clone(),
+            ..CheckConfig::default()
         }
     }
 }
