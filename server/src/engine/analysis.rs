@@ -24,6 +24,7 @@ use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
 use super::{
     Analysis, ChainStep, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location,
     RootReport, Workspace,
+    allowances::{CallContext, Growth},
     callgraph::{CallGraph, Edge, Node, Site, Target, UnknownKind, dyn_principal},
     directives::{self, RootItem},
     naming,
@@ -51,21 +52,30 @@ struct RootFn {
 struct Reach<'db> {
     nodes: Vec<Node<'db>>,
     local: Vec<bool>,
+    /// The vertex is a closure: its failures are checked, not allowed.
+    closure: Vec<bool>,
+    /// The vertex is a function on the allowlist (index into `CheckConfig::allow`).
+    allowed: Vec<Option<usize>>,
     edges: Vec<Vec<ResolvedEdge<'db>>>,
 }
 
 impl Reach<'_> {
-    /// The vertices reached from the root without crossing an exempted edge (one
-    /// whose exemption covers what the line calls).
-    fn unexempted(&self) -> Vec<bool> {
+    /// The vertices whose own lines are reported: reached from the root without
+    /// crossing an allowance (an exemption that covers callees, first-use setup,
+    /// growth with room, an allowlisted function) or the building of an error that a
+    /// function returns.
+    fn reported(&self) -> Vec<bool> {
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![0];
         while let Some(v) = stack.pop() {
-            if v >= seen.len() || seen[v] {
+            if v >= seen.len() || seen[v] || self.allowed[v].is_some() {
                 continue;
             }
             seen[v] = true;
-            for resolved in self.edges[v].iter().filter(|r| !r.covers_callees()) {
+            for resolved in &self.edges[v] {
+                if resolved.allowed() || (resolved.edge.context.error_return && !self.closure[v]) {
+                    continue;
+                }
                 for target in &resolved.targets {
                     if let Resolved::Vertex(j) = target {
                         stack.push(*j);
@@ -77,10 +87,16 @@ impl Reach<'_> {
     }
 }
 
-impl ResolvedEdge<'_> {
-    fn covers_callees(&self) -> bool {
-        self.exempted.is_some() && !self.line_only
-    }
+/// How an edge is judged, after the allowances.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum Verdict {
+    /// By what it calls.
+    #[default]
+    Judged,
+    /// Not at all: an exemption covers it, or first-use setup, or growth with room.
+    Allowed,
+    /// It grows a buffer with no room proven: it allocates when the buffer is full.
+    Grows { long_lived: bool },
 }
 
 #[derive(Clone)]
@@ -90,8 +106,21 @@ struct ResolvedEdge<'db> {
     exempted: Option<usize>,
     /// That exemption covers only the line (`--line-only`), not what it calls.
     line_only: bool,
+    verdict: Verdict,
     /// What the edge leads to: one target, or for a `dyn` call the impls it may call.
     targets: Vec<Resolved<'db>>,
+}
+
+impl<'db> ResolvedEdge<'db> {
+    fn new(edge: Edge<'db>, targets: Vec<Resolved<'db>>) -> Self {
+        ResolvedEdge { edge, exempted: None, line_only: false, verdict: Verdict::Judged, targets }
+    }
+
+    /// Nothing below the edge is judged: an allowance, or an exemption that covers
+    /// what the line calls.
+    fn allowed(&self) -> bool {
+        self.verdict == Verdict::Allowed || (self.exempted.is_some() && !self.line_only)
+    }
 }
 
 #[derive(Clone, PartialEq)]
@@ -145,6 +174,15 @@ struct Analyzer<'a> {
     exemptions: Vec<Exemption>,
     /// (file, 1-based line) -> index into `exemptions`.
     exempt_lines: FxHashMap<(std::path::PathBuf, u32), usize>,
+    /// Types marked `noalloc:fixed` and functions marked `noalloc:append`.
+    fixed_types: FxHashSet<hir_def::AdtId>,
+    append_fns: FxHashSet<FunctionId>,
+    /// Which allowlist entry names a function, once looked up.
+    allow_matches: FxHashMap<FunctionId, Option<usize>>,
+    /// Foreign functions on the allowlist that some root calls.
+    allowed_foreign: FxHashSet<FunctionId>,
+    /// Allowlist entries that let something through.
+    used_allow: FxHashSet<usize>,
 }
 
 /// An exemption comment and what the analysis learns about it.
@@ -163,6 +201,11 @@ impl<'a> Analyzer<'a> {
             line_indexes: FxHashMap::default(),
             exemptions: Vec::new(),
             exempt_lines: FxHashMap::default(),
+            fixed_types: FxHashSet::default(),
+            append_fns: FxHashSet::default(),
+            allow_matches: FxHashMap::default(),
+            allowed_foreign: FxHashSet::default(),
+            used_allow: FxHashSet::default(),
         }
     }
 
@@ -178,8 +221,11 @@ impl<'a> Analyzer<'a> {
         };
         let db: &dyn HirDatabase = self.db;
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
+        graph.append_fns = self.append_fns.clone();
         let mut cache = config.cache_dir.as_ref().map(|dir| {
-            let material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
+            let mut material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
+            // Allowlisted functions change what closed summaries say.
+            material.extend(config.allow.iter().map(|entry| format!("allow {}", entry.path)));
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
         let mut findings: FxHashMap<(Location, String, Vec<String>), Finding> = FxHashMap::default();
@@ -195,15 +241,16 @@ impl<'a> Analyzer<'a> {
             let unknown_dyn = self.dyn_traits_of_params(root.func);
             let mut reach = self.reach(&mut graph, root_node, env, &unknown_dyn, cache.as_mut());
             checked_overall.extend(reach.nodes.iter().copied());
-            self.mark_exemptions(&mut reach, config);
-            let judged = Judged::new(&reach);
-            let unexempted = reach.unexempted();
+            self.mark_allowances(&mut reach, config);
+            let judged = Judged::new(&reach, &self.allowed_foreign);
+            let reported = reach.reported();
             if let Some(cache) = cache.as_mut() {
                 self.remember_closed(&reach, &judged, cache);
             }
+            self.note_used_allowances(&reach, &judged);
             let mut root_findings = 0;
             for (i, node) in reach.nodes.iter().enumerate() {
-                if !reach.local[i] || !unexempted[i] {
+                if !reach.local[i] || !reported[i] {
                     continue;
                 }
                 if let Some(func) = self.holder_fn(node) {
@@ -222,20 +269,20 @@ impl<'a> Analyzer<'a> {
                         }
                         continue;
                     }
-                    let Some(reason) = self.reason(&reach, &judged, i, resolved) else { continue };
+                    let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else { continue };
                     let Some(location) = self.site_location(site) else { continue };
                     let function = self.holder_name(node);
                     let chain = self.chain(&reach, &judged, i, e);
                     root_findings += 1;
                     let key = (location.clone(), function.clone(), vec![reason.clone()]);
                     let finding = findings.entry(key).or_insert_with(|| Finding {
-                        kind: FindingKind::Allocation,
+                        kind,
                         location,
                         function,
                         roots: Vec::new(),
                         reasons: vec![reason],
                         chain,
-                        buffer: None,
+                        buffer,
                     });
                     if !finding.roots.contains(&root_name) {
                         finding.roots.push(root_name.clone());
@@ -299,6 +346,7 @@ impl<'a> Analyzer<'a> {
         analysis.findings = findings;
         analysis.errors.sort_by(|a, b| a.location.cmp(&b.location));
         analysis.functions_checked = checked_overall.len();
+        analysis.unused_allow = (0..config.allow.len()).filter(|i| !self.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = graph.bodies_walked;
         if let Some(cache) = cache.as_mut() {
             if let Err(err) = cache.save() {
@@ -323,7 +371,7 @@ impl<'a> Analyzer<'a> {
         unknown_dyn: &FxHashSet<TraitId>,
         mut cache: Option<&mut SummaryCache>,
     ) -> Reach<'db> {
-        let mut reach = Reach { nodes: Vec::new(), local: Vec::new(), edges: Vec::new() };
+        let mut reach = Reach { nodes: Vec::new(), local: Vec::new(), closure: Vec::new(), allowed: Vec::new(), edges: Vec::new() };
         let mut contexts = Contexts::default();
         let empty = contexts.intern(Vec::new());
         let mut index: FxHashMap<(Node<'db>, u32), usize> = FxHashMap::default();
@@ -333,6 +381,8 @@ impl<'a> Analyzer<'a> {
             *index.entry((node, ctx)).or_insert_with(|| {
                 reach.nodes.push(node);
                 reach.local.push(self.is_local(&node));
+                reach.closure.push(matches!(node, Node::Closure { .. }));
+                reach.allowed.push(None);
                 reach.edges.push(Vec::new());
                 ctx_of.push(ctx);
                 queue.push(reach.nodes.len() - 1);
@@ -366,7 +416,7 @@ impl<'a> Analyzer<'a> {
                     if let Some(summary) = cached {
                         let target = Target::Summary(summary);
                         let targets = vec![Resolved::Terminal(target.clone())];
-                        reach.edges[v] = vec![ResolvedEdge { edge: Edge::new(target, None), exempted: None, line_only: false, targets }];
+                        reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
                         continue;
                     }
                 }
@@ -399,7 +449,7 @@ impl<'a> Analyzer<'a> {
                         }
                         other => vec![Resolved::Terminal(other.clone())],
                     };
-                    edges.push(ResolvedEdge { edge: edge.clone(), exempted: None, line_only: false, targets });
+                    edges.push(ResolvedEdge::new(edge.clone(), targets));
                 }
                 reach.edges[v] = edges;
             }
@@ -478,22 +528,99 @@ impl<'a> Analyzer<'a> {
         reach
     }
 
-    /// Tags the edges of workspace vertices that stand on an exempted line.
-    fn mark_exemptions(&mut self, reach: &mut Reach<'_>, _config: &CheckConfig) {
-        if self.exempt_lines.is_empty() {
-            return;
-        }
+    /// Decides each edge's verdict: exemptions on workspace lines, first-use setup,
+    /// growth of buffers (with room, in `noalloc:fixed` types and `noalloc:append`
+    /// functions, on long-lived memory), and allowlisted functions.
+    fn mark_allowances(&mut self, reach: &mut Reach<'_>, config: &CheckConfig) {
+        let db: &dyn HirDatabase = self.db;
         for v in 0..reach.nodes.len() {
-            if !reach.local[v] {
-                continue;
-            }
-            for e in 0..reach.edges[v].len() {
-                let Some(site) = reach.edges[v][e].edge.site else { continue };
-                let Some(location) = self.site_location(site) else { continue };
-                if let Some(&x) = self.exempt_lines.get(&(location.file, location.line)) {
-                    reach.edges[v][e].exempted = Some(x);
-                    reach.edges[v][e].line_only = self.exemptions[x].report.line_only;
+            if !config.allow.is_empty() {
+                if let Node::Fn { func, .. } = reach.nodes[v] {
+                    reach.allowed[v] = self.allow_entry(func, config);
                 }
+            }
+            let holder = if reach.local[v] { self.holder_fn(&reach.nodes[v]) } else { None };
+            let in_append_fn = holder.is_some_and(|f| self.append_fns.contains(&f));
+            let in_fixed_type = holder.is_some_and(|f| self.fixed_holder(f));
+            for e in 0..reach.edges[v].len() {
+                let resolved = &mut reach.edges[v][e];
+                resolved.verdict = if resolved.edge.context.first_use { Verdict::Allowed } else { Verdict::Judged };
+                for target in &resolved.targets {
+                    if let Resolved::Terminal(Target::Foreign(f)) = target {
+                        if !config.allow.is_empty() && self.allow_entry(*f, config).is_some() {
+                            self.allowed_foreign.insert(*f);
+                        }
+                    }
+                }
+                if !reach.local[v] {
+                    continue;
+                }
+                let Some(site) = resolved.edge.site else { continue };
+                if let Some(growth) = &resolved.edge.growth {
+                    let trusted = in_append_fn || (in_fixed_type && growth.on_self);
+                    resolved.verdict = if growth.room || trusted {
+                        Verdict::Allowed
+                    } else {
+                        let scratch = growth.holders.iter().any(|&adt| {
+                            let path = naming::adt_path(db, adt);
+                            config.scratch.iter().any(|pattern| wildcard_match(pattern, &path))
+                        });
+                        Verdict::Grows { long_lived: growth.long_lived || scratch }
+                    };
+                }
+                if !self.exempt_lines.is_empty() {
+                    if let Some(location) = self.site_location(site) {
+                        if let Some(&x) = self.exempt_lines.get(&(location.file, location.line)) {
+                            let resolved = &mut reach.edges[v][e];
+                            resolved.exempted = Some(x);
+                            resolved.line_only = self.exemptions[x].report.line_only;
+                        }
+                    }
+                }
+            }
+            // A `format_args!` argument formats into its consumer: a `write!` into a
+            // buffer grows that buffer, and is judged with it.
+            for e in 0..reach.edges[v].len() {
+                let Some(consumer) = reach.edges[v][e].edge.format_consumer else { continue };
+                let consumer_verdict = reach.edges[v]
+                    .iter()
+                    .find(|r| r.edge.growth.is_some() && r.edge.site.is_some_and(|s| s.expr == hir_def::hir::ExprOrPatId::ExprId(consumer)))
+                    .map(|r| r.verdict);
+                if let Some(verdict @ (Verdict::Allowed | Verdict::Grows { .. })) = consumer_verdict {
+                    reach.edges[v][e].verdict = verdict;
+                }
+            }
+        }
+    }
+
+    /// The allowlist entry that names `func`, if any.
+    fn allow_entry(&mut self, func: FunctionId, config: &CheckConfig) -> Option<usize> {
+        let db: &dyn HirDatabase = self.db;
+        *self.allow_matches.entry(func).or_insert_with(|| {
+            let path = naming::fn_path(db, func, None);
+            config.allow.iter().position(|entry| wildcard_match(&entry.path, &path))
+        })
+    }
+
+    /// Whether `func` is a method of a `noalloc:fixed` type.
+    fn fixed_holder(&self, func: FunctionId) -> bool {
+        let db: &dyn HirDatabase = self.db;
+        let hir_def::ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return false };
+        db.impl_self_ty(impl_).skip_binder().as_adt().is_some_and(|(adt, _)| self.fixed_types.contains(&adt))
+    }
+
+    /// Allowlist entries that let something through in this root.
+    fn note_used_allowances(&mut self, reach: &Reach<'_>, judged: &Judged) {
+        for (v, allowed) in reach.allowed.iter().enumerate() {
+            if let Some(entry) = allowed {
+                if judged.any[v] != 0 {
+                    self.used_allow.insert(*entry);
+                }
+            }
+        }
+        for f in &self.allowed_foreign {
+            if let Some(Some(entry)) = self.allow_matches.get(f) {
+                self.used_allow.insert(*entry);
             }
         }
     }
@@ -501,14 +628,14 @@ impl<'a> Analyzer<'a> {
     /// What an exempted edge lets through: the reason a finding would give, or for a
     /// workspace callee that allocates inside, the callee.
     fn let_through(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<String> {
-        if let Some(reason) = self.reason(reach, judged, v, resolved) {
+        if let Some((_, reason, _)) = self.reason(reach, judged, v, resolved) {
             return Some(reason);
         }
         let x = resolved.exempted?;
         if self.exemptions[x].report.line_only {
             return None;
         }
-        resolved.targets.iter().find(|t| matches!(t, Resolved::Vertex(j) if reach.local[*j] && judged.bad_any[*j])).map(
+        resolved.targets.iter().find(|t| matches!(t, Resolved::Vertex(j) if reach.local[*j] && judged.any[*j] != 0)).map(
             |target| format!("calls {}, which allocates", self.target_name(reach, target)),
         )
     }
@@ -537,6 +664,7 @@ impl<'a> Analyzer<'a> {
         let mut queue = Vec::new();
         for v in 0..n {
             let opens = reach.local[v]
+                || reach.allowed[v].is_some()
                 || reach.edges[v].iter().any(|resolved| {
                     resolved.edge.format_consumer.is_some()
                         || matches!(resolved.edge.target, Target::Dyn { .. } | Target::Unknown { .. })
@@ -566,8 +694,8 @@ impl<'a> Analyzer<'a> {
                 continue;
             }
             let Some(key) = naming::instance_key(db, &reach.nodes[v]) else { continue };
-            let allocates = judged.bad_own[v];
-            let chain = if allocates {
+            let flags = judged.own[v];
+            let chain = if flags != 0 {
                 self.chain_from(reach, judged, Resolved::Vertex(v))
                     .into_iter()
                     .map(|step| CachedStep {
@@ -580,7 +708,13 @@ impl<'a> Analyzer<'a> {
             } else {
                 Vec::new()
             };
-            cache.insert(key, CachedSummary { allocates, chain });
+            let summary = CachedSummary {
+                allocates: flags & NORMAL != 0,
+                on_error: flags & ON_ERROR != 0,
+                once: flags & ONCE != 0,
+                chain,
+            };
+            cache.insert(key, summary);
         }
     }
 
@@ -681,56 +815,118 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// The reason an edge of a workspace function allocates, if it does.
-    fn reason(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<String> {
+    /// The growth an edge stands for: its own, or for a `format_args!` argument, the
+    /// growth of the call that formats it.
+    fn growth_of<'r>(&self, reach: &'r Reach<'_>, v: usize, resolved: &'r ResolvedEdge<'_>) -> Option<&'r Growth> {
+        if let Some(growth) = &resolved.edge.growth {
+            return Some(growth);
+        }
+        let consumer = hir_def::hir::ExprOrPatId::ExprId(resolved.edge.format_consumer?);
+        reach.edges[v].iter().find(|r| r.edge.site.is_some_and(|s| s.expr == consumer)).and_then(|r| r.edge.growth.as_ref())
+    }
+
+    /// How calling `target` from vertex `v` allocates, as seen from `v`'s lines:
+    /// workspace callees report their own normal allocations.
+    fn callee_flags(&self, reach: &Reach<'_>, judged: &Judged, v: usize, target: &Resolved<'_>) -> u8 {
+        match target {
+            Resolved::Vertex(j) if reach.allowed[*j].is_some() => 0,
+            Resolved::Vertex(j) if reach.local[*j] => judged.any[*j] & !NORMAL,
+            Resolved::Vertex(j) => judged.own[*j],
+            Resolved::Terminal(Target::Foreign(f)) if self.allowed_foreign.contains(f) => 0,
+            Resolved::Terminal(terminal) => terminal_flags(terminal, v, reach.local[v]),
+        }
+    }
+
+    /// Why an edge of a workspace function is a finding, if it is one: its kind, its
+    /// reason, and for growth the buffer.
+    fn reason(
+        &self,
+        reach: &Reach<'_>,
+        judged: &Judged,
+        v: usize,
+        resolved: &ResolvedEdge<'_>,
+    ) -> Option<(FindingKind, String, Option<String>)> {
         let db: &dyn HirDatabase = self.db;
-        if let Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. } = &resolved.edge.target {
-            if !terminal_is_bad(&resolved.edge.target, v, reach.local[v]) {
-                return None;
+        let context = resolved.edge.context;
+        let in_closure = reach.closure[v];
+        match resolved.verdict {
+            Verdict::Allowed => return None,
+            Verdict::Grows { long_lived } => {
+                if through(context, NORMAL, in_closure).0 & NORMAL == 0 {
+                    return None; // growing the error that the function returns
+                }
+                let buffer = self.growth_of(reach, v, resolved)?.buffer.clone();
+                if long_lived {
+                    return Some((FindingKind::MayGrow, format!("may grow `{buffer}`"), Some(buffer)));
+                }
+                if let Some(&Resolved::Vertex(j)) = resolved.targets.first() {
+                    if reach.local[j] {
+                        let name = naming::node_name(db, &reach.nodes[j]);
+                        return Some((FindingKind::Allocation, format!("grows `{buffer}` through {name} (noalloc:append)"), None));
+                    }
+                }
             }
+            Verdict::Judged => {}
+        }
+        let mut normal: Vec<&Resolved<'_>> = Vec::new();
+        let mut swallowed: Option<&Resolved<'_>> = None;
+        for target in &resolved.targets {
+            let callee = match (target, &resolved.edge.target) {
+                // A `dyn` call names every impl that allocates, workspace ones too.
+                (Resolved::Vertex(j), Target::Dyn { .. }) if reach.allowed[*j].is_none() => judged.any[*j],
+                _ => self.callee_flags(reach, judged, v, target),
+            };
+            let (flags, dropped) = through(context, callee, in_closure);
+            if flags & NORMAL != 0 {
+                if dropped {
+                    swallowed.get_or_insert(target);
+                } else {
+                    normal.push(target);
+                }
+            }
+        }
+        if normal.is_empty() {
+            let target = swallowed?;
+            let callee = self.target_name(reach, target);
+            let reason = if !in_closure {
+                format!("drops the error of {callee}, which allocates, inside a loop: every failed pass allocates")
+            } else if context.propagates || context.error_return {
+                format!("returns the error of {callee}, which allocates, from a closure: its caller may drop it and call again")
+            } else {
+                format!("drops the error of {callee}, which allocates, in a closure that may run again")
+            };
+            return Some((FindingKind::SwallowedError, reason, None));
         }
         let unknown = |what: &String| {
             format!("call with no known callee: {}", resolved.edge.callee_label.as_ref().unwrap_or(what))
         };
-        match &resolved.edge.target {
+        let reason = match &resolved.edge.target {
             Target::Node(_) => {
-                let Some(&Resolved::Vertex(j)) = resolved.targets.first() else { return None };
-                if reach.local[j] || !judged.bad_own[j] {
-                    return None;
-                }
-                Some(match resolved.edge.drop_of {
+                let &Resolved::Vertex(j) = normal[0] else { return None };
+                match resolved.edge.drop_of {
                     Some(ty) => format!("drops `{}`, whose drop glue allocates", naming::ty_name(db, ty)),
                     None => format!("calls {}", naming::node_name(db, &reach.nodes[j])),
-                })
+                }
             }
-            Target::Allocator(func) => Some(format!("calls the allocator {}", naming::fn_path(db, *func, None))),
-            Target::Foreign(func) => Some(format!(
-                "calls foreign function {} (body not visible)",
-                naming::fn_path(db, *func, None)
-            )),
-            Target::Unknown { what, .. } => Some(unknown(what)),
+            Target::Allocator(func) => format!("calls the allocator {}", naming::fn_path(db, *func, None)),
+            Target::Foreign(func) => format!("calls foreign function {} (body not visible)", naming::fn_path(db, *func, None)),
+            Target::Unknown { what, .. } => unknown(what),
             // Summaries stand for code outside the workspace, never for a workspace line.
-            Target::Summary(_) => None,
+            Target::Summary(_) => return None,
             Target::Dyn { method, .. } => {
                 if let [Resolved::Terminal(Target::Unknown { what, .. })] = resolved.targets.as_slice() {
-                    return Some(unknown(what));
+                    unknown(what)
+                } else {
+                    let mut allocating: Vec<String> = normal.iter().map(|target| self.target_name(reach, target)).collect();
+                    allocating.sort();
+                    allocating.dedup();
+                    let trait_ = naming::trait_path_of(db, *method);
+                    let name = FunctionSignature::of(db, *method).name.as_str().to_owned();
+                    format!("calls dyn {trait_}::{name}, and these impls allocate: {}", allocating.join(", "))
                 }
-                let mut allocating: Vec<String> = resolved
-                    .targets
-                    .iter()
-                    .filter(|target| judged.is_bad(target))
-                    .map(|target| self.target_name(reach, target))
-                    .collect();
-                if allocating.is_empty() {
-                    return None;
-                }
-                allocating.sort();
-                allocating.dedup();
-                let trait_ = naming::trait_path_of(db, *method);
-                let name = FunctionSignature::of(db, *method).name.as_str().to_owned();
-                Some(format!("calls dyn {trait_}::{name}, and these impls allocate: {}", allocating.join(", ")))
             }
-        }
+        };
+        Some((FindingKind::Allocation, reason, None))
     }
 
     /// From the callee of edge `e` of vertex `v` down to the allocation.
@@ -851,6 +1047,16 @@ impl<'a> Analyzer<'a> {
                     reached: false,
                 });
             }
+            for adt in &found.fixed_types {
+                if let Some(adt) = sema.to_def(adt) {
+                    self.fixed_types.insert(adt_id(adt));
+                }
+            }
+            for f in &found.append_fns {
+                if let Some(id) = sema.to_def(f).and_then(function_id) {
+                    self.append_fns.insert(id);
+                }
+            }
             for (range, item) in found.roots {
                 let mut funcs = Vec::new();
                 match item {
@@ -942,6 +1148,14 @@ fn function_id(f: hir::Function) -> Option<FunctionId> {
     match ModuleDefId::try_from(hir::ModuleDef::Function(f)) {
         Ok(ModuleDefId::FunctionId(id)) => Some(id),
         _ => None,
+    }
+}
+
+fn adt_id(adt: hir::Adt) -> hir_def::AdtId {
+    match adt {
+        hir::Adt::Struct(s) => hir_def::AdtId::StructId(s.into()),
+        hir::Adt::Enum(e) => hir_def::AdtId::EnumId(e.into()),
+        hir::Adt::Union(u) => hir_def::AdtId::UnionId(u.into()),
     }
 }
 
@@ -1044,101 +1258,155 @@ fn subtree_coercions<'db>(
     out
 }
 
+/// How a vertex allocates, as bits: on its normal path; only while building an
+/// error that it returns; only while building an error it drops once per call.
+const NORMAL: u8 = 1;
+const ON_ERROR: u8 = 2;
+const ONCE: u8 = 4;
+
+/// What a call contributes to its caller, given how the callee allocates and where
+/// the call stands. The second value says an error was swallowed where the code can
+/// run again (a loop, a closure): that is where the finding goes.
+fn through(context: CallContext, callee: u8, in_closure: bool) -> (u8, bool) {
+    let returns_error = context.error_return && !in_closure;
+    let mut out = 0;
+    let mut swallowed = false;
+    if callee & NORMAL != 0 {
+        out |= if returns_error { ON_ERROR } else { NORMAL };
+    }
+    let mut settle = |propagated: bool| {
+        if propagated {
+            out |= ON_ERROR;
+        } else if in_closure || context.repeats {
+            out |= NORMAL;
+            swallowed = true;
+        } else {
+            out |= ONCE;
+        }
+    };
+    if callee & ON_ERROR != 0 {
+        settle(returns_error || (context.propagates && !in_closure));
+    }
+    if callee & ONCE != 0 {
+        settle(returns_error);
+    }
+    (out, swallowed)
+}
+
 /// Whether a call of `target` from vertex `v` allocates or can't be judged.
 /// Foreign functions are judged where the workspace calls them: inside std and
 /// dependencies only the allocator symbols count. A fn pointer is unknown only in
 /// the root itself (vertex 0): elsewhere it points at a fn item that the walk
 /// already reached where it became a pointer.
-fn terminal_is_bad(target: &Target<'_>, v: usize, local: bool) -> bool {
-    match target {
+fn terminal_flags(target: &Target<'_>, v: usize, local: bool) -> u8 {
+    let bad = match target {
         Target::Allocator(_) => true,
         Target::Foreign(_) => local,
         Target::Unknown { kind: UnknownKind::FnPointer, .. } => v == 0,
         Target::Unknown { kind: UnknownKind::Opaque, .. } => true,
-        Target::Summary(summary) => summary.allocates,
+        Target::Summary(summary) => {
+            return (if summary.allocates { NORMAL } else { 0 })
+                | (if summary.on_error { ON_ERROR } else { 0 })
+                | (if summary.once { ONCE } else { 0 });
+        }
         Target::Node(_) | Target::Dyn { .. } => false,
-    }
+    };
+    if bad { NORMAL } else { 0 }
 }
 
-/// Which vertices of a root's reach allocate. `bad_any` follows every edge;
-/// `bad_own` follows only edges into code outside the workspace, so a finding at a
-/// workspace line blames what that line calls, not workspace code reported on its
-/// own lines. Witnesses are found breadth-first from the allocator: shortest chains.
+/// How the vertices of a root's reach allocate. `any` follows every edge; `own`
+/// follows only edges into code outside the workspace, so a finding at a workspace
+/// line blames what that line calls, not workspace code reported on its own lines.
+/// Witnesses are found breadth-first from the allocator: shortest chains.
 struct Judged {
-    bad_any: Vec<bool>,
-    bad_own: Vec<bool>,
+    any: Vec<u8>,
+    own: Vec<u8>,
     witness: Vec<Option<Witness>>,
 }
 
 impl Judged {
-    fn new(reach: &Reach<'_>) -> Judged {
+    fn new(reach: &Reach<'_>, allowed_foreign: &FxHashSet<FunctionId>) -> Judged {
         let n = reach.nodes.len();
-        let local = &reach.local;
-        let terminal_bad = |target: &Target<'_>, v: usize| terminal_is_bad(target, v, local[v]);
-        let mut judged = Judged { bad_any: vec![false; n], bad_own: vec![false; n], witness: vec![None; n] };
+        let mut judged = Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n] };
+        // (caller, edge, target) for every judged edge into a vertex.
         let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
-        let mut queue_any = std::collections::VecDeque::new();
-        let mut queue_own = std::collections::VecDeque::new();
+        let mut direct: Vec<u8> = vec![0; n];
+        let mut direct_witness: Vec<Option<Witness>> = vec![None; n];
         for v in 0..n {
             for (e, resolved) in reach.edges[v].iter().enumerate() {
-                if resolved.covers_callees() {
-                    // What an exemption covers does not make its function allocate.
+                if resolved.allowed() {
+                    continue;
+                }
+                let context = resolved.edge.context;
+                if let Verdict::Grows { .. } = resolved.verdict {
+                    let (flags, _) = through(context, NORMAL, reach.closure[v]);
+                    direct[v] |= flags;
+                    direct_witness[v].get_or_insert(Witness { edge: e, target: 0 });
                     continue;
                 }
                 for (t, target) in resolved.targets.iter().enumerate() {
                     let witness = Witness { edge: e, target: t };
                     match target {
-                        Resolved::Vertex(j) => callers[*j].push((v, witness)),
-                        Resolved::Terminal(terminal) if terminal_bad(terminal, v) => {
-                            if !judged.bad_any[v] {
-                                judged.bad_any[v] = true;
-                                queue_any.push_back(v);
-                            }
-                            if !local[v] && !judged.bad_own[v] {
-                                judged.bad_own[v] = true;
-                                judged.witness[v] = Some(witness);
-                                queue_own.push_back(v);
-                            }
-                            if local[v] && judged.witness[v].is_none() {
-                                judged.witness[v] = Some(witness);
+                        Resolved::Vertex(j) if reach.allowed[*j].is_none() => callers[*j].push((v, witness)),
+                        Resolved::Vertex(_) => {}
+                        Resolved::Terminal(Target::Foreign(f)) if allowed_foreign.contains(f) => {}
+                        Resolved::Terminal(terminal) => {
+                            let callee = terminal_flags(terminal, v, reach.local[v]);
+                            let (flags, _) = through(context, callee, reach.closure[v]);
+                            if flags != 0 {
+                                direct[v] |= flags;
+                                direct_witness[v].get_or_insert(witness);
                             }
                         }
-                        Resolved::Terminal(_) => {}
                     }
                 }
             }
         }
-        while let Some(j) = queue_own.pop_front() {
-            for &(v, witness) in &callers[j] {
-                if !local[v] && !judged.bad_own[v] {
-                    judged.bad_own[v] = true;
-                    judged.witness[v] = Some(witness);
-                    queue_own.push_back(v);
+        let propagate = |flags: &mut Vec<u8>, witness: &mut Vec<Option<Witness>>, own_only: bool| {
+            let takes_part = |v: usize| !own_only || !reach.local[v];
+            let mut queue = std::collections::VecDeque::new();
+            for v in (0..n).filter(|&v| takes_part(v) && direct[v] != 0) {
+                flags[v] |= direct[v];
+                if witness[v].is_none() {
+                    witness[v] = direct_witness[v];
                 }
+                queue.push_back(v);
             }
-        }
-        while let Some(j) = queue_any.pop_front() {
-            for &(v, witness) in &callers[j] {
-                if !judged.bad_any[v] {
-                    judged.bad_any[v] = true;
-                    if judged.witness[v].is_none() {
-                        judged.witness[v] = Some(witness);
+            while let Some(j) = queue.pop_front() {
+                for &(v, w) in &callers[j] {
+                    if !takes_part(v) {
+                        continue;
                     }
-                    queue_any.push_back(v);
+                    let context = reach.edges[v][w.edge].edge.context;
+                    let (contributed, _) = through(context, flags[j], reach.closure[v]);
+                    if contributed & !flags[v] != 0 {
+                        flags[v] |= contributed;
+                        if witness[v].is_none() {
+                            witness[v] = Some(w);
+                        }
+                        queue.push_back(v);
+                    }
                 }
             }
-        }
+        };
+        propagate(&mut judged.own, &mut judged.witness, true);
+        propagate(&mut judged.any, &mut judged.witness, false);
         judged
     }
 
-    /// Whether calling `target` can allocate.
-    fn is_bad(&self, target: &Resolved<'_>) -> bool {
+    /// How calling `target` allocates, as flags.
+    fn flags(&self, target: &Resolved<'_>) -> u8 {
         match target {
-            Resolved::Vertex(j) => self.bad_any[*j],
-            Resolved::Terminal(Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. }) => true,
-            Resolved::Terminal(Target::Summary(summary)) => summary.allocates,
-            Resolved::Terminal(_) => false,
+            Resolved::Vertex(j) => self.any[*j],
+            Resolved::Terminal(Target::Allocator(_) | Target::Foreign(_) | Target::Unknown { .. }) => NORMAL,
+            Resolved::Terminal(summary @ Target::Summary(_)) => terminal_flags(summary, usize::MAX, false),
+            Resolved::Terminal(_) => 0,
         }
+    }
+
+    /// Whether calling `target` can allocate at all.
+    fn is_bad(&self, target: &Resolved<'_>) -> bool {
+        self.flags(target) != 0
     }
 }
 

@@ -22,7 +22,10 @@ use hir_ty::{
 use rustc_hash::FxHashMap;
 use rustc_type_ir::inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind};
 
-use super::subst::Instantiate;
+use super::{
+    allowances::{BodyFacts, CallContext, Growth, Room, place_key},
+    subst::Instantiate,
+};
 
 /// One unit the engine walks: a function at given generic arguments, a closure body
 /// at its parent's arguments, or the drop glue of a type.
@@ -81,11 +84,23 @@ pub(crate) struct Edge<'db> {
     /// consumes the formatted arguments (`write_fmt`, `format`, ...), which is where
     /// the argument's `Display::fmt` runs and meets its writer.
     pub format_consumer: Option<ExprId>,
+    /// Where the site stands: error path, loop, first-use setup.
+    pub context: CallContext,
+    /// The call grows a buffer (`v.push(x)`, a `noalloc:append` fn).
+    pub growth: Option<Growth>,
 }
 
 impl<'db> Edge<'db> {
     pub(crate) fn new(target: Target<'db>, site: Option<Site>) -> Self {
-        Edge { target, site, drop_of: None, callee_label: None, format_consumer: None }
+        Edge {
+            target,
+            site,
+            drop_of: None,
+            callee_label: None,
+            format_consumer: None,
+            context: CallContext::default(),
+            growth: None,
+        }
     }
 }
 
@@ -122,23 +137,107 @@ const ALLOCATOR_SYMBOLS: &[&str] = &[
     "mi_malloc",
 ];
 
+/// Crates whose containers and lazy cells the allowances know by name.
+const STD_CRATES: &[&str] = &["core", "alloc", "std", "hashbrown", "once_cell", "lazy_static"];
+
+/// Buffers whose growth reallocates only when full.
+const GROWABLE: &[&str] = &["Vec", "String", "VecDeque", "BinaryHeap", "HashMap", "HashSet", "IndexMap", "IndexSet"];
+
+/// Methods that grow a buffer by one element, and by many.
+const GROWS_BY_ONE: &[&str] = &["push", "push_back", "push_front", "insert", "write_char"];
+const GROWS_BY_MANY: &[&str] = &[
+    "extend",
+    "extend_from_slice",
+    "extend_from_within",
+    "push_str",
+    "insert_str",
+    "append",
+    "write_fmt",
+    "write_str",
+    "write",
+    "write_all",
+    "resize",
+    "resize_with",
+];
+
+/// Lazy cells and their methods that initialise on first use.
+const FIRST_USE_TYPES: &[&str] = &["OnceLock", "OnceCell", "LazyLock", "LazyCell", "Lazy", "Once", "LocalKey", "OnceBox"];
+const FIRST_USE_METHODS: &[&str] = &[
+    "get_or_init",
+    "get_or_try_init",
+    "get_mut_or_init",
+    "call_once",
+    "call_once_force",
+    "force",
+    "force_mut",
+    "deref",
+    "deref_mut",
+    "with",
+    "with_borrow",
+    "with_borrow_mut",
+];
+
 /// Walks bodies and caches what each node calls. One per analysis; shared by roots.
 pub(crate) struct CallGraph<'db> {
     pub db: &'db dyn HirDatabase,
     pub interner: DbInterner<'db>,
     lang: &'db LangItems,
     walked: FxHashMap<Node<'db>, Rc<Walked<'db>>>,
+    facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
     pub bodies_walked: usize,
+    /// Functions marked `noalloc:append`: a call to one is judged as a push.
+    pub append_fns: rustc_hash::FxHashSet<FunctionId>,
 }
 
 impl<'db> CallGraph<'db> {
     pub(crate) fn new(db: &'db dyn HirDatabase, krate: base_db::Crate) -> Self {
         let interner = DbInterner::new_with(db, krate);
-        CallGraph { db, interner, lang: interner.lang_items(), walked: FxHashMap::default(), bodies_walked: 0 }
+        CallGraph {
+            db,
+            interner,
+            lang: interner.lang_items(),
+            walked: FxHashMap::default(),
+            facts: FxHashMap::default(),
+            bodies_walked: 0,
+            append_fns: Default::default(),
+        }
     }
 
     pub(crate) fn is_allocator_symbol(name: &str) -> bool {
         ALLOCATOR_SYMBOLS.contains(&name)
+    }
+
+    /// The allowance facts of a body, read once.
+    fn facts_of(&mut self, def: DefWithBodyId) -> Rc<BodyFacts> {
+        let db = self.db;
+        let lang = self.lang;
+        self.facts
+            .entry(def)
+            .or_insert_with(|| {
+                let body = Body::of(db, def);
+                let infer = InferenceResult::of(db, def);
+                Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr()))
+            })
+            .clone()
+    }
+
+    /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
+    /// impl's self type, or for a trait method the `Self` it is called on.
+    fn std_type_of_method(&self, func: FunctionId, args: GenericArgs<'db>) -> Option<String> {
+        let db = self.db;
+        let adt = match func.loc(db).container {
+            ItemContainerId::ImplId(impl_) => db.impl_self_ty(impl_).skip_binder().as_adt()?.0,
+            ItemContainerId::TraitId(_) => {
+                match strip_refs(args.as_slice().first()?.ty()?).kind() {
+                    TyKind::Adt(adt_def, _) => adt_def.def_id(),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        let adt = hir::Adt::from(adt);
+        let krate = adt.module(db).krate(db).display_name(db)?.crate_name().to_string();
+        STD_CRATES.contains(&krate.as_str()).then(|| adt.name(db).as_str().to_owned())
     }
 
     /// The edges of `node`, walking its body the first time.
@@ -395,6 +494,7 @@ struct BodyWalker<'g, 'db> {
     infer: &'db InferenceResult<'db>,
     inst: Instantiate<'db>,
     env: ParamEnvAndCrate<'db>,
+    facts: Rc<BodyFacts>,
     out: Walked<'db>,
 }
 
@@ -402,14 +502,23 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn new(graph: &'g mut CallGraph<'db>, owner: DefWithBodyId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Self {
         let infer = InferenceResult::of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
-        BodyWalker { graph, enclosing_calls: Vec::new(), owner, infer, inst, env, out: Walked::default() }
+        let facts = graph.facts_of(owner);
+        BodyWalker { graph, enclosing_calls: Vec::new(), owner, infer, inst, env, facts, out: Walked::default() }
+    }
+
+    /// Records an edge, with the context of its site.
+    fn push(&mut self, mut edge: Edge<'db>) {
+        if let Some(site) = edge.site {
+            edge.context = self.facts.context(site.expr);
+        }
+        self.out.edges.push(edge);
     }
 
     fn site(&self, expr: impl Into<ExprOrPatId>) -> Option<Site> {
         Some(Site { owner: self.owner, expr: expr.into() })
     }
 
-    fn call(&mut self, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
+    fn call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
         let format_consumer = if self.graph.is_format_machinery(func) {
             self.enclosing_calls.iter().rev().find(|(_, consumes)| *consumes).map(|&(call, _)| call)
         } else {
@@ -418,8 +527,83 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let args = self.inst.args(args);
         if let Some(target) = self.graph.resolve_call(func, args, self.env) {
             let site = self.site(expr);
-            self.out.edges.push(Edge { callee_label: label, format_consumer, ..Edge::new(target, site) });
+            let growth = self.growth(store, func, args, expr);
+            let first_use = self.is_first_use_call(store, func, args, expr);
+            let mut edge = Edge { callee_label: label, format_consumer, growth, ..Edge::new(target, site) };
+            edge.context = self.facts.context(expr.into());
+            edge.context.first_use |= first_use;
+            self.out.edges.push(edge);
         }
+    }
+
+    /// The receiver of a method call, or the first argument of a path call.
+    fn receiver(store: &ExpressionStore, call: ExprId) -> Option<ExprId> {
+        match &store[call] {
+            Expr::MethodCall { receiver, .. } => Some(*receiver),
+            Expr::Call { args, .. } => args.first().copied(),
+            _ => None,
+        }
+    }
+
+    /// A call that grows a buffer: a growth method of a std collection, or a
+    /// `noalloc:append` function, on a place the source names.
+    fn growth(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
+        let db = self.graph.db;
+        let need = if self.graph.append_fns.contains(&func) {
+            Room::One
+        } else {
+            let name = FunctionSignature::of(db, func).name.as_str().to_owned();
+            let need = if GROWS_BY_ONE.contains(&name.as_str()) {
+                Room::One
+            } else if GROWS_BY_MANY.contains(&name.as_str()) {
+                Room::Many
+            } else {
+                return None;
+            };
+            let owner = self.graph.std_type_of_method(func, args)?;
+            if !GROWABLE.contains(&owner.as_str()) {
+                return None;
+            }
+            need
+        };
+        let receiver = Self::receiver(store, call)?;
+        let buffer = place_key(store, receiver)?;
+        let room = self.facts.room(call, &buffer).is_some_and(|room| room >= need);
+        // The place's base, and the types that hold its fields.
+        let mut base = receiver;
+        let mut holders = Vec::new();
+        loop {
+            match &store[base] {
+                Expr::Field { expr, .. } => {
+                    if let Some(TyKind::Adt(adt_def, _)) = self.expr_ty(*expr).map(strip_refs).map(|t| t.kind()) {
+                        holders.push(adt_def.def_id());
+                    }
+                    base = *expr;
+                }
+                Expr::UnaryOp { expr, .. } | Expr::Ref { expr, .. } => base = *expr,
+                _ => break,
+            }
+        }
+        let on_self = buffer == "self" || buffer.starts_with("self.");
+        let through_mut_ref =
+            self.expr_ty(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
+        Some(Growth { buffer, room, long_lived: on_self || through_mut_ref, on_self, holders })
+    }
+
+    /// A call that initialises on first use: `OnceLock::get_or_init`, `LazyLock`'s
+    /// deref, `Once::call_once`, a thread-local's `with`, `get_or_insert_with` on a
+    /// field or static.
+    fn is_first_use_call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> bool {
+        let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
+        let Some(owner) = self.graph.std_type_of_method(func, args) else { return false };
+        if FIRST_USE_TYPES.contains(&owner.as_str()) && FIRST_USE_METHODS.contains(&name.as_str()) {
+            return true;
+        }
+        owner == "Option"
+            && matches!(name.as_str(), "get_or_insert_with" | "get_or_insert")
+            && Self::receiver(store, call)
+                .and_then(|receiver| place_key(store, receiver))
+                .is_some_and(|place| super::allowances::is_long_lived(&place))
     }
 
     /// The function a call expression calls, before impl resolution.
@@ -470,12 +654,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 if let CallableDefId::FunctionId(func) = def.0 {
                     // A function item mentioned as a value (called, or stored as a
                     // pointer as `format_args!` does with `Display::fmt`) may be called.
-                    self.call(func, args, expr, None);
+                    self.call(store, func, args, expr, None);
                 }
             }
         }
         if let Some((func, args)) = self.infer.method_resolution(expr) {
-            self.call(func, args, expr, Self::callee_label(store, expr));
+            self.call(store, func, args, expr, Self::callee_label(store, expr));
         } else if let Expr::Call { callee, .. } = &store[expr] {
             // A built-in call through a fn pointer: no callee the source can show.
             if let Some(callee_ty) = self.expr_ty(*callee) {
@@ -483,7 +667,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     let what = Self::callee_label(store, expr)
                         .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
                     let site = self.site(expr);
-                    self.out.edges.push(Edge::new(Target::Unknown { what, kind: UnknownKind::FnPointer }, site));
+                    self.push(Edge::new(Target::Unknown { what, kind: UnknownKind::FnPointer }, site));
                 }
             }
         }
@@ -533,7 +717,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         let args = GenericArgs::new_from_slice(&[source.into()]);
                         if let Some(target) = self.graph.resolve_call(deref_fn, args, self.env) {
                             let site = self.site(expr);
-                            self.out.edges.push(Edge::new(target, site));
+                            let mut edge = Edge::new(target, site);
+                            edge.context = self.facts.context(expr.into());
+                            // `LazyLock`'s deref initialises on first use.
+                            edge.context.first_use |= self
+                                .graph
+                                .std_type_of_method(deref_fn, args)
+                                .is_some_and(|owner| FIRST_USE_TYPES.contains(&owner.as_str()));
+                            self.out.edges.push(edge);
                         }
                     }
                 }
@@ -551,7 +742,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                             closure: closure.0,
                             parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
                         };
-                        self.out.edges.push(Edge::new(Target::Node(closure), site));
+                        self.push(Edge::new(Target::Node(closure), site));
                     }
                 }
                 _ => {}
@@ -591,9 +782,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 continue;
             }
             let site = Some(Site { owner: self.owner, expr: site });
-            self.out.edges.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
+            self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
         }
     }
+}
+
+fn strip_refs(mut ty: Ty<'_>) -> Ty<'_> {
+    while let TyKind::Ref(_, inner, _) = ty.kind() {
+        ty = inner;
+    }
+    ty
 }
 
 /// The pointee of a pointer-like type: `&T`, `*T`, `Box<T>`, `Rc<T>`, `Arc<T>`, `Pin<P>`.

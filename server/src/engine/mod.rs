@@ -2,6 +2,7 @@
 //! and through which chain of calls. Answers in plain data; knows nothing of LSP,
 //! terminals or exit codes.
 
+mod allowances;
 mod analysis;
 pub(crate) mod callgraph;
 pub mod directives;

@@ -37,7 +37,7 @@ pub(crate) fn ty_name(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     }
 }
 
-fn adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {
+pub(crate) fn adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {
     let (module, name) = match adt {
         AdtId::StructId(id) => (id.lookup(db).container, hir::Struct::from(id).name(db)),
         AdtId::EnumId(id) => (id.lookup(db).container, hir::Enum::from(id).name(db)),

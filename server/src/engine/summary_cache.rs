@@ -11,13 +11,20 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct CachedSummary {
+    /// It allocates on its normal path.
     pub allocates: bool,
+    /// It allocates building an error that it returns.
+    #[serde(default)]
+    pub on_error: bool,
+    /// It allocates building an error that it drops once per call.
+    #[serde(default)]
+    pub once: bool,
     /// From the instance down to the allocator (empty when it does not allocate).
     pub chain: Vec<CachedStep>,
 }
@@ -134,6 +141,8 @@ mod tests {
     fn summary(allocates: bool) -> CachedSummary {
         CachedSummary {
             allocates,
+            on_error: false,
+            once: false,
             chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5 }],
         }
     }
