@@ -495,6 +495,9 @@ struct BodyWalker<'g, 'db> {
     inst: Instantiate<'db>,
     env: ParamEnvAndCrate<'db>,
     facts: Rc<BodyFacts>,
+    /// The callee being visited and its call: a path call's function is mentioned
+    /// by its callee expression, while its arguments belong to the call.
+    callee_of_call: Option<(ExprId, ExprId)>,
     out: Walked<'db>,
 }
 
@@ -503,7 +506,17 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let infer = InferenceResult::of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
         let facts = graph.facts_of(owner);
-        BodyWalker { graph, enclosing_calls: Vec::new(), owner, infer, inst, env, facts, out: Walked::default() }
+        BodyWalker {
+            graph,
+            enclosing_calls: Vec::new(),
+            owner,
+            infer,
+            inst,
+            env,
+            facts,
+            callee_of_call: None,
+            out: Walked::default(),
+        }
     }
 
     /// Records an edge, with the context of its site.
@@ -527,8 +540,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let args = self.inst.args(args);
         if let Some(target) = self.graph.resolve_call(func, args, self.env) {
             let site = self.site(expr);
-            let growth = self.growth(store, func, args, expr);
-            let first_use = self.is_first_use_call(store, func, args, expr);
+            let call = match self.callee_of_call {
+                Some((callee, call)) if callee == expr => call,
+                _ => expr,
+            };
+            let growth = self.growth(store, func, args, call);
+            let first_use = self.is_first_use_call(store, func, args, call);
             let mut edge = Edge { callee_label: label, format_consumer, growth, ..Edge::new(target, site) };
             edge.context = self.facts.context(expr.into());
             edge.context.first_use |= first_use;
@@ -590,20 +607,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         Some(Growth { buffer, room, long_lived: on_self || through_mut_ref, on_self, holders })
     }
 
-    /// A call that initialises on first use: `OnceLock::get_or_init`, `LazyLock`'s
-    /// deref, `Once::call_once`, a thread-local's `with`, `get_or_insert_with` on a
-    /// field or static.
+    /// A call that initialises a field or static on first use:
+    /// `OnceLock::get_or_init`, `LazyLock`'s deref, `Once::call_once`, a
+    /// thread-local's `with`, `Option::get_or_insert_with`. On a local it runs on
+    /// every call, and is judged like any other.
     fn is_first_use_call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> bool {
         let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
         let Some(owner) = self.graph.std_type_of_method(func, args) else { return false };
-        if FIRST_USE_TYPES.contains(&owner.as_str()) && FIRST_USE_METHODS.contains(&name.as_str()) {
-            return true;
-        }
-        owner == "Option"
-            && matches!(name.as_str(), "get_or_insert_with" | "get_or_insert")
-            && Self::receiver(store, call)
-                .and_then(|receiver| place_key(store, receiver))
-                .is_some_and(|place| super::allowances::is_long_lived(&place))
+        let initialises = (FIRST_USE_TYPES.contains(&owner.as_str()) && FIRST_USE_METHODS.contains(&name.as_str()))
+            || (owner == "Option" && matches!(name.as_str(), "get_or_insert_with" | "get_or_insert"));
+        initialises && Self::receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
     }
 
     /// The function a call expression calls, before impl resolution.
@@ -639,7 +652,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         match &store[expr] {
             // A closure's body is its own node, walked only when something calls it.
             Expr::Closure { .. } => {
-                self.visit_adjustments(expr, ty);
+                self.visit_adjustments(store, expr, ty);
                 return;
             }
             // Panic paths: a call that never returns (`panic_fmt`, `unwrap_failed`,
@@ -671,7 +684,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
             }
         }
-        self.visit_adjustments(expr, ty);
+        self.visit_adjustments(store, expr, ty);
         if let Expr::Block { statements, .. } | Expr::Unsafe { statements, .. } = &store[expr] {
             for statement in statements.iter() {
                 if let Statement::Let { pat, .. } = statement {
@@ -681,7 +694,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
         match &store[expr] {
             Expr::Call { callee, args } => {
+                self.callee_of_call = Some((*callee, expr));
                 self.visit_expr(store, *callee);
+                self.callee_of_call = None;
                 let consumes = !self.callee_of(store, expr).is_some_and(|f| self.graph.is_format_machinery(f));
                 self.enclosing_calls.push((expr, consumes));
                 for &arg in args.iter() {
@@ -701,7 +716,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// Overloaded auto-deref calls `Deref::deref`; unsizing to `dyn Trait` records a
     /// coercion; a closure turned into a fn pointer may be called.
-    fn visit_adjustments(&mut self, expr: ExprId, ty: Option<Ty<'db>>) {
+    fn visit_adjustments(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
         let Some(adjustments) = self.infer.expr_adjustment(expr) else { return };
         let Some(mut source) = ty else { return };
         for adjustment in adjustments {
@@ -719,11 +734,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                             let site = self.site(expr);
                             let mut edge = Edge::new(target, site);
                             edge.context = self.facts.context(expr.into());
-                            // `LazyLock`'s deref initialises on first use.
+                            // A static or field `LazyLock`'s deref initialises on first use.
                             edge.context.first_use |= self
                                 .graph
                                 .std_type_of_method(deref_fn, args)
-                                .is_some_and(|owner| FIRST_USE_TYPES.contains(&owner.as_str()));
+                                .is_some_and(|owner| FIRST_USE_TYPES.contains(&owner.as_str()))
+                                && is_long_lived_place(store, expr);
                             self.out.edges.push(edge);
                         }
                     }
@@ -785,6 +801,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
         }
     }
+}
+
+fn is_long_lived_place(store: &ExpressionStore, expr: ExprId) -> bool {
+    place_key(store, expr).is_some_and(|place| super::allowances::is_long_lived(&place))
 }
 
 fn strip_refs(mut ty: Ty<'_>) -> Ty<'_> {
