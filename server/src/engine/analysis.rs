@@ -1412,7 +1412,27 @@ impl Judged {
 
 #[cfg(test)]
 mod tests {
-    use super::wildcard_match;
+    use super::{CallContext, NORMAL, ON_ERROR, ONCE, through, wildcard_match};
+
+    #[test]
+    fn errors_flow_to_the_return_or_are_swallowed() {
+        let plain = CallContext::default();
+        let propagates = CallContext { propagates: true, ..plain };
+        let builds_error = CallContext { error_return: true, ..plain };
+        let in_loop = CallContext { repeats: true, ..plain };
+        // An allocation building the returned error is allowed upward.
+        assert_eq!(through(builds_error, NORMAL, false), (ON_ERROR, false));
+        // `helper()?` passes the helper's error on; dropping it once is allowed once.
+        assert_eq!(through(propagates, ON_ERROR, false), (ON_ERROR, false));
+        assert_eq!(through(plain, ON_ERROR, false), (ONCE, false));
+        // Dropped in a loop, or by a closure: reported, at this call.
+        assert_eq!(through(in_loop, ON_ERROR, false), (NORMAL, true));
+        assert_eq!(through(in_loop, ONCE, false), (NORMAL, true));
+        assert_eq!(through(propagates, ON_ERROR, true), (NORMAL, true));
+        assert_eq!(through(builds_error, NORMAL, true), (NORMAL, false));
+        // Once per call stays once when passed on by `?`.
+        assert_eq!(through(propagates, ONCE, false), (ONCE, false));
+    }
 
     #[test]
     fn wildcards() {
