@@ -49,10 +49,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<AllowEntry>, FileError> {
             continue;
         }
         let malformed = |message: String| FileError { file: path.to_owned(), line: Some(line_number), message };
-        let Some((kind, function)) = line.split_once(':') else {
-            return Err(malformed(format!("expected `kind: path::to::function`, found `{line}`")));
+        let (kind, function) = match line.split_once(':') {
+            Some((kind, function)) if !kind.trim().contains(char::is_whitespace) => (kind.trim(), function.trim()),
+            _ => return Err(malformed(format!("expected `kind: path::to::function`, found `{line}`"))),
         };
-        let (kind, function) = (kind.trim(), function.trim());
         if !KINDS.contains(&kind) {
             return Err(malformed(format!(
                 "unknown allowlist kind `{kind}` (expected amortized, measured, debug or profiling) in `{line}`"
