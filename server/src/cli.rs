@@ -503,3 +503,36 @@ fn snippet<'a>(source: &'a str, origin: &'a str, location: &Location, level: Lev
         .fold(false)
         .annotation(level.span(span_start..span_end).label(label))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// Until the engine fills `unused_allow`, the checker's side of `--report` is
+    /// checked here on an analysis made by hand.
+    #[test]
+    fn report_names_the_unused_allow_file_lines_but_not_built_in_ones() {
+        let mut allow = allowlist::built_in();
+        let file_entry = |line| AllowEntry {
+            kind: "debug".into(),
+            path: "app::trace".into(),
+            source: AllowSource::File { file: "/ws/noalloc/allow.txt".into(), line },
+        };
+        allow.extend([file_entry(2), file_entry(5)]);
+        let analysis = Analysis { unused_allow: vec![0, allow.len() - 1], ..Analysis::default() };
+        let adoption = Adoption {
+            options: AdoptionOptions::default(),
+            files: AdoptionFiles::default(),
+            baseline: None,
+            exemptions: None,
+        };
+        let report = adoption.report(Path::new("/ws"), &analysis, &allow);
+        let options = RenderOptions { format: MessageFormat::Short, report: true, color: false };
+        assert_eq!(
+            render_short(&Paths { root: Path::new("/ws") }, &report, &options),
+            "noalloc/allow.txt:5: allowlist line no check used: debug: app::trace\n"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! text of the line it covers (not its number). Writing the list and telling where
 //! the code and the list disagree live here; the engine finds the exemptions.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{Disagreement, FileError, SourceLines, line_location, read_kept_file, relative};
 use crate::engine::summary_cache::write_atomically;
@@ -80,7 +80,7 @@ pub fn write(path: &Path, root: &Path, exemptions: &[ExemptionReport]) -> Result
 /// A list as read from its file, each entry with the line it starts on.
 #[derive(Debug)]
 pub struct ExemptionsList {
-    path: std::path::PathBuf,
+    path: PathBuf,
     entries: Vec<(Listed, u32)>,
 }
 

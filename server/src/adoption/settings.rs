@@ -27,12 +27,8 @@ impl AdoptionFiles {
             };
             for (key, slot) in [("allow", &mut self.allow), ("baseline", &mut self.baseline), ("exemptions", &mut self.exemptions)] {
                 match table.get(key) {
-                    None => {}
-                    Some(toml::Value::String(file)) => {
-                        if slot.is_none() {
-                            *slot = Some(workspace_root.join(file));
-                        }
-                    }
+                    Some(toml::Value::String(file)) if slot.is_none() => *slot = Some(workspace_root.join(file)),
+                    None | Some(toml::Value::String(_)) => {}
                     Some(_) => {
                         return Err(format!("{}: {section}.metadata.noalloc.{key} must be a file path (a string)", path.display()));
                     }
