@@ -1,6 +1,7 @@
 //! The headless checker (`noalloc-ls --check`): loads a workspace, runs the engine,
-//! and prints findings as rustc-style text, one line each (`short`) or JSON lines,
-//! ending with an exit status: 0 clean, 1 findings or errors, 2 could not run.
+//! weighs the findings against the team's adoption files (baseline, exemptions
+//! list), and prints them as rustc-style text, one line each (`short`) or JSON
+//! lines, ending with an exit status: 0 clean, 1 findings or errors, 2 could not run.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,11 @@ use std::time::Instant;
 use annotate_snippets::{Level, Renderer, Snippet};
 use serde_json::json;
 
-use crate::engine::{self, Analysis, CheckConfig, ErrorFinding, Finding, LoadOptions, Location, Workspace};
+use crate::adoption::baseline::{self, Baseline};
+use crate::adoption::exemptions_file::{self, ExemptionsList};
+use crate::adoption::settings::AdoptionFiles;
+use crate::adoption::{Disagreement, SourceLines, allowlist};
+use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum MessageFormat {
@@ -36,6 +41,21 @@ pub struct CheckOptions {
     pub timings: bool,
     pub load: LoadOptions,
     pub config: CheckConfig,
+    pub adoption: AdoptionOptions,
+}
+
+/// The adoption files a check uses, and whether it (re)writes them instead of
+/// checking against them.
+#[derive(Debug, Clone, Default)]
+pub struct AdoptionOptions {
+    /// From the flags; Cargo.toml fills what they leave unset.
+    pub files: AdoptionFiles,
+    /// `--start`: record today's findings as the baseline.
+    pub start_baseline: bool,
+    /// `--prune`: drop the baseline entries no finding matches any more.
+    pub prune_baseline: bool,
+    /// `--write-exemptions`: write the exemptions list from the code.
+    pub write_exemptions: bool,
 }
 
 /// Exit statuses, as cargo and clippy use them.
@@ -54,8 +74,14 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     };
     let load_ms = started.elapsed().as_millis();
-    let config = match options.config.clone().with_manifest(&ws.root) {
-        Ok(config) => config,
+    let prepared = options
+        .config
+        .clone()
+        .with_manifest(&ws.root)
+        .and_then(|config| Ok((config, options.adoption.files.clone().with_manifest(&ws.root)?)))
+        .and_then(|(config, files)| Adoption::prepare(&options.adoption, files, config));
+    let (adoption, config) = match prepared {
+        Ok(prepared) => prepared,
         Err(message) => {
             let _ = writeln!(err, "error: {message}");
             return EXIT_COULD_NOT_RUN;
@@ -66,8 +92,6 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     for file in &analysis.files_with_syntax_errors {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
     }
-    let rendered = render(&ws, &analysis, &options.render, total_ms);
-    let _ = out.write_all(rendered.as_bytes());
     if options.timings {
         let _ = writeln!(
             err,
@@ -78,16 +102,187 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             analysis.timings.cache_entries
         );
     }
-    if analysis.findings.is_empty() && analysis.errors.is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
+    if adoption.writes() {
+        return match adoption.write(&ws.root, &analysis) {
+            Ok(said) => {
+                for line in said {
+                    let _ = writeln!(err, "noalloc: {line}");
+                }
+                EXIT_CLEAN
+            }
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                EXIT_COULD_NOT_RUN
+            }
+        };
+    }
+    let report = adoption.report(&ws.root, &analysis, &config.allow);
+    let rendered = render_report(&ws, &report, &options.render, total_ms);
+    let _ = out.write_all(rendered.as_bytes());
+    if report.findings.is_empty() && report.errors().is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
+}
+
+/// The adoption files of one check, read before the analysis so that a bad one
+/// stops the check at once.
+struct Adoption {
+    options: AdoptionOptions,
+    files: AdoptionFiles,
+    baseline: Option<Baseline>,
+    exemptions: Option<ExemptionsList>,
+}
+
+impl Adoption {
+    /// Reads the files the check compares against and puts the allowlist (built-in,
+    /// then the file's lines) into `config`.
+    fn prepare(options: &AdoptionOptions, files: AdoptionFiles, mut config: CheckConfig) -> Result<(Adoption, CheckConfig), String> {
+        let needs = |flag: &str, file: &Option<std::path::PathBuf>, setting: &str| match file {
+            Some(_) => Ok(()),
+            None => Err(format!("{flag} needs {setting}: give `--{setting} FILE` or set `{setting} = \"FILE\"` in [workspace.metadata.noalloc]")),
+        };
+        if options.start_baseline {
+            needs("--start", &files.baseline, "baseline")?;
+        }
+        if options.prune_baseline {
+            needs("--prune", &files.baseline, "baseline")?;
+        }
+        if options.write_exemptions {
+            needs("--write-exemptions", &files.exemptions, "exemptions")?;
+        }
+        let mut allow = allowlist::built_in();
+        if let Some(path) = &files.allow {
+            allow.extend(allowlist::read(path).map_err(|err| err.to_string())?);
+        }
+        config.allow = allow;
+        let baseline = match &files.baseline {
+            Some(path) if !options.start_baseline => Some(Baseline::read(path).map_err(|err| err.to_string())?),
+            _ => None,
+        };
+        let exemptions = match &files.exemptions {
+            Some(path) if !options.write_exemptions => Some(ExemptionsList::read(path).map_err(|err| err.to_string())?),
+            _ => None,
+        };
+        Ok((Adoption { options: options.clone(), files, baseline, exemptions }, config))
+    }
+
+    /// Whether the check writes files (and exits 0) rather than checking.
+    fn writes(&self) -> bool {
+        self.options.start_baseline || self.options.prune_baseline || self.options.write_exemptions
+    }
+
+    /// Writes what `--start`, `--prune` and `--write-exemptions` ask for; returns a
+    /// line saying what each wrote.
+    fn write(&self, root: &Path, analysis: &Analysis) -> Result<Vec<String>, String> {
+        let mut said = Vec::new();
+        if let Some(path) = &self.files.baseline {
+            let current = baseline_entries(root, &analysis.findings);
+            if self.options.start_baseline {
+                baseline::write(path, &current).map_err(|err| err.to_string())?;
+                said.push(format!("recorded {} finding{} in {}", current.len(), plural(current.len()), path.display()));
+            } else if let (true, Some(recorded)) = (self.options.prune_baseline, &self.baseline) {
+                let comparison = baseline::compare(recorded, &current);
+                baseline::write(path, &comparison.kept).map_err(|err| err.to_string())?;
+                let pruned = comparison.stale.len();
+                said.push(format!(
+                    "pruned {pruned} stale entr{} from {}, kept {}",
+                    if pruned == 1 { "y" } else { "ies" },
+                    path.display(),
+                    comparison.kept.len()
+                ));
+            }
+        }
+        if let (true, Some(path)) = (self.options.write_exemptions, &self.files.exemptions) {
+            exemptions_file::write(path, root, &analysis.exemptions).map_err(|err| err.to_string())?;
+            let count = analysis.exemptions.len();
+            said.push(format!("wrote {count} exemption{} to {}", plural(count), path.display()));
+        }
+        Ok(said)
+    }
+
+    /// The analysis less what the baseline accepts, with the disagreements between
+    /// the code and the baseline or exemptions list.
+    fn report<'a>(&self, root: &Path, analysis: &'a Analysis, allow: &'a [AllowEntry]) -> Report<'a> {
+        let mut report = Report::of(analysis);
+        report.unused_allow = analysis
+            .unused_allow
+            .iter()
+            .filter_map(|&index| allow.get(index))
+            .filter(|entry| matches!(entry.source, AllowSource::File { .. }))
+            .collect();
+        if let Some(recorded) = &self.baseline {
+            let comparison = baseline::compare(recorded, &baseline_entries(root, &analysis.findings));
+            report.baselined = Some(comparison.baselined());
+            report.findings =
+                analysis.findings.iter().zip(&comparison.listed).filter(|(_, listed)| !**listed).map(|(f, _)| f).collect();
+            report.disagreements.extend(comparison.stale);
+        }
+        if let Some(list) = &self.exemptions {
+            report.disagreements.extend(exemptions_file::compare(list, root, &analysis.exemptions));
+        }
+        report
+    }
+}
+
+fn baseline_entries(root: &Path, findings: &[Finding]) -> Vec<baseline::Entry> {
+    let mut lines = SourceLines::default();
+    findings.iter().map(|finding| baseline::Entry::of(root, finding, &mut lines)).collect()
+}
+
+/// What the checker prints: the findings the baseline does not accept, the error
+/// findings, and where the team's files and the code disagree.
+pub struct Report<'a> {
+    pub analysis: &'a Analysis,
+    pub findings: Vec<&'a Finding>,
+    pub disagreements: Vec<Disagreement>,
+    /// How many findings the baseline accepted; `None` without a baseline.
+    pub baselined: Option<usize>,
+    /// Lines of `--allow` files that no check used.
+    pub unused_allow: Vec<&'a AllowEntry>,
+}
+
+impl<'a> Report<'a> {
+    /// Everything the analysis found, with no adoption files.
+    pub fn of(analysis: &'a Analysis) -> Report<'a> {
+        Report { analysis, findings: analysis.findings.iter().collect(), disagreements: Vec::new(), baselined: None, unused_allow: Vec::new() }
+    }
+
+    /// Error findings of the engine, then disagreements, as one list.
+    fn errors(&self) -> Vec<ErrorLine<'_>> {
+        let engine_errors = self.analysis.errors.iter().map(|error| ErrorLine {
+            code: error.kind.code(),
+            location: &error.location,
+            message: &error.message,
+            diff: &[],
+        });
+        let disagreements = self.disagreements.iter().map(|d| ErrorLine {
+            code: d.code,
+            location: &d.location,
+            message: &d.message,
+            diff: &d.diff,
+        });
+        engine_errors.chain(disagreements).collect()
+    }
+}
+
+/// An error finding as printed, whichever part of the tool found it.
+struct ErrorLine<'a> {
+    code: &'static str,
+    location: &'a Location,
+    message: &'a str,
+    diff: &'a [String],
 }
 
 /// Renders an analysis in the chosen format.
 pub fn render(ws: &Workspace, analysis: &Analysis, options: &RenderOptions, elapsed_ms: u128) -> String {
+    render_report(ws, &Report::of(analysis), options, elapsed_ms)
+}
+
+/// Renders a report in the chosen format.
+pub fn render_report(ws: &Workspace, report: &Report<'_>, options: &RenderOptions, elapsed_ms: u128) -> String {
     let paths = Paths { root: &ws.root };
     match options.format {
-        MessageFormat::Json => render_json(&paths, analysis, elapsed_ms),
-        MessageFormat::Short => render_short(&paths, analysis),
-        MessageFormat::Human => render_human(&paths, analysis, options),
+        MessageFormat::Json => render_json(&paths, report, elapsed_ms),
+        MessageFormat::Short => render_short(&paths, report, options),
+        MessageFormat::Human => render_human(&paths, report, options),
     }
 }
 
@@ -101,12 +296,12 @@ impl Paths<'_> {
     }
 }
 
-fn render_short(paths: &Paths<'_>, analysis: &Analysis) -> String {
+fn render_short(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions) -> String {
     let mut out = String::new();
-    for error in &analysis.errors {
+    for error in report.errors() {
         out.push_str(&format!("{}:{}: error: {}\n", paths.show(&error.location.file), error.location.line, error.message));
     }
-    for finding in &analysis.findings {
+    for finding in &report.findings {
         out.push_str(&format!(
             "{}:{}: {}: {}\n",
             paths.show(&finding.location.file),
@@ -114,6 +309,20 @@ fn render_short(paths: &Paths<'_>, analysis: &Analysis) -> String {
             finding.function,
             finding.reasons.join("; ")
         ));
+    }
+    if options.report {
+        out.push_str(&unused_allow_text(paths, report));
+    }
+    out
+}
+
+/// `--report`: the `--allow` lines no check used.
+fn unused_allow_text(paths: &Paths<'_>, report: &Report<'_>) -> String {
+    let mut out = String::new();
+    for entry in &report.unused_allow {
+        if let AllowSource::File { file, line } = &entry.source {
+            out.push_str(&format!("{}:{line}: allowlist line no check used: {}: {}\n", paths.show(file), entry.kind, entry.path));
+        }
     }
     out
 }
@@ -144,29 +353,35 @@ fn finding_json(paths: &Paths<'_>, finding: &Finding) -> serde_json::Value {
     })
 }
 
-fn error_json(paths: &Paths<'_>, error: &ErrorFinding) -> serde_json::Value {
-    let mut value = location_json(paths, &error.location);
+fn error_json(paths: &Paths<'_>, error: &ErrorLine<'_>) -> serde_json::Value {
+    let mut value = location_json(paths, error.location);
     value["kind"] = json!("error");
-    value["code"] = json!(error.kind.code());
+    value["code"] = json!(error.code);
     value["message"] = json!(error.message);
+    if !error.diff.is_empty() {
+        value["diff"] = json!(error.diff);
+    }
     value
 }
 
-fn render_json(paths: &Paths<'_>, analysis: &Analysis, elapsed_ms: u128) -> String {
+fn render_json(paths: &Paths<'_>, report: &Report<'_>, elapsed_ms: u128) -> String {
+    let analysis = report.analysis;
     let mut out = String::new();
-    for error in &analysis.errors {
+    let errors = report.errors();
+    for error in &errors {
         out.push_str(&error_json(paths, error).to_string());
         out.push('\n');
     }
-    for finding in &analysis.findings {
+    for finding in &report.findings {
         out.push_str(&finding_json(paths, finding).to_string());
         out.push('\n');
     }
     let summary = json!({
         "kind": "summary",
         "roots": analysis.roots.len(),
-        "findings": analysis.findings.len(),
-        "errors": analysis.errors.len(),
+        "findings": report.findings.len(),
+        "errors": errors.len(),
+        "baselined": report.baselined.unwrap_or(0),
         "functions_checked": analysis.functions_checked,
         "elapsed_ms": elapsed_ms,
     });
@@ -178,17 +393,23 @@ fn render_json(paths: &Paths<'_>, analysis: &Analysis, elapsed_ms: u128) -> Stri
 /// The fix to suggest for a finding.
 const HELP: &str = "keep the memory across calls (a buffer in `self` or a `&mut` parameter, or `bounded`), or exempt the line: `// noalloc:exempt <kind>: <reason>`";
 
-fn render_human(paths: &Paths<'_>, analysis: &Analysis, options: &RenderOptions) -> String {
+fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions) -> String {
+    let analysis = report.analysis;
     let renderer = if options.color { Renderer::styled() } else { Renderer::plain() };
     let mut out = String::new();
-    for error in &analysis.errors {
+    let errors = report.errors();
+    for error in &errors {
         let source = std::fs::read_to_string(&error.location.file).unwrap_or_default();
         let origin = paths.show(&error.location.file);
-        let message = Level::Error.title(&error.message).snippet(snippet(&source, &origin, &error.location, Level::Error, ""));
+        let message = Level::Error.title(error.message).snippet(snippet(&source, &origin, error.location, Level::Error, ""));
         out.push_str(&renderer.render(message).to_string());
-        out.push_str("\n\n");
+        out.push('\n');
+        for line in error.diff {
+            out.push_str(&format!("   {line}\n"));
+        }
+        out.push('\n');
     }
-    for finding in &analysis.findings {
+    for finding in &report.findings {
         let source = std::fs::read_to_string(&finding.location.file).unwrap_or_default();
         let origin = paths.show(&finding.location.file);
         let title = format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; "));
@@ -224,15 +445,20 @@ fn render_human(paths: &Paths<'_>, analysis: &Analysis, options: &RenderOptions)
                 out.push_str(&format!("    lets through: {item}\n"));
             }
         }
+        out.push_str(&unused_allow_text(paths, report));
     }
+    let baselined = match report.baselined {
+        Some(count) => format!(" ({count} more in the baseline)"),
+        None => String::new(),
+    };
     out.push_str(&format!(
-        "noalloc: {} root{} checked, {} finding{}, {} error{} ({} functions checked)\n",
+        "noalloc: {} root{} checked, {} finding{}{baselined}, {} error{} ({} functions checked)\n",
         analysis.roots.len(),
         plural(analysis.roots.len()),
-        analysis.findings.len(),
-        plural(analysis.findings.len()),
-        analysis.errors.len(),
-        plural(analysis.errors.len()),
+        report.findings.len(),
+        plural(report.findings.len()),
+        errors.len(),
+        plural(errors.len()),
         analysis.functions_checked,
     ));
     out
@@ -276,4 +502,37 @@ fn snippet<'a>(source: &'a str, origin: &'a str, location: &Location, level: Lev
         .origin(origin)
         .fold(false)
         .annotation(level.span(span_start..span_end).label(label))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    /// Until the engine fills `unused_allow`, the checker's side of `--report` is
+    /// checked here on an analysis made by hand.
+    #[test]
+    fn report_names_the_unused_allow_file_lines_but_not_built_in_ones() {
+        let mut allow = allowlist::built_in();
+        let file_entry = |line| AllowEntry {
+            kind: "debug".into(),
+            path: "app::trace".into(),
+            source: AllowSource::File { file: "/ws/noalloc/allow.txt".into(), line },
+        };
+        allow.extend([file_entry(2), file_entry(5)]);
+        let analysis = Analysis { unused_allow: vec![0, allow.len() - 1], ..Analysis::default() };
+        let adoption = Adoption {
+            options: AdoptionOptions::default(),
+            files: AdoptionFiles::default(),
+            baseline: None,
+            exemptions: None,
+        };
+        let report = adoption.report(Path::new("/ws"), &analysis, &allow);
+        let options = RenderOptions { format: MessageFormat::Short, report: true, color: false };
+        assert_eq!(
+            render_short(&Paths { root: Path::new("/ws") }, &report, &options),
+            "noalloc/allow.txt:5: allowlist line no check used: debug: app::trace\n"
+        );
+    }
 }

@@ -2,6 +2,7 @@
 //! `// noalloc:root`. One engine (`engine`), two front ends: the headless checker
 //! (`cli`) and the language server (`lsp`).
 
+pub mod adoption;
 pub mod cli;
 pub mod engine;
 pub mod lsp;

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use noalloc_ls::cli::{self, CheckOptions, MessageFormat, RenderOptions};
+use noalloc_ls::adoption::settings::AdoptionFiles;
+use noalloc_ls::cli::{self, AdoptionOptions, CheckOptions, MessageFormat, RenderOptions};
 use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
 #[derive(Parser, Debug)]
@@ -40,6 +41,27 @@ struct Args {
     /// Exemptions of this kind cover only their line, not what it calls. Repeatable.
     #[arg(long = "line-only", value_name = "KIND")]
     line_only: Vec<String>,
+    /// Types whose fields are long-lived buffers (`krate::m::Type`). Repeatable.
+    #[arg(long = "scratch", value_name = "PATH::Type")]
+    scratch: Vec<String>,
+    /// Allowlist file: lines `amortized|measured|debug|profiling: path::to::function`.
+    #[arg(long, value_name = "FILE")]
+    allow: Option<PathBuf>,
+    /// Baseline file: fail only on findings it does not list, and on listed ones that are gone.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// With a baseline: record today's findings in it and exit.
+    #[arg(long, conflicts_with = "prune")]
+    start: bool,
+    /// With a baseline: drop its entries that no finding matches any more, and exit.
+    #[arg(long)]
+    prune: bool,
+    /// Exemptions list: fail when the code's exemptions, or what they let through, differ from it.
+    #[arg(long, value_name = "FILE")]
+    exemptions: Option<PathBuf>,
+    /// With an exemptions list: write it from the code and exit.
+    #[arg(long)]
+    write_exemptions: bool,
     /// Colour: auto, always, never.
     #[arg(long, default_value = "auto")]
     color: String,
@@ -80,7 +102,14 @@ fn main() -> ExitCode {
             roots: args.roots,
             cache_dir: if args.no_cache { None } else { noalloc_ls::engine::default_cache_dir() },
             line_only: args.line_only,
+            scratch: args.scratch,
             ..CheckConfig::default()
+        },
+        adoption: AdoptionOptions {
+            files: AdoptionFiles { allow: args.allow, baseline: args.baseline, exemptions: args.exemptions },
+            start_baseline: args.start,
+            prune_baseline: args.prune,
+            write_exemptions: args.write_exemptions,
         },
     };
     let code = cli::run(&options, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());

@@ -57,7 +57,9 @@ pub enum AllowSource {
 impl CheckConfig {
     /// Fills what is unset from `[workspace.metadata.noalloc]` and
     /// `[package.metadata.noalloc]` of the workspace's Cargo.toml (`roots`,
-    /// `line-only`). Settings given here (flags, editor settings) win.
+    /// `line-only`, `scratch`). Settings given here (flags, editor settings) win.
+    /// The adoption files (`allow`, `baseline`, `exemptions`) are read by
+    /// `adoption::settings`.
     pub fn with_manifest(mut self, workspace_root: &std::path::Path) -> Result<CheckConfig, String> {
         let path = workspace_root.join("Cargo.toml");
         let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
@@ -82,6 +84,9 @@ impl CheckConfig {
             }
             if self.line_only.is_empty() {
                 self.line_only = strings("line-only")?;
+            }
+            if self.scratch.is_empty() {
+                self.scratch = strings("scratch")?;
             }
         }
         Ok(self)

@@ -7,14 +7,14 @@ use expect_test::expect_file;
 
 use crate::test_data;
 
-fn noalloc(args: &[&str]) -> Command {
+pub(crate) fn noalloc(args: &[&str]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"));
     // Tests never touch the user's cache directory.
     cmd.args(args).env_remove("NOALLOC_LOG").env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cache"));
     cmd
 }
 
-fn run(cmd: &mut Command) -> (i32, String, String) {
+pub(crate) fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output { status, stdout, stderr } = cmd.output().expect("noalloc-ls runs");
     (status.code().expect("exited"), String::from_utf8(stdout).unwrap(), String::from_utf8(stderr).unwrap())
 }

@@ -5,6 +5,7 @@
 //! Loading a workspace with std takes seconds, so each fixture is loaded once per
 //! test binary and shared (`fixture`).
 
+mod adoption;
 mod cli;
 mod engine;
 mod lsp;

@@ -1,0 +1,123 @@
+//! The allowlist: functions whose calls are not reported. noalloc's own short list
+//! (only where the source cannot show the truth, each entry with its reason) and
+//! the lines of an `--allow FILE`. Matching calls against it is the engine's job.
+
+use std::path::Path;
+
+use super::{FileError, read_kept_file};
+use crate::engine::{AllowEntry, AllowSource};
+
+/// The kinds an allowlist line may give, as in `// noalloc:exempt <kind>: <reason>`.
+pub const KINDS: &[&str] = &["amortized", "measured", "debug", "profiling"];
+
+/// noalloc's own entries: (kind, path, reason). C library routines declared
+/// `extern` (so their bodies are not visible) that only copy, compare or measure
+/// bytes. Nothing belongs here only to hide an allocation the source shows.
+const BUILT_IN: &[(&str, &str, &str)] = &[
+    ("measured", "libc::*memcpy", "the C library's memcpy copies bytes in place; it never allocates"),
+    ("measured", "libc::*memmove", "the C library's memmove copies bytes in place; it never allocates"),
+    ("measured", "libc::*memset", "the C library's memset fills bytes in place; it never allocates"),
+    ("measured", "libc::*memcmp", "the C library's memcmp compares bytes; it never allocates"),
+    ("measured", "libc::*strlen", "the C library's strlen counts bytes; it never allocates"),
+];
+
+/// The built-in entries, in the order they go first in `CheckConfig::allow`.
+pub fn built_in() -> Vec<AllowEntry> {
+    BUILT_IN
+        .iter()
+        .map(|&(kind, path, reason)| AllowEntry {
+            kind: kind.to_owned(),
+            path: path.to_owned(),
+            source: AllowSource::BuiltIn { reason },
+        })
+        .collect()
+}
+
+/// Reads an `--allow` file: lines `kind: path::to::function`, blank lines and `#`
+/// comments. The first malformed line is an error with its line number.
+pub fn read(path: &Path) -> Result<Vec<AllowEntry>, FileError> {
+    let text = read_kept_file(path, "write lines `amortized|measured|debug|profiling: path::to::function`")?;
+    parse(path, &text)
+}
+
+pub fn parse(path: &Path, text: &str) -> Result<Vec<AllowEntry>, FileError> {
+    let mut entries = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_number = index as u32 + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let malformed = |message: String| FileError { file: path.to_owned(), line: Some(line_number), message };
+        let (kind, function) = match line.split_once(':') {
+            Some((kind, function)) if !kind.trim().contains(char::is_whitespace) => (kind.trim(), function.trim()),
+            _ => return Err(malformed(format!("expected `kind: path::to::function`, found `{line}`"))),
+        };
+        if !KINDS.contains(&kind) {
+            return Err(malformed(format!(
+                "unknown allowlist kind `{kind}` (expected amortized, measured, debug or profiling) in `{line}`"
+            )));
+        }
+        if function.is_empty() || function.starts_with(':') {
+            return Err(malformed(format!("expected a function path after `{kind}:`, found `{line}`")));
+        }
+        entries.push(AllowEntry {
+            kind: kind.to_owned(),
+            path: function.to_owned(),
+            source: AllowSource::File { file: path.to_owned(), line: line_number },
+        });
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    #[test]
+    fn lines_comments_and_blank_lines() {
+        let text = "
+# amortised: grows to the high-water mark once
+amortized: alloc::vec::Vec::push
+  debug :  app::log::trace   
+";
+        let entries = parse(Path::new("allow.txt"), text).unwrap();
+        assert_eq!(
+            entries,
+            vec![
+                AllowEntry {
+                    kind: "amortized".into(),
+                    path: "alloc::vec::Vec::push".into(),
+                    source: AllowSource::File { file: "allow.txt".into(), line: 3 },
+                },
+                AllowEntry {
+                    kind: "debug".into(),
+                    path: "app::log::trace".into(),
+                    source: AllowSource::File { file: "allow.txt".into(), line: 4 },
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_malformed_line_is_an_error_with_its_line_number() {
+        let error = |text: &str| parse(Path::new("allow.txt"), text).unwrap_err().to_string();
+        assert_eq!(
+            error("debug: a::b\nalloc::vec::Vec::push\n"),
+            "allow.txt:2: unknown allowlist kind `alloc` (expected amortized, measured, debug or profiling) in `alloc::vec::Vec::push`"
+        );
+        assert_eq!(error("\n\namortized a::b"), "allow.txt:3: expected `kind: path::to::function`, found `amortized a::b`");
+        assert_eq!(error("measured:   "), "allow.txt:1: expected a function path after `measured:`, found `measured:`");
+    }
+
+    #[test]
+    fn every_built_in_entry_has_a_known_kind_and_a_reason() {
+        for entry in built_in() {
+            assert!(KINDS.contains(&entry.kind.as_str()), "{entry:?}");
+            let AllowSource::BuiltIn { reason } = entry.source else { panic!("{entry:?}") };
+            assert!(!reason.is_empty());
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Adopting noalloc in code that already allocates: the baseline (`--start`,
+//! `--prune`, moved code, new and stale findings), the exemptions list, the
+//! allowlist file, and their settings in Cargo.toml. Each test works on its own copy
+//! of `test-data/adoption`, since it writes files and edits code.
+
+use std::path::PathBuf;
+
+use expect_test::expect_file;
+use noalloc_ls::adoption::settings::AdoptionFiles;
+use noalloc_ls::engine::CheckConfig;
+
+use crate::cli::{noalloc, run};
+use crate::test_data;
+
+/// A copy of `test-data/adoption` in a temporary directory.
+struct Copy {
+    dir: tempfile::TempDir,
+}
+
+impl Copy {
+    fn new() -> Copy {
+        let dir = tempfile::tempdir().unwrap();
+        let from = test_data("adoption");
+        for file in ["Cargo.toml", "Cargo.lock", "src/lib.rs"] {
+            std::fs::create_dir_all(dir.path().join(file).parent().unwrap()).unwrap();
+            std::fs::copy(from.join(file), dir.path().join(file)).unwrap();
+        }
+        Copy { dir }
+    }
+
+    fn path(&self, file: &str) -> PathBuf {
+        self.dir.path().join(file)
+    }
+
+    fn read(&self, file: &str) -> String {
+        std::fs::read_to_string(self.path(file)).unwrap()
+    }
+
+    /// Replaces `from` (which must be there) by `to` in `src/lib.rs`.
+    fn edit(&self, from: &str, to: &str) {
+        let source = self.read("src/lib.rs");
+        assert!(source.contains(from), "{from}");
+        std::fs::write(self.path("src/lib.rs"), source.replacen(from, to, 1)).unwrap();
+    }
+
+    /// Checks the copy from inside it, so that relative file flags land there.
+    fn check(&self, extra: &[&str]) -> (i32, String, String) {
+        let mut args = vec!["--check", ".", "--color", "never", "--no-cache"];
+        args.extend_from_slice(extra);
+        run(noalloc(&args).current_dir(self.dir.path()))
+    }
+}
+
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+#[test]
+fn start_records_todays_findings_and_the_check_then_passes() {
+    let ws = Copy::new();
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--start"]);
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", "noalloc: recorded 2 findings in baseline.toml\n"));
+    expect_file!["../../../test-data/adoption/expected.baseline.toml"].assert_eq(&ws.read("baseline.toml"));
+
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("noalloc: 3 roots checked, 0 findings (2 more in the baseline), 0 errors"), "{stdout}");
+}
+
+#[test]
+fn moving_code_keeps_the_baseline_passing() {
+    let ws = Copy::new();
+    assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
+    ws.edit("// noalloc:root\npub fn greet", "\n\n\npub fn unrelated() {}\n\n// noalloc:root\npub fn greet");
+    ws.edit("    let owned = String::from(name);", "\n        let owned   =   String::from(name);");
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!((&lines[0]["findings"], &lines[0]["baselined"]), (&0.into(), &2.into()));
+}
+
+#[test]
+fn a_baseline_fails_on_new_findings_only() {
+    let ws = Copy::new();
+    assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
+    ws.edit("    greeting.len() + label(name)", "    let shout = name.to_uppercase();\n    greeting.len() + label(&shout)");
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(stdout, "src/lib.rs:6: adoption::greet: calls <str>::to_uppercase\n");
+}
+
+#[test]
+fn a_stale_baseline_entry_fails_until_prune_drops_it() {
+    let ws = Copy::new();
+    assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
+    ws.edit("    let owned = String::from(name);\n    owned.len()", "    name.len()");
+
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let lines = json_lines(&stdout);
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(
+        lines[0],
+        serde_json::json!({
+            "kind": "error",
+            "code": "stale-baseline-entry",
+            "file": "baseline.toml",
+            "line": 12,
+            "column": 1,
+            "message": "stale baseline entry: `adoption::label` no longer has this finding in src/lib.rs: \
+                `let owned = String::from(name);` (calls alloc::string::String::from); run with `--prune` to drop it",
+        })
+    );
+    let summary = &lines[1];
+    assert_eq!(summary["kind"], "summary");
+    assert_eq!((&summary["findings"], &summary["errors"], &summary["baselined"]), (&0.into(), &1.into(), &1.into()));
+
+    let (code, _, stderr) = ws.check(&["--baseline", "baseline.toml", "--prune"]);
+    assert_eq!((code, stderr.as_str()), (0, "noalloc: pruned 1 stale entry from baseline.toml, kept 1\n"));
+    expect_file!["../../../test-data/adoption/expected.pruned.toml"].assert_eq(&ws.read("baseline.toml"));
+    let (code, stdout, _) = ws.check(&["--baseline", "baseline.toml", "--message-format", "short"]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn write_exemptions_lists_each_with_what_it_lets_through_and_the_check_then_passes() {
+    let ws = Copy::new();
+    let (code, _, stderr) = ws.check(&["--exemptions", "exemptions.txt", "--write-exemptions"]);
+    assert_eq!((code, stderr.as_str()), (0, "noalloc: wrote 2 exemptions to exemptions.txt\n"));
+    expect_file!["../../../test-data/adoption/expected.exemptions.txt"].assert_eq(&ws.read("exemptions.txt"));
+    // The findings that are not exempted still fail the check.
+    let (code, stdout, stderr) = ws.check(&["--exemptions", "exemptions.txt", "--message-format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stdout.contains("error"), "{stdout}");
+}
+
+#[test]
+fn an_exemptions_list_that_differs_from_the_code_fails_with_the_difference() {
+    let ws = Copy::new();
+    assert_eq!(ws.check(&["--exemptions", "exemptions.txt", "--write-exemptions"]).0, 0);
+    ws.edit("runs once at start-up", "runs once per request");
+    ws.edit("    // noalloc:exempt debug: tracing is compiled out in release\n", "");
+    let (code, stdout, stderr) = ws.check(&["--exemptions", "exemptions.txt", "--message-format", "json"]);
+    assert_eq!(code, 1, "{stderr}");
+    let errors: Vec<serde_json::Value> = json_lines(&stdout).into_iter().filter(|l| l["kind"] == "error").collect();
+    assert_eq!(
+        errors,
+        [
+            serde_json::json!({
+                "kind": "error",
+                "code": "exemptions-list-differs",
+                "file": "src/lib.rs",
+                "line": 16,
+                "column": 32,
+                "message": "this exemption differs from exemptions.txt: review it, then run with `--write-exemptions`",
+                "diff": [
+                    "  src/lib.rs: let table = vec![0u8; 16];",
+                    "-     measured: runs once at start-up",
+                    "+     measured: runs once per request",
+                ],
+            }),
+            serde_json::json!({
+                "kind": "error",
+                "code": "exemptions-list-differs",
+                "file": "exemptions.txt",
+                "line": 10,
+                "column": 1,
+                "message": "exemptions.txt lists an exemption the code no longer has: `src/lib.rs: trace(msg)`; \
+                    run with `--write-exemptions`",
+                "diff": [
+                    "- src/lib.rs: trace(msg)",
+                    "-     debug: tracing is compiled out in release",
+                    "-         calls adoption::trace, which allocates",
+                ],
+            }),
+        ]
+    );
+}
+
+#[test]
+fn settings_in_cargo_toml_name_the_files() {
+    let ws = Copy::new();
+    let manifest = ws.read("Cargo.toml").replace(
+        "[dependencies]",
+        "[package.metadata.noalloc]\nbaseline = \"noalloc/baseline.toml\"\nexemptions = \"noalloc/exemptions.txt\"\n\n[dependencies]",
+    );
+    std::fs::write(ws.path("Cargo.toml"), manifest).unwrap();
+    let (code, _, stderr) = ws.check(&["--start", "--write-exemptions"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(ws.read("noalloc/baseline.toml"), include_str!("../../../test-data/adoption/expected.baseline.toml"));
+    assert_eq!(ws.read("noalloc/exemptions.txt"), include_str!("../../../test-data/adoption/expected.exemptions.txt"));
+    let (code, stdout, _) = ws.check(&["--message-format", "short"]);
+    assert_eq!((code, stdout.as_str()), (0, ""));
+}
+
+#[test]
+fn manifest_settings_fill_what_flags_leave_unset() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        r#"
+[workspace.metadata.noalloc]
+allow = "noalloc/allow.txt"
+scratch = ["app::Scratch"]
+
+[package.metadata.noalloc]
+allow = "ignored: the workspace table wins"
+baseline = "noalloc/baseline.toml"
+scratch = ["app::Ignored"]
+"#,
+    )
+    .unwrap();
+    let flagged = AdoptionFiles { exemptions: Some("from-flag.txt".into()), ..AdoptionFiles::default() };
+    assert_eq!(
+        flagged.with_manifest(dir.path()).unwrap(),
+        AdoptionFiles {
+            allow: Some(dir.path().join("noalloc/allow.txt")),
+            baseline: Some(dir.path().join("noalloc/baseline.toml")),
+            exemptions: Some("from-flag.txt".into()),
+        }
+    );
+    let config = CheckConfig::default().with_manifest(dir.path()).unwrap();
+    assert_eq!(config.scratch, ["app::Scratch"]);
+    let flagged = CheckConfig { scratch: vec!["flag::Type".into()], ..CheckConfig::default() };
+    assert_eq!(flagged.with_manifest(dir.path()).unwrap().scratch, ["flag::Type"]);
+
+    std::fs::write(dir.path().join("Cargo.toml"), "[package.metadata.noalloc]\nbaseline = [\"a\"]\n").unwrap();
+    let error = AdoptionFiles::default().with_manifest(dir.path()).unwrap_err();
+    assert!(error.ends_with("package.metadata.noalloc.baseline must be a file path (a string)"), "{error}");
+}
+
+#[test]
+fn a_malformed_allow_line_stops_the_check_with_its_line_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let allow = dir.path().join("allow.txt");
+    std::fs::write(&allow, "# reviewed 2024\namortized: alloc::vec::Vec::push\namortised: alloc::string::String::push\n").unwrap();
+    let (code, stdout, stderr) = run(&mut noalloc(&[
+        "--check",
+        test_data("clean").to_str().unwrap(),
+        "--no-cache",
+        "--allow",
+        allow.to_str().unwrap(),
+    ]));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {}:3: unknown allowlist kind `amortised` (expected amortized, measured, debug or profiling) \
+             in `amortised: alloc::string::String::push`\n",
+            allow.display()
+        )
+    );
+}
+
+#[test]
+fn writing_a_file_needs_its_name() {
+    let (code, _, stderr) =
+        run(&mut noalloc(&["--check", test_data("clean").to_str().unwrap(), "--no-cache", "--start"]));
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: --start needs baseline: give `--baseline FILE` or set `baseline = \"FILE\"` in [workspace.metadata.noalloc]\n"
+    );
+}
+
+#[test]
+fn allow_file_lines_hide_their_calls_and_report_says_which_went_unused() {
+    let ws = Copy::new();
+    std::fs::write(
+        ws.path("allow.txt"),
+        "# owned labels are measured in production\namortized: alloc::string::String::from\ndebug: adoption::never_called\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = ws.check(&["--allow", "allow.txt", "--report", "--message-format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "src/lib.rs:5: adoption::greet: calls alloc::fmt::format; calls core::fmt::rt::Argument::new_display\n\
+         allow.txt:3: allowlist line no check used: debug: adoption::never_called\n"
+    );
+}
+
+#[test]
+fn the_specifics_exemptions_list_matches_the_code() {
+    let specifics = test_data("specifics");
+    let list = specifics.join("exemptions.txt");
+    let (_, stdout, stderr) = run(&mut noalloc(&[
+        "--check",
+        specifics.to_str().unwrap(),
+        "--no-cache",
+        "--message-format",
+        "short",
+        "--exemptions",
+        list.to_str().unwrap(),
+    ]));
+    assert!(!stdout.contains("exemptions.txt"), "{stdout}{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+}
