@@ -14,7 +14,7 @@ use crate::adoption::baseline::{self, Baseline};
 use crate::adoption::exemptions_file::{self, ExemptionsList};
 use crate::adoption::settings::AdoptionFiles;
 use crate::adoption::{Disagreement, SourceLines, allowlist};
-use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
+use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, FindingKind, LoadOptions, Location, Workspace};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum MessageFormat {
@@ -390,8 +390,20 @@ fn render_json(paths: &Paths<'_>, report: &Report<'_>, elapsed_ms: u128) -> Stri
     out
 }
 
-/// The fix to suggest for a finding.
-const HELP: &str = "keep the memory across calls (a buffer in `self` or a `&mut` parameter, or `bounded`), or exempt the line: `// noalloc:exempt <kind>: <reason>`";
+/// The fix to suggest for a finding of each kind.
+fn help(kind: FindingKind) -> &'static str {
+    match kind {
+        FindingKind::Allocation => {
+            "keep the memory across calls (a buffer in `self` or a `&mut` parameter, or `bounded`), or exempt the line: `// noalloc:exempt <kind>: <reason>`"
+        }
+        FindingKind::MayGrow => {
+            "prove room first (`if buf.len() < buf.capacity()`), or reserve the capacity where the buffer is built (`Vec::with_capacity`)"
+        }
+        FindingKind::SwallowedError => {
+            "return the error (`?`), or build it without allocating (an error enum, `&'static str`), so a failed pass costs nothing"
+        }
+    }
+}
 
 fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions) -> String {
     let analysis = report.analysis;
@@ -412,7 +424,10 @@ fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
     for finding in &report.findings {
         let source = std::fs::read_to_string(&finding.location.file).unwrap_or_default();
         let origin = paths.show(&finding.location.file);
-        let title = format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; "));
+        let title = match finding.kind {
+            FindingKind::MayGrow => format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; ")),
+            _ => format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; ")),
+        };
         let label = finding.reasons.first().map(String::as_str).unwrap_or("");
         let roots_note = format!("reached from root{} {}", if finding.roots.len() == 1 { "" } else { "s" }, finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "));
         let chain_note = chain_text(paths, finding);
@@ -424,7 +439,7 @@ fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
         if options.report && !chain_note.is_empty() {
             message = message.footer(Level::Note.title(&chain_note));
         }
-        message = message.footer(Level::Help.title(HELP));
+        message = message.footer(Level::Help.title(help(finding.kind)));
         out.push_str(&renderer.render(message).to_string());
         out.push_str("\n\n");
     }

@@ -306,6 +306,11 @@ impl<'a> Analyzer<'a> {
             match merged.entry(key) {
                 std::collections::hash_map::Entry::Occupied(mut slot) => {
                     let existing = slot.get_mut();
+                    // A line that allocates outright is an allocation, whatever else it does.
+                    if finding.kind == FindingKind::Allocation {
+                        existing.kind = FindingKind::Allocation;
+                    }
+                    existing.buffer = existing.buffer.take().or(finding.buffer);
                     for reason in finding.reasons {
                         if !existing.reasons.contains(&reason) {
                             existing.reasons.push(reason);
