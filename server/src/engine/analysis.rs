@@ -221,7 +221,6 @@ impl<'a> Analyzer<'a> {
         };
         let db: &dyn HirDatabase = self.db;
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
-        graph.append_fns = self.append_fns.clone();
         let mut cache = config.cache_dir.as_ref().map(|dir| {
             let mut material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
             // Allowlisted functions change what closed summaries say.

@@ -165,6 +165,17 @@ fn misplaced(range: TextRange, word: &str, expected: &str) -> DirectiveError {
     DirectiveError { range, message: format!("noalloc:{word} must stand on the line above {expected}") }
 }
 
+/// The directives in the comments above an item (which rust-analyzer keeps inside
+/// the item's node): how a function's `noalloc:append` is read where it is called.
+pub fn attached_directives(item: &SyntaxNode) -> Vec<Directive> {
+    item.children_with_tokens()
+        .take_while(|it| matches!(it.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR))
+        .filter_map(|it| it.into_token())
+        .filter(|token| token.kind() == SyntaxKind::COMMENT)
+        .filter_map(|token| parse_comment(token.text())?.ok())
+        .collect()
+}
+
 /// rust-analyzer attaches the comments above an item inside the item's node, before
 /// its first non-trivia token. Returns that item, if the comment is one of them.
 fn attached_item(token: &SyntaxToken) -> Option<SyntaxNode> {
@@ -225,6 +236,14 @@ mod tests {
 
     fn directives(src: &str) -> FileDirectives {
         collect(&SourceFile::parse(src, Edition::CURRENT).tree())
+    }
+
+    #[test]
+    fn directives_attached_to_an_item() {
+        let file = SourceFile::parse("// noalloc:append\n/// Pushes.\n#[inline]\nfn f() { // noalloc:root\n}\nfn g() {}\n", Edition::CURRENT).tree();
+        let fns: Vec<_> = file.syntax().descendants().filter_map(ast::Fn::cast).collect();
+        assert_eq!(attached_directives(fns[0].syntax()), vec![Directive::Append]);
+        assert_eq!(attached_directives(fns[1].syntax()), vec![]);
     }
 
     #[test]
