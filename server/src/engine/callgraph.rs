@@ -226,7 +226,7 @@ impl<'db> CallGraph<'db> {
         let db = self.db;
         *self.append_fns.entry(func).or_insert_with(|| {
             use hir::HasSource;
-            hir::Function::from(func).krate(db).origin(db).is_local()
+            hir_def::HasModule::krate(&func, db).data(db).origin.is_local()
                 && hir::Function::from(func).source(db).is_some_and(|source| {
                     super::directives::attached_directives(ra_ap_syntax::AstNode::syntax(&source.value))
                         .contains(&super::directives::Directive::Append)
