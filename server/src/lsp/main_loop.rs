@@ -939,7 +939,7 @@ impl Server {
         let Phase::Loaded(live) = &mut self.phase else {
             return;
         };
-        let Some(snapshot) = live.snapshot() else {
+        let Some(mut snapshot) = live.snapshot() else {
             return;
         };
         let generation = self.generation;
