@@ -825,8 +825,7 @@ impl<'a> Analyzer<'a> {
         let mut broken = Vec::new();
         for file in self.local_files() {
             let source = sema.parse_guess_edition(file);
-            let text = db.file_text(file).text(db);
-            if !ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT).errors().is_empty() {
+            if sema.attach_first_edition(file).parse_errors(db).is_some() {
                 broken.extend(self.ws.file_path(file));
             }
             let found = directives::collect(&source);

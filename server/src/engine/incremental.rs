@@ -14,6 +14,9 @@
 //! Why a stored form: rust-analyzer's `Ty<'db>` and `GenericArgs<'db>` are views
 //! into interned storage that is collected between revisions unless something holds
 //! it; salsa may only keep the owning `StoredTy` / `StoredGenericArgs`.
+//!
+//! Also memoized here: the name of an instance (`naming::name_instance`), which is
+//! the key of its on-disk summary and costs more to build than the lookup itself.
 
 use std::cell::Cell;
 
@@ -44,6 +47,23 @@ pub fn walks_executed() -> usize {
 pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
     let key = WalkKey::new(db, StoredNode::new(node), env.store());
     walk_query(db, key).get(db)
+}
+
+/// `naming::name_instance`, memoized: the summary cache's key for `node`.
+pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<String> {
+    let Node::Fn { .. } = node else { return None };
+    instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct InstanceKey<'db> {
+    #[returns(ref)]
+    node: StoredNode<'db>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<String> {
+    super::naming::name_instance(db, &key.node(db).get())
 }
 
 #[salsa::interned(revisions = usize::MAX)]
