@@ -3,8 +3,8 @@
 //! the server's peak RSS. A benchmark that prints figures, not a test.
 //!
 //! ```sh
-//! cargo build --release -p noalloc-ls --bin noalloc-ls --example lsp_bench
-//! target/release/examples/lsp_bench [FIXTURE=example] [EDITS=100]
+//! cargo build --release --workspace --bins --examples
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100]
 //! ```
 //!
 //! The server is the `noalloc-ls` next to this example's directory (or `NOALLOC_LS`);

@@ -334,6 +334,16 @@ fn finding_on(client: &Client, path: &Path, line: u32) -> Value {
         .unwrap_or_else(|| panic!("none on line {line}: {diagnostics:#?}"))
 }
 
+/// A copy of `fixture` with `file` open in a started server, analyzed.
+fn opened(fixture: &str, file: &str) -> (Scratch, PathBuf, Client) {
+    let ws = Scratch::of(fixture);
+    let path = ws.file(file);
+    let mut client = Client::start(&ws.root(), fast());
+    client.open(&path);
+    client.wait_quiescent();
+    (ws, path, client)
+}
+
 fn fast() -> Value {
     json!({ "buildScripts": false })
 }
@@ -406,11 +416,7 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
 
 #[test]
 fn hover_and_code_lens_on_roots_and_findings() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let at = |line: u32, character: u32| json!({ "textDocument": { "uri": uri(&lib) }, "position": position(line, character) });
 
     let hover = client.request("textDocument/hover", at(line_of(&lib, "format!("), 20));
@@ -492,24 +498,12 @@ fn hover_and_code_lens_on_roots_and_findings() {
 
 #[test]
 fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let line = line_of(&lib, "format!(");
     let finding = finding_on(&client, &lib, line);
 
     // The quick fix on the finding.
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": { "uri": uri(&lib) },
-            "range": finding["range"],
-            "context": { "diagnostics": [finding], "only": ["quickfix"] },
-        }),
-    );
-    let actions = actions["result"].as_array().unwrap().clone();
+    let actions = quick_fixes(&mut client, &lib, &finding);
     assert_eq!(actions.len(), 1, "{actions:#?}");
     let fix = &actions[0];
     assert!(fix["title"]
@@ -639,15 +633,7 @@ impl Log {
         "source": "noalloc",
         "message": "`clean::Log::put` may grow `self.buf`",
     });
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": { "uri": uri(&lib) },
-            "range": may_grow["range"],
-            "context": { "diagnostics": [may_grow], "only": ["quickfix"] },
-        }),
-    );
-    let actions = actions["result"].as_array().unwrap().clone();
+    let actions = quick_fixes(&mut client, &lib, &may_grow);
     let titles: Vec<&str> = actions.iter().map(|a| a["title"].as_str().unwrap()).collect();
     assert_eq!(
         titles,
@@ -676,17 +662,26 @@ impl Log {
         && a["diagnostics"][0]["code"] == "may-grow"));
 }
 
+/// The quick fixes the server offers for `diagnostic`, passed back as a client does.
+fn quick_fixes(client: &mut Client, path: &Path, diagnostic: &Value) -> Vec<Value> {
+    let response = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri(path) },
+            "range": diagnostic["range"],
+            "context": { "diagnostics": [diagnostic], "only": ["quickfix"] },
+        }),
+    );
+    response["result"].as_array().unwrap().clone()
+}
+
 fn line_in(text: &str, needle: &str) -> u32 {
     text.lines().position(|l| l.contains(needle)).unwrap() as u32
 }
 
 #[test]
 fn rapid_edits_cancel_stale_work_and_publish_the_final_state() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let body_line = line_of(&lib, "bytes.iter().fold");
     // 60 edits without waiting: add and remove an allocation in `checksum`.
     let insert = "    let _v: Vec<u8> = Vec::with_capacity(8);\n";
@@ -726,6 +721,45 @@ fn rapid_edits_cancel_stale_work_and_publish_the_final_state() {
         .filter_map(|n| n["params"]["version"].as_i64())
         .collect();
     assert!(versions.windows(2).all(|w| w[0] <= w[1]), "{versions:?}");
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Diagnostics are published per file and only when they change: typing that moves
+/// no finding publishes nothing, an edit that adds one publishes that file again.
+#[test]
+fn diagnostics_are_published_only_when_they_change() {
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
+    let publishes = |client: &Client| {
+        client
+            .notifications
+            .iter()
+            .filter(|n| n["method"] == "textDocument/publishDiagnostics")
+            .filter(|n| n["params"]["uri"] == uri(&lib))
+            .count()
+    };
+    let first = publishes(&client);
+    assert_eq!(first, 1);
+    let before = client.diagnostics_of(&lib);
+
+    // A comment after the last statement of `handle`'s first line: no range moves.
+    let line = line_of(&lib, "response.status = 200;");
+    let end = "    response.status = 200;".len() as u32;
+    client.change(
+        &lib,
+        json!([{ "range": range(line, end, line, end), "text": " /* typing */" }]),
+    );
+    client.wait_quiescent();
+    assert_eq!(publishes(&client), first, "nothing changed, nothing published");
+    assert_eq!(client.diagnostics_of(&lib), before);
+
+    // A new allocation in the same body: published again, with the new finding.
+    client.change(
+        &lib,
+        json!([{ "range": range(line + 1, 0, line + 1, 0), "text": "    let _v: Vec<u8> = Vec::with_capacity(8);\n" }]),
+    );
+    client.wait_quiescent();
+    assert_eq!(publishes(&client), first + 1);
+    assert_eq!(client.diagnostics_of(&lib).len(), before.len() + 1);
     assert_eq!(client.shutdown(), 0);
 }
 
@@ -845,11 +879,7 @@ fn requests_after_shutdown_fail_and_exit_without_shutdown_is_status_1() {
 
 #[test]
 fn broken_code_and_a_huge_file_keep_the_server_answering() {
-    let ws = Scratch::of("broken");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("broken", "src/lib.rs");
     let diagnostics = client.diagnostics_of(&lib);
     assert!(
         diagnostics
@@ -920,11 +950,7 @@ fn a_panic_in_analysis_is_caught_and_the_next_edit_recovers() {
 
 #[test]
 fn cargo_toml_change_reloads_the_workspace() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (ws, lib, mut client) = opened("example", "src/lib.rs");
     let before = client.diagnostics_of(&lib);
     assert!(!before.is_empty());
     let begins = |c: &Client| {
