@@ -3,8 +3,8 @@
 //! the server's peak RSS. A benchmark that prints figures, not a test.
 //!
 //! ```sh
-//! cargo build --release -p noalloc-ls --bin noalloc-ls --example lsp_bench
-//! target/release/examples/lsp_bench [FIXTURE=example] [EDITS=100]
+//! cargo build --release --workspace --bins --examples
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items]
 //! ```
 //!
 //! The server is the `noalloc-ls` next to this example's directory (or `NOALLOC_LS`);
@@ -29,6 +29,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let fixture = args.next().unwrap_or_else(|| "example".to_owned());
     let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
+    // `items`: add and remove a whole fn at the end of the file instead (an edit
+    // that changes the file's item tree, not only a body).
+    let items = args.next().as_deref() == Some("items");
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -114,7 +117,12 @@ fn main() {
     let mut version = 1;
     for i in 0..edits {
         version += 1;
+        let end = lines.len();
         let change = match i % 3 {
+            _ if items && i % 2 == 0 => {
+                json!({ "range": range(end, 0, end, 0), "text": "fn bench_item() -> u32 { 1 }\n" })
+            }
+            _ if items => json!({ "range": range(end, 0, end + 1, 0), "text": "" }),
             0 => json!({ "range": range(body_line, 0, body_line, 0), "text": alloc }),
             1 => json!({ "range": range(body_line, 4, body_line, 4), "text": "/* typing */ " }),
             _ => json!({ "range": range(body_line, 0, body_line + 1, 0), "text": "" }),
@@ -153,8 +161,9 @@ fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let edited = lib.strip_prefix(&root).unwrap().display();
     println!(
-        "fixture: test-data/{fixture}, editing {edited} ({} lines), server: {}",
+        "fixture: test-data/{fixture}, editing {edited} ({} lines{}), server: {}",
         lines.len(),
+        if items { ", adding and removing a fn" } else { ", in a root's body" },
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));

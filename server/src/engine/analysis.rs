@@ -34,7 +34,15 @@ use super::{
 /// Analyzes every root of the workspace.
 pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
     let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).run(config))
+    hir::attach_db(db, || Analyzer::new(ws).run(config, None))
+}
+
+/// `analyze` with summaries the caller keeps across analyses (the language server
+/// opens them once per workspace load) instead of opening `config.cache_dir`'s file:
+/// no `rustc -vV` and no reading of the file per analysis.
+pub fn analyze_with_summaries(ws: &Workspace, config: &CheckConfig, summaries: &mut SummaryCache) -> Analysis {
+    let db: &RootDatabase = &ws.db;
+    hir::attach_db(db, || Analyzer::new(ws).run(config, Some(summaries)))
 }
 
 /// A bound on the instances one root may reach.
@@ -209,7 +217,7 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn run(mut self, config: &CheckConfig) -> Analysis {
+    fn run(mut self, config: &CheckConfig, summaries: Option<&mut SummaryCache>) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
         let (roots, errors, broken) = self.collect_roots(config);
@@ -221,12 +229,13 @@ impl<'a> Analyzer<'a> {
         };
         let db: &dyn HirDatabase = self.db;
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
-        let mut cache = config.cache_dir.as_ref().map(|dir| {
+        let mut opened = config.cache_dir.as_ref().filter(|_| summaries.is_none()).map(|dir| {
             let mut material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
             // Allowlisted functions change what closed summaries say.
             material.extend(config.allow.iter().map(|entry| format!("allow {}", entry.path)));
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
+        let mut cache = summaries.or(opened.as_mut());
         let mut findings: FxHashMap<(Location, String, Vec<String>), Finding> = FxHashMap::default();
         let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
         for root in &roots {
@@ -238,7 +247,7 @@ impl<'a> Analyzer<'a> {
             let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
             let root_node = Node::Fn { func: root.func, args };
             let unknown_dyn = self.dyn_traits_of_params(root.func);
-            let mut reach = self.reach(&mut graph, root_node, env, &unknown_dyn, cache.as_mut());
+            let mut reach = self.reach(&mut graph, root_node, env, &unknown_dyn, cache.as_deref_mut());
             checked_overall.extend(reach.nodes.iter().copied());
             self.mark_allowances(&mut reach, config);
             let judged = Judged::new(&reach, &self.allowed_foreign);
@@ -1016,8 +1025,7 @@ impl<'a> Analyzer<'a> {
         let mut broken = Vec::new();
         for file in self.local_files() {
             let source = sema.parse_guess_edition(file);
-            let text = db.file_text(file).text(db);
-            if !ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT).errors().is_empty() {
+            if sema.attach_first_edition(file).parse_errors(db).is_some() {
                 broken.extend(self.ws.file_path(file));
             }
             let found = directives::collect(&source);

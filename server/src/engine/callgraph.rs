@@ -258,13 +258,13 @@ impl<'db> CallGraph<'db> {
         if let Some(walked) = self.walked.get(&node) {
             return walked.clone();
         }
-        let walked = Rc::new(self.walk_uncached(node, env));
+        let walked = Rc::new(super::incremental::walked(self.db, node, env));
         self.bodies_walked += 1;
         self.walked.insert(node, walked.clone());
         walked
     }
 
-    fn walk_uncached(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+    pub(crate) fn walk_uncached(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
         match node {
             Node::Fn { func, args } => {
                 let def = DefWithBodyId::FunctionId(func);

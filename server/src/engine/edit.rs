@@ -9,6 +9,11 @@
 //! the `Workspace` value travels to the analysis thread holding a clone of it (and
 //! back holding a spare, unused database), so an edit never waits for more than the
 //! cancelled analysis to unwind.
+//!
+//! The summaries of code outside the workspace (`summary_cache`) travel with the
+//! lent workspace too: opened once per load (its key runs `rustc -vV` and its file
+//! is read), then kept in memory, so an edit pays for neither. They stay valid for
+//! the life of a `LiveWorkspace`: std and dependencies change only with a reload.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,7 +23,9 @@ use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
-use super::{analyze, Analysis, CheckConfig, Workspace};
+use super::incremental::walks_executed;
+use super::summary_cache::{self, SummaryCache};
+use super::{analyze, analyze_with_summaries, Analysis, CheckConfig, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -26,7 +33,7 @@ pub struct LiveWorkspace {
     /// of it (a running analysis) has unwound.
     db: RootDatabase,
     /// The workspace while no analysis holds it; its `db` is then a spare database.
-    home: Option<Workspace>,
+    home: Option<Home>,
     files: FxHashMap<PathBuf, FileId>,
     root: PathBuf,
 }
@@ -60,14 +67,26 @@ pub enum AnalysisFailure {
     Panicked(String),
 }
 
+/// What is lent to an analysis and comes back from it.
+struct Home {
+    ws: Workspace,
+    summaries: Option<Summaries>,
+}
+
+/// The summaries of one cache directory, in memory.
+struct Summaries {
+    dir: PathBuf,
+    cache: SummaryCache,
+}
+
 /// The workspace lent to one analysis, holding a clone of the live database.
 pub struct Snapshot {
-    ws: Workspace,
+    home: Home,
     spare: RootDatabase,
 }
 
 /// The workspace coming back from an analysis, without its database clone.
-pub struct Returned(Workspace);
+pub struct Returned(Home);
 
 impl LiveWorkspace {
     pub fn new(mut ws: Workspace) -> LiveWorkspace {
@@ -80,7 +99,7 @@ impl LiveWorkspace {
         let root = ws.root.clone();
         LiveWorkspace {
             db,
-            home: Some(ws),
+            home: Some(Home { ws, summaries: None }),
             files,
             root,
         }
@@ -136,9 +155,9 @@ impl LiveWorkspace {
 
     /// Lends the workspace to an analysis; `None` while another analysis holds it.
     pub fn snapshot(&mut self) -> Option<Snapshot> {
-        let mut ws = self.home.take()?;
-        let spare = std::mem::replace(&mut ws.db, self.db.clone());
-        Some(Snapshot { ws, spare })
+        let mut home = self.home.take()?;
+        let spare = std::mem::replace(&mut home.ws.db, self.db.clone());
+        Some(Snapshot { home, spare })
     }
 
     /// Takes the workspace back after an analysis.
@@ -158,7 +177,7 @@ impl LiveWorkspace {
         &mut self,
         config: &CheckConfig,
     ) -> Option<Result<Analysis, AnalysisFailure>> {
-        let snapshot = self.snapshot()?;
+        let mut snapshot = self.snapshot()?;
         let result = snapshot.analyze(config);
         self.give_back(snapshot.release());
         Some(result)
@@ -166,14 +185,35 @@ impl LiveWorkspace {
 }
 
 impl Snapshot {
-    /// Runs the analysis, catching salsa's cancellation and any panic.
-    pub fn analyze(&self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
+    /// Runs the analysis, catching salsa's cancellation and any panic. With a
+    /// `cache_dir`, uses the summaries kept in memory since the first analysis of
+    /// this load (reopened only when the directory setting changes).
+    pub fn analyze(&mut self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
+        let Home { ws, summaries } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
             inject_panic_for_tests();
-            analyze(&self.ws, config)
+            let Some(dir) = &config.cache_dir else {
+                return analyze(ws, config);
+            };
+            if summaries.as_ref().is_none_or(|s| s.dir != *dir) {
+                let material = summary_cache::key_material(&ws.root, &ws.std_source.library);
+                let material: Vec<&str> = material.iter().map(String::as_str).collect();
+                *summaries = Some(Summaries { dir: dir.clone(), cache: SummaryCache::open(dir, &material) });
+            }
+            let cache = &mut summaries.as_mut().expect("opened above").cache;
+            cache.hits = 0;
+            analyze_with_summaries(ws, config, cache)
         });
+        let before = walks_executed();
         match std::panic::catch_unwind(run) {
-            Ok(analysis) => Ok(analysis),
+            Ok(analysis) => {
+                tracing::info!(
+                    "{} of {} walks re-run, the rest reused from the database",
+                    walks_executed() - before,
+                    analysis.timings.bodies_walked
+                );
+                Ok(analysis)
+            }
             Err(payload) => Err(match payload.downcast::<Cancelled>() {
                 Ok(_) => AnalysisFailure::Cancelled,
                 Err(payload) => AnalysisFailure::Panicked(panic_message(&*payload)),
@@ -184,9 +224,9 @@ impl Snapshot {
     /// Drops the database clone (letting a waiting edit go on) and returns the
     /// workspace to hand back to its `LiveWorkspace`.
     pub fn release(self) -> Returned {
-        let Snapshot { mut ws, spare } = self;
-        drop(std::mem::replace(&mut ws.db, spare));
-        Returned(ws)
+        let Snapshot { mut home, spare } = self;
+        drop(std::mem::replace(&mut home.ws.db, spare));
+        Returned(home)
     }
 }
 

@@ -7,6 +7,7 @@ mod analysis;
 pub(crate) mod callgraph;
 pub mod directives;
 pub mod edit;
+pub mod incremental;
 pub mod load;
 pub(crate) mod naming;
 pub mod std_source;
@@ -15,7 +16,7 @@ pub mod summary_cache;
 
 use std::path::PathBuf;
 
-pub use analysis::analyze;
+pub use analysis::{analyze, analyze_with_summaries};
 pub use load::{LoadError, LoadOptions, Workspace};
 
 /// What to check, beyond the directives in the code.

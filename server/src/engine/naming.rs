@@ -138,7 +138,14 @@ pub(crate) fn owner_path(db: &dyn HirDatabase, owner: hir_ty::InferBodyId<'_>) -
 /// A key that names an instance exactly, across runs: the function's path and every
 /// generic argument with full paths. `None` for instances that can't be named that
 /// way (closures, unresolved parameters, opaque types) and so are never cached.
+/// Memoized in the database (`incremental::instance_key`): naming is most of what a
+/// summary lookup costs.
 pub(crate) fn instance_key(db: &dyn HirDatabase, node: &Node<'_>) -> Option<String> {
+    super::incremental::instance_key(db, *node)
+}
+
+/// `instance_key`, worked out.
+pub(crate) fn name_instance(db: &dyn HirDatabase, node: &Node<'_>) -> Option<String> {
     let Node::Fn { func, args } = *node else { return None };
     let mut key = fn_path(db, func, None);
     key.push('<');

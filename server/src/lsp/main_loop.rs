@@ -939,12 +939,20 @@ impl Server {
         let Phase::Loaded(live) = &mut self.phase else {
             return;
         };
-        let Some(snapshot) = live.snapshot() else {
+        let Some(mut snapshot) = live.snapshot() else {
             return;
         };
         let generation = self.generation;
         let load = self.load;
-        let config = self.settings.check_config();
+        let config = match self.settings.check_config().with_manifest(live.root()) {
+            Ok(config) => config,
+            Err(err) => {
+                // A manifest that does not parse: the load reports it; check with
+                // the editor's settings alone meanwhile.
+                tracing::warn!("{err}");
+                self.settings.check_config()
+            }
+        };
         let tasks = self.tasks.0.clone();
         self.running = Some((generation, Instant::now()));
         let spawned = std::thread::Builder::new()

@@ -112,14 +112,18 @@ impl Settings {
         }
     }
 
-    /// What the engine is asked to check.
-    // LSP-NEEDS: `CheckConfig` fields for allow, baseline, exemptions, lineOnly and
-    // scratch; map them here when the engine grows them.
+    /// What the engine is asked to check (before the workspace's Cargo.toml
+    /// metadata fills what is unset: `CheckConfig::with_manifest`).
+    // LSP-NEEDS: `allow` (a file of allowlist lines) goes into `CheckConfig::allow`
+    // once the allowlist parser of `adoption/` lands (parse the file here, report its
+    // errors as diagnostics on it); `baseline` and `exemptions` once the engine takes
+    // them. Until then they are read and kept, not applied.
     pub fn check_config(&self) -> CheckConfig {
         CheckConfig {
             roots: self.roots.clone(),
             cache_dir: crate::engine::default_cache_dir(),
             line_only: self.line_only.clone(),
+            scratch: self.scratch.clone(),
             ..CheckConfig::default()
         }
     }
@@ -159,5 +163,18 @@ mod tests {
             None
         );
         assert_eq!(Settings::from_json(&json!(null)), None);
+    }
+
+    #[test]
+    fn settings_the_engine_takes_reach_the_check_config() {
+        let (settings, bad) = Settings::from_json(
+            &json!({"roots": ["a::*"], "lineOnly": ["debug"], "scratch": ["app::Scratch"]}),
+        )
+        .unwrap();
+        assert!(bad.is_empty());
+        let config = settings.check_config();
+        assert_eq!(config.roots, ["a::*"]);
+        assert_eq!(config.line_only, ["debug"]);
+        assert_eq!(config.scratch, ["app::Scratch"]);
     }
 }

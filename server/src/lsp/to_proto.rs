@@ -14,19 +14,28 @@ use super::documents::{path_to_uri, LineStarts};
 use super::settings::Settings;
 use crate::engine::{Analysis, Finding, Location, RootReport};
 
-/// Where the README explains each kind of finding.
-// LSP-NEEDS: the project's public URL; this is where the README will live.
-pub const README_URL: &str = "https://github.com/noalloc/noalloc/blob/main/README.md";
+/// The README that explains each code: the repository's (`repository` in
+/// Cargo.toml), else where the project is expected to live.
+// LSP-NEEDS: a `repository` key in Cargo.toml; until then the fallback below.
+pub fn readme_url() -> String {
+    match env!("CARGO_PKG_REPOSITORY").trim_end_matches('/') {
+        "" => "https://github.com/noalloc/noalloc/blob/main/README.md".to_owned(),
+        repository => format!("{repository}/blob/main/README.md"),
+    }
+}
 
 pub const SOURCE: &str = "noalloc";
 
-/// The README section for a finding or error code.
+/// The README section (a heading of README.md, as GitHub anchors it) for a finding
+/// or error code; every code has its own heading under "Finding codes".
 pub fn readme_section(code: &str) -> &'static str {
     match code {
-        "allocation" => "#what-counts-as-an-allocation",
-        "may-grow" => "#allowed-not-reported",
-        "malformed-directive" | "unused-exemption" => "#the-directive-language",
-        _ => "",
+        "allocation" => "#allocation",
+        "may-grow" => "#may-grow",
+        "swallowed-error" => "#swallowed-error",
+        "malformed-directive" => "#malformed-directive",
+        "unused-exemption" => "#unused-exemption",
+        _ => "#finding-codes",
     }
 }
 
@@ -88,7 +97,7 @@ impl<'a> Texts<'a> {
 }
 
 fn code_description(code: &str) -> Option<CodeDescription> {
-    let href: Uri = format!("{README_URL}{}", readme_section(code))
+    let href: Uri = format!("{}{}", readme_url(), readme_section(code))
         .parse()
         .ok()?;
     Some(CodeDescription { href })
@@ -330,4 +339,43 @@ fn display_location(loc: &Location, texts: &Texts<'_>) -> String {
 
 pub fn contains(range: Range, position: Position) -> bool {
     range.start <= position && position <= range.end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ErrorKind, FindingKind};
+
+    /// GitHub's anchor for a heading: lower case, spaces to `-`, punctuation dropped.
+    fn anchor(heading: &str) -> String {
+        heading
+            .trim()
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_code_links_to_a_heading_of_the_readme() {
+        let readme = include_str!("../../../README.md");
+        let anchors: Vec<String> = readme
+            .lines()
+            .filter_map(|l| l.strip_prefix("## ").or_else(|| l.strip_prefix("### ")))
+            .map(|h| format!("#{}", anchor(h)))
+            .collect();
+        let codes = [FindingKind::Allocation, FindingKind::MayGrow, FindingKind::SwallowedError]
+            .map(FindingKind::code)
+            .into_iter()
+            .chain([ErrorKind::MalformedDirective, ErrorKind::UnusedExemption].map(ErrorKind::code));
+        for code in codes.chain(["an-unknown-code"]) {
+            let section = readme_section(code);
+            assert!(anchors.iter().any(|a| a == section), "{code}: no README heading {section}");
+        }
+        assert!(readme_url().ends_with("/README.md"));
+    }
 }

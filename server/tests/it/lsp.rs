@@ -334,6 +334,16 @@ fn finding_on(client: &Client, path: &Path, line: u32) -> Value {
         .unwrap_or_else(|| panic!("none on line {line}: {diagnostics:#?}"))
 }
 
+/// A copy of `fixture` with `file` open in a started server, analyzed.
+fn opened(fixture: &str, file: &str) -> (Scratch, PathBuf, Client) {
+    let ws = Scratch::of(fixture);
+    let path = ws.file(file);
+    let mut client = Client::start(&ws.root(), fast());
+    client.open(&path);
+    client.wait_quiescent();
+    (ws, path, client)
+}
+
 fn fast() -> Value {
     json!({ "buildScripts": false })
 }
@@ -366,7 +376,7 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
     assert!(d["codeDescription"]["href"]
         .as_str()
         .unwrap()
-        .contains("README.md#what-counts-as-an-allocation"));
+        .contains("README.md#allocation"));
     // The function, then the reasons (the first is the one the chain follows).
     let message = d["message"].as_str().unwrap();
     assert!(
@@ -406,11 +416,7 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
 
 #[test]
 fn hover_and_code_lens_on_roots_and_findings() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let at = |line: u32, character: u32| json!({ "textDocument": { "uri": uri(&lib) }, "position": position(line, character) });
 
     let hover = client.request("textDocument/hover", at(line_of(&lib, "format!("), 20));
@@ -492,24 +498,12 @@ fn hover_and_code_lens_on_roots_and_findings() {
 
 #[test]
 fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let line = line_of(&lib, "format!(");
     let finding = finding_on(&client, &lib, line);
 
     // The quick fix on the finding.
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": { "uri": uri(&lib) },
-            "range": finding["range"],
-            "context": { "diagnostics": [finding], "only": ["quickfix"] },
-        }),
-    );
-    let actions = actions["result"].as_array().unwrap().clone();
+    let actions = quick_fixes(&mut client, &lib, &finding);
     assert_eq!(actions.len(), 1, "{actions:#?}");
     let fix = &actions[0];
     assert!(fix["title"]
@@ -607,13 +601,87 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
     );
 }
 
+/// The reserve-capacity quick fixes answer a "may grow" diagnostic the client passes
+/// back (the engine's `FindingKind::MayGrow`, code `may-grow`): guard the growth with
+/// a capacity check, or create the field with `with_capacity` where it is initialised.
+#[test]
+fn reserve_capacity_quick_fixes_for_a_may_grow_finding() {
+    let ws = Scratch::of("clean");
+    let lib = ws.file("src/lib.rs");
+    let text = r#"pub struct Log {
+    buf: Vec<u8>,
+}
+
+impl Log {
+    pub fn new() -> Log {
+        Log { buf: Vec::new() }
+    }
+
+    pub fn put(&mut self, b: u8) {
+        self.buf.push(b);
+    }
+}
+"#;
+    let mut client = Client::start(&ws.root(), fast());
+    client.open_with(&lib, text);
+    client.wait_quiescent();
+    let line = line_in(text, "self.buf.push(b)");
+    let may_grow = json!({
+        "range": range(line, 8, line, 24),
+        "severity": 2,
+        "code": "may-grow",
+        "source": "noalloc",
+        "message": "`clean::Log::put` may grow `self.buf`",
+    });
+    let actions = quick_fixes(&mut client, &lib, &may_grow);
+    let titles: Vec<&str> = actions.iter().map(|a| a["title"].as_str().unwrap()).collect();
+    assert_eq!(
+        titles,
+        [
+            "Insert a noalloc exemption",
+            "Reserve capacity: grow only when there is room",
+            "Reserve capacity: create `buf` with `with_capacity`",
+        ],
+        "{actions:#?}"
+    );
+    let edit = |i: usize| actions[i]["edit"]["changes"][uri(&lib)][0].clone();
+    let guard = edit(1);
+    assert_eq!(guard["range"], range(line, 8, line, 25));
+    assert_eq!(
+        guard["newText"],
+        "if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"
+    );
+    let ctor = edit(2);
+    let ctor_line = line_in(text, "Vec::new()");
+    assert_eq!(ctor["range"], range(ctor_line, 19, ctor_line, 29));
+    assert_eq!(
+        ctor["newText"],
+        "Vec::with_capacity(/* the most it will hold */ 0)"
+    );
+    assert!(actions.iter().all(|a| a["kind"] == "quickfix"
+        && a["diagnostics"][0]["code"] == "may-grow"));
+}
+
+/// The quick fixes the server offers for `diagnostic`, passed back as a client does.
+fn quick_fixes(client: &mut Client, path: &Path, diagnostic: &Value) -> Vec<Value> {
+    let response = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": { "uri": uri(path) },
+            "range": diagnostic["range"],
+            "context": { "diagnostics": [diagnostic], "only": ["quickfix"] },
+        }),
+    );
+    response["result"].as_array().unwrap().clone()
+}
+
+fn line_in(text: &str, needle: &str) -> u32 {
+    text.lines().position(|l| l.contains(needle)).unwrap() as u32
+}
+
 #[test]
 fn rapid_edits_cancel_stale_work_and_publish_the_final_state() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
     let body_line = line_of(&lib, "bytes.iter().fold");
     // 60 edits without waiting: add and remove an allocation in `checksum`.
     let insert = "    let _v: Vec<u8> = Vec::with_capacity(8);\n";
@@ -653,6 +721,45 @@ fn rapid_edits_cancel_stale_work_and_publish_the_final_state() {
         .filter_map(|n| n["params"]["version"].as_i64())
         .collect();
     assert!(versions.windows(2).all(|w| w[0] <= w[1]), "{versions:?}");
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// Diagnostics are published per file and only when they change: typing that moves
+/// no finding publishes nothing, an edit that adds one publishes that file again.
+#[test]
+fn diagnostics_are_published_only_when_they_change() {
+    let (_ws, lib, mut client) = opened("example", "src/lib.rs");
+    let publishes = |client: &Client| {
+        client
+            .notifications
+            .iter()
+            .filter(|n| n["method"] == "textDocument/publishDiagnostics")
+            .filter(|n| n["params"]["uri"] == uri(&lib))
+            .count()
+    };
+    let first = publishes(&client);
+    assert_eq!(first, 1);
+    let before = client.diagnostics_of(&lib);
+
+    // A comment after the last statement of `handle`'s first line: no range moves.
+    let line = line_of(&lib, "response.status = 200;");
+    let end = "    response.status = 200;".len() as u32;
+    client.change(
+        &lib,
+        json!([{ "range": range(line, end, line, end), "text": " /* typing */" }]),
+    );
+    client.wait_quiescent();
+    assert_eq!(publishes(&client), first, "nothing changed, nothing published");
+    assert_eq!(client.diagnostics_of(&lib), before);
+
+    // A new allocation in the same body: published again, with the new finding.
+    client.change(
+        &lib,
+        json!([{ "range": range(line + 1, 0, line + 1, 0), "text": "    let _v: Vec<u8> = Vec::with_capacity(8);\n" }]),
+    );
+    client.wait_quiescent();
+    assert_eq!(publishes(&client), first + 1);
+    assert_eq!(client.diagnostics_of(&lib).len(), before.len() + 1);
     assert_eq!(client.shutdown(), 0);
 }
 
@@ -772,11 +879,7 @@ fn requests_after_shutdown_fail_and_exit_without_shutdown_is_status_1() {
 
 #[test]
 fn broken_code_and_a_huge_file_keep_the_server_answering() {
-    let ws = Scratch::of("broken");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (_ws, lib, mut client) = opened("broken", "src/lib.rs");
     let diagnostics = client.diagnostics_of(&lib);
     assert!(
         diagnostics
@@ -847,11 +950,7 @@ fn a_panic_in_analysis_is_caught_and_the_next_edit_recovers() {
 
 #[test]
 fn cargo_toml_change_reloads_the_workspace() {
-    let ws = Scratch::of("example");
-    let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(&ws.root(), fast());
-    client.open(&lib);
-    client.wait_quiescent();
+    let (ws, lib, mut client) = opened("example", "src/lib.rs");
     let before = client.diagnostics_of(&lib);
     assert!(!before.is_empty());
     let begins = |c: &Client| {
@@ -1026,4 +1125,45 @@ fn apply_offset(text: &str, line: usize) -> usize {
     text.match_indices('\n')
         .nth(line - 1)
         .map_or(text.len(), |(i, _)| i + 1)
+}
+
+/// The walks of instances are salsa queries (engine/incremental.rs): after an edit
+/// in one body, only that body's walks run again; an edit that changes no body (a
+/// comment) re-runs none, and the answer is the same.
+#[test]
+fn an_edit_re_walks_only_the_edited_body() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::incremental::walks_executed;
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let root = crate::test_data("example");
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let ws = Workspace::load(&root, &options, &|_| {}).expect("fixture loads");
+    let mut live = LiveWorkspace::new(ws);
+    let config = CheckConfig::default();
+    let analyze = |live: &mut LiveWorkspace| {
+        let before = walks_executed();
+        let analysis = live.analyze_here(&config).unwrap().unwrap();
+        (analysis, walks_executed() - before)
+    };
+
+    let (first, walked) = analyze(&mut live);
+    assert_eq!(walked, first.timings.bodies_walked);
+    assert!(walked > 20, "{walked}");
+
+    let edited = text.replace(r#"format!("GET {path}")"#, r#"format!("GET {path}?")"#);
+    assert_ne!(edited, text);
+    assert!(live.set_file_text(&lib, &edited).unwrap());
+    let (second, rewalked) = analyze(&mut live);
+    assert_eq!(rewalked, 1, "only `log_request` is walked again");
+    assert_eq!(second.findings.len(), first.findings.len());
+
+    let commented = edited.replace("response.status = 200;", "response.status = 200; /* typing */");
+    assert!(live.set_file_text(&lib, &commented).unwrap());
+    let (third, rewalked) = analyze(&mut live);
+    assert_eq!(rewalked, 0, "a comment changes no body");
+    assert_eq!(third.findings, second.findings);
+    assert_eq!(third.timings.bodies_walked, second.timings.bodies_walked);
 }

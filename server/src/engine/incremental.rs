@@ -1,0 +1,202 @@
+//! What makes re-analysis after an edit cheap: the walk of one instance (a function,
+//! closure, drop glue or derive at given generic arguments) is a salsa tracked query
+//! on rust-analyzer's database. Owns that query and the conversions of the walk's
+//! edges to and from a form salsa may keep across revisions; knows nothing of what a
+//! walk finds (`callgraph`) or of roots and findings (`analysis`).
+//!
+//! A walk reads the body, its inference results and trait resolutions through
+//! rust-analyzer's own queries, and salsa records those reads. After an edit, the
+//! walks whose reads did not change are reused as they were (salsa verifies their
+//! dependencies instead of re-running them), so an edit re-walks the edited bodies
+//! only: an edit inside one function body leaves every other function's inference
+//! untouched, and item trees (hence impls) do not change with a body.
+//!
+//! Why a stored form: rust-analyzer's `Ty<'db>` and `GenericArgs<'db>` are views
+//! into interned storage that is collected between revisions unless something holds
+//! it; salsa may only keep the owning `StoredTy` / `StoredGenericArgs`.
+//!
+//! Also memoized here: the name of an instance (`naming::name_instance`), which is
+//! the key of its on-disk summary and costs more to build than the lookup itself.
+
+use std::cell::Cell;
+
+use hir_def::FunctionId;
+use hir_ty::{
+    db::{HirDatabase, InternedClosureId},
+    next_solver::{StoredGenericArgs, StoredTy},
+    traits::StoredParamEnvAndCrate,
+    ParamEnvAndCrate,
+};
+
+use super::allowances::{CallContext, Growth};
+use super::callgraph::{CallGraph, Edge, Node, Site, Target, UnknownKind, Walked};
+use super::summary_cache::CachedSummary;
+
+thread_local! {
+    /// Walks executed (not reused) on this thread: how tests and logs see that an
+    /// edit re-walked only what it touched.
+    static EXECUTED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The walks this thread has executed so far (reused ones do not count).
+pub fn walks_executed() -> usize {
+    EXECUTED.with(Cell::get)
+}
+
+/// The edges of `node` under `env`, from salsa: walked the first time, and again only
+/// when something the walk read has changed.
+pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+    let key = WalkKey::new(db, StoredNode::new(node), env.store());
+    walk_query(db, key).get(db)
+}
+
+/// `naming::name_instance`, memoized: the summary cache's key for `node`.
+pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<String> {
+    let Node::Fn { .. } = node else { return None };
+    instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct InstanceKey<'db> {
+    #[returns(ref)]
+    node: StoredNode<'db>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<String> {
+    super::naming::name_instance(db, &key.node(db).get())
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct WalkKey<'db> {
+    #[returns(ref)]
+    node: StoredNode<'db>,
+    #[returns(ref)]
+    env: StoredParamEnvAndCrate,
+}
+
+#[salsa::tracked(returns(ref), no_eq)]
+fn walk_query<'db>(db: &'db dyn HirDatabase, key: WalkKey<'db>) -> StoredWalked<'db> {
+    EXECUTED.with(|n| n.set(n.get() + 1));
+    let env = key.env(db).as_ref(db);
+    let node = key.node(db).get();
+    let mut graph = CallGraph::new(db, env.krate);
+    StoredWalked::new(&graph.walk_uncached(node, env))
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+enum StoredNode<'db> {
+    Fn { func: FunctionId, args: StoredGenericArgs },
+    Closure { closure: InternedClosureId<'db>, parent_args: StoredGenericArgs },
+    DropGlue(StoredTy),
+    Derived { method: FunctionId, args: StoredGenericArgs },
+}
+
+impl<'db> StoredNode<'db> {
+    fn new(node: Node<'db>) -> Self {
+        match node {
+            Node::Fn { func, args } => StoredNode::Fn { func, args: args.store() },
+            Node::Closure { closure, parent_args } => {
+                StoredNode::Closure { closure, parent_args: parent_args.store() }
+            }
+            Node::DropGlue(ty) => StoredNode::DropGlue(ty.store()),
+            Node::Derived { method, args } => StoredNode::Derived { method, args: args.store() },
+        }
+    }
+
+    fn get(&self) -> Node<'db> {
+        match self {
+            StoredNode::Fn { func, args } => Node::Fn { func: *func, args: args.as_ref() },
+            StoredNode::Closure { closure, parent_args } => {
+                Node::Closure { closure: *closure, parent_args: parent_args.as_ref() }
+            }
+            StoredNode::DropGlue(ty) => Node::DropGlue(ty.as_ref()),
+            StoredNode::Derived { method, args } => Node::Derived { method: *method, args: args.as_ref() },
+        }
+    }
+}
+
+#[derive(Debug, salsa::SalsaValue)]
+struct StoredWalked<'db> {
+    edges: Vec<StoredEdge<'db>>,
+    coercions: Vec<(StoredTy, StoredTy)>,
+}
+
+#[derive(Debug, salsa::SalsaValue)]
+struct StoredEdge<'db> {
+    target: StoredTarget<'db>,
+    site: Option<Site>,
+    drop_of: Option<StoredTy>,
+    callee_label: Option<String>,
+    format_consumer: Option<hir_def::hir::ExprId>,
+    context: CallContext,
+    growth: Option<Growth>,
+}
+
+#[derive(Debug, salsa::SalsaValue)]
+enum StoredTarget<'db> {
+    Node(StoredNode<'db>),
+    Allocator(FunctionId),
+    Foreign(FunctionId),
+    Unknown { what: String, kind: UnknownKind },
+    Dyn { method: FunctionId, args: StoredGenericArgs },
+    Summary(std::sync::Arc<CachedSummary>),
+}
+
+impl<'db> StoredWalked<'db> {
+    fn new(walked: &Walked<'db>) -> Self {
+        StoredWalked {
+            edges: walked.edges.iter().map(StoredEdge::new).collect(),
+            coercions: walked.coercions.iter().map(|(from, to)| (from.store(), to.store())).collect(),
+        }
+    }
+
+    fn get(&self, _db: &'db dyn HirDatabase) -> Walked<'db> {
+        Walked {
+            edges: self.edges.iter().map(StoredEdge::get).collect(),
+            coercions: self.coercions.iter().map(|(from, to)| (from.as_ref(), to.as_ref())).collect(),
+        }
+    }
+}
+
+impl<'db> StoredEdge<'db> {
+    fn new(edge: &Edge<'db>) -> Self {
+        let target = match &edge.target {
+            Target::Node(node) => StoredTarget::Node(StoredNode::new(*node)),
+            Target::Allocator(f) => StoredTarget::Allocator(*f),
+            Target::Foreign(f) => StoredTarget::Foreign(*f),
+            Target::Unknown { what, kind } => StoredTarget::Unknown { what: what.clone(), kind: *kind },
+            Target::Dyn { method, args } => StoredTarget::Dyn { method: *method, args: args.store() },
+            Target::Summary(summary) => StoredTarget::Summary(summary.clone()),
+        };
+        StoredEdge {
+            target,
+            site: edge.site,
+            drop_of: edge.drop_of.map(|ty| ty.store()),
+            callee_label: edge.callee_label.clone(),
+            format_consumer: edge.format_consumer,
+            context: edge.context,
+            growth: edge.growth.clone(),
+        }
+    }
+
+    fn get(&self) -> Edge<'db> {
+        let target = match &self.target {
+            StoredTarget::Node(node) => Target::Node(node.get()),
+            StoredTarget::Allocator(f) => Target::Allocator(*f),
+            StoredTarget::Foreign(f) => Target::Foreign(*f),
+            StoredTarget::Unknown { what, kind } => Target::Unknown { what: what.clone(), kind: *kind },
+            StoredTarget::Dyn { method, args } => Target::Dyn { method: *method, args: args.as_ref() },
+            StoredTarget::Summary(summary) => Target::Summary(summary.clone()),
+        };
+        Edge {
+            target,
+            site: self.site,
+            drop_of: self.drop_of.as_ref().map(StoredTy::as_ref),
+            callee_label: self.callee_label.clone(),
+            format_consumer: self.format_consumer,
+            context: self.context,
+            growth: self.growth.clone(),
+        }
+    }
+}
