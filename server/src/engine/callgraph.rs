@@ -184,8 +184,6 @@ pub(crate) struct CallGraph<'db> {
     lang: &'db LangItems,
     walked: FxHashMap<Node<'db>, Rc<Walked<'db>>>,
     facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
-    /// Which workspace functions are marked `noalloc:append`, once read.
-    append_fns: FxHashMap<FunctionId, bool>,
     pub bodies_walked: usize,
 }
 
@@ -198,7 +196,6 @@ impl<'db> CallGraph<'db> {
             lang: interner.lang_items(),
             walked: FxHashMap::default(),
             facts: FxHashMap::default(),
-            append_fns: FxHashMap::default(),
             bodies_walked: 0,
         }
     }
@@ -219,19 +216,6 @@ impl<'db> CallGraph<'db> {
                 Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr()))
             })
             .clone()
-    }
-
-    /// A workspace function marked `noalloc:append`: a call to one is judged as a push.
-    pub(crate) fn is_append_fn(&mut self, func: FunctionId) -> bool {
-        let db = self.db;
-        *self.append_fns.entry(func).or_insert_with(|| {
-            use hir::HasSource;
-            hir_def::HasModule::krate(&func, db).data(db).origin.is_local()
-                && hir::Function::from(func).source(db).is_some_and(|source| {
-                    super::directives::attached_directives(ra_ap_syntax::AstNode::syntax(&source.value))
-                        .contains(&super::directives::Directive::Append)
-                })
-        })
     }
 
     /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
@@ -579,7 +563,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// `noalloc:append` function, on a place the source names.
     fn growth(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
         let db = self.graph.db;
-        let need = if self.graph.is_append_fn(func) {
+        let need = if *super::incremental::is_append_fn(self.graph.db, func) {
             Room::One
         } else {
             let name = FunctionSignature::of(db, func).name.as_str().to_owned();

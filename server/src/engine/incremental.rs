@@ -56,6 +56,19 @@ pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<Strin
     instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
 }
 
+/// Whether a workspace function is marked `noalloc:append`, from its comments. A
+/// query, so that the walks which ask depend on its answer, not on the file's text:
+/// an edit elsewhere in the file re-reads the comments but re-walks nothing.
+#[salsa::tracked]
+pub(crate) fn is_append_fn(db: &dyn HirDatabase, func: FunctionId) -> bool {
+    use hir::HasSource;
+    hir_def::HasModule::krate(&func, db).data(db).origin.is_local()
+        && hir::Function::from(func).source(db).is_some_and(|source| {
+            super::directives::attached_directives(ra_ap_syntax::AstNode::syntax(&source.value))
+                .contains(&super::directives::Directive::Append)
+        })
+}
+
 #[salsa::interned(revisions = usize::MAX)]
 struct InstanceKey<'db> {
     #[returns(ref)]
