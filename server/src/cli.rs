@@ -148,11 +148,7 @@ impl Adoption {
         if options.write_exemptions {
             needs("--write-exemptions", &files.exemptions, "exemptions")?;
         }
-        let mut allow = allowlist::built_in();
-        if let Some(path) = &files.allow {
-            allow.extend(allowlist::read(path).map_err(|err| err.to_string())?);
-        }
-        config.allow = allow;
+        config.allow = allowlist::with_file(files.allow.as_deref()).map_err(|err| err.to_string())?;
         let baseline = match &files.baseline {
             Some(path) if !options.start_baseline => Some(Baseline::read(path).map_err(|err| err.to_string())?),
             _ => None,

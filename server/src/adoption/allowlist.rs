@@ -35,6 +35,15 @@ pub fn built_in() -> Vec<AllowEntry> {
 
 /// Reads an `--allow` file: lines `kind: path::to::function`, blank lines and `#`
 /// comments. The first malformed line is an error with its line number.
+/// The whole allowlist of a check: the built-in entries, then `file`'s lines.
+pub fn with_file(file: Option<&Path>) -> Result<Vec<AllowEntry>, FileError> {
+    let mut allow = built_in();
+    if let Some(path) = file {
+        allow.extend(read(path)?);
+    }
+    Ok(allow)
+}
+
 pub fn read(path: &Path) -> Result<Vec<AllowEntry>, FileError> {
     let text = read_kept_file(path, "write lines `amortized|measured|debug|profiling: path::to::function`")?;
     parse(path, &text)

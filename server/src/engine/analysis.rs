@@ -231,8 +231,7 @@ impl<'a> Analyzer<'a> {
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
         let mut opened = config.cache_dir.as_ref().filter(|_| summaries.is_none()).map(|dir| {
             let mut material = summary_cache::key_material(&self.ws.root, &self.ws.std_source.library);
-            // Allowlisted functions change what closed summaries say.
-            material.extend(config.allow.iter().map(|entry| format!("allow {}", entry.path)));
+            material.extend(summary_cache::allow_key_material(&config.allow));
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
         let mut cache = summaries.or(opened.as_mut());

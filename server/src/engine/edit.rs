@@ -76,6 +76,8 @@ struct Home {
 /// The summaries of one cache directory, in memory.
 struct Summaries {
     dir: PathBuf,
+    /// The allowlist they were worked out under.
+    allow: Vec<String>,
     cache: SummaryCache,
 }
 
@@ -187,7 +189,7 @@ impl LiveWorkspace {
 impl Snapshot {
     /// Runs the analysis, catching salsa's cancellation and any panic. With a
     /// `cache_dir`, uses the summaries kept in memory since the first analysis of
-    /// this load (reopened only when the directory setting changes).
+    /// this load (reopened only when the directory setting or the allowlist changes).
     pub fn analyze(&mut self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
         let Home { ws, summaries } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
@@ -195,10 +197,12 @@ impl Snapshot {
             let Some(dir) = &config.cache_dir else {
                 return analyze(ws, config);
             };
-            if summaries.as_ref().is_none_or(|s| s.dir != *dir) {
-                let material = summary_cache::key_material(&ws.root, &ws.std_source.library);
+            let allow = summary_cache::allow_key_material(&config.allow);
+            if summaries.as_ref().is_none_or(|s| s.dir != *dir || s.allow != allow) {
+                let mut material = summary_cache::key_material(&ws.root, &ws.std_source.library);
+                material.extend(allow.iter().cloned());
                 let material: Vec<&str> = material.iter().map(String::as_str).collect();
-                *summaries = Some(Summaries { dir: dir.clone(), cache: SummaryCache::open(dir, &material) });
+                *summaries = Some(Summaries { dir: dir.clone(), allow, cache: SummaryCache::open(dir, &material) });
             }
             let cache = &mut summaries.as_mut().expect("opened above").cache;
             cache.hits = 0;

@@ -123,6 +123,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// What the summaries depend on besides the code itself, for the cache key.
+/// What the allowlist adds to the key: allowlisted functions change what closed
+/// summaries say.
+pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
+    allow.iter().map(|entry| format!("allow {}", entry.path)).collect()
+}
+
 pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
     let toolchain = std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
         .arg("-vV")

@@ -97,6 +97,8 @@ struct Server {
     /// The generation whose analysis ended (published, or panicked).
     analyzed: Option<u64>,
     running: Option<(u64, Instant)>,
+    /// The last settings error shown to the user, so it is shown once, not per edit.
+    settings_error: Option<String>,
     analysis: Option<Arc<Analysis>>,
     published: HashMap<PathBuf, Vec<Diagnostic>>,
     progress_open: bool,
@@ -246,6 +248,7 @@ impl Server {
             generation: 0,
             analyzed: None,
             running: None,
+            settings_error: None,
             analysis: None,
             published: HashMap::new(),
             progress_open: false,
@@ -944,12 +947,16 @@ impl Server {
         };
         let generation = self.generation;
         let load = self.load;
-        let config = match self.settings.check_config().with_manifest(live.root()) {
+        let config = match self.settings.check_config_for(live.root()) {
             Ok(config) => config,
             Err(err) => {
-                // A manifest that does not parse: the load reports it; check with
-                // the editor's settings alone meanwhile.
+                // A manifest or allowlist that does not parse: say so, and check
+                // with the editor's settings alone meanwhile.
                 tracing::warn!("{err}");
+                if self.settings_error.as_ref() != Some(&err) {
+                    self.show_message(MessageType::ERROR, format!("noalloc: {err}"));
+                    self.settings_error = Some(err);
+                }
                 self.settings.check_config()
             }
         };

@@ -112,12 +112,23 @@ impl Settings {
         }
     }
 
-    /// What the engine is asked to check (before the workspace's Cargo.toml
-    /// metadata fills what is unset: `CheckConfig::with_manifest`).
-    // LSP-NEEDS: `allow` (a file of allowlist lines) goes into `CheckConfig::allow`
-    // once the allowlist parser of `adoption/` lands (parse the file here, report its
-    // errors as diagnostics on it); `baseline` and `exemptions` once the engine takes
-    // them. Until then they are read and kept, not applied.
+    /// What the engine is asked to check, with the workspace's Cargo.toml metadata
+    /// filling what the editor leaves unset, and the allowlist (built-in, then the
+    /// `allow` file of the settings or of the metadata). `baseline` and `exemptions`
+    /// gate CI (`--check`); the editor shows every finding, so they are kept, not
+    /// applied.
+    pub fn check_config_for(&self, root: &std::path::Path) -> Result<CheckConfig, String> {
+        let mut config = self.check_config().with_manifest(root)?;
+        let files = crate::adoption::settings::AdoptionFiles {
+            allow: self.allow.as_ref().map(|file| root.join(file)),
+            ..Default::default()
+        }
+        .with_manifest(root)?;
+        config.allow = crate::adoption::allowlist::with_file(files.allow.as_deref()).map_err(|err| err.to_string())?;
+        Ok(config)
+    }
+
+    /// What the engine is asked to check from the editor's settings alone.
     pub fn check_config(&self) -> CheckConfig {
         CheckConfig {
             roots: self.roots.clone(),
@@ -133,6 +144,27 @@ impl Settings {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_allowlist_comes_from_the_settings_or_the_manifest() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"w\"\n[package.metadata.noalloc]\nallow = \"meta.allow\"\n").unwrap();
+        std::fs::write(root.join("meta.allow"), "measured: w::from_metadata\n").unwrap();
+        std::fs::write(root.join("editor.allow"), "debug: w::from_editor\n").unwrap();
+        let built_in = crate::adoption::allowlist::built_in().len();
+        let paths = |config: CheckConfig| config.allow[built_in..].iter().map(|e| e.path.clone()).collect::<Vec<_>>();
+
+        let from_manifest = Settings::default().check_config_for(root).unwrap();
+        assert_eq!(paths(from_manifest), ["w::from_metadata"]);
+
+        let (editor, _) = Settings::from_json(&json!({"allow": "editor.allow"})).unwrap();
+        assert_eq!(paths(editor.check_config_for(root).unwrap()), ["w::from_editor"]);
+
+        std::fs::write(root.join("editor.allow"), "debug: w::ok\nsometimes: w::bad\n").unwrap();
+        let err = editor.check_config_for(root).unwrap_err();
+        assert!(err.contains("editor.allow:2"), "{err}");
+    }
 
     #[test]
     fn bare_nested_and_partial_settings() {
