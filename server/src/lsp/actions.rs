@@ -5,7 +5,7 @@
 
 use lsp_types::{Position, Range, TextEdit};
 use ra_ap_syntax::{
-    ast::{self, HasName},
+    ast::{self, HasArgList, HasName},
     AstNode, Edition, SourceFile, SyntaxKind, TextRange, TextSize,
 };
 
@@ -126,7 +126,20 @@ pub fn capacity_guard_edit(file: &SourceFile, text: &str, range: Range) -> Optio
     let stmt = call.syntax().ancestors().find_map(ast::ExprStmt::cast)?;
     let stmt_range = stmt.syntax().text_range();
     let stmt_text = stmt.syntax().text().to_string();
-    let new_text = format!("if {receiver}.len() < {receiver}.capacity() {{ {stmt_text} }}");
+    // One element needs `len() < capacity()`; a slice or string needs room for its
+    // length, which is what the engine accepts as proof for bulk growth.
+    let method = call.name_ref()?.text().to_string();
+    let args: Vec<ast::Expr> = call.arg_list()?.args().collect();
+    let added = match (method.as_str(), args.as_slice()) {
+        ("extend_from_slice" | "push_str" | "append" | "extend", [added]) => Some(added),
+        ("insert_str", [_, added]) => Some(added),
+        _ => None,
+    };
+    let condition = match added {
+        Some(added) => format!("{receiver}.capacity() - {receiver}.len() >= {}.len()", added.syntax().text()),
+        None => format!("{receiver}.len() < {receiver}.capacity()"),
+    };
+    let new_text = format!("if {condition} {{ {stmt_text} }}");
     Some(TextEdit {
         range: lsp_range(text, stmt_range),
         new_text,
@@ -249,6 +262,13 @@ mod tests {
         let guarded = apply(text, &[capacity_guard_edit(&file, text, range).unwrap()]);
         assert!(
             guarded.contains("if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"),
+            "{guarded}"
+        );
+        let bulk = text.replace("self.buf.push(b);", "self.buf.extend_from_slice(bs);");
+        let bulk_range = Range::new(Position::new(4, 8), Position::new(4, 38));
+        let guarded = apply(&bulk, &[capacity_guard_edit(&parse(&bulk), &bulk, bulk_range).unwrap()]);
+        assert!(
+            guarded.contains("if self.buf.capacity() - self.buf.len() >= bs.len() { self.buf.extend_from_slice(bs); }"),
             "{guarded}"
         );
         let (field, edit) = with_capacity_edit(&file, text, range).unwrap();
