@@ -59,6 +59,9 @@ pub(crate) struct Growth {
 
 type Rooms = Rc<Vec<(String, Room)>>;
 
+/// The buffers (as `place_key` spells them) a condition proves to have room.
+type Proven = Vec<(String, Room)>;
+
 #[derive(Clone, Default)]
 struct Scope {
     context: CallContext,
@@ -318,7 +321,7 @@ impl Collector<'_, '_> {
     }
 
     /// What `condition` proves when true, and when false.
-    fn room_facts(&self, condition: ExprId) -> (Vec<(String, Room)>, Vec<(String, Room)>) {
+    fn room_facts(&self, condition: ExprId) -> (Proven, Proven) {
         let store = self.store;
         match &store[condition] {
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::LogicOp(LogicOp::And)) } => {
@@ -399,7 +402,7 @@ enum Measure {
 }
 
 /// What `lhs cmp rhs` proves when true, and when false.
-fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Vec<(String, Room)>, Vec<(String, Room)>) {
+fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Proven, Proven) {
     use Measure::*;
     // Write every comparison as `a < b` or `a <= b`, or an equality.
     let (a, b, strict) = match cmp {
