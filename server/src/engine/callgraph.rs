@@ -544,7 +544,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             let growth = self.growth(store, func, args, call);
             let first_use = self.is_first_use_call(store, func, args, call);
             let mut edge = Edge { callee_label: label, format_consumer, growth, ..Edge::new(target, site) };
-            edge.context = self.facts.context(expr.into());
+            edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             self.out.edges.push(edge);
         }

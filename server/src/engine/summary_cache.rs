@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.

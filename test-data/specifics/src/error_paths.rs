@@ -59,6 +59,16 @@ pub fn question_mark_into_box(x: u32) -> Result<u32, Box<dyn Error>> {
     Ok(v)
 }
 
+// Allowed: `?` in a loop still ends the call on the first failure.
+// noalloc:root
+pub fn propagated_from_a_loop(xs: &[u32]) -> Result<u32, String> {
+    let mut total = 0;
+    for &x in xs {
+        total += check_deeper(x)?;
+    }
+    Ok(total)
+}
+
 // Allowed: a swallowed error that can happen at most once per call.
 // noalloc:root
 pub fn swallowed_once(x: u32) -> u32 {
