@@ -133,6 +133,8 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
+    pub const ALL: [FindingKind; 3] = [FindingKind::Allocation, FindingKind::MayGrow, FindingKind::SwallowedError];
+
     pub fn code(self) -> &'static str {
         match self {
             FindingKind::Allocation => "allocation",

@@ -36,7 +36,7 @@ use super::settings::Settings;
 use super::to_proto::{self, Texts, SOURCE};
 use super::transport::{Incoming, Outgoing};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
-use crate::engine::{Analysis, LoadError, LoadOptions, Workspace};
+use crate::engine::{Analysis, FindingKind, LoadError, LoadOptions, Workspace};
 
 /// Results of work done off the main loop.
 enum Task {
@@ -498,10 +498,8 @@ impl Server {
                     Some(NumberOrString::String(code)) => code.as_str(),
                     _ => continue,
                 };
-                if diagnostic.severity == Some(lsp_types::DiagnosticSeverity::ERROR)
-                    && code != "allocation"
-                    && code != "may-grow"
-                {
+                let is_finding = FindingKind::ALL.iter().any(|kind| kind.code() == code);
+                if diagnostic.severity == Some(lsp_types::DiagnosticSeverity::ERROR) && !is_finding {
                     continue; // error findings are fixed by editing the directive
                 }
                 if let Some(edit) = actions::exemption_edit(&text, diagnostic.range.start.line) {

@@ -368,7 +368,7 @@ mod tests {
             .filter_map(|l| l.strip_prefix("## ").or_else(|| l.strip_prefix("### ")))
             .map(|h| format!("#{}", anchor(h)))
             .collect();
-        let codes = [FindingKind::Allocation, FindingKind::MayGrow, FindingKind::SwallowedError]
+        let codes = FindingKind::ALL
             .map(FindingKind::code)
             .into_iter()
             .chain([ErrorKind::MalformedDirective, ErrorKind::UnusedExemption].map(ErrorKind::code));
