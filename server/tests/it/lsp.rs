@@ -601,9 +601,10 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
     );
 }
 
-/// The reserve-capacity quick fixes answer a "may grow" diagnostic the client passes
-/// back (the engine's `FindingKind::MayGrow`, code `may-grow`): guard the growth with
-/// a capacity check, or create the field with `with_capacity` where it is initialised.
+/// A root that grows a field is a `may-grow` finding (the engine's
+/// `FindingKind::MayGrow`); its quick fixes guard the growth with a capacity check,
+/// or create the field with `with_capacity` where it is initialised; after the guard
+/// the finding is gone.
 #[test]
 fn reserve_capacity_quick_fixes_for_a_may_grow_finding() {
     let ws = Scratch::of("clean");
@@ -617,6 +618,7 @@ impl Log {
         Log { buf: Vec::new() }
     }
 
+    // noalloc:root
     pub fn put(&mut self, b: u8) {
         self.buf.push(b);
     }
@@ -626,13 +628,10 @@ impl Log {
     client.open_with(&lib, text);
     client.wait_quiescent();
     let line = line_in(text, "self.buf.push(b)");
-    let may_grow = json!({
-        "range": range(line, 8, line, 24),
-        "severity": 2,
-        "code": "may-grow",
-        "source": "noalloc",
-        "message": "`clean::Log::put` may grow `self.buf`",
-    });
+    let may_grow = finding_on(&client, &lib, line);
+    assert_eq!(may_grow["code"], "may-grow", "{may_grow:#?}");
+    assert!(may_grow["message"].as_str().unwrap().contains("may grow `self.buf`"), "{may_grow:#?}");
+    assert_eq!(may_grow["range"], range(line, 8, line, 24));
     let actions = quick_fixes(&mut client, &lib, &may_grow);
     let titles: Vec<&str> = actions.iter().map(|a| a["title"].as_str().unwrap()).collect();
     assert_eq!(
@@ -660,6 +659,11 @@ impl Log {
     );
     assert!(actions.iter().all(|a| a["kind"] == "quickfix"
         && a["diagnostics"][0]["code"] == "may-grow"));
+
+    // Applying the guard proves room: the finding goes away.
+    client.change(&lib, json!([{ "range": guard["range"], "text": guard["newText"] }]));
+    client.wait_quiescent();
+    assert_eq!(client.diagnostics_of(&lib), Vec::<Value>::new());
 }
 
 /// The quick fixes the server offers for `diagnostic`, passed back as a client does.
