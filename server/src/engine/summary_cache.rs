@@ -137,7 +137,19 @@ pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
         .unwrap_or_default();
     let lock = std::fs::read_to_string(workspace_root.join("Cargo.lock")).unwrap_or_default();
     let manifest = std::fs::read_to_string(workspace_root.join("Cargo.toml")).unwrap_or_default();
-    vec![toolchain, std_library.display().to_string(), lock, manifest, std::env::consts::ARCH.to_owned()]
+    vec![toolchain, std_library.display().to_string(), lock, manifest, std::env::consts::ARCH.to_owned(), engine_build()]
+}
+
+/// Which build of the engine worked the summaries out: its version and the size
+/// and time of the running executable, so a rebuilt engine never reads what an
+/// older one concluded (the format number alone misses a change of meaning).
+fn engine_build() -> String {
+    let exe = std::env::current_exe().and_then(std::fs::metadata);
+    let (len, modified) = match exe {
+        Ok(meta) => (meta.len(), meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())),
+        Err(_) => (0, None),
+    };
+    format!("noalloc-ls {} {len} {:?}", env!("CARGO_PKG_VERSION"), modified.map(|d| d.as_nanos()))
 }
 
 #[cfg(test)]
