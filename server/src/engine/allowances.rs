@@ -177,6 +177,9 @@ impl Collector<'_, '_> {
                     // `x?`: `match Try::branch(x) { .. }`; `x`'s error is returned.
                     Some(operand) => {
                         self.out.scopes.insert((*scrutinee).into(), scope.clone());
+                        if let Expr::Call { callee, .. } = &store[*scrutinee] {
+                            self.out.scopes.insert((*callee).into(), scope.clone());
+                        }
                         self.visit(operand, &scope, true);
                     }
                     None => self.visit(*scrutinee, &scope, false),
