@@ -463,8 +463,13 @@ pub(crate) fn place_key(store: &ExpressionStore, expr: ExprId) -> Option<String>
     }
 }
 
+/// Whether `expr` names a field or a static: a place that outlives the call.
+pub(crate) fn is_long_lived_place(store: &ExpressionStore, expr: ExprId) -> bool {
+    place_key(store, expr).is_some_and(|place| is_long_lived(&place))
+}
+
 /// A field (`self.x`, `state.cache`) or a static (`CACHE`, by Rust's naming).
-pub(crate) fn is_long_lived(place: &str) -> bool {
+fn is_long_lived(place: &str) -> bool {
     place.contains('.') || is_static_name(place.rsplit("::").next().unwrap_or(place))
 }
 

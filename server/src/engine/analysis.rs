@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use hir::{Semantics, db::HirDatabase};
-use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup, ModuleDefId, TraitId, signatures::FunctionSignature};
+use hir_def::{DefWithBodyId, hir::ExprId, FunctionId, HasModule, Lookup, ModuleDefId, TraitId, signatures::FunctionSignature};
 use hir_ty::{
     ParamEnvAndCrate,
     next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
@@ -471,10 +471,8 @@ impl<'a> Analyzer<'a> {
             for (v, e) in std::mem::take(&mut deferred) {
                 let edge = &reach.edges[v][e].edge;
                 let (Target::Node(next), Some(consumer)) = (edge.target.clone(), edge.format_consumer) else { continue };
-                let consumer_targets: Vec<usize> = reach.edges[v]
-                    .iter()
+                let consumer_targets: Vec<usize> = edges_at(&reach.edges[v], consumer)
                     .filter(|r| r.edge.format_consumer.is_none())
-                    .filter(|r| r.edge.site.is_some_and(|s| s.expr == hir_def::hir::ExprOrPatId::ExprId(consumer)))
                     .flat_map(|r| r.targets.iter())
                     .filter_map(|t| match t {
                         Resolved::Vertex(j) => Some(*j),
@@ -594,10 +592,8 @@ impl<'a> Analyzer<'a> {
             // buffer grows that buffer, and is judged with it.
             for e in 0..reach.edges[v].len() {
                 let Some(consumer) = reach.edges[v][e].edge.format_consumer else { continue };
-                let consumer_verdict = reach.edges[v]
-                    .iter()
-                    .find(|r| r.edge.growth.is_some() && r.edge.site.is_some_and(|s| s.expr == hir_def::hir::ExprOrPatId::ExprId(consumer)))
-                    .map(|r| r.verdict);
+                let consumer_verdict =
+                    edges_at(&reach.edges[v], consumer).find(|r| r.edge.growth.is_some()).map(|r| r.verdict);
                 if let Some(verdict @ (Verdict::Allowed | Verdict::Grows { .. })) = consumer_verdict {
                     reach.edges[v][e].verdict = verdict;
                 }
@@ -833,8 +829,7 @@ impl<'a> Analyzer<'a> {
         if let Some(growth) = &resolved.edge.growth {
             return Some(growth);
         }
-        let consumer = hir_def::hir::ExprOrPatId::ExprId(resolved.edge.format_consumer?);
-        reach.edges[v].iter().find(|r| r.edge.site.is_some_and(|s| s.expr == consumer)).and_then(|r| r.edge.growth.as_ref())
+        edges_at(&reach.edges[v], resolved.edge.format_consumer?).find_map(|r| r.edge.growth.as_ref())
     }
 
     /// How calling `target` from vertex `v` allocates, as seen from `v`'s lines:
@@ -1238,6 +1233,13 @@ pub(crate) fn wildcard_match(pattern: &str, text: &str) -> bool {
         }
     }
     true
+}
+
+/// The edges a vertex has at the call expression `call` (how a `format_args!`
+/// argument finds the call that consumes it).
+fn edges_at<'r, 'db>(edges: &'r [ResolvedEdge<'db>], call: ExprId) -> impl Iterator<Item = &'r ResolvedEdge<'db>> {
+    let call = hir_def::hir::ExprOrPatId::ExprId(call);
+    edges.iter().filter(move |r| r.edge.site.is_some_and(|site| site.expr == call))
 }
 
 /// Every coercion made in the vertices reachable from `starts`.

@@ -23,7 +23,7 @@ use rustc_hash::FxHashMap;
 use rustc_type_ir::inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind};
 
 use super::{
-    allowances::{BodyFacts, CallContext, Growth, Room, place_key},
+    allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, place_key},
     subst::Instantiate,
 };
 
@@ -176,6 +176,15 @@ const FIRST_USE_METHODS: &[&str] = &[
     "with_borrow",
     "with_borrow_mut",
 ];
+
+/// `Option`'s methods that fill it when empty: first-use setup on a field or static.
+const OPTION_FIRST_USE_METHODS: &[&str] = &["get_or_insert_with", "get_or_insert"];
+
+/// Whether `Owner::method` of std initialises its value on first use.
+fn initialises_on_first_use(owner: &str, method: &str) -> bool {
+    (FIRST_USE_TYPES.contains(&owner) && FIRST_USE_METHODS.contains(&method))
+        || (owner == "Option" && OPTION_FIRST_USE_METHODS.contains(&method))
+}
 
 /// Walks bodies and caches what each node calls. One per analysis; shared by roots.
 pub(crate) struct CallGraph<'db> {
@@ -541,8 +550,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 Some((callee, call)) if callee == expr => call,
                 _ => expr,
             };
-            let growth = self.growth(store, func, args, call);
-            let first_use = self.is_first_use_call(store, func, args, call);
+            let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
+            let growth = self.growth(store, func, &name, args, call);
+            let first_use = self.is_first_use_call(store, func, &name, args, call);
             let mut edge = Edge { callee_label: label, format_consumer, growth, ..Edge::new(target, site) };
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
@@ -561,15 +571,20 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A call that grows a buffer: a growth method of a std collection, or a
     /// `noalloc:append` function, on a place the source names.
-    fn growth(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
-        let db = self.graph.db;
+    fn growth(
+        &mut self,
+        store: &ExpressionStore,
+        func: FunctionId,
+        name: &str,
+        args: GenericArgs<'db>,
+        call: ExprId,
+    ) -> Option<Growth> {
         let need = if *super::incremental::is_append_fn(self.graph.db, func) {
             Room::One
         } else {
-            let name = FunctionSignature::of(db, func).name.as_str().to_owned();
-            let need = if GROWS_BY_ONE.contains(&name.as_str()) {
+            let need = if GROWS_BY_ONE.contains(&name) {
                 Room::One
-            } else if GROWS_BY_MANY.contains(&name.as_str()) {
+            } else if GROWS_BY_MANY.contains(&name) {
                 Room::Many
             } else {
                 return None;
@@ -608,12 +623,20 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// `OnceLock::get_or_init`, `LazyLock`'s deref, `Once::call_once`, a
     /// thread-local's `with`, `Option::get_or_insert_with`. On a local it runs on
     /// every call, and is judged like any other.
-    fn is_first_use_call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, call: ExprId) -> bool {
-        let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
-        let Some(owner) = self.graph.std_type_of_method(func, args) else { return false };
-        let initialises = (FIRST_USE_TYPES.contains(&owner.as_str()) && FIRST_USE_METHODS.contains(&name.as_str()))
-            || (owner == "Option" && matches!(name.as_str(), "get_or_insert_with" | "get_or_insert"));
-        initialises && Self::receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
+    fn is_first_use_call(
+        &mut self,
+        store: &ExpressionStore,
+        func: FunctionId,
+        name: &str,
+        args: GenericArgs<'db>,
+        call: ExprId,
+    ) -> bool {
+        // The name first: most calls are ruled out before their owner is looked up.
+        if !FIRST_USE_METHODS.contains(&name) && !OPTION_FIRST_USE_METHODS.contains(&name) {
+            return false;
+        }
+        self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
+            && Self::receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
     }
 
     /// The function a call expression calls, before impl resolution.
@@ -732,10 +755,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                             let mut edge = Edge::new(target, site);
                             edge.context = self.facts.context(expr.into());
                             // A static or field `LazyLock`'s deref initialises on first use.
+                            let name = FunctionSignature::of(self.graph.db, deref_fn).name.as_str().to_owned();
                             edge.context.first_use |= self
                                 .graph
                                 .std_type_of_method(deref_fn, args)
-                                .is_some_and(|owner| FIRST_USE_TYPES.contains(&owner.as_str()))
+                                .is_some_and(|owner| initialises_on_first_use(&owner, &name))
                                 && is_long_lived_place(store, expr);
                             self.out.edges.push(edge);
                         }
@@ -798,10 +822,6 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
         }
     }
-}
-
-fn is_long_lived_place(store: &ExpressionStore, expr: ExprId) -> bool {
-    place_key(store, expr).is_some_and(|place| super::allowances::is_long_lived(&place))
 }
 
 fn strip_refs(mut ty: Ty<'_>) -> Ty<'_> {
