@@ -1058,46 +1058,30 @@ impl Server {
             return;
         }
         self.progress_open = true;
-        let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
         self.request(
             "window/workDoneProgress/create",
             WorkDoneProgressCreateParams {
-                token: token.clone(),
+                token: NumberOrString::String(PROGRESS_TOKEN.to_owned()),
             },
             Pending::Ignore,
         );
-        let begin = WorkDoneProgress::Begin(WorkDoneProgressBegin {
+        self.notify_progress(WorkDoneProgress::Begin(WorkDoneProgressBegin {
             title: "noalloc".to_owned(),
             cancellable: Some(false),
             message: Some(message),
             percentage: None,
-        });
-        self.notify(
-            "$/progress",
-            ProgressParams {
-                token,
-                value: ProgressParamsValue::WorkDone(begin),
-            },
-        );
+        }));
     }
 
     fn progress_report(&mut self, message: String) {
         if !self.progress_open {
             return;
         }
-        let report = WorkDoneProgress::Report(WorkDoneProgressReport {
+        self.notify_progress(WorkDoneProgress::Report(WorkDoneProgressReport {
             cancellable: None,
             message: Some(message),
             percentage: None,
-        });
-        let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
-        self.notify(
-            "$/progress",
-            ProgressParams {
-                token,
-                value: ProgressParamsValue::WorkDone(report),
-            },
-        );
+        }));
     }
 
     fn progress_end(&mut self, message: String) {
@@ -1105,15 +1089,19 @@ impl Server {
             return;
         }
         self.progress_open = false;
-        let end = WorkDoneProgress::End(WorkDoneProgressEnd {
+        self.notify_progress(WorkDoneProgress::End(WorkDoneProgressEnd {
             message: Some(message),
-        });
+        }));
+    }
+
+    /// One `$/progress` notification on the server's progress token.
+    fn notify_progress(&self, progress: WorkDoneProgress) {
         let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
         self.notify(
             "$/progress",
             ProgressParams {
                 token,
-                value: ProgressParamsValue::WorkDone(end),
+                value: ProgressParamsValue::WorkDone(progress),
             },
         );
     }
