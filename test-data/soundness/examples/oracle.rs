@@ -1,0 +1,155 @@
+//! The dynamic oracle: runs every root of this fixture under bounded's counting
+//! allocator (unoptimised, after one warm-up call) and prints `root<TAB>allocations
+//! per call`. The engine's tests hold its verdicts against these counts: a root
+//! counted above 0 must be flagged; a root the engine calls clean must count 0.
+use std::collections::HashMap;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
+
+use bounded::alloctest::{self, Counting};
+use soundness::*;
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Allocations per call of `run`, with `setup` outside the counted window.
+fn measure<S>(state: &mut S, mut setup: impl FnMut(&mut S), mut run: impl FnMut(&mut S)) -> u64 {
+    setup(state);
+    run(state);
+    let mut total = 0;
+    for _ in 0..3 {
+        setup(state);
+        let before = alloctest::allocations();
+        run(state);
+        total += alloctest::allocations() - before;
+    }
+    total.div_ceil(3)
+}
+
+fn simple(mut run: impl FnMut()) -> u64 {
+    measure(&mut (), |_| {}, |_| run())
+}
+
+fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+fn keep<T>(x: T) {
+    std::hint::black_box(x);
+}
+
+fn main() {
+    assert!(alloctest::installed());
+    std::panic::set_hook(Box::new(|_| {}));
+    dyns::install_sink();
+    let mut out: Vec<(&str, u64)> = Vec::new();
+    let mut case = |name: &'static str, n: u64| out.push((name, n));
+
+    // allowances
+    let strings: Vec<String> = vec!["a".to_owned(), "b".to_owned()];
+    let fresh = |b: &mut allowances::Buffers| b.reset();
+    let mut b = allowances::Buffers::new();
+    case("soundness::allowances::extend_clones_with_room", measure(&mut b, fresh, |b| allowances::extend_clones_with_room(b, &strings)));
+    case("soundness::allowances::extend_copies_with_room", measure(&mut b, fresh, |b| allowances::extend_copies_with_room(b, &[1, 2, 3])));
+    case("soundness::allowances::insert_hashes_with_room", measure(&mut b, fresh, |b| allowances::insert_hashes_with_room(b, 7)));
+    case("soundness::allowances::extend_map_closure_with_room", measure(&mut b, fresh, |b| allowances::extend_map_closure_with_room(b, &[10, 20])));
+    case("soundness::allowances::write_display_with_room", measure(&mut b, fresh, |b| allowances::write_display_with_room(b, 42)));
+    // Full but for one: the second push reallocates.
+    let one_left = |b: &mut allowances::Buffers| {
+        b.nums = Vec::with_capacity(4);
+        b.nums.extend_from_slice(&[0, 0, 0]);
+    };
+    case("soundness::allowances::two_pushes_one_check", measure(&mut b, one_left, |b| allowances::two_pushes_one_check(b, 1)));
+    case("soundness::allowances::one_push_one_check", measure(&mut b, one_left, |b| allowances::one_push_one_check(b, 1)));
+    case("soundness::allowances::loop_under_one_check", measure(&mut b, one_left, |b| allowances::loop_under_one_check(b, &[1, 2, 3])));
+    case("soundness::allowances::loop_checks_each_time", measure(&mut b, one_left, |b| allowances::loop_checks_each_time(b, &[1, 2, 3])));
+    case("soundness::allowances::room_for_other_length", measure(&mut b, one_left, |b| allowances::room_for_other_length(b, &[1, 2, 3], 1)));
+    case("soundness::allowances::room_for_same_length", measure(&mut b, one_left, |b| allowances::room_for_same_length(b, &[1, 2, 3])));
+    case("soundness::allowances::first_use_with_extra_call", measure(&mut b, |_| {}, |b| keep(allowances::first_use_with_extra_call(b, 1))));
+    let mut b = allowances::Buffers::new();
+    case("soundness::allowances::first_use_fill_only", measure(&mut b, |_| {}, |b| keep(allowances::first_use_fill_only(b))));
+    case("soundness::allowances::refill_drained_queue", measure(&mut b, |_| {}, |b| keep(allowances::refill_drained_queue(b))));
+    case("soundness::allowances::thread_local_with_allocating_closure", simple(|| keep(allowances::thread_local_with_allocating_closure(1))));
+    case("soundness::allowances::thread_local_with_quiet_closure", simple(|| keep(allowances::thread_local_with_quiet_closure(1))));
+
+    // asyncs
+    case("soundness::asyncs::await_hand_written", simple(|| keep(block_on(asyncs::await_hand_written()))));
+    case("soundness::asyncs::await_ready", simple(|| keep(block_on(asyncs::await_ready()))));
+    case("soundness::asyncs::await_poll_fn", simple(|| keep(block_on(asyncs::await_poll_fn()))));
+    case("soundness::asyncs::await_async_fn", simple(|| keep(block_on(asyncs::await_async_fn(12345)))));
+    case("soundness::asyncs::await_async_quiet", simple(|| keep(block_on(asyncs::await_async_quiet(1)))));
+
+    // cache keys
+    let mut boxes: Vec<Box<str>> = Vec::new();
+    case("soundness::cache_keys::string_from_box", measure(&mut boxes, |v| v.push("abc".into()), |v| keep(cache_keys::string_from_box(v.pop().unwrap()))));
+    case("soundness::cache_keys::string_from_char", simple(|| keep(cache_keys::string_from_char('x'))));
+
+    // diverging
+    case("soundness::diverging::check_or_fail", simple(|| keep(diverging::check_or_fail(3))));
+    case("soundness::diverging::run_server", simple(|| keep(catch_unwind(AssertUnwindSafe(|| diverging::run_server(3))).is_err())));
+    case("soundness::diverging::panics_with_description", simple(|| keep(diverging::panics_with_description(3))));
+
+    // drops
+    case("soundness::drops::temporary_dropped", simple(|| keep(drops::temporary_dropped(1))));
+    case("soundness::drops::temporary_calm", simple(|| keep(drops::temporary_calm(1))));
+    let mut noisy: Vec<Box<drops::Noisy>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_boxed", measure(&mut noisy, |v| v.push(Box::new(drops::Noisy(1))), |v| keep(drops::drop_boxed(v.pop().unwrap()))));
+    let mut calm: Vec<Box<drops::Calm>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_boxed_calm", measure(&mut calm, |v| v.push(Box::new(drops::Calm(1))), |v| keep(drops::drop_boxed_calm(v.pop().unwrap()))));
+    case("soundness::drops::closure_capture_dropped", simple(|| keep(drops::closure_capture_dropped(drops::Noisy(2)))));
+    case("soundness::drops::closure_capture_calm", simple(|| keep(drops::closure_capture_calm(drops::Calm(2)))));
+    let mut dyns_: Vec<Box<dyn drops::Resource>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_dyn", measure(&mut dyns_, |v| v.push(Box::new(drops::Noisy(3))), |v| keep(drops::drop_dyn(v.pop().unwrap()))));
+    let mut maps: Vec<HashMap<u32, drops::Noisy>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
+    let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_vec_of_strings", measure(&mut vecs, |v| v.push(vec!["x".to_owned()]), |v| keep(drops::drop_vec_of_strings(v.pop().unwrap()))));
+
+    // dyns
+    let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };
+    case("soundness::dyns::dispatch", simple(|| keep(dyns::dispatch(&server, 12))));
+    let arc: Arc<dyn dyns::Handler> = Arc::new(dyns::Recorder);
+    case("soundness::dyns::dispatch_arc", simple(|| keep(dyns::dispatch_arc(&arc, 12))));
+    let quiet = dyns::QuietServer { parts: vec![Box::new(dyns::Zero), Box::new(dyns::One)] };
+    case("soundness::dyns::dispatch_quiet", simple(|| keep(dyns::dispatch_quiet(&quiet))));
+    case("soundness::dyns::log_through_static", simple(|| keep(dyns::log_through_static("hi"))));
+    case("soundness::dyns::count_through_static", simple(|| keep(dyns::count_through_static("hi"))));
+    case("soundness::dyns::put_through_installed", simple(|| keep(dyns::put_through_installed(5))));
+    case("soundness::dyns::local_tile", simple(|| keep(dyns::local_tile())));
+
+    // error closures
+    case("soundness::error_closures::map_err_propagated", simple(|| keep(error_closures::map_err_propagated("12"))));
+    case("soundness::error_closures::ok_or_else_propagated", simple(|| keep(error_closures::ok_or_else_propagated(Some(3)))));
+    case("soundness::error_closures::map_err_swallowed_in_loop", simple(|| keep(error_closures::map_err_swallowed_in_loop(&["1", "x", "3"]))));
+
+    // fn pointers
+    case("soundness::fn_pointers::apply_ops", simple(|| keep(fn_pointers::apply_ops(21))));
+    case("soundness::fn_pointers::apply_quiet_ops", simple(|| keep(fn_pointers::apply_quiet_ops(21))));
+    case("soundness::fn_pointers::helper_calls_pointer", simple(|| keep(fn_pointers::helper_calls_pointer(3))));
+    case("soundness::fn_pointers::quiet_square_through_helper", simple(|| keep(fn_pointers::quiet_square_through_helper(3))));
+    let callbacks = fn_pointers::Callbacks { on_byte: |b| b.to_string().len() };
+    case("soundness::fn_pointers::call_from_param_field", simple(|| keep(fn_pointers::call_from_param_field(&callbacks, 200))));
+    case("soundness::fn_pointers::local_pointer", simple(|| keep(fn_pointers::local_pointer(10))));
+
+    // foreign
+    case("soundness::foreign::inline_assembly", simple(|| keep(foreign::inline_assembly(7))));
+    case("soundness::foreign::calls_c", simple(|| keep(foreign::calls_c(c"hello"))));
+    case("soundness::foreign::process_id", simple(|| keep(foreign::process_id())));
+
+    // unresolved
+    let (mut a, b4) = ([0u8; 4], [1u8; 4]);
+    case("soundness::unresolved::intrinsics_are_quiet", simple(|| keep(unresolved::intrinsics_are_quiet(&mut a, &b4))));
+
+    for (name, n) in out {
+        println!("{name}\t{n}");
+    }
+}

@@ -1,0 +1,15 @@
+//! Soundness fixture: one module per rule of SPEC's "Soundness" and "Rust
+//! specifics" that an engine could get silently wrong. Each module has roots that
+//! must be flagged and clean twins that must pass; `examples/oracle.rs` runs them all.
+pub mod allowances;
+pub mod asyncs;
+pub mod cache_keys;
+pub mod diverging;
+pub mod drops;
+pub mod dyns;
+pub mod error_closures;
+pub mod fn_pointers;
+pub mod foreign;
+pub mod unresolved;
+
+pub use unresolved::private::Matcher;
