@@ -89,6 +89,15 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     };
     let analysis = engine::analyze(&ws, &config);
     let total_ms = started.elapsed().as_millis();
+    if !analysis.unmatched_root_patterns.is_empty() {
+        let patterns: Vec<String> = analysis.unmatched_root_patterns.iter().map(|p| format!("`{p}`")).collect();
+        let _ = writeln!(
+            err,
+            "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
+            patterns.join(", ")
+        );
+        return EXIT_COULD_NOT_RUN;
+    }
     for file in &analysis.files_with_syntax_errors {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
     }

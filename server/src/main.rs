@@ -38,6 +38,9 @@ struct Args {
     /// Don't read or write the on-disk summaries of std and dependencies.
     #[arg(long)]
     no_cache: bool,
+    /// Check what a panic path computes before it panics (only the panic call itself is cut).
+    #[arg(long)]
+    strict_panics: bool,
     /// Exemptions of this kind cover only their line, not what it calls. Repeatable.
     #[arg(long = "line-only", value_name = "KIND")]
     line_only: Vec<String>,
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
             cache_dir: if args.no_cache { None } else { noalloc_ls::engine::default_cache_dir() },
             line_only: args.line_only,
             scratch: args.scratch,
+            strict_panics: args.strict_panics,
             ..CheckConfig::default()
         },
         adoption: AdoptionOptions {

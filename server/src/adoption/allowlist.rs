@@ -10,27 +10,10 @@ use crate::engine::{AllowEntry, AllowSource};
 /// The kinds an allowlist line may give, as in `// noalloc:exempt <kind>: <reason>`.
 pub const KINDS: &[&str] = &["amortized", "measured", "debug", "profiling"];
 
-/// noalloc's own entries: (kind, path, reason). C library routines declared
-/// `extern` (so their bodies are not visible) that only copy, compare or measure
-/// bytes. Nothing belongs here only to hide an allocation the source shows.
-const BUILT_IN: &[(&str, &str, &str)] = &[
-    ("measured", "libc::*memcpy", "the C library's memcpy copies bytes in place; it never allocates"),
-    ("measured", "libc::*memmove", "the C library's memmove copies bytes in place; it never allocates"),
-    ("measured", "libc::*memset", "the C library's memset fills bytes in place; it never allocates"),
-    ("measured", "libc::*memcmp", "the C library's memcmp compares bytes; it never allocates"),
-    ("measured", "libc::*strlen", "the C library's strlen counts bytes; it never allocates"),
-];
-
-/// The built-in entries, in the order they go first in `CheckConfig::allow`.
+/// The built-in entries (the engine's own list, `engine::builtin`), in the order
+/// they go first in `CheckConfig::allow`.
 pub fn built_in() -> Vec<AllowEntry> {
-    BUILT_IN
-        .iter()
-        .map(|&(kind, path, reason)| AllowEntry {
-            kind: kind.to_owned(),
-            path: path.to_owned(),
-            source: AllowSource::BuiltIn { reason },
-        })
-        .collect()
+    crate::engine::builtin::entries()
 }
 
 /// Reads an `--allow` file: lines `kind: path::to::function`, blank lines and `#`

@@ -47,8 +47,9 @@ pub(crate) enum Room {
 pub(crate) struct Growth {
     /// The buffer as written: `self.buf`, `out`.
     pub buffer: String,
-    /// A comparison proves room for what the call adds.
-    pub room: bool,
+    /// The comparison that proves room for what the call adds, if one does. A proof
+    /// is used up by the first growth it covers (`judge`).
+    pub proof: Option<ExprId>,
     /// The buffer is reached through `self` or a `&mut` binding: it outlives the call.
     pub long_lived: bool,
     /// The buffer is a field of `self` (room is trusted in `noalloc:fixed` types).
@@ -57,10 +58,30 @@ pub(crate) struct Growth {
     pub holders: Vec<hir_def::AdtId>,
 }
 
-type Rooms = Rc<Vec<(String, Room)>>;
+/// How much a `capacity() - len() >= n` proof covers.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum Amount {
+    /// A literal count.
+    Literal(u128),
+    /// The length of a place: `xs.len()`, or a binding set to it.
+    LenOf(String),
+    /// Anything else: covers no growth.
+    Other,
+}
 
-/// The buffers (as `place_key` spells them) a condition proves to have room.
-type Proven = Vec<(String, Room)>;
+/// One proof in scope: the buffer, what it covers, and the comparison.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Proof {
+    place: String,
+    room: Room,
+    amount: Amount,
+    at: ExprId,
+}
+
+type Rooms = Rc<Vec<Proof>>;
+
+/// The proofs of room a condition gives.
+type Proven = Vec<Proof>;
 
 #[derive(Clone, Default)]
 struct Scope {
@@ -69,7 +90,7 @@ struct Scope {
 }
 
 impl Scope {
-    fn with_rooms(&self, more: &[(String, Room)]) -> Scope {
+    fn with_rooms(&self, more: &[Proof]) -> Scope {
         if more.is_empty() {
             return self.clone();
         }
@@ -84,6 +105,8 @@ impl Scope {
 pub(crate) struct BodyFacts {
     scopes: FxHashMap<ExprOrPatId, Scope>,
     propagated: FxHashSet<ExprId>,
+    /// Expressions that fill a field or static a guard found empty.
+    fills: FxHashSet<ExprId>,
 }
 
 impl BodyFacts {
@@ -92,19 +115,33 @@ impl BodyFacts {
         let mut context = self.scopes.get(&site).map(|scope| scope.context).unwrap_or_default();
         if let ExprOrPatId::ExprId(expr) = site {
             context.propagates = self.propagated.contains(&expr);
+            context.first_use |= self.fills.contains(&expr);
         }
         context
     }
 
-    /// The room proven for the buffer `place` (as `place_key` spells it) at `expr`.
-    pub(crate) fn room(&self, expr: ExprId, place: &str) -> Option<Room> {
+    /// The comparison that proves room at `expr` for a growth of the buffer `place`
+    /// (as `place_key` spells it) by `need`; for a growth by many, by the length of
+    /// `appended`.
+    pub(crate) fn room(&self, expr: ExprId, place: &str, need: Room, appended: Option<&str>) -> Option<ExprId> {
         let scope = self.scopes.get(&ExprOrPatId::ExprId(expr))?;
-        scope.rooms.iter().filter(|(p, _)| p == place).map(|(_, room)| *room).max()
+        scope
+            .rooms
+            .iter()
+            .rev()
+            .filter(|proof| proof.place == place)
+            .find(|proof| match (need, proof.room, &proof.amount) {
+                (Room::One, Room::One, _) => true,
+                (Room::One, Room::Many, Amount::Literal(n)) => *n >= 1,
+                (Room::Many, Room::Many, Amount::LenOf(of)) => appended == Some(of.as_str()),
+                _ => false,
+            })
+            .map(|proof| proof.at)
     }
 
     /// Reads the facts of a body whose root expression is `root`.
     pub(crate) fn of_body(store: &ExpressionStore, infer: &InferenceResult<'_>, lang: &LangItems, root: ExprId) -> BodyFacts {
-        let mut collector = Collector { store, infer, lang, out: BodyFacts::default() };
+        let mut collector = Collector { store, infer, lang, lengths: FxHashMap::default(), out: BodyFacts::default() };
         collector.visit(root, &Scope::default(), true);
         collector.out
     }
@@ -114,6 +151,8 @@ struct Collector<'a, 'db> {
     store: &'a ExpressionStore,
     infer: &'a InferenceResult<'db>,
     lang: &'a LangItems,
+    /// Bindings set to a place's length (`let n = xs.len()`): `n` -> `xs`.
+    lengths: FxHashMap<String, String>,
     out: BodyFacts,
 }
 
@@ -136,6 +175,11 @@ impl Collector<'_, '_> {
                     match statement {
                         Statement::Let { pat, initializer, else_branch, .. } => {
                             self.visit_pat(*pat, &scope);
+                            if let (Pat::Bind { id, .. }, Some(init)) = (&store[*pat], initializer) {
+                                if let Measure::Len(of) = self.measure(*init) {
+                                    self.lengths.insert(store[*id].name.as_str().to_owned(), of);
+                                }
+                            }
                             if let Some(init) = initializer {
                                 self.visit(*init, &scope, false);
                             }
@@ -163,9 +207,9 @@ impl Collector<'_, '_> {
             Expr::If { condition, then_branch, else_branch } => {
                 self.visit(*condition, &scope, false);
                 let (if_true, if_false) = self.room_facts(*condition);
-                let mut then_scope = scope.with_rooms(&if_true);
-                if self.first_use_guard(*condition, *then_branch) {
-                    then_scope.context.first_use = true;
+                let then_scope = scope.with_rooms(&if_true);
+                if let Some(place) = self.first_use_guard(*condition, *then_branch) {
+                    self.mark_fills(*then_branch, &place);
                 }
                 self.visit(*then_branch, &then_scope, tail);
                 if let Some(else_branch) = else_branch {
@@ -194,7 +238,8 @@ impl Collector<'_, '_> {
             }
             Expr::Return { expr: Some(value) } => self.visit(*value, &scope, true),
             Expr::Loop { body, .. } => {
-                let mut body_scope = scope.clone();
+                // A proof made before the loop covers one growth, not one a pass.
+                let mut body_scope = Scope { context: scope.context, rooms: Rooms::default() };
                 body_scope.context.repeats = true;
                 self.visit(*body, &body_scope, false);
             }
@@ -270,14 +315,14 @@ impl Collector<'_, '_> {
         }
     }
 
-    /// `if P.is_none() { P = .. }` (also `is_empty()`, `if let None = P`, `!P.is_some()`)
-    /// where `P` is a field or a static that the branch fills.
-    fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> bool {
+    /// `if P.is_none() { P = .. }` (also `if let None = P`, `!P.is_some()`) where `P`
+    /// is a field or a static that the branch fills: `None` becomes `Some` once. An
+    /// emptied collection (`is_empty()`) can be emptied again: refilling it is not
+    /// first use.
+    fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> Option<String> {
         let store = self.store;
         let place = match &store[condition] {
-            Expr::MethodCall { receiver, method_name, args, .. }
-                if args.is_empty() && matches!(method_name.as_str(), "is_none" | "is_empty") =>
-            {
+            Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "is_none" => {
                 place_key(store, *receiver)
             }
             Expr::UnaryOp { expr, op: UnaryOp::Not } => match &store[*expr] {
@@ -295,32 +340,52 @@ impl Collector<'_, '_> {
                 _ => None,
             },
             _ => None,
-        };
-        let Some(place) = place else { return false };
-        is_long_lived(&place) && self.fills(then_branch, &place)
+        }?;
+        (is_long_lived(&place) && self.fills_place(then_branch, &place)).then_some(place)
     }
 
-    /// Whether `expr` assigns `place`, or fills it through a method (`insert`,
-    /// `replace`, `get_or_insert*`, a growth method).
-    fn fills(&self, expr: ExprId, place: &str) -> bool {
+    /// The expressions of `expr` that fill `place`: an assignment to it, or a
+    /// filling method called on it.
+    fn fills_of(&self, expr: ExprId, place: &str) -> Vec<ExprId> {
         let store = self.store;
-        let mut found = false;
+        let mut found = Vec::new();
         let mut stack = vec![expr];
         while let Some(e) = stack.pop() {
             match &store[e] {
                 Expr::Assignment { target, .. } => {
                     if let Pat::Expr(target) = &store[*target] {
-                        found |= place_key(store, *target).as_deref() == Some(place);
+                        if place_key(store, *target).as_deref() == Some(place) {
+                            found.push(e);
+                        }
                     }
                 }
                 Expr::MethodCall { receiver, method_name, .. } if FILLING_METHODS.contains(&method_name.as_str()) => {
-                    found |= place_key(store, *receiver).as_deref() == Some(place);
+                    if place_key(store, *receiver).as_deref() == Some(place) {
+                        found.push(e);
+                    }
                 }
                 _ => {}
             }
             store.walk_child_exprs(e, |child| stack.push(child));
         }
         found
+    }
+
+    fn fills_place(&self, expr: ExprId, place: &str) -> bool {
+        !self.fills_of(expr, place).is_empty()
+    }
+
+    /// Marks the fill of `place` in `branch` (the value assigned, the filling call
+    /// and its arguments) as first-use setup; the rest of the branch is not.
+    fn mark_fills(&mut self, branch: ExprId, place: &str) {
+        let store = self.store;
+        for fill in self.fills_of(branch, place) {
+            let mut stack = vec![fill];
+            while let Some(e) = stack.pop() {
+                self.out.fills.insert(e);
+                store.walk_child_exprs(e, |child| stack.push(child));
+            }
+        }
     }
 
     /// What `condition` proves when true, and when false.
@@ -343,7 +408,11 @@ impl Collector<'_, '_> {
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::CmpOp(cmp)) } => {
                 let (lhs, rhs) = (self.measure(*lhs), self.measure(*rhs));
-                compare(lhs, *cmp, rhs)
+                let (if_true, if_false) = compare(lhs, *cmp, rhs);
+                let prove = |facts: Vec<(String, Room, Amount)>| {
+                    facts.into_iter().map(|(place, room, amount)| Proof { place, room, amount, at: condition }).collect()
+                };
+                (prove(if_true), prove(if_false))
             }
             _ => (Vec::new(), Vec::new()),
         }
@@ -352,6 +421,10 @@ impl Collector<'_, '_> {
     fn measure(&self, expr: ExprId) -> Measure {
         let store = self.store;
         match &store[expr] {
+            Expr::Path(_) => match place_key(store, expr).and_then(|name| self.lengths.get(&name)) {
+                Some(of) => Measure::Count(Amount::LenOf(of.clone())),
+                None => Measure::Other,
+            },
             Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() => {
                 let Some(place) = place_key(store, *receiver) else { return Measure::Other };
                 match method_name.as_str() {
@@ -368,11 +441,13 @@ impl Collector<'_, '_> {
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::ArithOp(ArithOp::Add)) } => {
                 match (self.measure(*lhs), self.measure(*rhs)) {
-                    (Measure::Len(place), _) | (_, Measure::Len(place)) => Measure::LenPlus(place),
+                    (Measure::Len(place), other) | (other, Measure::Len(place)) => Measure::LenPlus(place, other.amount()),
                     _ => Measure::Other,
                 }
             }
             Expr::Literal(hir_def::hir::Literal::Int(0, _) | hir_def::hir::Literal::Uint(0, _)) => Measure::Zero,
+            Expr::Literal(hir_def::hir::Literal::Uint(n, _)) => Measure::Count(Amount::Literal(*n)),
+            Expr::Literal(hir_def::hir::Literal::Int(n, _)) if *n > 0 => Measure::Count(Amount::Literal(*n as u128)),
             _ => Measure::Other,
         }
     }
@@ -399,22 +474,36 @@ enum Measure {
     /// `capacity() - len()`
     Spare(String),
     /// `len() + n`
-    LenPlus(String),
+    LenPlus(String, Amount),
+    /// A count: a literal, or a length.
+    Count(Amount),
     Zero,
     Other,
 }
 
-/// What `lhs cmp rhs` proves when true, and when false.
-fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Proven, Proven) {
+impl Measure {
+    /// How much this side counts when it is the amount of a growth.
+    fn amount(&self) -> Amount {
+        match self {
+            Measure::Count(amount) => amount.clone(),
+            Measure::Len(place) => Amount::LenOf(place.clone()),
+            _ => Amount::Other,
+        }
+    }
+}
+
+/// What `lhs cmp rhs` proves when true, and when false: (buffer, room, amount).
+fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Vec<(String, Room, Amount)>, Vec<(String, Room, Amount)>) {
     use Measure::*;
+    let one = |p: String| (p, Room::One, Amount::Literal(1));
     // Write every comparison as `a < b` or `a <= b`, or an equality.
     let (a, b, strict) = match cmp {
         CmpOp::Ord { ordering: Ordering::Less, strict } => (lhs, rhs, strict),
         CmpOp::Ord { ordering: Ordering::Greater, strict } => (rhs, lhs, strict),
         CmpOp::Eq { negated } => {
             let place = match (&lhs, &rhs) {
-                (Len(p), Cap(q)) | (Cap(p), Len(q)) if p == q => Some((p.clone(), Room::One)),
-                (Spare(p), Zero) | (Zero, Spare(p)) => Some((p.clone(), Room::One)),
+                (Len(p), Cap(q)) | (Cap(p), Len(q)) if p == q => Some(one(p.clone())),
+                (Spare(p), Zero) | (Zero, Spare(p)) => Some(one(p.clone())),
                 _ => None,
             };
             let facts: Vec<_> = place.into_iter().collect();
@@ -425,21 +514,21 @@ fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Proven, Proven) {
     let (mut if_true, mut if_false) = (Vec::new(), Vec::new());
     match (a, b) {
         // len < cap
-        (Len(p), Cap(q)) if p == q && strict => if_true.push((p, Room::One)),
+        (Len(p), Cap(q)) if p == q && strict => if_true.push(one(p)),
         // cap <= len: full
-        (Cap(p), Len(q)) if p == q && !strict => if_false.push((p, Room::One)),
+        (Cap(p), Len(q)) if p == q && !strict => if_false.push(one(p)),
         // len + n <= cap
-        (LenPlus(p), Cap(q)) if p == q => if_true.push((p, Room::Many)),
+        (LenPlus(p, n), Cap(q)) if p == q => if_true.push((p, Room::Many, n)),
         // cap < len + n: not enough
-        (Cap(p), LenPlus(q)) if p == q => if_false.push((p, Room::Many)),
+        (Cap(p), LenPlus(q, n)) if p == q => if_false.push((q, Room::Many, n)),
         // 0 < cap - len
-        (Zero, Spare(p)) if strict => if_true.push((p, Room::One)),
+        (Zero, Spare(p)) if strict => if_true.push(one(p)),
         // n <= cap - len
-        (_, Spare(p)) => if_true.push((p, Room::Many)),
+        (n, Spare(p)) => if_true.push((p, Room::Many, n.amount())),
         // cap - len <= 0
-        (Spare(p), Zero) if !strict => if_false.push((p, Room::One)),
+        (Spare(p), Zero) if !strict => if_false.push(one(p)),
         // cap - len < n
-        (Spare(p), _) => if_false.push((p, Room::Many)),
+        (Spare(p), n) => if_false.push((p, Room::Many, n.amount())),
         _ => {}
     }
     (if_true, if_false)
@@ -494,13 +583,17 @@ mod tests {
 
     #[test]
     fn comparisons_that_prove_room() {
-        let one = vec![("v".to_owned(), Room::One)];
-        let many = vec![("v".to_owned(), Room::Many)];
+        let one = vec![("v".to_owned(), Room::One, Amount::Literal(1))];
+        let of_xs = vec![("v".to_owned(), Room::Many, Amount::LenOf("xs".into()))];
         assert_eq!(compare(len("v"), LT, cap("v")), (one.clone(), vec![]));
         assert_eq!(compare(len("v"), EQ, cap("v")), (vec![], one.clone()));
         assert_eq!(compare(len("v"), GE, cap("v")), (vec![], one.clone()));
-        assert_eq!(compare(Measure::Spare("v".into()), GE, Measure::Other), (many.clone(), vec![]));
-        assert_eq!(compare(Measure::LenPlus("v".into()), CmpOp::Ord { ordering: Ordering::Less, strict: false }, cap("v")), (many, vec![]));
+        assert_eq!(compare(Measure::Spare("v".into()), GE, len("xs")), (of_xs.clone(), vec![]));
+        let le = CmpOp::Ord { ordering: Ordering::Less, strict: false };
+        assert_eq!(compare(Measure::LenPlus("v".into(), Amount::LenOf("xs".into())), le, cap("v")), (of_xs, vec![]));
+        // A room for an amount the code does not spell covers nothing in particular.
+        let other = vec![("v".to_owned(), Room::Many, Amount::Other)];
+        assert_eq!(compare(Measure::Spare("v".into()), GE, Measure::Other), (other, vec![]));
         // Another buffer's capacity proves nothing.
         assert_eq!(compare(len("v"), LT, cap("w")), (vec![], vec![]));
         // `len() > capacity()` is never true and proves nothing.

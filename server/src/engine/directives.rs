@@ -342,3 +342,15 @@ fn f() {
         assert_eq!(d.errors.len(), 1);
     }
 }
+
+/// Whether a workspace function is marked `noalloc:append`, from its comments. A
+/// salsa query, so that the walks which ask depend on its answer, not on the file's
+/// text: an edit elsewhere in the file re-reads the comments but re-walks nothing.
+#[salsa::tracked]
+pub(crate) fn is_append_fn(db: &dyn hir_ty::db::HirDatabase, func: hir_def::FunctionId) -> bool {
+    use hir::HasSource;
+    hir_def::HasModule::krate(&func, db).data(db).origin.is_local()
+        && hir::Function::from(func).source(db).is_some_and(|source| {
+            attached_directives(ra_ap_syntax::AstNode::syntax(&source.value)).contains(&Directive::Append)
+        })
+}

@@ -2,7 +2,7 @@
 //! closure, drop glue or derive at given generic arguments) is a salsa tracked query
 //! on rust-analyzer's database. Owns that query and the conversions of the walk's
 //! edges to and from a form salsa may keep across revisions; knows nothing of what a
-//! walk finds (`callgraph`) or of roots and findings (`analysis`).
+//! walk finds (`walk`) or of roots and findings (`analysis`).
 //!
 //! A walk reads the body, its inference results and trait resolutions through
 //! rust-analyzer's own queries, and salsa records those reads. After an edit, the
@@ -15,8 +15,8 @@
 //! into interned storage that is collected between revisions unless something holds
 //! it; salsa may only keep the owning `StoredTy` / `StoredGenericArgs`.
 //!
-//! Also memoized here: the name of an instance (`naming::name_instance`), which is
-//! the key of its on-disk summary and costs more to build than the lookup itself.
+//! Also memoized here: the identity of an instance (`identity::instance_identity`),
+//! the key of its on-disk summary, which costs more to build than the lookup itself.
 
 use std::cell::Cell;
 
@@ -29,8 +29,8 @@ use hir_ty::{
 };
 
 use super::allowances::{CallContext, Growth};
-use super::callgraph::{CallGraph, Edge, Node, Site, Target, UnknownKind, Walked};
 use super::summary_cache::CachedSummary;
+use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
 
 thread_local! {
     /// Walks executed (not reused) on this thread: how tests and logs see that an
@@ -50,23 +50,10 @@ pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamE
     walk_query(db, key).get(db)
 }
 
-/// `naming::name_instance`, memoized: the summary cache's key for `node`.
+/// `identity::instance_identity`, memoized: the summary cache's key for `node`.
 pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<String> {
     let Node::Fn { .. } = node else { return None };
     instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
-}
-
-/// Whether a workspace function is marked `noalloc:append`, from its comments. A
-/// query, so that the walks which ask depend on its answer, not on the file's text:
-/// an edit elsewhere in the file re-reads the comments but re-walks nothing.
-#[salsa::tracked]
-pub(crate) fn is_append_fn(db: &dyn HirDatabase, func: FunctionId) -> bool {
-    use hir::HasSource;
-    hir_def::HasModule::krate(&func, db).data(db).origin.is_local()
-        && hir::Function::from(func).source(db).is_some_and(|source| {
-            super::directives::attached_directives(ra_ap_syntax::AstNode::syntax(&source.value))
-                .contains(&super::directives::Directive::Append)
-        })
 }
 
 #[salsa::interned(revisions = usize::MAX)]
@@ -77,7 +64,7 @@ struct InstanceKey<'db> {
 
 #[salsa::tracked(returns(ref))]
 fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<String> {
-    super::naming::name_instance(db, &key.node(db).get())
+    super::identity::instance_identity(db, &key.node(db).get())
 }
 
 #[salsa::interned(revisions = usize::MAX)]
@@ -103,6 +90,7 @@ enum StoredNode<'db> {
     Closure { closure: InternedClosureId<'db>, parent_args: StoredGenericArgs },
     DropGlue(StoredTy),
     Derived { method: FunctionId, args: StoredGenericArgs },
+    Init(hir_def::DefWithBodyId),
 }
 
 impl<'db> StoredNode<'db> {
@@ -114,6 +102,7 @@ impl<'db> StoredNode<'db> {
             }
             Node::DropGlue(ty) => StoredNode::DropGlue(ty.store()),
             Node::Derived { method, args } => StoredNode::Derived { method, args: args.store() },
+            Node::Init(def) => StoredNode::Init(def),
         }
     }
 
@@ -125,6 +114,7 @@ impl<'db> StoredNode<'db> {
             }
             StoredNode::DropGlue(ty) => Node::DropGlue(ty.as_ref()),
             StoredNode::Derived { method, args } => Node::Derived { method: *method, args: args.as_ref() },
+            StoredNode::Init(def) => Node::Init(*def),
         }
     }
 }
@@ -133,6 +123,15 @@ impl<'db> StoredNode<'db> {
 struct StoredWalked<'db> {
     edges: Vec<StoredEdge<'db>>,
     coercions: Vec<(StoredTy, StoredTy)>,
+    address_taken: Vec<StoredTaken<'db>>,
+    fn_casts: Vec<(Signature, Signature)>,
+    statics: Vec<hir_def::DefWithBodyId>,
+}
+
+#[derive(Debug, salsa::SalsaValue)]
+struct StoredTaken<'db> {
+    target: StoredTarget<'db>,
+    signature: Signature,
 }
 
 #[derive(Debug, salsa::SalsaValue)]
@@ -141,9 +140,10 @@ struct StoredEdge<'db> {
     site: Option<Site>,
     drop_of: Option<StoredTy>,
     callee_label: Option<String>,
-    format_consumer: Option<hir_def::hir::ExprId>,
     context: CallContext,
     growth: Option<Growth>,
+    panic: Panic,
+    passed: PassedClosures,
 }
 
 #[derive(Debug, salsa::SalsaValue)]
@@ -151,9 +151,42 @@ enum StoredTarget<'db> {
     Node(StoredNode<'db>),
     Allocator(FunctionId),
     Foreign(FunctionId),
+    Intrinsic(FunctionId),
     Unknown { what: String, kind: UnknownKind },
+    FnPointer { what: String, signature: Signature },
     Dyn { method: FunctionId, args: StoredGenericArgs },
+    DynDrop(StoredTy),
     Summary(std::sync::Arc<CachedSummary>),
+}
+
+impl<'db> StoredTarget<'db> {
+    fn new(target: &Target<'db>) -> Self {
+        match target {
+            Target::Node(node) => StoredTarget::Node(StoredNode::new(*node)),
+            Target::Allocator(f) => StoredTarget::Allocator(*f),
+            Target::Foreign(f) => StoredTarget::Foreign(*f),
+            Target::Intrinsic(f) => StoredTarget::Intrinsic(*f),
+            Target::Unknown { what, kind } => StoredTarget::Unknown { what: what.clone(), kind: *kind },
+            Target::FnPointer { what, signature } => StoredTarget::FnPointer { what: what.clone(), signature: signature.clone() },
+            Target::Dyn { method, args } => StoredTarget::Dyn { method: *method, args: args.store() },
+            Target::DynDrop(ty) => StoredTarget::DynDrop(ty.store()),
+            Target::Summary(summary) => StoredTarget::Summary(summary.clone()),
+        }
+    }
+
+    fn get(&self) -> Target<'db> {
+        match self {
+            StoredTarget::Node(node) => Target::Node(node.get()),
+            StoredTarget::Allocator(f) => Target::Allocator(*f),
+            StoredTarget::Foreign(f) => Target::Foreign(*f),
+            StoredTarget::Intrinsic(f) => Target::Intrinsic(*f),
+            StoredTarget::Unknown { what, kind } => Target::Unknown { what: what.clone(), kind: *kind },
+            StoredTarget::FnPointer { what, signature } => Target::FnPointer { what: what.clone(), signature: signature.clone() },
+            StoredTarget::Dyn { method, args } => Target::Dyn { method: *method, args: args.as_ref() },
+            StoredTarget::DynDrop(ty) => Target::DynDrop(ty.as_ref()),
+            StoredTarget::Summary(summary) => Target::Summary(summary.clone()),
+        }
+    }
 }
 
 impl<'db> StoredWalked<'db> {
@@ -161,6 +194,9 @@ impl<'db> StoredWalked<'db> {
         StoredWalked {
             edges: walked.edges.iter().map(StoredEdge::new).collect(),
             coercions: walked.coercions.iter().map(|(from, to)| (from.store(), to.store())).collect(),
+            address_taken: walked.address_taken.iter().map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() }).collect(),
+            fn_casts: walked.fn_casts.clone(),
+            statics: walked.statics.clone(),
         }
     }
 
@@ -168,48 +204,37 @@ impl<'db> StoredWalked<'db> {
         Walked {
             edges: self.edges.iter().map(StoredEdge::get).collect(),
             coercions: self.coercions.iter().map(|(from, to)| (from.as_ref(), to.as_ref())).collect(),
+            address_taken: self.address_taken.iter().map(|taken| (taken.target.get(), taken.signature.clone())).collect(),
+            fn_casts: self.fn_casts.clone(),
+            statics: self.statics.clone(),
         }
     }
 }
 
 impl<'db> StoredEdge<'db> {
     fn new(edge: &Edge<'db>) -> Self {
-        let target = match &edge.target {
-            Target::Node(node) => StoredTarget::Node(StoredNode::new(*node)),
-            Target::Allocator(f) => StoredTarget::Allocator(*f),
-            Target::Foreign(f) => StoredTarget::Foreign(*f),
-            Target::Unknown { what, kind } => StoredTarget::Unknown { what: what.clone(), kind: *kind },
-            Target::Dyn { method, args } => StoredTarget::Dyn { method: *method, args: args.store() },
-            Target::Summary(summary) => StoredTarget::Summary(summary.clone()),
-        };
         StoredEdge {
-            target,
+            target: StoredTarget::new(&edge.target),
             site: edge.site,
             drop_of: edge.drop_of.map(|ty| ty.store()),
             callee_label: edge.callee_label.clone(),
-            format_consumer: edge.format_consumer,
             context: edge.context,
             growth: edge.growth.clone(),
+            panic: edge.panic,
+            passed: edge.passed,
         }
     }
 
     fn get(&self) -> Edge<'db> {
-        let target = match &self.target {
-            StoredTarget::Node(node) => Target::Node(node.get()),
-            StoredTarget::Allocator(f) => Target::Allocator(*f),
-            StoredTarget::Foreign(f) => Target::Foreign(*f),
-            StoredTarget::Unknown { what, kind } => Target::Unknown { what: what.clone(), kind: *kind },
-            StoredTarget::Dyn { method, args } => Target::Dyn { method: *method, args: args.as_ref() },
-            StoredTarget::Summary(summary) => Target::Summary(summary.clone()),
-        };
         Edge {
-            target,
+            target: self.target.get(),
             site: self.site,
             drop_of: self.drop_of.as_ref().map(StoredTy::as_ref),
             callee_label: self.callee_label.clone(),
-            format_consumer: self.format_consumer,
             context: self.context,
             growth: self.growth.clone(),
+            panic: self.panic,
+            passed: self.passed,
         }
     }
 }

@@ -4,15 +4,22 @@
 
 mod allowances;
 mod analysis;
-pub(crate) mod callgraph;
+pub mod builtin;
 pub mod directives;
 pub mod edit;
+mod findings;
+mod identity;
 pub mod incremental;
+mod judge;
 pub mod load;
 pub(crate) mod naming;
+mod reach;
+mod resolve;
+mod roots;
 pub mod std_source;
 mod subst;
 pub mod summary_cache;
+pub(crate) mod walk;
 
 use std::path::PathBuf;
 
@@ -33,6 +40,9 @@ pub struct CheckConfig {
     pub allow: Vec<AllowEntry>,
     /// Types whose fields are long-lived buffers (`--scratch path::Type`), as paths.
     pub scratch: Vec<String>,
+    /// Cut only the call into the panic machinery, not what a panic path computes
+    /// before it (`--strict-panics`, setting `strict-panics = true`).
+    pub strict_panics: bool,
 }
 
 /// One allowlist line: calls of functions matching `path` are not reported.
@@ -88,6 +98,11 @@ impl CheckConfig {
             }
             if self.scratch.is_empty() {
                 self.scratch = strings("scratch")?;
+            }
+            match table.get("strict-panics") {
+                None => {}
+                Some(toml::Value::Boolean(on)) => self.strict_panics |= *on,
+                Some(_) => return Err(format!("{}: metadata.noalloc.strict-panics must be true or false", path.display())),
             }
         }
         Ok(self)
@@ -231,4 +246,7 @@ pub struct Analysis {
     pub files_with_syntax_errors: Vec<PathBuf>,
     /// Indexes into `CheckConfig::allow` of the lines no check used.
     pub unused_allow: Vec<usize>,
+    /// `--root` patterns (or `roots = [..]` settings) that match no function: the
+    /// check cannot run as asked.
+    pub unmatched_root_patterns: Vec<String>,
 }

@@ -12,7 +12,7 @@ use hir_ty::{
 };
 use rustc_type_ir::inherent::IntoKind;
 
-use super::callgraph::Node;
+use super::walk::Node;
 
 /// `krate::a::b` for a module.
 pub(crate) fn module_path(db: &dyn HirDatabase, module: ModuleId) -> String {
@@ -124,6 +124,7 @@ pub(crate) fn node_name(db: &dyn HirDatabase, node: &Node<'_>) -> String {
         Node::Derived { method, args } => fn_path(db, method, Some(args)),
         Node::Closure { closure, .. } => format!("{}::{{closure}}", owner_path(db, closure.loc(db).owner)),
         Node::DropGlue(ty) => format!("core::ptr::drop_in_place::<{}>", ty_name(db, ty)),
+        Node::Init(def) => format!("the initialiser of {def:?}"),
     }
 }
 
@@ -133,65 +134,4 @@ pub(crate) fn owner_path(db: &dyn HirDatabase, owner: hir_ty::InferBodyId<'_>) -
         hir_ty::InferBodyId::DefWithBodyId(hir_def::DefWithBodyId::FunctionId(func)) => fn_path(db, func, None),
         _ => "<const>".to_owned(),
     }
-}
-
-/// A key that names an instance exactly, across runs: the function's path and every
-/// generic argument with full paths. `None` for instances that can't be named that
-/// way (closures, unresolved parameters, opaque types) and so are never cached.
-/// Memoized in the database (`incremental::instance_key`): naming is most of what a
-/// summary lookup costs.
-pub(crate) fn instance_key(db: &dyn HirDatabase, node: &Node<'_>) -> Option<String> {
-    super::incremental::instance_key(db, *node)
-}
-
-/// `instance_key`, worked out.
-pub(crate) fn name_instance(db: &dyn HirDatabase, node: &Node<'_>) -> Option<String> {
-    let Node::Fn { func, args } = *node else { return None };
-    let mut key = fn_path(db, func, None);
-    key.push('<');
-    for arg in args.as_slice() {
-        match arg.ty() {
-            Some(ty) => key.push_str(&ty_key(db, ty)?),
-            None => key.push_str(&format!("{arg:?}")),
-        }
-        key.push(',');
-    }
-    key.push('>');
-    Some(key)
-}
-
-fn ty_key(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<String> {
-    let args_key = |args: GenericArgs<'_>| -> Option<String> {
-        let mut parts = Vec::new();
-        for arg in args.as_slice() {
-            parts.push(match arg.ty() {
-                Some(t) => ty_key(db, t)?,
-                None => format!("{arg:?}"),
-            });
-        }
-        Some(parts.join(","))
-    };
-    Some(match ty.kind() {
-        TyKind::Adt(adt, args) => format!("{}<{}>", adt_path(db, adt.def_id()), args_key(args)?),
-        TyKind::Ref(_, inner, m) => format!("&{}{}", if m.is_mut() { "mut " } else { "" }, ty_key(db, inner)?),
-        TyKind::RawPtr(inner, m) => format!("*{}{}", if m.is_mut() { "mut " } else { "const " }, ty_key(db, inner)?),
-        TyKind::Slice(inner) => format!("[{}]", ty_key(db, inner)?),
-        TyKind::Array(inner, len) => format!("[{}; {len:?}]", ty_key(db, inner)?),
-        TyKind::Tuple(tys) => {
-            let mut parts = Vec::new();
-            for t in tys.iter() {
-                parts.push(ty_key(db, t)?);
-            }
-            format!("({})", parts.join(","))
-        }
-        TyKind::FnDef(def, args) => match def.0 {
-            hir_def::CallableDefId::FunctionId(f) => format!("fn {}<{}>", fn_path(db, f, None), args_key(args)?),
-            _ => return None,
-        },
-        TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Uint(_) | TyKind::Float(_) | TyKind::Str | TyKind::Never => {
-            ty_name(db, ty)
-        }
-        TyKind::Dynamic(..) | TyKind::FnPtr(..) => ty_name(db, ty),
-        _ => return None,
-    })
 }

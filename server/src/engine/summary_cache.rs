@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -122,22 +122,41 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// What the summaries depend on besides the code itself, for the cache key.
 /// What the allowlist adds to the key: allowlisted functions change what closed
 /// summaries say.
 pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
     allow.iter().map(|entry| format!("allow {}", entry.path)).collect()
 }
 
+/// What the summaries depend on besides the code itself, for the cache key: the
+/// toolchain, std's source, the lock file of the *cargo workspace* the checked
+/// path belongs to (also when checking a member), the manifest, the target, the
+/// engine build, and the settings that change verdicts (allowlist, panic policy).
+pub fn key_material_for(workspace_root: &Path, std_library: &Path, config: &super::CheckConfig) -> Vec<String> {
+    let mut material = key_material(workspace_root, std_library);
+    material.extend(allow_key_material(&config.allow));
+    material.push(format!("strict-panics {}", config.strict_panics));
+    material
+}
+
 pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
     let toolchain = std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
         .arg("-vV")
+        .current_dir(workspace_root)
         .output()
         .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
         .unwrap_or_default();
-    let lock = std::fs::read_to_string(workspace_root.join("Cargo.lock")).unwrap_or_default();
+    // The lock file sits at the cargo workspace's root, which may be above the
+    // checked member.
+    let lock = workspace_root
+        .ancestors()
+        .map(|dir| dir.join("Cargo.lock"))
+        .find(|lock| lock.is_file())
+        .and_then(|lock| std::fs::read_to_string(lock).ok())
+        .unwrap_or_default();
     let manifest = std::fs::read_to_string(workspace_root.join("Cargo.toml")).unwrap_or_default();
-    vec![toolchain, std_library.display().to_string(), lock, manifest, std::env::consts::ARCH.to_owned(), engine_build()]
+    let target = std::env::var("CARGO_BUILD_TARGET").unwrap_or_else(|_| std::env::consts::ARCH.to_owned());
+    vec![toolchain, std_library.display().to_string(), lock, manifest, target, engine_build()]
 }
 
 /// Which build of the engine worked the summaries out: its version and the size

@@ -7,8 +7,10 @@
 
 mod adoption;
 mod cli;
+mod compositions;
 mod engine;
 mod lsp;
+mod soundness;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

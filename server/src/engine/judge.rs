@@ -1,0 +1,331 @@
+//! The rules, applied per edge to one root's reach: which calls are cut as panic
+//! paths, allowed (first-use setup, growth with a room proof, `noalloc:fixed` and
+//! `noalloc:append`, exemptions, the allowlist), or judged by what they call; and
+//! how "allocates" travels back from the allocator to the root, with the error
+//! rule (an error built for the root's return is allowed; one dropped where the
+//! code repeats is reported). An allowance covers its own call only: what an
+//! allowed call runs back in the caller's code (closures, element `Clone`/`Hash`
+//! impls) is judged as if called from the allowed line.
+
+use hir::db::HirDatabase;
+use hir_def::{FunctionId, ItemContainerId, Lookup, hir::ExprId};
+use hir_ty::next_solver::{GenericArgs, Ty};
+use rustc_hash::FxHashSet;
+
+use super::{
+    allowances::CallContext,
+    reach::{Reach, Resolved},
+    walk::{Edge, Node, Panic, PassedClosures, Target},
+};
+
+/// How an edge is judged, after the allowances.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) enum Verdict {
+    /// By what it calls.
+    #[default]
+    Judged,
+    /// Not at all, but for what it calls back: an exemption covers it, or first-use
+    /// setup, or growth with room.
+    Allowed,
+    /// It grows a buffer with no room proven: it allocates when the buffer is full.
+    Grows { long_lived: bool },
+    /// A panic path: not followed.
+    Cut,
+}
+
+/// Whether the reach follows an edge: panic paths are cut (with `--strict-panics`,
+/// only the call into the panic machinery itself).
+pub(crate) fn follows(edge: &Edge<'_>, strict_panics: bool) -> bool {
+    match edge.panic {
+        Panic::No => true,
+        Panic::Call => false,
+        Panic::OnPath => strict_panics,
+    }
+}
+
+/// The growth verdicts of one vertex: growth with an unused room proof, in a
+/// `noalloc:fixed` type's method or a `noalloc:append` function, is allowed; other
+/// growth may grow. A proof is used up by the first growth it covers.
+pub(crate) struct GrowthRules {
+    pub in_append_fn: bool,
+    pub in_fixed_type: bool,
+}
+
+impl GrowthRules {
+    /// Verdicts for the growth edges of a vertex, in order. `scratch(holders)` says
+    /// whether a place's holders make it a `--scratch` buffer.
+    pub(crate) fn apply(&self, reach: &mut Reach<'_>, v: usize, scratch: &dyn Fn(&[hir_def::AdtId]) -> bool) {
+        let mut used: FxHashSet<ExprId> = FxHashSet::default();
+        for resolved in reach.edges[v].iter_mut() {
+            let Some(growth) = &resolved.edge.growth else { continue };
+            if resolved.verdict != Verdict::Judged {
+                continue;
+            }
+            let room = growth.proof.is_some_and(|proof| used.insert(proof));
+            let trusted = self.in_append_fn || (self.in_fixed_type && growth.on_self);
+            resolved.verdict = if room || trusted {
+                Verdict::Allowed
+            } else {
+                Verdict::Grows { long_lived: growth.long_lived || scratch(&growth.holders) }
+            };
+        }
+    }
+}
+
+/// For each allowed edge, the vertices it runs back: closures of the calling body
+/// (unless they are the fill of a first-use cell), workspace functions, and trait
+/// impls of the types the allowed call is generic over (the elements' `Clone`,
+/// `Hash`, `Eq` of a growing collection).
+pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder_of: &dyn Fn(&Node<'_>) -> Option<FunctionId>) {
+    for v in 0..reach.nodes.len() {
+        let caller = holder_of(&reach.nodes[v]);
+        for e in 0..reach.edges[v].len() {
+            let resolved = &reach.edges[v][e];
+            if resolved.verdict != Verdict::Allowed {
+                continue;
+            }
+            let fill = resolved.edge.passed == PassedClosures::Fill;
+            let mut element_types: Vec<Ty<'_>> = Vec::new();
+            if resolved.edge.growth.is_some() {
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        if let Node::Fn { args, .. } = reach.nodes[*j] {
+                            element_types.extend(args.as_slice().iter().filter_map(|a| a.ty()));
+                        }
+                    }
+                }
+            }
+            let mut callbacks = Vec::new();
+            let mut seen: FxHashSet<usize> = FxHashSet::default();
+            let mut stack: Vec<usize> =
+                resolved.targets.iter().filter_map(|t| if let Resolved::Vertex(j) = t { Some(*j) } else { None }).collect();
+            while let Some(j) = stack.pop() {
+                if !seen.insert(j) {
+                    continue;
+                }
+                let node = reach.nodes[j];
+                let is_callback = match node {
+                    Node::Closure { .. } => !fill && holder_of(&node).is_some() && holder_of(&node) == caller,
+                    _ if reach.local[j] => !fill,
+                    Node::Fn { func, args } => is_impl_for(db, func, args, &element_types),
+                    Node::Derived { args, .. } => {
+                        args.as_slice().first().and_then(|a| a.ty()).is_some_and(|t| element_types.contains(&t))
+                    }
+                    _ => false,
+                };
+                if is_callback {
+                    callbacks.push(j);
+                    continue;
+                }
+                for edge in &reach.edges[j] {
+                    if edge.verdict == Verdict::Cut {
+                        continue;
+                    }
+                    for target in &edge.targets {
+                        if let Resolved::Vertex(k) = target {
+                            stack.push(*k);
+                        }
+                    }
+                }
+            }
+            callbacks.sort_unstable();
+            reach.edges[v][e].callbacks = callbacks;
+        }
+    }
+}
+
+/// Whether `func` at `args` is a trait impl's method for one of `types`. The
+/// collection's allocator (`Allocator` impls) is the growth itself, not a callback.
+fn is_impl_for(db: &dyn HirDatabase, func: FunctionId, args: GenericArgs<'_>, types: &[Ty<'_>]) -> bool {
+    if types.is_empty() {
+        return false;
+    }
+    let ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return false };
+    let Some(trait_ref) = db.impl_trait(impl_) else { return false };
+    let trait_ = trait_ref.skip_binder().def_id.0;
+    if hir::Trait::from(trait_).name(db).as_str() == "Allocator" {
+        return false;
+    }
+    let interner = hir_ty::next_solver::DbInterner::new_no_crate(db);
+    let self_ty = db.impl_self_ty(impl_).instantiate(interner, args.as_slice()).skip_norm_wip();
+    types.iter().any(|t| *t == self_ty)
+}
+
+/// How a vertex allocates, as bits: on its normal path; only while building an
+/// error that it returns; only while building an error it drops once per call.
+pub(crate) const NORMAL: u8 = 1;
+pub(crate) const ON_ERROR: u8 = 2;
+pub(crate) const ONCE: u8 = 4;
+
+/// What a call contributes to its caller, given how the callee allocates and where
+/// the call stands. The second value says an error was swallowed where the code can
+/// run again (a loop, a closure): that is where the finding goes.
+pub(crate) fn through(context: CallContext, callee: u8, in_closure: bool) -> (u8, bool) {
+    let returns_error = context.error_return && !in_closure;
+    let mut out = 0;
+    let mut swallowed = false;
+    if callee & NORMAL != 0 {
+        out |= if returns_error { ON_ERROR } else { NORMAL };
+    }
+    let mut settle = |propagated: bool| {
+        if propagated {
+            out |= ON_ERROR;
+        } else if in_closure || context.repeats {
+            out |= NORMAL;
+            swallowed = true;
+        } else {
+            out |= ONCE;
+        }
+    };
+    if callee & ON_ERROR != 0 {
+        settle(returns_error || (context.propagates && !in_closure));
+    }
+    if callee & ONCE != 0 {
+        settle(returns_error);
+    }
+    (out, swallowed)
+}
+
+/// Whether calling `target` allocates or can't be judged: the allocator, a
+/// foreign function or intrinsic not on the allowlist, a call with no known
+/// callee, or a summary that says so.
+pub(crate) fn terminal_flags(target: &Target<'_>, allowed_terminals: &FxHashSet<FunctionId>) -> u8 {
+    let bad = match target {
+        Target::Allocator(_) => true,
+        Target::Foreign(f) | Target::Intrinsic(f) => !allowed_terminals.contains(f),
+        Target::Unknown { .. } => true,
+        Target::Summary(summary) => {
+            return (if summary.allocates { NORMAL } else { 0 })
+                | (if summary.on_error { ON_ERROR } else { 0 })
+                | (if summary.once { ONCE } else { 0 });
+        }
+        Target::Node(_) | Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => false,
+    };
+    if bad { NORMAL } else { 0 }
+}
+
+/// Why a vertex allocates, for its chain: which edge, and which of its targets (or
+/// callbacks, after the targets).
+#[derive(Clone, Copy)]
+pub(crate) struct Witness {
+    pub edge: usize,
+    pub target: usize,
+}
+
+/// How the vertices of a root's reach allocate. `any` follows every edge; `own`
+/// follows only edges into code outside the workspace, so a finding at a workspace
+/// line blames what that line calls, not workspace code reported on its own lines.
+/// Witnesses are found breadth-first from the allocator: shortest chains.
+pub(crate) struct Judged {
+    pub any: Vec<u8>,
+    pub own: Vec<u8>,
+    pub witness: Vec<Option<Witness>>,
+}
+
+impl Judged {
+    pub(crate) fn new(reach: &Reach<'_>, allowed_terminals: &FxHashSet<FunctionId>) -> Judged {
+        let n = reach.nodes.len();
+        let mut judged = Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n] };
+        // (caller, witness) for every judged edge into a vertex.
+        let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
+        let mut direct: Vec<u8> = vec![0; n];
+        let mut direct_witness: Vec<Option<Witness>> = vec![None; n];
+        for v in 0..n {
+            for (e, resolved) in reach.edges[v].iter().enumerate() {
+                let context = resolved.edge.context;
+                for (c, &callback) in resolved.callbacks.iter().enumerate() {
+                    if reach.allowed[callback].is_none() && !(resolved.exempted.is_some() && !resolved.line_only) {
+                        callers[callback].push((v, Witness { edge: e, target: resolved.targets.len() + c }));
+                    }
+                }
+                if resolved.allowed() {
+                    continue;
+                }
+                if let Verdict::Grows { .. } = resolved.verdict {
+                    let (flags, _) = through(context, NORMAL, reach.closure[v]);
+                    direct[v] |= flags;
+                    direct_witness[v].get_or_insert(Witness { edge: e, target: 0 });
+                    continue;
+                }
+                for (t, target) in resolved.targets.iter().enumerate() {
+                    let witness = Witness { edge: e, target: t };
+                    match target {
+                        Resolved::Vertex(j) if reach.allowed[*j].is_none() => callers[*j].push((v, witness)),
+                        Resolved::Vertex(_) => {}
+                        Resolved::Terminal(terminal) => {
+                            let callee = terminal_flags(terminal, allowed_terminals);
+                            let (flags, _) = through(context, callee, reach.closure[v]);
+                            if flags != 0 {
+                                direct[v] |= flags;
+                                direct_witness[v].get_or_insert(witness);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let propagate = |flags: &mut Vec<u8>, witness: &mut Vec<Option<Witness>>, own_only: bool| {
+            let takes_part = |v: usize| !own_only || !reach.local[v];
+            let mut queue = std::collections::VecDeque::new();
+            for v in (0..n).filter(|&v| takes_part(v) && direct[v] != 0) {
+                flags[v] |= direct[v];
+                if witness[v].is_none() {
+                    witness[v] = direct_witness[v];
+                }
+                queue.push_back(v);
+            }
+            while let Some(j) = queue.pop_front() {
+                for &(v, w) in &callers[j] {
+                    if !takes_part(v) {
+                        continue;
+                    }
+                    let context = reach.edges[v][w.edge].edge.context;
+                    let (contributed, _) = through(context, flags[j], reach.closure[v]);
+                    if contributed & !flags[v] != 0 {
+                        flags[v] |= contributed;
+                        if witness[v].is_none() {
+                            witness[v] = Some(w);
+                        }
+                        queue.push_back(v);
+                    }
+                }
+            }
+        };
+        propagate(&mut judged.own, &mut judged.witness, true);
+        propagate(&mut judged.any, &mut judged.witness, false);
+        judged
+    }
+
+    /// How calling `target` allocates, as flags.
+    pub(crate) fn flags(&self, target: &Resolved<'_>, allowed_terminals: &FxHashSet<FunctionId>) -> u8 {
+        match target {
+            Resolved::Vertex(j) => self.any[*j],
+            Resolved::Terminal(terminal) => terminal_flags(terminal, allowed_terminals),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CallContext, NORMAL, ON_ERROR, ONCE, through};
+
+    #[test]
+    fn errors_flow_to_the_return_or_are_swallowed() {
+        let plain = CallContext::default();
+        let propagates = CallContext { propagates: true, ..plain };
+        let builds_error = CallContext { error_return: true, ..plain };
+        let in_loop = CallContext { repeats: true, ..plain };
+        // An allocation building the returned error is allowed upward.
+        assert_eq!(through(builds_error, NORMAL, false), (ON_ERROR, false));
+        // `helper()?` passes the helper's error on; dropping it once is allowed once.
+        assert_eq!(through(propagates, ON_ERROR, false), (ON_ERROR, false));
+        assert_eq!(through(plain, ON_ERROR, false), (ONCE, false));
+        // Dropped in a loop, or by a closure: reported, at this call.
+        assert_eq!(through(in_loop, ON_ERROR, false), (NORMAL, true));
+        assert_eq!(through(in_loop, ONCE, false), (NORMAL, true));
+        assert_eq!(through(propagates, ON_ERROR, true), (NORMAL, true));
+        assert_eq!(through(builds_error, NORMAL, true), (NORMAL, false));
+        // Once per call stays once when passed on by `?`.
+        assert_eq!(through(propagates, ONCE, false), (ONCE, false));
+    }
+}

@@ -1,0 +1,241 @@
+//! What one root reaches: the instances its calls lead to, breadth-first over the
+//! walks (`incremental::walked`), with the calls the source leaves open (`dyn`, fn
+//! pointers, `dyn` drops) resolved against the program the root reaches
+//! (`resolve::Program`) until nothing new turns up. Instances outside the workspace
+//! may be answered from the on-disk summaries. Decides nothing about allocation
+//! beyond which edges are followed at all (the panic policy, `judge::follows`).
+
+use hir_ty::ParamEnvAndCrate;
+use rustc_hash::FxHashMap;
+
+use super::{
+    judge::{Verdict, follows},
+    resolve::{Outside, Program},
+    summary_cache::SummaryCache,
+    walk::{CallGraph, Edge, Node, Target, UnknownKind},
+};
+
+/// A bound on the instances one root may reach (polymorphic recursion can
+/// instantiate without end). Reaching it is reported, never taken as clean.
+pub(crate) const MAX_NODES_PER_ROOT: usize = 200_000;
+
+/// What one root reaches. Vertex 0 is the root.
+pub(crate) struct Reach<'db> {
+    pub nodes: Vec<Node<'db>>,
+    pub local: Vec<bool>,
+    /// The vertex is a closure: its failures are checked, not allowed.
+    pub closure: Vec<bool>,
+    /// The vertex is a function on the allowlist (index into `CheckConfig::allow`).
+    pub allowed: Vec<Option<usize>>,
+    pub edges: Vec<Vec<ResolvedEdge<'db>>>,
+    /// The walk stopped at `MAX_NODES_PER_ROOT`.
+    pub truncated: bool,
+    pub program: Program<'db>,
+}
+
+#[derive(Clone)]
+pub(crate) struct ResolvedEdge<'db> {
+    pub edge: Edge<'db>,
+    /// The exemption on the edge's line, if any (index into the analyzer's list).
+    pub exempted: Option<usize>,
+    /// That exemption covers only the line (`--line-only`), not what it calls.
+    pub line_only: bool,
+    pub verdict: Verdict,
+    /// What the edge leads to: one target, or for an open call every candidate.
+    pub targets: Vec<Resolved<'db>>,
+    /// For an allowed call (growth with room, first use): what it runs that the
+    /// allowance does not cover — closures and element impls it calls back.
+    pub callbacks: Vec<usize>,
+}
+
+impl<'db> ResolvedEdge<'db> {
+    pub(crate) fn new(edge: Edge<'db>, targets: Vec<Resolved<'db>>) -> Self {
+        ResolvedEdge { edge, exempted: None, line_only: false, verdict: Verdict::Judged, targets, callbacks: Vec::new() }
+    }
+
+    /// Nothing below the edge is judged but its callbacks: an allowance, or an
+    /// exemption that covers what the line calls, or a cut panic path.
+    pub(crate) fn allowed(&self) -> bool {
+        matches!(self.verdict, Verdict::Allowed | Verdict::Cut) || (self.exempted.is_some() && !self.line_only)
+    }
+}
+
+#[derive(Clone, PartialEq, Debug)]
+pub(crate) enum Resolved<'db> {
+    Vertex(usize),
+    Terminal(Target<'db>),
+}
+
+impl Reach<'_> {
+    /// The vertices whose own lines are reported: reached from the root without
+    /// crossing an allowance (except into what it calls back) or the building of an
+    /// error that a function returns.
+    pub(crate) fn reported(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![0];
+        while let Some(v) = stack.pop() {
+            if v >= seen.len() || seen[v] || self.allowed[v].is_some() {
+                continue;
+            }
+            seen[v] = true;
+            for resolved in &self.edges[v] {
+                stack.extend(resolved.callbacks.iter().copied());
+                if resolved.allowed() || (resolved.edge.context.error_return && !self.closure[v]) {
+                    continue;
+                }
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        stack.push(*j);
+                    }
+                }
+            }
+        }
+        seen
+    }
+}
+
+/// How the reach is built: which instances are the workspace's, and which edges
+/// are followed.
+pub(crate) struct ReachPolicy<'a> {
+    pub is_local: &'a dyn Fn(&Node<'_>) -> bool,
+    pub strict_panics: bool,
+}
+
+/// Every vertex reachable from `root`, with open calls resolved to a fixpoint.
+pub(crate) fn reach<'db>(
+    graph: &mut CallGraph<'db>,
+    root: Node<'db>,
+    env: ParamEnvAndCrate<'db>,
+    outside: Outside,
+    policy: &ReachPolicy<'_>,
+    mut cache: Option<&mut SummaryCache>,
+    walked_nodes: &mut rustc_hash::FxHashSet<Node<'db>>,
+) -> Reach<'db> {
+    let mut reach = Reach {
+        nodes: Vec::new(),
+        local: Vec::new(),
+        closure: Vec::new(),
+        allowed: Vec::new(),
+        edges: Vec::new(),
+        truncated: false,
+        program: Program { outside, ..Program::default() },
+    };
+    let mut index: FxHashMap<Node<'db>, usize> = FxHashMap::default();
+    let mut queue: Vec<usize> = Vec::new();
+    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, node: Node<'db>| {
+        *index.entry(node).or_insert_with(|| {
+            reach.nodes.push(node);
+            reach.local.push((policy.is_local)(&node));
+            reach.closure.push(matches!(node, Node::Closure { .. }));
+            reach.allowed.push(None);
+            reach.edges.push(Vec::new());
+            queue.push(reach.nodes.len() - 1);
+            reach.nodes.len() - 1
+        })
+    };
+    vertex(&mut reach, &mut queue, root);
+    // Calls resolved against the program: (vertex, edge).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut walked_count = 0;
+    loop {
+        while let Some(v) = queue.pop() {
+            walked_count += 1;
+            if walked_count > MAX_NODES_PER_ROOT {
+                reach.truncated = true;
+                queue.clear();
+                break;
+            }
+            if !reach.local[v] {
+                let cached = cache.as_deref_mut().and_then(|cache| {
+                    let key = super::incremental::instance_key(graph.db, reach.nodes[v])?;
+                    cache.get(&key)
+                });
+                if let Some(summary) = cached {
+                    let target = Target::Summary(summary);
+                    let targets = vec![Resolved::Terminal(target.clone())];
+                    reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
+                    continue;
+                }
+            }
+            walked_nodes.insert(reach.nodes[v]);
+            let walked = super::incremental::walked(graph.db, reach.nodes[v], env);
+            reach.program.absorb(&walked);
+            for &def in &walked.statics {
+                reach.program.read_static(graph, def, env);
+            }
+            let mut edges = Vec::with_capacity(walked.edges.len());
+            for (e, edge) in walked.edges.iter().enumerate() {
+                let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
+                if !follows(edge, policy.strict_panics) {
+                    resolved.verdict = Verdict::Cut;
+                    edges.push(resolved);
+                    continue;
+                }
+                resolved.targets = match &edge.target {
+                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, *next))],
+                    Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
+                        open.push((v, e));
+                        Vec::new()
+                    }
+                    other => vec![Resolved::Terminal(other.clone())],
+                };
+                edges.push(resolved);
+            }
+            reach.edges[v] = edges;
+        }
+        let mut changed = false;
+        for &(v, e) in &open {
+            let targets = match reach.edges[v][e].edge.target.clone() {
+                Target::Dyn { method, args } => reach.program.dyn_targets(graph, method, args, env),
+                Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),
+                Target::DynDrop(ty) => reach.program.dyn_drop_targets(graph, ty, env),
+                _ => Vec::new(),
+            };
+            for target in targets {
+                let resolved = match target {
+                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, next)),
+                    other => Resolved::Terminal(other),
+                };
+                if !reach.edges[v][e].targets.contains(&resolved) {
+                    reach.edges[v][e].targets.push(resolved);
+                    changed = true;
+                }
+            }
+        }
+        if reach.truncated || (!changed && queue.is_empty()) {
+            break;
+        }
+    }
+    // What stays open after the fixpoint is reported, never dropped.
+    for &(v, e) in &open {
+        let resolved = &mut reach.edges[v][e];
+        let unknown = match &resolved.edge.target {
+            Target::FnPointer { what, signature } if reach.program.fn_pointer_from_outside(signature) => {
+                Some(format!("{what} (a fn pointer from the root's caller or a static set at run time)"))
+            }
+            Target::FnPointer { what, .. } if resolved.targets.is_empty() => {
+                Some(format!("{what} (no function of its signature has its address taken)"))
+            }
+            Target::Dyn { method, .. } if resolved.targets.is_empty() => {
+                let db = graph.db;
+                let trait_ = super::naming::trait_path_of(db, *method);
+                let name = hir_def::signatures::FunctionSignature::of(db, *method).name.as_str().to_owned();
+                Some(format!("dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"))
+            }
+            Target::DynDrop(ty) if resolved.targets.is_empty() => {
+                Some(format!("drop of `{}` (no type is coerced to it where the root can see it)", super::naming::ty_name(graph.db, *ty)))
+            }
+            _ => None,
+        };
+        if let Some(what) = unknown {
+            resolved.targets.push(Resolved::Terminal(Target::Unknown { what, kind: UnknownKind::Opaque }));
+        }
+    }
+    if reach.truncated {
+        let what = format!("the analysis stopped after {MAX_NODES_PER_ROOT} instances (polymorphic recursion?)");
+        let edge = Edge::new(Target::Unknown { what, kind: UnknownKind::Truncated }, None);
+        let target = Resolved::Terminal(edge.target.clone());
+        reach.edges[0].push(ResolvedEdge::new(edge, vec![target]));
+    }
+    reach
+}

@@ -1,0 +1,272 @@
+//! Calls the source leaves open, resolved against the program one root reaches:
+//! a `dyn Trait` method goes to the impls of every type the program coerces to
+//! `dyn Trait` (its reach and the initialisers of the statics it reads); a call
+//! through a fn pointer goes to every function of that signature whose address the
+//! program takes; dropping a `dyn Trait` runs the drop glue of those types. What
+//! the root's caller hands in (its parameters, their fields) and what a static
+//! holds without its initialiser saying what (set at run time elsewhere) may be
+//! anything: every impl in the crate graph, or, for fn pointers and `dyn Fn`, a
+//! call with no known callee. An empty set is never "nothing": it is a call with
+//! no known callee, with the reason.
+
+use hir::db::HirDatabase;
+use hir_def::{DefWithBodyId, FunctionId, ModuleDefId, TraitId, signatures::FunctionSignature};
+use hir_ty::{
+    ParamEnvAndCrate,
+    next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
+};
+use rustc_hash::FxHashSet;
+use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
+
+use super::{
+    naming,
+    walk::{CallGraph, Node, Signature, Target, UnknownKind, Walked, dyn_principal},
+};
+
+/// What may stand behind `dyn` values and fn pointers in one root's program.
+#[derive(Default)]
+pub(crate) struct Program<'db> {
+    /// Coercions to `dyn Trait`: (concrete type, trait).
+    pub coerced: Vec<(Ty<'db>, TraitId)>,
+    /// Functions and closures whose address is taken, with their signature.
+    pub taken: Vec<(Target<'db>, Signature)>,
+    /// Fn pointers transmuted to another signature.
+    pub casts: Vec<(Signature, Signature)>,
+    /// Statics and consts whose initialisers have been read.
+    pub statics: FxHashSet<DefWithBodyId>,
+    /// What comes from outside the program: the root's caller, or statics set at
+    /// run time.
+    pub outside: Outside,
+}
+
+/// What the program receives from outside: traits of `dyn` values, and fn-pointer
+/// signatures.
+#[derive(Default)]
+pub(crate) struct Outside {
+    pub dyn_traits: FxHashSet<TraitId>,
+    pub fn_pointers: Vec<Signature>,
+}
+
+impl<'db> Program<'db> {
+    /// Takes in what a walked body adds. Returns whether anything was new.
+    pub(crate) fn absorb(&mut self, walked: &Walked<'db>) -> bool {
+        let before = (self.coerced.len(), self.taken.len(), self.casts.len());
+        for &(from, to) in &walked.coercions {
+            if let Some(trait_) = dyn_principal(to) {
+                if !self.coerced.contains(&(from, trait_)) {
+                    self.coerced.push((from, trait_));
+                }
+            }
+        }
+        for taken in &walked.address_taken {
+            if !self.taken.contains(taken) {
+                self.taken.push(taken.clone());
+            }
+        }
+        for cast in &walked.fn_casts {
+            if !self.casts.contains(cast) {
+                self.casts.push(cast.clone());
+            }
+        }
+        before != (self.coerced.len(), self.taken.len(), self.casts.len())
+    }
+
+    /// Reads the initialiser of a static or const the program reads. What its type
+    /// holds that the initialiser does not account for was set at run time by code
+    /// outside the program.
+    pub(crate) fn read_static(&mut self, graph: &mut CallGraph<'db>, def: DefWithBodyId, env: ParamEnvAndCrate<'db>) -> bool {
+        if !self.statics.insert(def) {
+            return false;
+        }
+        let walked = super::incremental::walked(graph.db, Node::Init(def), env);
+        let mut changed = self.absorb(&walked);
+        let ty = match def {
+            DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+            DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+            _ => None,
+        };
+        if let Some(ty) = ty {
+            let mut held = Outside::default();
+            collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
+            let coerced: FxHashSet<TraitId> = walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect();
+            for trait_ in held.dyn_traits {
+                if !coerced.contains(&trait_) && self.outside.dyn_traits.insert(trait_) {
+                    changed = true;
+                }
+            }
+            for signature in held.fn_pointers {
+                let accounted = walked.address_taken.iter().any(|(_, taken)| signature.admits(taken));
+                if !accounted && !self.outside.fn_pointers.contains(&signature) {
+                    self.outside.fn_pointers.push(signature);
+                    changed = true;
+                }
+            }
+        }
+        for &inner in &walked.statics {
+            changed |= self.read_static(graph, inner, env);
+        }
+        changed
+    }
+
+    /// The targets of a `dyn Trait` method call.
+    pub(crate) fn dyn_targets(
+        &self,
+        graph: &mut CallGraph<'db>,
+        method: FunctionId,
+        args: GenericArgs<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Vec<Target<'db>> {
+        let db = graph.db;
+        let hir_def::ItemContainerId::TraitId(trait_) = hir_def::Lookup::lookup(&method, db).container else {
+            return Vec::new();
+        };
+        let mut targets = Vec::new();
+        let from_outside = self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
+        if from_outside {
+            if graph.is_fn_family_trait(trait_) {
+                // A `dyn Fn` from outside could be any closure.
+                let what = format!("`dyn {}` from the root's caller or a static set at run time", naming::trait_path(db, trait_));
+                targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
+            } else {
+                targets.extend(all_impls(graph, method, trait_, env));
+            }
+        }
+        for &(concrete, coerced_trait) in &self.coerced {
+            if trait_or_super(db, coerced_trait, trait_) {
+                let mut new_args: Vec<_> = args.as_slice().to_vec();
+                new_args[0] = concrete.into();
+                targets.extend(graph.resolve_call(method, GenericArgs::new_from_slice(&new_args), env));
+            }
+        }
+        targets
+    }
+
+    /// The drop glue that may run when a `dyn Trait` value is dropped.
+    pub(crate) fn dyn_drop_targets(&self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+        let db = graph.db;
+        let Some(trait_) = dyn_principal(dyn_ty) else { return Vec::new() };
+        let mut types: Vec<Ty<'db>> = self
+            .coerced
+            .iter()
+            .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
+            .map(|&(ty, _)| ty)
+            .collect();
+        if self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_)) {
+            for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+                if let Ok(id) = hir_def::ImplId::try_from(impl_) {
+                    types.push(db.impl_self_ty(id).skip_binder());
+                }
+            }
+        }
+        let mut targets = Vec::new();
+        for ty in types {
+            if !matches!(ty.kind(), TyKind::Param(_)) && graph.needs_drop(ty, env) {
+                let target = Target::Node(Node::DropGlue(ty));
+                if !targets.contains(&target) {
+                    targets.push(target);
+                }
+            }
+        }
+        targets
+    }
+
+    /// The targets of a call through a fn pointer of `signature`.
+    pub(crate) fn fn_pointer_targets(&self, signature: &Signature) -> Vec<Target<'db>> {
+        let mut targets: Vec<Target<'db>> = Vec::new();
+        for (target, taken) in &self.taken {
+            let direct = signature.admits(taken);
+            let cast = self.casts.iter().any(|(from, to)| signature.admits(to) && from.admits(taken));
+            if (direct || cast) && !targets.contains(target) {
+                targets.push(target.clone());
+            }
+        }
+        targets
+    }
+
+    /// Whether a pointer of `signature` may come from outside the program.
+    pub(crate) fn fn_pointer_from_outside(&self, signature: &Signature) -> bool {
+        self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
+    }
+}
+
+pub(crate) fn trait_or_super(db: &dyn HirDatabase, coerced: TraitId, called: TraitId) -> bool {
+    coerced == called || hir_ty::all_super_traits(db, coerced).contains(&called)
+}
+
+/// Every impl of `trait_` in the crate graph, at `method`.
+fn all_impls<'db>(graph: &mut CallGraph<'db>, method: FunctionId, trait_: TraitId, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+    let db = graph.db;
+    let name = FunctionSignature::of(db, method).name.clone();
+    let mut out = Vec::new();
+    for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+        for item in impl_.items(db) {
+            let hir::AssocItem::Function(f) = item else { continue };
+            if f.name(db) != name {
+                continue;
+            }
+            let Ok(ModuleDefId::FunctionId(id)) = ModuleDefId::try_from(hir::ModuleDef::Function(f)) else { continue };
+            let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(id));
+            out.extend(graph.resolve_call(id, args, env));
+        }
+    }
+    out
+}
+
+/// What the root receives from its caller: the `dyn` traits and fn-pointer
+/// signatures its parameters hold, through references, type arguments and fields.
+pub(crate) fn outside_of_params<'db>(graph: &mut CallGraph<'db>, func: FunctionId, env: ParamEnvAndCrate<'db>) -> Outside {
+    let db = graph.db;
+    let sig = db.callable_item_signature(func.into()).skip_binder().skip_binder();
+    let mut out = Outside::default();
+    let mut seen = FxHashSet::default();
+    for &param in sig.inputs().iter() {
+        collect_outside(graph, param, env, &mut out, &mut seen, 0);
+    }
+    out
+}
+
+fn collect_outside<'db>(
+    graph: &mut CallGraph<'db>,
+    ty: Ty<'db>,
+    env: ParamEnvAndCrate<'db>,
+    out: &mut Outside,
+    seen: &mut FxHashSet<Ty<'db>>,
+    depth: usize,
+) {
+    if depth > 6 || !seen.insert(ty) {
+        return;
+    }
+    match ty.kind() {
+        TyKind::Dynamic(..) => {
+            if let Some(t) = dyn_principal(ty) {
+                out.dyn_traits.insert(t);
+            }
+        }
+        TyKind::FnPtr(..) => {
+            if let Some(signature) = super::walk::signature_of(graph.db, graph.interner, ty) {
+                if !out.fn_pointers.contains(&signature) {
+                    out.fn_pointers.push(signature);
+                }
+            }
+        }
+        TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
+            collect_outside(graph, inner, env, out, seen, depth + 1)
+        }
+        TyKind::Adt(_, args) => {
+            for arg in args.as_slice() {
+                if let Some(t) = arg.ty() {
+                    collect_outside(graph, t, env, out, seen, depth + 1);
+                }
+            }
+            for field in graph.field_types(ty, env) {
+                collect_outside(graph, field, env, out, seen, depth + 1);
+            }
+        }
+        TyKind::Tuple(tys) => {
+            for t in tys.iter() {
+                collect_outside(graph, t, env, out, seen, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}

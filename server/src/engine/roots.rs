@@ -1,0 +1,340 @@
+//! Which functions are roots: the items under `// noalloc:root` (a fn, or every fn
+//! of an impl or mod) and the functions `--root` patterns name, by any path a user
+//! would write — the definition's path or a re-export's (`regex::Regex::is_match`
+//! where `Regex` is defined in a private module). A directive on an item that maps
+//! to no function, and a pattern that matches none, are errors, never ignored. Also
+//! reads the other directives (exemptions, `noalloc:fixed`, `noalloc:append`).
+
+use hir::{Semantics, db::HirDatabase};
+use hir_def::{FunctionId, ModuleDefId};
+use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+use ra_ap_syntax::{AstNode, ast::HasName};
+use ra_ap_vfs::FileId;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::{
+    CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Location,
+    analysis::{Analyzer, Exemption},
+    directives::{self, RootItem},
+    naming,
+};
+
+pub(crate) struct RootFn {
+    pub func: FunctionId,
+    pub location: Location,
+}
+
+/// The roots, the directive errors, the files that do not parse, and the `--root`
+/// patterns that matched no function.
+pub(crate) struct Roots {
+    pub roots: Vec<RootFn>,
+    pub errors: Vec<ErrorFinding>,
+    pub broken: Vec<std::path::PathBuf>,
+    pub unmatched_patterns: Vec<String>,
+}
+
+impl Analyzer<'_> {
+    /// Roots from directives and `--root` patterns; malformed directives as errors.
+    pub(crate) fn collect_roots(&mut self, config: &CheckConfig) -> Roots {
+        let db = self.db;
+        let sema = Semantics::new(db);
+        let mut roots: Vec<RootFn> = Vec::new();
+        let mut errors = Vec::new();
+        let mut seen = FxHashSet::default();
+        let mut broken = Vec::new();
+        for file in self.local_files() {
+            let source = sema.parse_guess_edition(file);
+            if sema.attach_first_edition(file).parse_errors(db).is_some() {
+                broken.extend(self.ws.file_path(file));
+            }
+            let found = directives::collect(&source);
+            for error in found.errors {
+                if let Some(location) = self.location(file, error.range) {
+                    errors.push(ErrorFinding { kind: ErrorKind::MalformedDirective, location, message: error.message });
+                }
+            }
+            for site in found.exemptions {
+                let Some(location) = self.location(file, site.comment) else { continue };
+                let func = source
+                    .syntax()
+                    .token_at_offset(site.comment.start())
+                    .right_biased()
+                    .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
+                    .and_then(|f| sema.to_def(&f))
+                    .and_then(function_id);
+                let covered_line = site.covered_line + 1;
+                let line_only = config.line_only.contains(&site.kind);
+                self.exempt_lines.insert((location.file.clone(), covered_line), self.exemptions.len());
+                self.exemptions.push(Exemption {
+                    report: ExemptionReport {
+                        location,
+                        covered_line,
+                        kind: site.kind,
+                        reason: site.reason,
+                        line_only,
+                        lets_through: Vec::new(),
+                    },
+                    func,
+                    reached: false,
+                });
+            }
+            for adt in &found.fixed_types {
+                if let Some(adt) = sema.to_def(adt) {
+                    self.fixed_types.insert(adt_id(adt));
+                }
+            }
+            for f in &found.append_fns {
+                if let Some(id) = sema.to_def(f).and_then(function_id) {
+                    self.append_fns.insert(id);
+                }
+            }
+            for (range, item) in found.roots {
+                let mut funcs = Vec::new();
+                let mapped = match item {
+                    RootItem::Fn(f) => sema.to_def(&f).map(|f| funcs.push(f)).is_some(),
+                    RootItem::Impl(i) => sema.to_def(&i).map(|imp| funcs.extend(impl_functions(db, imp))).is_some(),
+                    RootItem::Module(m) => sema.to_def(&m).map(|module| module_functions(db, module, &mut funcs)).is_some(),
+                };
+                if !mapped {
+                    // A cfg'd-out item, or one inside an unexpanded macro: the check
+                    // must not pass by silence.
+                    if let Some(location) = self.location(file, range) {
+                        errors.push(ErrorFinding {
+                            kind: ErrorKind::MalformedDirective,
+                            location,
+                            message: "noalloc:root on an item the analysis cannot see (compiled out by a cfg, or inside a macro that did not expand): nothing is checked here".to_owned(),
+                        });
+                    }
+                    continue;
+                }
+                for f in funcs {
+                    let Some(id) = function_id(f) else { continue };
+                    if seen.insert(id) {
+                        let location = self.fn_location(id).or_else(|| self.location(file, range));
+                        if let Some(location) = location {
+                            roots.push(RootFn { func: id, location });
+                        }
+                    }
+                }
+            }
+        }
+        let mut unmatched_patterns = Vec::new();
+        if !config.roots.is_empty() {
+            let paths = self.user_paths();
+            let mut matched = vec![false; config.roots.len()];
+            for func in self.all_local_functions() {
+                let names = paths.of(db, func);
+                let hits: Vec<usize> = config
+                    .roots
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, pattern)| names.iter().any(|name| wildcard_match(pattern, name)))
+                    .map(|(i, _)| i)
+                    .collect();
+                for &i in &hits {
+                    matched[i] = true;
+                }
+                if !hits.is_empty() && seen.insert(func) {
+                    if let Some(location) = self.fn_location(func) {
+                        roots.push(RootFn { func, location });
+                    }
+                }
+            }
+            unmatched_patterns =
+                config.roots.iter().zip(matched).filter(|(_, matched)| !matched).map(|(p, _)| p.clone()).collect();
+        }
+        roots.sort_by(|a, b| a.location.cmp(&b.location));
+        Roots { roots, errors, broken, unmatched_patterns }
+    }
+
+    pub(crate) fn fn_location(&mut self, func: FunctionId) -> Option<Location> {
+        let db: &dyn HirDatabase = self.db;
+        let sema = Semantics::new(self.db);
+        let src = sema.source(hir::Function::from(func))?;
+        let node = src.value.name().map(|n| n.syntax().clone()).unwrap_or_else(|| src.value.syntax().clone());
+        let range = src.with_value(&node).original_file_range_rooted(db);
+        self.location(range.file_id.file_id(db), range.range)
+    }
+
+    fn local_files(&self) -> Vec<FileId> {
+        let db = self.db;
+        let mut files: Vec<FileId> = self
+            .ws
+            .vfs
+            .iter()
+            .map(|(file, _)| file)
+            .filter(|&file| {
+                let root = db.file_source_root(file).source_root_id(db);
+                !db.source_root(root).source_root(db).is_library
+            })
+            .filter(|&file| self.ws.file_path(file).is_some_and(|p| p.extension().is_some_and(|e| e == "rs")))
+            .collect();
+        files.sort();
+        files
+    }
+
+    fn all_local_functions(&self) -> Vec<FunctionId> {
+        let db = self.db;
+        let mut out = Vec::new();
+        for krate in hir::Crate::all(db) {
+            if !krate.origin(db).is_local() {
+                continue;
+            }
+            let mut funcs = Vec::new();
+            module_functions(db, krate.root_module(db), &mut funcs);
+            out.extend(funcs.into_iter().filter_map(function_id));
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The re-exports of the workspace's crates: for every module, type and function
+    /// that a `use` makes reachable under another path, (definition path, path).
+    fn user_paths(&self) -> UserPaths {
+        let db = self.db;
+        let mut aliases = Vec::new();
+        for krate in hir::Crate::all(db) {
+            if !krate.origin(db).is_local() {
+                continue;
+            }
+            let root = krate.root_module(db);
+            let mut seen = FxHashSet::default();
+            collect_aliases(db, root, &naming::module_path(db, root.into()), &mut aliases, &mut seen, 0);
+        }
+        UserPaths { aliases }
+    }
+}
+
+/// (definition path, the path a re-export gives it).
+struct UserPaths {
+    aliases: Vec<(String, String)>,
+}
+
+impl UserPaths {
+    /// Every path a user may write for `func`.
+    fn of(&self, db: &dyn HirDatabase, func: FunctionId) -> Vec<String> {
+        let defined = naming::fn_path(db, func, None);
+        let mut out = vec![defined.clone()];
+        for (def, alias) in &self.aliases {
+            if let Some(rest) = defined.strip_prefix(def.as_str()) {
+                if rest.is_empty() || rest.starts_with("::") {
+                    let path = format!("{alias}{rest}");
+                    if !out.contains(&path) {
+                        out.push(path);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn collect_aliases(
+    db: &RootDatabase,
+    module: hir::Module,
+    prefix: &str,
+    out: &mut Vec<(String, String)>,
+    seen: &mut FxHashSet<(hir::Module, String)>,
+    depth: usize,
+) {
+    if depth > 16 || !seen.insert((module, prefix.to_owned())) {
+        return;
+    }
+    for (name, def) in module.scope(db, None) {
+        let hir::ScopeDef::ModuleDef(def) = def else { continue };
+        let path = format!("{prefix}::{}", name.as_str());
+        let defined = match def {
+            hir::ModuleDef::Module(child) => {
+                collect_aliases(db, child, &path, out, seen, depth + 1);
+                naming::module_path(db, child.into())
+            }
+            hir::ModuleDef::Adt(adt) => naming::adt_path(db, adt_id(adt)),
+            hir::ModuleDef::Function(f) => match function_id(f) {
+                Some(id) => naming::fn_path(db, id, None),
+                None => continue,
+            },
+            _ => continue,
+        };
+        if defined != path && !out.contains(&(defined.clone(), path.clone())) {
+            out.push((defined, path));
+        }
+    }
+}
+
+pub(crate) fn function_id(f: hir::Function) -> Option<FunctionId> {
+    match ModuleDefId::try_from(hir::ModuleDef::Function(f)) {
+        Ok(ModuleDefId::FunctionId(id)) => Some(id),
+        _ => None,
+    }
+}
+
+fn adt_id(adt: hir::Adt) -> hir_def::AdtId {
+    match adt {
+        hir::Adt::Struct(s) => hir_def::AdtId::StructId(s.into()),
+        hir::Adt::Enum(e) => hir_def::AdtId::EnumId(e.into()),
+        hir::Adt::Union(u) => hir_def::AdtId::UnionId(u.into()),
+    }
+}
+
+fn impl_functions(db: &RootDatabase, imp: hir::Impl) -> Vec<hir::Function> {
+    imp.items(db)
+        .into_iter()
+        .filter_map(|item| match item {
+            hir::AssocItem::Function(f) => Some(f),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Every function declared in `module` and its submodules, impls included.
+fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::Function>) {
+    for decl in module.declarations(db) {
+        match decl {
+            hir::ModuleDef::Function(f) => out.push(f),
+            hir::ModuleDef::Module(child) => module_functions(db, child, out),
+            _ => {}
+        }
+    }
+    for imp in module.impl_defs(db) {
+        out.extend(impl_functions(db, imp));
+    }
+}
+
+/// `*` matches any run of characters; everything else matches itself.
+pub(crate) fn wildcard_match(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || !text.ends_with(last) || text.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for part in &parts[1..parts.len() - 1] {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Kept for the ids of exemption lines: (file, 1-based line) -> index.
+pub(crate) type ExemptLines = FxHashMap<(std::path::PathBuf, u32), usize>;
+
+#[cfg(test)]
+mod tests {
+    use super::wildcard_match;
+
+    #[test]
+    fn wildcards() {
+        assert!(wildcard_match("krate::m::f", "krate::m::f"));
+        assert!(!wildcard_match("krate::m::f", "krate::m::g"));
+        assert!(wildcard_match("krate::*", "krate::m::f"));
+        assert!(wildcard_match("*::handle", "krate::Server::handle"));
+        assert!(wildcard_match("krate::*::new*", "krate::a::b::new_with"));
+        assert!(!wildcard_match("krate::*::new", "other::a::new"));
+    }
+}

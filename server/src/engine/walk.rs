@@ -1,0 +1,1300 @@
+//! The walk of one instance: what a `(function, generic arguments)` instance, a
+//! closure, a derived method or drop glue does, read from rust-analyzer's inference
+//! results with the caller's arguments substituted. It records neutral facts — the
+//! calls (resolved to a body where the source decides it, or left open with the
+//! reason), drops, coercions to `dyn Trait`, functions whose address is taken, the
+//! statics a body reads, and where each call stands (`allowances::BodyFacts`).
+//! It judges nothing: which calls are allowed, reported or cut is `judge`'s work,
+//! and `dyn`/fn-pointer targets are `resolve`'s.
+
+use std::rc::Rc;
+
+use hir_def::{
+    AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
+    expr_store::{Body, ExpressionStore, scope::ExprScopes},
+    hir::{ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, Statement},
+    lang_item::LangItems,
+    resolver::{ValueNs, resolver_for_scope},
+    signatures::{FnFlags, FunctionSignature},
+};
+use hir_ty::{
+    Adjust, InferBodyId, InferenceResult, OverloadedDeref, ParamEnvAndCrate, PointerCast,
+    db::{HirDatabase, InternedClosureId},
+    drop::{DropGlue, has_drop_glue},
+    method_resolution::is_dyn_method,
+    next_solver::{DbInterner, GenericArgs, Ty, TyKind, TypingMode, infer::DbInternerInferExt},
+};
+use rustc_hash::FxHashMap;
+use rustc_type_ir::inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind};
+
+use super::{
+    allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, place_key},
+    subst::Instantiate,
+};
+
+/// One unit the engine walks: a function at given generic arguments, a closure body
+/// at its parent's arguments, the drop glue of a type, or the initialiser of a
+/// static or const (read for the trait objects and fn pointers it stores, never
+/// called: it runs at compile time).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Node<'db> {
+    Fn { func: FunctionId, args: GenericArgs<'db> },
+    Closure { closure: InternedClosureId<'db>, parent_args: GenericArgs<'db> },
+    DropGlue(Ty<'db>),
+    /// A method of a built-in derive (`Clone`, `Debug`, `PartialEq`, `Hash`, ...),
+    /// which has no body: it calls the same trait method on each field.
+    Derived { method: FunctionId, args: GenericArgs<'db> },
+    /// The initialiser of a static or const.
+    Init(DefWithBodyId),
+}
+
+/// What an edge leads to.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) enum Target<'db> {
+    Node(Node<'db>),
+    /// An allocator entry point with no body: `__rust_alloc*`, `malloc`, ...
+    Allocator(FunctionId),
+    /// A foreign function that is not an allocator: its body is not visible.
+    Foreign(FunctionId),
+    /// A compiler intrinsic: no body; the built-in allowlist says why it is fine.
+    Intrinsic(FunctionId),
+    /// A call whose callee the source does not show, and why.
+    Unknown { what: String, kind: UnknownKind },
+    /// A call through a fn pointer of this signature: resolved per root against the
+    /// functions whose address the program takes (`resolve`).
+    FnPointer { what: String, signature: Signature },
+    /// A `dyn Trait` method call: resolved per root against the types the program
+    /// coerces to `dyn Trait` (`resolve`).
+    Dyn { method: FunctionId, args: GenericArgs<'db> },
+    /// Dropping a `dyn Trait` value (`Box<dyn Trait>`): the drop glue of every type
+    /// that may stand behind it.
+    DynDrop(Ty<'db>),
+    /// An instance outside the workspace answered from the on-disk summaries.
+    Summary(std::sync::Arc<super::summary_cache::CachedSummary>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum UnknownKind {
+    /// A call on a type the root leaves generic, or a `dyn Fn` from the root's caller.
+    Opaque,
+    /// Type inference did not resolve the call (an inference gap, a derive whose
+    /// macro did not expand).
+    Unresolved,
+    /// Code that did not expand or lower (a macro with no expansion).
+    NotExpanded,
+    /// Inline assembly.
+    Asm,
+    /// A function declared without a body that is neither foreign nor an intrinsic.
+    NoBody,
+    /// The walk stopped at its size bound.
+    Truncated,
+}
+
+/// A fn-pointer signature with regions erased: its inputs and output spelled by
+/// `signature_shape`; `_` stands for a type the walk cannot pin down.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Signature {
+    pub shape: String,
+    pub arity: usize,
+}
+
+impl Signature {
+    /// Whether a pointer of signature `self` may point at a function of `other`.
+    pub(crate) fn admits(&self, other: &Signature) -> bool {
+        if self.arity != other.arity {
+            return false;
+        }
+        self.shape == other.shape || self.shape.contains('_') || other.shape.contains('_')
+    }
+}
+
+/// Where in a body an edge comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Site {
+    pub owner: DefWithBodyId,
+    pub expr: ExprOrPatId,
+}
+
+/// How a call relates to panicking.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) enum Panic {
+    /// An ordinary call.
+    #[default]
+    No,
+    /// The call enters the panic, abort or exit machinery.
+    Call,
+    /// The call runs only on the way to such a call: a panic message's arguments,
+    /// or a block that ends in a panic.
+    OnPath,
+}
+
+/// What closures passed to an allowed call are: the fill of a first-use cell, or
+/// callbacks that run on every call (`LocalKey::with`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) enum PassedClosures {
+    #[default]
+    Callbacks,
+    Fill,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Edge<'db> {
+    pub target: Target<'db>,
+    pub site: Option<Site>,
+    /// A value of this type is dropped here (for drop glue edges).
+    pub drop_of: Option<Ty<'db>>,
+    /// The callee as written, when it is a plain name (`f` in `f(1)`).
+    pub callee_label: Option<String>,
+    /// Where the site stands: error path, loop, first-use setup.
+    pub context: CallContext,
+    /// The call grows a buffer (`v.push(x)`, a `noalloc:append` fn).
+    pub growth: Option<Growth>,
+    pub panic: Panic,
+    /// For a first-use call: what the closures it is given are.
+    pub passed: PassedClosures,
+}
+
+impl<'db> Edge<'db> {
+    pub(crate) fn new(target: Target<'db>, site: Option<Site>) -> Self {
+        Edge {
+            target,
+            site,
+            drop_of: None,
+            callee_label: None,
+            context: CallContext::default(),
+            growth: None,
+            panic: Panic::No,
+            passed: PassedClosures::Callbacks,
+        }
+    }
+}
+
+/// The walked body of one node.
+#[derive(Default, Debug)]
+pub(crate) struct Walked<'db> {
+    pub edges: Vec<Edge<'db>>,
+    /// Unsize coercions to `dyn Trait`: (concrete pointee, the `dyn` type).
+    pub coercions: Vec<(Ty<'db>, Ty<'db>)>,
+    /// Functions and closures whose address is taken (as a value, not called on
+    /// the spot), with their signature.
+    pub address_taken: Vec<(Target<'db>, Signature)>,
+    /// Fn pointers transmuted to another fn-pointer type: (from, to).
+    pub fn_casts: Vec<(Signature, Signature)>,
+    /// Statics and consts read whose type holds a trait object or a fn pointer.
+    pub statics: Vec<DefWithBodyId>,
+}
+
+/// Foreign symbols that are the allocator itself.
+const ALLOCATOR_SYMBOLS: &[&str] = &[
+    "__rust_alloc",
+    "__rust_alloc_zeroed",
+    "__rust_realloc",
+    "__rdl_alloc",
+    "__rdl_alloc_zeroed",
+    "__rdl_realloc",
+    "malloc",
+    "calloc",
+    "realloc",
+    "reallocarray",
+    "posix_memalign",
+    "aligned_alloc",
+    "memalign",
+    "valloc",
+    "pvalloc",
+    "strdup",
+    "strndup",
+    "mallocx",
+    "rallocx",
+    "je_malloc",
+    "mi_malloc",
+];
+
+/// Crates whose containers and lazy cells the allowances know by name.
+const STD_CRATES: &[&str] = &["core", "alloc", "std", "hashbrown", "once_cell", "lazy_static"];
+
+/// Buffers whose growth reallocates only when full.
+const GROWABLE: &[&str] = &["Vec", "String", "VecDeque", "BinaryHeap", "HashMap", "HashSet", "IndexMap", "IndexSet"];
+
+/// Methods that grow a buffer by one element, and by many.
+const GROWS_BY_ONE: &[&str] = &["push", "push_back", "push_front", "insert", "write_char"];
+const GROWS_BY_MANY: &[&str] = &[
+    "extend",
+    "extend_from_slice",
+    "extend_from_within",
+    "push_str",
+    "insert_str",
+    "append",
+    "write_fmt",
+    "write_str",
+    "write",
+    "write_all",
+    "resize",
+    "resize_with",
+];
+
+/// Lazy cells and their methods that initialise on first use.
+/// (`LazyStorage`/`EagerStorage`: the storage `thread_local!` expands to.)
+const FIRST_USE_TYPES: &[&str] =
+    &["OnceLock", "OnceCell", "LazyLock", "LazyCell", "Lazy", "Once", "LocalKey", "OnceBox", "LazyStorage", "EagerStorage"];
+const FIRST_USE_METHODS: &[&str] = &[
+    "get_or_init",
+    "get_or_try_init",
+    "get_mut_or_init",
+    "call_once",
+    "call_once_force",
+    "force",
+    "force_mut",
+    "deref",
+    "deref_mut",
+    "with",
+    "with_borrow",
+    "with_borrow_mut",
+];
+
+/// First-use methods whose closure argument runs on every call (the cell's own
+/// initialiser is elsewhere): `LocalKey::with` and friends.
+const EVERY_CALL_METHODS: &[&str] = &["with", "with_borrow", "with_borrow_mut"];
+
+/// `Option`'s methods that fill it when empty: first-use setup on a field or static.
+const OPTION_FIRST_USE_METHODS: &[&str] = &["get_or_insert_with", "get_or_insert"];
+
+/// Whether `Owner::method` of std initialises its value on first use.
+fn initialises_on_first_use(owner: &str, method: &str) -> bool {
+    (FIRST_USE_TYPES.contains(&owner) && FIRST_USE_METHODS.contains(&method))
+        || (owner == "Option" && OPTION_FIRST_USE_METHODS.contains(&method))
+}
+
+/// Static call resolution and the per-body facts, shared by the walks of one
+/// analysis (or one salsa query).
+pub(crate) struct CallGraph<'db> {
+    pub db: &'db dyn HirDatabase,
+    pub interner: DbInterner<'db>,
+    lang: &'db LangItems,
+    facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
+    panic_machinery: FxHashMap<FunctionId, bool>,
+    holds_pointers: FxHashMap<Ty<'db>, bool>,
+}
+
+impl<'db> CallGraph<'db> {
+    pub(crate) fn new(db: &'db dyn HirDatabase, krate: base_db::Crate) -> Self {
+        let interner = DbInterner::new_with(db, krate);
+        CallGraph {
+            db,
+            interner,
+            lang: interner.lang_items(),
+            facts: FxHashMap::default(),
+            panic_machinery: FxHashMap::default(),
+            holds_pointers: FxHashMap::default(),
+        }
+    }
+
+    pub(crate) fn is_allocator_symbol(name: &str) -> bool {
+        ALLOCATOR_SYMBOLS.contains(&name)
+    }
+
+    /// The allowance facts of a body, read once.
+    fn facts_of(&mut self, def: DefWithBodyId) -> Rc<BodyFacts> {
+        let db = self.db;
+        let lang = self.lang;
+        self.facts
+            .entry(def)
+            .or_insert_with(|| {
+                let body = Body::of(db, def);
+                let infer = InferenceResult::of(db, def);
+                Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr()))
+            })
+            .clone()
+    }
+
+    /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
+    /// impl's self type, or for a trait method the `Self` it is called on.
+    fn std_type_of_method(&self, func: FunctionId, args: GenericArgs<'db>) -> Option<String> {
+        let db = self.db;
+        let adt = match func.loc(db).container {
+            ItemContainerId::ImplId(impl_) => db.impl_self_ty(impl_).skip_binder().as_adt()?.0,
+            ItemContainerId::TraitId(_) => match strip_refs(args.as_slice().first()?.ty()?).kind() {
+                TyKind::Adt(adt_def, _) => adt_def.def_id(),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let adt = hir::Adt::from(adt);
+        let krate = adt.module(db).krate(db).display_name(db)?.crate_name().to_string();
+        STD_CRATES.contains(&krate.as_str()).then(|| adt.name(db).as_str().to_owned())
+    }
+
+    /// Whether a call of `func` (which never returns) enters the panic, abort or
+    /// exit machinery: a diverging function of the standard library, or one whose
+    /// body only calls such a function. A diverging function that does work first
+    /// (`fn run() -> ! { loop { .. } }`) is not.
+    fn is_panic_machinery(&mut self, func: FunctionId) -> bool {
+        if let Some(&known) = self.panic_machinery.get(&func) {
+            return known;
+        }
+        // Assume not while looking (recursion).
+        self.panic_machinery.insert(func, false);
+        let db = self.db;
+        let answer = if hir_def::HasModule::krate(&func, db).data(db).origin.is_lang() {
+            true
+        } else {
+            let body = Body::of(db, DefWithBodyId::FunctionId(func));
+            let infer = InferenceResult::of(db, DefWithBodyId::FunctionId(func));
+            self.only_diverges(&body, infer, body.root_expr())
+        };
+        self.panic_machinery.insert(func, answer);
+        answer
+    }
+
+    /// A body that is nothing but a call into the panic machinery (`{ panic!(..) }`,
+    /// `{ std::process::abort() }`), with literal or binding arguments only.
+    fn only_diverges(&mut self, store: &ExpressionStore, infer: &InferenceResult<'db>, expr: ExprId) -> bool {
+        match &store[expr] {
+            Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } => {
+                let last = match (statements.as_ref(), tail) {
+                    ([], Some(tail)) => *tail,
+                    ([Statement::Expr { expr, .. }], None) => *expr,
+                    _ => return false,
+                };
+                self.only_diverges(store, infer, last)
+            }
+            Expr::Call { callee, .. } => {
+                let Some(ty) = infer.type_of_expr_or_pat((*callee).into()) else { return false };
+                match ty.kind() {
+                    TyKind::FnDef(def, _) => match def.0 {
+                        CallableDefId::FunctionId(f) => {
+                            infer.type_of_expr_or_pat(expr.into()).is_some_and(|t| t.is_never())
+                                && self.is_panic_machinery(f)
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The edges of `node`, walked now (the memoized form is `incremental::walked`).
+    pub(crate) fn walk_uncached(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+        match node {
+            Node::Fn { func, args } => {
+                let def = DefWithBodyId::FunctionId(func);
+                let body = Body::of(self.db, def);
+                let mut walker = BodyWalker::new(self, def, args, env);
+                for &param in body.params.iter() {
+                    walker.drop_bindings_of(&body, param.formal);
+                }
+                walker.visit_expr(&body, body.root_expr());
+                walker.out
+            }
+            Node::Closure { closure, parent_args } => {
+                let loc = closure.loc(self.db);
+                let InferBodyId::DefWithBodyId(def) = loc.owner else { return Walked::default() };
+                let body = Body::of(self.db, def);
+                let mut walker = BodyWalker::new(self, def, parent_args, env);
+                if let Expr::Closure { body: closure_body, args, .. } = &body[loc.expr] {
+                    for &arg in args.iter() {
+                        walker.drop_bindings_of(&body, arg);
+                    }
+                    walker.visit_expr(&body, *closure_body);
+                }
+                walker.out
+            }
+            Node::Init(def) => {
+                let body = Body::of(self.db, def);
+                let args = GenericArgs::new_from_slice(&[]);
+                let mut walker = BodyWalker::new(self, def, args, env);
+                walker.visit_expr(&body, body.root_expr());
+                walker.out
+            }
+            Node::DropGlue(ty) => self.drop_glue_edges(ty, env),
+            Node::Derived { method, args } => self.derived_edges(method, args, env),
+        }
+    }
+
+    /// Drop glue: the type's own `Drop` impl, then what it owns: fields, a `Box`'s
+    /// contents, a closure's captures, elements; for `dyn Trait`, whatever may stand
+    /// behind it.
+    fn drop_glue_edges(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+        let mut out = Walked::default();
+        let mut owned: Vec<Ty<'db>> = Vec::new();
+        match ty.kind() {
+            TyKind::Adt(adt_def, args) => {
+                let adt: AdtId = adt_def.def_id();
+                if hir_ty::drop::destructor(self.db, adt).is_some() {
+                    if let Some(drop_fn) = self.lang.Drop_drop {
+                        let drop_args = GenericArgs::new_from_slice(&[ty.into()]);
+                        if let Some(target) = self.resolve_call(drop_fn, drop_args, env) {
+                            out.edges.push(Edge::new(target, None));
+                        }
+                    }
+                }
+                // A `Box` owns its contents: the compiler drops them before freeing.
+                if Some(adt) == self.lang.OwnedBox.map(AdtId::from) {
+                    owned.extend(args.as_slice().first().and_then(|a| a.ty()));
+                }
+                // Union fields are never dropped implicitly.
+                if !matches!(adt, AdtId::UnionId(_)) {
+                    owned.extend(self.field_types(ty, env));
+                }
+            }
+            TyKind::Tuple(tys) => owned.extend(tys.iter()),
+            TyKind::Array(elem, _) | TyKind::Slice(elem) => owned.push(elem),
+            TyKind::Closure(_, args) => owned.push(args.as_closure().tupled_upvars_ty()),
+            TyKind::Coroutine(_, args) => owned.push(args.as_coroutine().tupled_upvars_ty()),
+            TyKind::CoroutineClosure(_, args) => owned.push(args.as_coroutine_closure().tupled_upvars_ty()),
+            TyKind::Dynamic(..) => out.edges.push(Edge::new(Target::DynDrop(ty), None)),
+            _ => {}
+        }
+        for owned_ty in owned {
+            if self.needs_drop(owned_ty, env) {
+                out.edges.push(Edge::new(Target::Node(Node::DropGlue(owned_ty)), None));
+            }
+        }
+        out
+    }
+
+    /// A derived method calls the same method on every field, with the field's type
+    /// in place of `Self` (and of `Rhs = Self` for comparisons).
+    fn derived_edges(&mut self, method: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+        let mut out = Walked::default();
+        let Some(self_ty) = args.as_slice().first().and_then(|a| a.ty()) else { return out };
+        let fields: Vec<Ty<'db>> = match self_ty.kind() {
+            TyKind::Tuple(tys) => tys.iter().collect(),
+            TyKind::Array(elem, _) | TyKind::Slice(elem) => vec![elem],
+            TyKind::Closure(_, closure_args) => closure_args.as_closure().upvar_tys().iter().collect(),
+            _ => self.field_types(self_ty, env),
+        };
+        for field_ty in fields {
+            let field_args: Vec<_> = args
+                .as_slice()
+                .iter()
+                .map(|arg| if arg.ty() == Some(self_ty) { field_ty.into() } else { *arg })
+                .collect();
+            if let Some(target) = self.resolve_call(method, GenericArgs::new_from_slice(&field_args), env) {
+                out.edges.push(Edge::new(target, None));
+            }
+        }
+        out
+    }
+
+    /// The types of every field of every variant of an ADT, instantiated.
+    pub(crate) fn field_types(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Ty<'db>> {
+        let TyKind::Adt(adt_def, args) = ty.kind() else { return Vec::new() };
+        let variants: Vec<VariantId> = match adt_def.def_id() {
+            AdtId::StructId(id) => vec![id.into()],
+            AdtId::UnionId(id) => vec![id.into()],
+            AdtId::EnumId(id) => id.enum_variants(self.db).variants.values().map(|&(v, _)| v.into()).collect(),
+        };
+        let mut inst = Instantiate::new(self.interner, env, args);
+        let mut out = Vec::new();
+        for variant in variants {
+            for (_, field) in self.db.field_types(variant).iter() {
+                out.push(inst.ty(field.ty().skip_binder()));
+            }
+        }
+        out
+    }
+
+    /// Whether a type holds a trait object or a fn pointer (through references,
+    /// arrays, tuples, type arguments and fields), so a static of it matters.
+    pub(crate) fn holds_dyn_or_fn_pointer(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, depth: usize) -> bool {
+        if depth > 4 {
+            return false;
+        }
+        if let Some(&known) = self.holds_pointers.get(&ty) {
+            return known;
+        }
+        let answer = match ty.kind() {
+            TyKind::Dynamic(..) | TyKind::FnPtr(..) | TyKind::FnDef(..) | TyKind::Closure(..) => true,
+            TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
+                self.holds_dyn_or_fn_pointer(inner, env, depth + 1)
+            }
+            TyKind::Tuple(tys) => tys.iter().any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1)),
+            TyKind::Adt(_, args) => {
+                args.as_slice().iter().filter_map(|a| a.ty()).any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1))
+                    || self.field_types(ty, env).into_iter().any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1))
+            }
+            _ => false,
+        };
+        if depth == 0 {
+            self.holds_pointers.insert(ty, answer);
+        }
+        answer
+    }
+
+    pub(crate) fn needs_drop(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
+        let infcx = self.interner.infer_ctxt().build(TypingMode::PostAnalysis);
+        !matches!(has_drop_glue(&infcx, ty, env.param_env), DropGlue::None)
+    }
+
+    /// Where a call of `func` at `args` (already instantiated) goes.
+    pub(crate) fn resolve_call(
+        &mut self,
+        func: FunctionId,
+        args: GenericArgs<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Option<Target<'db>> {
+        let db = self.db;
+        if self.is_fn_trait_call(func) {
+            let self_ty = args.as_slice().first()?.ty()?;
+            return self.resolve_fn_trait_call(func, args, self_ty, env);
+        }
+        if Some(func) == self.lang.DropInPlace {
+            let ty = args.as_slice().first()?.ty()?;
+            return self.needs_drop(ty, env).then_some(Target::Node(Node::DropGlue(ty)));
+        }
+        let container = func.loc(db).container;
+        if let ItemContainerId::TraitId(_) = container {
+            if is_dyn_method(self.interner, env.param_env, func, args).is_some() {
+                return Some(Target::Dyn { method: func, args });
+            }
+            let (resolved, resolved_args) = db.lookup_impl_method(env, func, args);
+            return match resolved {
+                either::Either::Left(resolved) => Some(self.resolve_concrete(resolved, resolved_args)),
+                either::Either::Right(_) => Some(Target::Node(Node::Derived { method: func, args })),
+            };
+        }
+        Some(self.resolve_concrete(func, args))
+    }
+
+    fn resolve_concrete(&mut self, func: FunctionId, args: GenericArgs<'db>) -> Target<'db> {
+        let db = self.db;
+        let sig = FunctionSignature::of(db, func);
+        let container = func.loc(db).container;
+        if sig.flags.contains(FnFlags::RUSTC_INTRINSIC) {
+            return Target::Intrinsic(func);
+        }
+        if let ItemContainerId::ExternBlockId(_) = container {
+            let name = sig.name.as_str();
+            return if Self::is_allocator_symbol(name) { Target::Allocator(func) } else { Target::Foreign(func) };
+        }
+        if !sig.has_body() {
+            let self_ty = args.as_slice().first().and_then(|a| a.ty());
+            return match container {
+                ItemContainerId::TraitId(_) => {
+                    let who = self_ty.map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
+                    let what = format!("<{who} as {}>::{}", super::naming::trait_path_of(db, func), sig.name.as_str());
+                    Target::Unknown { what, kind: UnknownKind::Opaque }
+                }
+                _ => Target::Unknown { what: super::naming::fn_path(db, func, None), kind: UnknownKind::NoBody },
+            };
+        }
+        Target::Node(Node::Fn { func, args })
+    }
+
+    pub(crate) fn is_fn_family_trait(&self, trait_: TraitId) -> bool {
+        [self.lang.Fn, self.lang.FnMut, self.lang.FnOnce].contains(&Some(trait_))
+    }
+
+    fn is_fn_trait_call(&self, func: FunctionId) -> bool {
+        [self.lang.Fn_call, self.lang.FnMut_call_mut, self.lang.FnOnce_call_once].contains(&Some(func))
+    }
+
+    /// `Fn*::call*` on a concrete callee type: a fn item, a closure, or a pointer.
+    fn resolve_fn_trait_call(
+        &mut self,
+        func: FunctionId,
+        args: GenericArgs<'db>,
+        self_ty: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Option<Target<'db>> {
+        let callee = strip_refs(self_ty);
+        match callee.kind() {
+            TyKind::FnDef(def, fn_args) => match def.0 {
+                CallableDefId::FunctionId(f) => self.resolve_call(f, fn_args, env),
+                _ => None,
+            },
+            TyKind::Closure(closure, closure_args) => Some(Target::Node(Node::Closure {
+                closure: closure.0,
+                parent_args: GenericArgs::new_from_slice(closure_args.as_closure().parent_args()),
+            })),
+            TyKind::FnPtr(..) => Some(Target::FnPointer {
+                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                signature: signature_of(self.db, self.interner, callee)?,
+            }),
+            TyKind::Dynamic(..) => Some(Target::Dyn { method: func, args: replace_self(args, callee) }),
+            TyKind::Param(_) | TyKind::Alias(..) => Some(Target::Unknown {
+                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                kind: UnknownKind::Opaque,
+            }),
+            _ => {
+                let (resolved, resolved_args) = self.db.lookup_impl_method(env, func, replace_self(args, callee));
+                match resolved {
+                    either::Either::Left(f) if f != func => Some(self.resolve_concrete(f, resolved_args)),
+                    _ => Some(Target::Unknown {
+                        what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                        kind: UnknownKind::Unresolved,
+                    }),
+                }
+            }
+        }
+    }
+}
+
+fn replace_self<'db>(args: GenericArgs<'db>, self_ty: Ty<'db>) -> GenericArgs<'db> {
+    let mut new: Vec<_> = args.as_slice().to_vec();
+    if let Some(first) = new.first_mut() {
+        *first = self_ty.into();
+    }
+    GenericArgs::new_from_slice(&new)
+}
+
+/// The signature a fn item, closure or fn pointer type has as a pointer.
+pub(crate) fn signature_of<'db>(db: &dyn HirDatabase, interner: DbInterner<'db>, ty: Ty<'db>) -> Option<Signature> {
+    let sig = ty.callable_sig(interner)?.skip_binder();
+    let inputs = sig.inputs();
+    let mut shape = String::from("(");
+    for input in inputs.iter() {
+        shape.push_str(&type_shape(db, *input));
+        shape.push(',');
+    }
+    shape.push_str(")->");
+    shape.push_str(&type_shape(db, sig.output()));
+    Some(Signature { shape, arity: inputs.len() })
+}
+
+/// A type spelled with its regions erased; `_` for what a pointer's type cannot pin
+/// down (parameters, projections, inference leftovers).
+fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
+    match ty.kind() {
+        TyKind::Ref(_, inner, m) => format!("&{}{}", if m.is_mut() { "mut " } else { "" }, type_shape(db, inner)),
+        TyKind::RawPtr(inner, m) => format!("*{}{}", if m.is_mut() { "mut " } else { "const " }, type_shape(db, inner)),
+        TyKind::Slice(inner) => format!("[{}]", type_shape(db, inner)),
+        TyKind::Array(inner, _) => format!("[{};N]", type_shape(db, inner)),
+        TyKind::Tuple(tys) => format!("({})", tys.iter().map(|t| type_shape(db, t)).collect::<Vec<_>>().join(",")),
+        TyKind::Adt(adt, args) => {
+            let args: Vec<String> = args.as_slice().iter().filter_map(|a| a.ty()).map(|t| type_shape(db, t)).collect();
+            format!("{:?}<{}>", adt.def_id(), args.join(","))
+        }
+        TyKind::Dynamic(..) => format!("dyn {:?}", dyn_principal(ty)),
+        TyKind::FnPtr(..) => "fn".to_owned(),
+        TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Uint(_) | TyKind::Float(_) | TyKind::Str | TyKind::Never => {
+            super::naming::ty_name(db, ty)
+        }
+        _ => "_".to_owned(),
+    }
+}
+
+/// The walk of one body at one instantiation.
+struct BodyWalker<'g, 'db> {
+    graph: &'g mut CallGraph<'db>,
+    owner: DefWithBodyId,
+    infer: &'db InferenceResult<'db>,
+    inst: Instantiate<'db>,
+    env: ParamEnvAndCrate<'db>,
+    facts: Rc<BodyFacts>,
+    /// The callee being visited and its call: a path call's function is mentioned
+    /// by its callee expression, while its arguments belong to the call.
+    callee_of_call: Option<(ExprId, ExprId)>,
+    /// How the code being visited relates to panicking.
+    panic: Panic,
+    /// The arguments being visited belong to a call of a compiler intrinsic, which
+    /// may call the functions it is given (`catch_unwind`).
+    in_intrinsic_call: bool,
+    out: Walked<'db>,
+}
+
+impl<'g, 'db> BodyWalker<'g, 'db> {
+    fn new(graph: &'g mut CallGraph<'db>, owner: DefWithBodyId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Self {
+        let infer = InferenceResult::of(graph.db, owner);
+        let inst = Instantiate::new(graph.interner, env, args);
+        let facts = graph.facts_of(owner);
+        BodyWalker {
+            graph,
+            owner,
+            infer,
+            inst,
+            env,
+            facts,
+            callee_of_call: None,
+            panic: Panic::No,
+            in_intrinsic_call: false,
+            out: Walked::default(),
+        }
+    }
+
+    /// Records an edge, with the context of its site.
+    fn push(&mut self, mut edge: Edge<'db>) {
+        if let Some(site) = edge.site {
+            edge.context = self.facts.context(site.expr);
+        }
+        if edge.panic == Panic::No {
+            edge.panic = self.panic;
+        }
+        self.out.edges.push(edge);
+    }
+
+    fn site(&self, expr: impl Into<ExprOrPatId>) -> Option<Site> {
+        Some(Site { owner: self.owner, expr: expr.into() })
+    }
+
+    fn unknown(&mut self, expr: ExprId, what: String, kind: UnknownKind) {
+        let site = self.site(expr);
+        self.push(Edge::new(Target::Unknown { what, kind }, site));
+    }
+
+    fn call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
+        let args = self.inst.args(args);
+        let Some(target) = self.graph.resolve_call(func, args, self.env) else { return };
+        let site = self.site(expr);
+        let call = match self.callee_of_call {
+            Some((callee, call)) if callee == expr => call,
+            _ => expr,
+        };
+        let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
+        let growth = self.growth(store, func, &name, args, call);
+        let first_use = self.is_first_use_call(store, func, &name, args, call);
+        let mut edge = Edge { callee_label: label, growth, ..Edge::new(target, site) };
+        edge.context = self.facts.context(call.into());
+        edge.context.first_use |= first_use;
+        if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) {
+            edge.passed = PassedClosures::Fill;
+        }
+        edge.panic = self.panic;
+        self.out.edges.push(edge);
+    }
+
+    /// The receiver of a method call, or the first argument of a path call.
+    fn receiver(store: &ExpressionStore, call: ExprId) -> Option<ExprId> {
+        match &store[call] {
+            Expr::MethodCall { receiver, .. } => Some(*receiver),
+            Expr::Call { args, .. } => args.first().copied(),
+            _ => None,
+        }
+    }
+
+    /// What a call appends, as `place_key` spells it: the argument of `push_str(s)`,
+    /// `extend_from_slice(xs)` (the second argument of a path call).
+    fn appended(store: &ExpressionStore, call: ExprId) -> Option<String> {
+        let arg = match &store[call] {
+            Expr::MethodCall { args, .. } => args.first().copied(),
+            Expr::Call { args, .. } => args.get(1).copied(),
+            _ => None,
+        }?;
+        place_key(store, arg)
+    }
+
+    /// A call that grows a buffer: a growth method of a std collection, or a
+    /// `noalloc:append` function, on a place the source names.
+    fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
+        let need = if *super::directives::is_append_fn(self.graph.db, func) {
+            Room::One
+        } else {
+            let need = if GROWS_BY_ONE.contains(&name) {
+                Room::One
+            } else if GROWS_BY_MANY.contains(&name) {
+                Room::Many
+            } else {
+                return None;
+            };
+            let owner = self.graph.std_type_of_method(func, args)?;
+            if !GROWABLE.contains(&owner.as_str()) {
+                return None;
+            }
+            need
+        };
+        let receiver = Self::receiver(store, call)?;
+        let buffer = place_key(store, receiver)?;
+        let appended = if need == Room::Many { Self::appended(store, call) } else { None };
+        let proof = self.facts.room(call, &buffer, need, appended.as_deref());
+        // The place's base, and the types that hold its fields.
+        let mut base = receiver;
+        let mut holders = Vec::new();
+        loop {
+            match &store[base] {
+                Expr::Field { expr, .. } => {
+                    if let Some(TyKind::Adt(adt_def, _)) = self.expr_ty(*expr).map(strip_refs).map(|t| t.kind()) {
+                        holders.push(adt_def.def_id());
+                    }
+                    base = *expr;
+                }
+                Expr::UnaryOp { expr, .. } | Expr::Ref { expr, .. } => base = *expr,
+                _ => break,
+            }
+        }
+        let on_self = buffer == "self" || buffer.starts_with("self.");
+        let through_mut_ref =
+            self.expr_ty(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
+        Some(Growth { buffer, proof, long_lived: on_self || through_mut_ref, on_self, holders })
+    }
+
+    /// A call that initialises a field or static on first use:
+    /// `OnceLock::get_or_init`, `LazyLock`'s deref, `Once::call_once`, a
+    /// thread-local's `with`, `Option::get_or_insert_with`. On a local it runs on
+    /// every call, and is judged like any other.
+    fn is_first_use_call(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> bool {
+        // The name first: most calls are ruled out before their owner is looked up.
+        if !FIRST_USE_METHODS.contains(&name) && !OPTION_FIRST_USE_METHODS.contains(&name) {
+            return false;
+        }
+        self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
+            && Self::receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
+    }
+
+    /// `f` in `f(1)`, when the callee is a plain name.
+    fn callee_label(store: &ExpressionStore, expr: ExprId) -> Option<String> {
+        let Expr::Call { callee, .. } = &store[expr] else { return None };
+        let Expr::Path(path) = &store[*callee] else { return None };
+        let mod_path = path.mod_path()?;
+        mod_path.as_ident().map(|name| name.as_str().to_owned())
+    }
+
+    fn expr_ty(&mut self, expr: ExprId) -> Option<Ty<'db>> {
+        let ty = self.infer.type_of_expr_or_pat(expr.into())?;
+        Some(self.inst.ty(ty))
+    }
+
+    /// The function a `!`-typed call enters, when it is the panic machinery.
+    fn panic_call(&mut self, store: &ExpressionStore, expr: ExprId) -> bool {
+        if !self.expr_ty(expr).is_some_and(|t| t.is_never()) {
+            return false;
+        }
+        let func = match &store[expr] {
+            Expr::MethodCall { .. } => self.infer.method_resolution(expr).map(|(f, _)| f),
+            Expr::Call { callee, .. } => match self.expr_ty(*callee).map(|t| t.kind()) {
+                Some(TyKind::FnDef(def, _)) => match def.0 {
+                    CallableDefId::FunctionId(f) => Some(f),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        func.is_some_and(|f| self.graph.is_panic_machinery(f))
+    }
+
+    fn visit_expr(&mut self, store: &ExpressionStore, expr: ExprId) {
+        let ty = self.expr_ty(expr);
+        match &store[expr] {
+            // An `async` block's body runs when its future is polled: walked in
+            // place (where the future is made), as if polled there.
+            Expr::Closure { body, closure_kind: ClosureKind::Coroutine { .. } | ClosureKind::OldCoroutine(_), .. } => {
+                self.visit_adjustments(store, expr, ty);
+                self.visit_expr(store, *body);
+                return;
+            }
+            // A closure's body is its own node, walked only when something calls it.
+            Expr::Closure { .. } => {
+                self.visit_adjustments(store, expr, ty);
+                return;
+            }
+            Expr::Missing => {
+                self.unknown(expr, "code that did not expand or lower (a macro without expansion?)".to_owned(), UnknownKind::NotExpanded);
+                return;
+            }
+            Expr::InlineAsm(_) => {
+                self.unknown(expr, "inline assembly (not visible)".to_owned(), UnknownKind::Asm);
+                store.walk_child_exprs(expr, |child| self.visit_expr(store, child));
+                return;
+            }
+            // Panic paths: a call into the panic machinery runs no further; what
+            // computes its arguments, or a block that ends in it, runs only on the
+            // way there. Recorded, not dropped: `--strict-panics` checks them.
+            Expr::Call { .. } | Expr::MethodCall { .. } if self.panic_call(store, expr) => {
+                let outer = self.panic;
+                self.panic = Panic::Call;
+                self.visit_call(store, expr, ty);
+                self.panic = if outer == Panic::No { Panic::OnPath } else { outer };
+                self.visit_children(store, expr);
+                self.panic = outer;
+                return;
+            }
+            Expr::Block { .. } | Expr::Unsafe { .. } if self.panic == Panic::No && self.block_ends_in_panic(store, expr) => {
+                self.panic = Panic::OnPath;
+                self.visit_expr_inner(store, expr, ty);
+                self.panic = Panic::No;
+                return;
+            }
+            _ => {}
+        }
+        self.visit_expr_inner(store, expr, ty);
+    }
+
+    fn visit_expr_inner(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
+        self.visit_call(store, expr, ty);
+        if let Expr::Await { expr: awaited } = &store[expr] {
+            self.visit_await(*awaited, expr);
+        }
+        if let Expr::Path(_) = &store[expr] {
+            self.note_static(store, expr, ty);
+        }
+        if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
+            for statement in statements.iter() {
+                match statement {
+                    Statement::Let { pat, initializer, .. } => {
+                        self.drop_bindings_of(store, *pat);
+                        // `let _ = make();` drops the value at once.
+                        if let Some(init) = initializer {
+                            self.drop_temporaries(store, *init, matches!(store[*pat], Pat::Wild));
+                        }
+                    }
+                    // A statement's value is dropped at its end.
+                    Statement::Expr { expr, .. } => self.drop_temporaries(store, *expr, true),
+                    Statement::Item(_) => {}
+                }
+            }
+            // The tail's value is the block's; its temporaries die with the block.
+            if let Some(tail) = tail {
+                self.drop_temporaries(store, *tail, false);
+            }
+        }
+        self.visit_children(store, expr);
+    }
+
+    /// The calls an expression makes itself: a function item mentioned as a value
+    /// (called, or taken as a pointer), a method or operator, a call through a
+    /// pointer or an unresolved callee; then its adjustments.
+    fn visit_call(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
+        if let Some(ty) = ty {
+            if let TyKind::FnDef(def, args) = ty.kind() {
+                if let CallableDefId::FunctionId(func) = def.0 {
+                    // A function item called here is a call. One used as a value may
+                    // be called later: through a pointer (its address is taken), a
+                    // generic `F: Fn` (resolved where that calls it), or an
+                    // intrinsic given it (`catch_unwind`): a call here.
+                    let called_here = matches!(self.callee_of_call, Some((callee, _)) if callee == expr);
+                    if called_here || self.in_intrinsic_call {
+                        self.call(store, func, args, expr, None);
+                    }
+                    if !called_here {
+                        self.note_address_taken(func, args, ty);
+                    }
+                }
+            }
+        }
+        match &store[expr] {
+            Expr::MethodCall { method_name, .. } => match self.infer.method_resolution(expr) {
+                Some((func, args)) => self.call(store, func, args, expr, Self::callee_label(store, expr)),
+                None => self.unknown(
+                    expr,
+                    format!("method `{}` (type inference did not resolve it)", method_name.as_str()),
+                    UnknownKind::Unresolved,
+                ),
+            },
+            Expr::Call { callee, .. } => {
+                if let Some((func, fargs)) = self.infer.method_resolution(expr) {
+                    self.call(store, func, fargs, expr, Self::callee_label(store, expr));
+                } else {
+                    self.visit_plain_call(store, expr, *callee);
+                }
+            }
+            _ => {
+                // Overloaded operators (`+`, `[]`, unary) resolve as methods.
+                if let Some((func, args)) = self.infer.method_resolution(expr) {
+                    self.call(store, func, args, expr, None);
+                }
+            }
+        }
+        self.visit_adjustments(store, expr, ty);
+    }
+
+    /// A call that is not a method: through a fn pointer, of a constructor, of a
+    /// function item (handled as a mention), or of something inference left open.
+    fn visit_plain_call(&mut self, store: &ExpressionStore, expr: ExprId, callee: ExprId) {
+        let Some(callee_ty) = self.expr_ty(callee).map(strip_refs) else {
+            let what = Self::callee_label(store, expr).unwrap_or_else(|| "a callee".to_owned());
+            return self.unknown(expr, format!("{what} (type inference did not resolve it)"), UnknownKind::Unresolved);
+        };
+        match callee_ty.kind() {
+            TyKind::FnDef(def, fn_args) => {
+                // `transmute` of a fn pointer to another fn-pointer type.
+                if let CallableDefId::FunctionId(func) = def.0 {
+                    let sig = FunctionSignature::of(self.graph.db, func);
+                    if sig.flags.contains(FnFlags::RUSTC_INTRINSIC) && sig.name.as_str() == "transmute" {
+                        let tys: Vec<Ty<'db>> = fn_args.as_slice().iter().filter_map(|a| a.ty()).map(|t| self.inst.ty(t)).collect();
+                        if let [from, to] = tys.as_slice() {
+                            let interner = self.graph.interner;
+                            if let (Some(from), Some(to)) =
+                                (signature_of(self.graph.db, interner, *from), signature_of(self.graph.db, interner, *to))
+                            {
+                                self.out.fn_casts.push((from, to));
+                            }
+                        }
+                    }
+                }
+            }
+            TyKind::FnPtr(..) => {
+                let what = Self::callee_label(store, expr)
+                    .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
+                match signature_of(self.graph.db, self.graph.interner, callee_ty) {
+                    Some(signature) => {
+                        let site = self.site(expr);
+                        self.push(Edge::new(Target::FnPointer { what, signature }, site));
+                    }
+                    None => self.unknown(expr, what, UnknownKind::Unresolved),
+                }
+            }
+            TyKind::Closure(closure, closure_args) => {
+                let site = self.site(expr);
+                let node = Node::Closure {
+                    closure: closure.0,
+                    parent_args: GenericArgs::new_from_slice(closure_args.as_closure().parent_args()),
+                };
+                self.push(Edge::new(Target::Node(node), site));
+            }
+            // Tuple-struct and variant constructors allocate nothing.
+            TyKind::Adt(..) => {}
+            _ => {
+                let what = Self::callee_label(store, expr)
+                    .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
+                self.unknown(expr, format!("{what} (type inference did not resolve the call)"), UnknownKind::Unresolved);
+            }
+        }
+    }
+
+    fn visit_children(&mut self, store: &ExpressionStore, expr: ExprId) {
+        match &store[expr] {
+            Expr::Call { callee, args } => {
+                self.callee_of_call = Some((*callee, expr));
+                self.visit_expr(store, *callee);
+                self.callee_of_call = None;
+                let intrinsic = match self.expr_ty(*callee).map(|t| t.kind()) {
+                    Some(TyKind::FnDef(def, _)) => match def.0 {
+                        CallableDefId::FunctionId(f) => {
+                            FunctionSignature::of(self.graph.db, f).flags.contains(FnFlags::RUSTC_INTRINSIC)
+                        }
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                let outer = std::mem::replace(&mut self.in_intrinsic_call, intrinsic);
+                for &arg in args.iter() {
+                    self.visit_expr(store, arg);
+                }
+                self.in_intrinsic_call = outer;
+            }
+            _ => store.walk_child_exprs(expr, |child| self.visit_expr(store, child)),
+        }
+    }
+
+    /// `x.await` polls `IntoFuture::into_future(x)`. An `async fn`'s or block's
+    /// future was walked where it was made (the call, or the block in place).
+    fn visit_await(&mut self, awaited: ExprId, expr: ExprId) {
+        let Some(ty) = self.expr_ty(awaited) else {
+            return self.unknown(expr, "`.await` (type inference did not resolve it)".to_owned(), UnknownKind::Unresolved);
+        };
+        let made_by_async = match ty.kind() {
+            TyKind::Alias(alias) => matches!(alias.kind, rustc_type_ir::AliasTyKind::Opaque { .. }),
+            TyKind::Coroutine(..) => true,
+            _ => false,
+        };
+        if made_by_async {
+            return;
+        }
+        let site = self.site(expr);
+        let args = GenericArgs::new_from_slice(&[ty.into()]);
+        for method in [self.graph.lang.IntoFutureIntoFuture, self.graph.lang.FuturePoll].into_iter().flatten() {
+            let is_poll = Some(method) == self.graph.lang.FuturePoll;
+            // `IntoFuture` for a `Future` is the identity; `poll` needs `Self: Future`.
+            if is_poll && !self.implements_future(ty) {
+                continue;
+            }
+            match self.graph.resolve_call(method, args, self.env) {
+                Some(target) => {
+                    let edge = Edge::new(target, site);
+                    self.push(edge);
+                }
+                None => self.unknown(expr, "`.await`".to_owned(), UnknownKind::Unresolved),
+            }
+        }
+    }
+
+    fn implements_future(&mut self, ty: Ty<'db>) -> bool {
+        let Some(future) = self.graph.lang.Future else { return false };
+        hir_ty::traits::implements_trait_unique(ty, self.graph.db, self.env, future)
+    }
+
+    /// A path to a static or const whose type holds a trait object or a fn pointer:
+    /// its initialiser is read for them.
+    fn note_static(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
+        let Some(ty) = ty else { return };
+        if !self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) {
+            return;
+        }
+        let Expr::Path(path) = &store[expr] else { return };
+        let db = self.graph.db;
+        let scopes = ExprScopes::of(db, self.owner);
+        let resolver = resolver_for_scope(db, self.owner, scopes.scope_for(expr));
+        let hygiene = store.expr_path_hygiene(expr);
+        match resolver.resolve_path_in_value_ns_fully(db, path, hygiene) {
+            Some(ValueNs::StaticId(id)) => self.out.statics.push(DefWithBodyId::StaticId(id)),
+            Some(ValueNs::ConstId(id)) => self.out.statics.push(DefWithBodyId::ConstId(id)),
+            _ => {}
+        }
+    }
+
+    /// A function item used as a value, with the signature it has as a pointer.
+    fn note_address_taken(&mut self, func: FunctionId, args: GenericArgs<'db>, fn_def_ty: Ty<'db>) {
+        let fn_def_ty = self.inst.ty(fn_def_ty);
+        let Some(signature) = signature_of(self.graph.db, self.graph.interner, fn_def_ty) else { return };
+        let args = self.inst.args(args);
+        if let Some(target) = self.graph.resolve_call(func, args, self.env) {
+            self.out.address_taken.push((target, signature));
+        }
+    }
+
+    /// Overloaded auto-deref calls `Deref::deref`; unsizing to `dyn Trait` records a
+    /// coercion; a closure turned into a fn pointer may be called through it.
+    fn visit_adjustments(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
+        let Some(adjustments) = self.infer.expr_adjustment(expr) else { return };
+        let Some(mut source) = ty else { return };
+        for adjustment in adjustments {
+            let target = self.inst.ty(adjustment.target.as_ref());
+            match &adjustment.kind {
+                Adjust::Deref(Some(OverloadedDeref(mutability))) => {
+                    let deref_fn =
+                        if mutability.is_mut() { self.graph.lang.DerefMut_deref_mut } else { self.graph.lang.Deref_deref };
+                    if let Some(deref_fn) = deref_fn {
+                        let args = GenericArgs::new_from_slice(&[source.into()]);
+                        if let Some(target) = self.graph.resolve_call(deref_fn, args, self.env) {
+                            let site = self.site(expr);
+                            let mut edge = Edge::new(target, site);
+                            edge.context = self.facts.context(expr.into());
+                            // A static or field `LazyLock`'s deref initialises on first use.
+                            let name = FunctionSignature::of(self.graph.db, deref_fn).name.as_str().to_owned();
+                            edge.context.first_use |= self
+                                .graph
+                                .std_type_of_method(deref_fn, args)
+                                .is_some_and(|owner| initialises_on_first_use(&owner, &name))
+                                && is_long_lived_place(store, expr);
+                            edge.panic = self.panic;
+                            self.out.edges.push(edge);
+                        }
+                    }
+                }
+                Adjust::Pointer(PointerCast::Unsize) => {
+                    if let (Some(from), Some(to)) = (pointee(source), pointee(target)) {
+                        if matches!(to.kind(), TyKind::Dynamic(..)) {
+                            self.out.coercions.push((from, to));
+                        }
+                    }
+                }
+                Adjust::Pointer(PointerCast::ClosureFnPointer(_)) => {
+                    if let TyKind::Closure(closure, args) = source.kind() {
+                        let site = self.site(expr);
+                        let closure = Node::Closure {
+                            closure: closure.0,
+                            parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
+                        };
+                        if let Some(signature) = signature_of(self.graph.db, self.graph.interner, source) {
+                            self.out.address_taken.push((Target::Node(closure), signature));
+                        }
+                        self.push(Edge::new(Target::Node(closure), site));
+                    }
+                }
+                _ => {}
+            }
+            source = target;
+        }
+    }
+
+    /// Whether a block ends in a call into the panic machinery.
+    fn block_ends_in_panic(&mut self, store: &ExpressionStore, block: ExprId) -> bool {
+        let (statements, tail) = match &store[block] {
+            Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } => (statements, *tail),
+            _ => return false,
+        };
+        let last = tail.or_else(|| match statements.last() {
+            Some(Statement::Expr { expr, .. }) => Some(*expr),
+            _ => None,
+        });
+        let Some(last) = last else { return false };
+        match &store[last] {
+            Expr::Call { .. } | Expr::MethodCall { .. } => self.panic_call(store, last),
+            Expr::Block { .. } | Expr::Unsafe { .. } => self.block_ends_in_panic(store, last),
+            _ => false,
+        }
+    }
+
+    /// Values made by calls and never bound are dropped at the end of their
+    /// statement: `make().len()` (an auto-borrowed receiver), `&make()`, a
+    /// statement's or a tail's own value (`discarded`). Values moved into a call or
+    /// a binding are dropped there, not here.
+    fn drop_temporaries(&mut self, store: &ExpressionStore, expr: ExprId, discarded: bool) {
+        match &store[expr] {
+            Expr::Call { args, .. } => {
+                if discarded {
+                    self.drop_value(expr);
+                }
+                for &arg in args.iter() {
+                    self.drop_temporaries(store, arg, false);
+                }
+            }
+            Expr::MethodCall { receiver, args, .. } => {
+                if discarded {
+                    self.drop_value(expr);
+                }
+                let borrowed = self
+                    .infer
+                    .expr_adjustment(*receiver)
+                    .is_some_and(|adjustments| adjustments.iter().any(|a| matches!(a.kind, Adjust::Borrow(_))));
+                self.drop_temporaries(store, *receiver, borrowed);
+                for &arg in args.iter() {
+                    self.drop_temporaries(store, arg, false);
+                }
+            }
+            Expr::Ref { expr: inner, .. } | Expr::Field { expr: inner, .. } => self.drop_temporaries(store, *inner, true),
+            Expr::BinaryOp { lhs, rhs, .. } => {
+                self.drop_temporaries(store, *lhs, false);
+                self.drop_temporaries(store, *rhs, false);
+            }
+            Expr::UnaryOp { expr: inner, .. } | Expr::Cast { expr: inner, .. } => self.drop_temporaries(store, *inner, false),
+            _ => {}
+        }
+    }
+
+    /// A drop edge for the value of `expr`, a temporary.
+    fn drop_value(&mut self, expr: ExprId) {
+        let Some(ty) = self.expr_ty(expr) else { return };
+        if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..) | TyKind::Never) || !self.graph.needs_drop(ty, self.env) {
+            return;
+        }
+        let site = self.site(expr);
+        self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
+    }
+
+    /// Values bound by `pat` are dropped at the end of their scope.
+    fn drop_bindings_of(&mut self, store: &ExpressionStore, pat: PatId) {
+        let mut bindings = Vec::new();
+        store.walk_bindings_in_pat(pat, |binding| bindings.push(binding));
+        for binding in bindings {
+            let ty = self.inst.ty(self.infer.binding_ty(binding));
+            if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)) || !self.graph.needs_drop(ty, self.env) {
+                continue;
+            }
+            let site = Some(Site { owner: self.owner, expr: ExprOrPatId::PatId(pat) });
+            self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
+        }
+    }
+}
+
+pub(crate) fn strip_refs(mut ty: Ty<'_>) -> Ty<'_> {
+    while let TyKind::Ref(_, inner, _) = ty.kind() {
+        ty = inner;
+    }
+    ty
+}
+
+/// The pointee of a pointer-like type: `&T`, `*T`, `Box<T>`, `Rc<T>`, `Arc<T>`, `Pin<P>`.
+fn pointee<'db>(ty: Ty<'db>) -> Option<Ty<'db>> {
+    match ty.kind() {
+        TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) => Some(inner),
+        TyKind::Adt(_, args) => {
+            let first = args.as_slice().first()?.ty()?;
+            match first.kind() {
+                TyKind::Dynamic(..) => Some(first),
+                _ => pointee(first).or(Some(first)),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The trait a `dyn` type names first.
+pub(crate) fn dyn_principal<'db>(ty: Ty<'db>) -> Option<TraitId> {
+    match ty.kind() {
+        TyKind::Dynamic(preds, _) => preds.principal_def_id().map(|id| id.0),
+        _ => None,
+    }
+}

@@ -1,0 +1,166 @@
+//! Soundness: silence means "proved clean". The `soundness` fixture's roots are
+//! checked against their goldens, and also *run* under bounded's counting allocator
+//! (`test-data/soundness/examples/oracle.rs`): every root seen allocating must be
+//! flagged, and every root the engine calls clean must count 0. The summary cache
+//! never changes a verdict: cold, warm and `--no-cache` runs agree.
+
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use expect_test::expect_file;
+use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
+use noalloc_ls::engine::{Analysis, CheckConfig, analyze};
+
+use crate::{fixture, test_data};
+
+fn short(fixture: &crate::Fixture, analysis: &Analysis) -> String {
+    render(&fixture.ws, analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0)
+}
+
+fn roots_table(analysis: &Analysis) -> String {
+    let mut out = String::new();
+    for root in &analysis.roots {
+        let status = match root.findings {
+            0 => "clean".to_owned(),
+            n => format!("flagged ({n} finding{})", if n == 1 { "" } else { "s" }),
+        };
+        out.push_str(&format!("{}: {status}\n", root.function));
+    }
+    out
+}
+
+#[test]
+fn soundness_findings_match_golden() {
+    let shared = fixture("soundness");
+    let fixture = shared.lock().unwrap();
+    expect_file!["../../../test-data/soundness/expected.short"].assert_eq(&short(&fixture, &fixture.analysis));
+    expect_file!["../../../test-data/soundness/expected.roots"].assert_eq(&roots_table(&fixture.analysis));
+}
+
+/// Allocations per call of every root of the fixture, counted by running it.
+fn oracle_counts() -> BTreeMap<String, u64> {
+    let dir = test_data("soundness");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .join("noalloc-fixtures");
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["run", "--quiet", "--example", "oracle"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", target)
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "the oracle failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| {
+            let (root, count) = line.split_once('\t').expect("root<TAB>count");
+            (root.to_owned(), count.parse().expect("a count"))
+        })
+        .collect()
+}
+
+#[test]
+fn verdicts_agree_with_the_counting_allocator() {
+    let counts = oracle_counts();
+    let shared = fixture("soundness");
+    let fixture = shared.lock().unwrap();
+    let verdicts: BTreeMap<&str, usize> =
+        fixture.analysis.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
+    assert!(counts.len() >= 50, "the oracle runs {} roots", counts.len());
+    let mut wrong = Vec::new();
+    for (root, &count) in &counts {
+        match verdicts.get(root.as_str()) {
+            None => wrong.push(format!("{root}: run by the oracle, but not a root the engine checked")),
+            Some(0) if count > 0 => wrong.push(format!("{root}: judged clean, but allocates {count} time(s) a call")),
+            Some(_) => {}
+        }
+    }
+    for root in verdicts.keys() {
+        if !counts.contains_key(*root) {
+            wrong.push(format!("{root}: a root the oracle does not run"));
+        }
+    }
+    assert!(wrong.is_empty(), "the engine disagrees with the allocator:\n{}", wrong.join("\n"));
+    // Both sides are exercised: roots that allocate, and clean roots counted at 0.
+    assert!(counts.values().filter(|&&n| n > 0).count() >= 20);
+    assert!(verdicts.values().filter(|&&n| n == 0).count() >= 15);
+}
+
+#[test]
+fn strict_panics_checks_what_a_panic_path_computes() {
+    let shared = fixture("soundness");
+    let fixture = shared.lock().unwrap();
+    let config = CheckConfig { strict_panics: true, ..CheckConfig::default() }.with_manifest(&fixture.ws.root).unwrap();
+    let strict = analyze(&fixture.ws, &config);
+    let flagged = |analysis: &Analysis, name: &str| {
+        analysis.roots.iter().find(|r| r.function == name).map(|r| r.findings > 0).expect("a root")
+    };
+    let root = "soundness::diverging::panics_with_description";
+    assert!(!flagged(&fixture.analysis, root), "a panic message is allowed by default");
+    assert!(flagged(&strict, root), "--strict-panics checks what the panic message computes");
+    // The panic itself stays cut: a root that only panics stays clean.
+    assert!(!flagged(&strict, "soundness::diverging::check_or_fail"));
+}
+
+#[test]
+fn root_patterns_accept_reexported_paths_and_report_the_unmatched() {
+    let shared = fixture("soundness");
+    let fixture = shared.lock().unwrap();
+    let config = CheckConfig {
+        roots: vec!["soundness::Matcher::is_match".to_owned(), "soundness::nothing::here*".to_owned()],
+        ..CheckConfig::default()
+    };
+    let analysis = analyze(&fixture.ws, &config);
+    assert!(
+        analysis.roots.iter().any(|r| r.function == "soundness::unresolved::private::Matcher::is_match"),
+        "{:?}",
+        analysis.roots.iter().map(|r| &r.function).collect::<Vec<_>>()
+    );
+    assert_eq!(analysis.unmatched_root_patterns, ["soundness::nothing::here*"]);
+}
+
+/// Cold (empty cache), warm (the cache the cold run wrote) and `--no-cache` runs
+/// give the same findings.
+fn cache_never_changes_findings(name: &'static str) {
+    let shared = fixture(name);
+    let fixture = shared.lock().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let base = CheckConfig::default().with_manifest(&fixture.ws.root).unwrap();
+    let cached = CheckConfig { cache_dir: Some(dir.path().to_owned()), ..base.clone() };
+    let cold = analyze(&fixture.ws, &cached);
+    let warm = analyze(&fixture.ws, &cached);
+    assert!(warm.timings.cache_hits > 0, "{name}: the warm run used the cache");
+    let uncached = short(&fixture, &fixture.analysis);
+    assert_eq!(short(&fixture, &cold), uncached, "{name}: cold run with the cache on");
+    assert_eq!(short(&fixture, &warm), uncached, "{name}: warm run");
+}
+
+#[test]
+fn cache_never_changes_findings_on_soundness() {
+    cache_never_changes_findings("soundness");
+}
+
+#[test]
+fn cache_never_changes_findings_on_specifics() {
+    cache_never_changes_findings("specifics");
+}
+
+#[test]
+fn cache_never_changes_findings_on_example() {
+    cache_never_changes_findings("example");
+}
+
+#[test]
+fn debug_dump() {
+    let Ok(root) = std::env::var("NOALLOC_DEBUG_ROOT") else { return };
+    let shared = fixture("soundness");
+    let fixture = shared.lock().unwrap();
+    let config = CheckConfig { roots: vec![root], ..CheckConfig::default() };
+    let mut analysis = analyze(&fixture.ws, &config);
+    analysis.roots.retain(|r| config.roots.iter().any(|p| r.function == *p));
+    let names: Vec<String> = analysis.roots.iter().map(|r| r.function.clone()).collect();
+    analysis.findings.retain(|f| f.roots.iter().any(|r| names.contains(r)));
+    println!("{}", render(&fixture.ws, &analysis, &RenderOptions { format: MessageFormat::Short, report: true, ..Default::default() }, 0));
+}
