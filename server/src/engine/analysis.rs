@@ -133,6 +133,15 @@ impl<'a> Analyzer<'a> {
             judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
             let judged = Judged::new(&reach, &self.allowed_terminals);
             let reported = reach.reported();
+            // `NOALLOC_LOG=noalloc_ls::engine::reach=trace`: every vertex and edge.
+            if tracing::enabled!(target: "noalloc_ls::engine::reach", tracing::Level::TRACE) {
+                for (v, node) in reach.nodes.iter().enumerate() {
+                    tracing::trace!(target: "noalloc_ls::engine::reach", "{root_name} [{v}] {} any={} own={} reported={}", node.name(db), judged.any[v], judged.own[v], reported[v]);
+                    for resolved in &reach.edges[v] {
+                        tracing::trace!(target: "noalloc_ls::engine::reach", "    {:?} first_use={} -> {:?} callbacks {:?}", resolved.verdict, resolved.edge.context.first_use, resolved.targets.iter().map(|t| match t { Resolved::Vertex(j) => format!("[{j}]"), Resolved::Terminal(t) => format!("{t:?}").chars().take(60).collect() }).collect::<Vec<_>>(), resolved.callbacks);
+                    }
+                }
+            }
             if let Some(cache) = cache.as_mut() {
                 if !reach.truncated {
                     self.remember_closed(&reach, &judged, cache);
@@ -328,6 +337,7 @@ impl<'a> Analyzer<'a> {
         let mut queue = Vec::new();
         for v in 0..n {
             let opens = reach.local[v]
+                || reach.contributes[v]
                 || reach.allowed[v].is_some()
                 || reach.edges[v].iter().any(|resolved| {
                     !resolved.callbacks.is_empty()

@@ -11,6 +11,11 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
         "core::intrinsics::*",
         "compiler intrinsics are lowered to inline code or LLVM intrinsics; none calls the allocator (functions they call back are walked where their address is taken)",
     ),
+    (
+        "measured",
+        "alloc::intrinsics::*",
+        "the compiler intrinsics alloc declares (`write_box_via_move`) write into memory already allocated",
+    ),
     ("measured", "alloc::alloc::__rust_dealloc", "frees memory: deallocation is not allocation"),
     ("measured", "alloc::alloc::__rust_no_alloc_shim_is_unstable*", "a marker the compiler's allocator shim reads; does nothing"),
     ("measured", "libc::*free", "the C library's free releases memory; it never allocates"),

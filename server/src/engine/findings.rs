@@ -35,7 +35,7 @@ impl Analyzer<'_> {
             .iter()
             .find(|t| matches!(t, Resolved::Vertex(j) if reach.local[*j] && judged.any[*j] != 0))
             .map(|t| self.target_name(reach, t));
-        let callback = resolved.callbacks.iter().find(|&&j| judged.any[j] != 0).map(|&j| naming::node_name(self.db, &reach.nodes[j]));
+        let callback = resolved.callbacks.iter().find(|&&j| judged.any[j] != 0).map(|&j| reach.nodes[j].name(self.db));
         local_callee.or(callback).map(|name| format!("calls {name}, which allocates"))
     }
 
@@ -44,7 +44,7 @@ impl Analyzer<'_> {
         let db: &dyn HirDatabase = self.db;
         match *node {
             Node::Fn { func, .. } => naming::fn_path(db, func, None),
-            _ => naming::node_name(db, node),
+            _ => node.name(db),
         }
     }
 
@@ -52,10 +52,10 @@ impl Analyzer<'_> {
     pub(crate) fn target_name(&self, reach: &Reach<'_>, target: &Resolved<'_>) -> String {
         let db: &dyn HirDatabase = self.db;
         match target {
-            Resolved::Vertex(j) => naming::node_name(db, &reach.nodes[*j]),
+            Resolved::Vertex(j) => reach.nodes[*j].name(db),
             Resolved::Terminal(Target::Allocator(f) | Target::Foreign(f) | Target::Intrinsic(f)) => naming::fn_path(db, *f, None),
             Resolved::Terminal(Target::Unknown { what, .. } | Target::FnPointer { what, .. }) => what.clone(),
-            Resolved::Terminal(Target::Node(node)) => naming::node_name(db, node),
+            Resolved::Terminal(Target::Node(node)) => node.name(db),
             Resolved::Terminal(Target::Dyn { method, .. }) => naming::fn_path(db, *method, None),
             Resolved::Terminal(Target::DynDrop(ty)) => format!("drop of `{}`", naming::ty_name(db, *ty)),
             Resolved::Terminal(Target::Summary(summary)) => summary.chain.first().map(|step| step.function.clone()).unwrap_or_default(),
@@ -90,7 +90,7 @@ impl Analyzer<'_> {
                     let flags = self.callee_flags(reach, judged, &Resolved::Vertex(j));
                     through(context, flags, in_closure).0 & NORMAL != 0
                 })?;
-                let name = naming::node_name(db, &reach.nodes[*callback]);
+                let name = reach.nodes[*callback].name(db);
                 let what = if resolved.edge.growth.is_some() { "a growth with room" } else { "first-use setup" };
                 return Some((FindingKind::Allocation, format!("calls back {name} through {what}, and it allocates"), None));
             }
@@ -104,7 +104,7 @@ impl Analyzer<'_> {
                 }
                 if let Some(&Resolved::Vertex(j)) = resolved.targets.first() {
                     if reach.local[j] {
-                        let name = naming::node_name(db, &reach.nodes[j]);
+                        let name = reach.nodes[j].name(db);
                         return Some((FindingKind::Allocation, format!("grows `{buffer}` through {name} (noalloc:append)"), None));
                     }
                 }
@@ -159,7 +159,7 @@ impl Analyzer<'_> {
                 let &Resolved::Vertex(j) = normal[0] else { return None };
                 match resolved.edge.drop_of {
                     Some(ty) => format!("drops `{}`, whose drop glue allocates", naming::ty_name(db, ty)),
-                    None => format!("calls {}", naming::node_name(db, &reach.nodes[j])),
+                    None => format!("calls {}", reach.nodes[j].name(db)),
                 }
             }
             Target::Allocator(func) => format!("calls the allocator {}", naming::fn_path(db, *func, None)),

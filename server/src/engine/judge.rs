@@ -118,7 +118,8 @@ pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder
                     continue;
                 }
                 for edge in &reach.edges[j] {
-                    if edge.verdict == Verdict::Cut {
+                    // An allowance below is judged on its own, with its own callbacks.
+                    if matches!(edge.verdict, Verdict::Cut | Verdict::Allowed) {
                         continue;
                     }
                     for target in &edge.targets {

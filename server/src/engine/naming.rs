@@ -12,7 +12,6 @@ use hir_ty::{
 };
 use rustc_type_ir::inherent::IntoKind;
 
-use super::walk::Node;
 
 /// `krate::a::b` for a module.
 pub(crate) fn module_path(db: &dyn HirDatabase, module: ModuleId) -> String {
@@ -114,17 +113,6 @@ pub(crate) fn fn_path(db: &dyn HirDatabase, func: FunctionId, args: Option<Gener
                 _ => format!("{trait_path}::{name}"),
             }
         }
-    }
-}
-
-/// The function (or closure) a node stands for, as users write it.
-pub(crate) fn node_name(db: &dyn HirDatabase, node: &Node<'_>) -> String {
-    match *node {
-        Node::Fn { func, args } => fn_path(db, func, Some(args)),
-        Node::Derived { method, args } => fn_path(db, method, Some(args)),
-        Node::Closure { closure, .. } => format!("{}::{{closure}}", owner_path(db, closure.loc(db).owner)),
-        Node::DropGlue(ty) => format!("core::ptr::drop_in_place::<{}>", ty_name(db, ty)),
-        Node::Init(def) => format!("the initialiser of {def:?}"),
     }
 }
 

@@ -28,6 +28,9 @@ pub(crate) struct Reach<'db> {
     /// The vertex is a function on the allowlist (index into `CheckConfig::allow`).
     pub allowed: Vec<Option<usize>>,
     pub edges: Vec<Vec<ResolvedEdge<'db>>>,
+    /// The vertex's walk adds to the program (coercions, addresses taken, statics
+    /// read): its summary would lose that, so it is never cached.
+    pub contributes: Vec<bool>,
     /// The walk stopped at `MAX_NODES_PER_ROOT`.
     pub truncated: bool,
     pub program: Program<'db>,
@@ -117,23 +120,36 @@ pub(crate) fn reach<'db>(
         closure: Vec::new(),
         allowed: Vec::new(),
         edges: Vec::new(),
+        contributes: Vec::new(),
         truncated: false,
         program: Program { outside, ..Program::default() },
     };
     let mut index: FxHashMap<Node<'db>, usize> = FxHashMap::default();
     let mut queue: Vec<usize> = Vec::new();
-    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, node: Node<'db>| {
-        *index.entry(node).or_insert_with(|| {
-            reach.nodes.push(node);
-            reach.local.push((policy.is_local)(&node));
-            reach.closure.push(matches!(node, Node::Closure { .. }));
-            reach.allowed.push(None);
-            reach.edges.push(Vec::new());
-            queue.push(reach.nodes.len() - 1);
-            reach.nodes.len() - 1
-        })
+    // Vertices below an allowed call (growth, first use) are walked, never answered
+    // from the summaries: what they call back is judged, so it must be seen.
+    let mut expanded: Vec<bool> = Vec::new();
+    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, expanded: &mut Vec<bool>, node: Node<'db>, expand: bool| {
+        if let Some(&v) = index.get(&node) {
+            if expand && !expanded[v] {
+                expanded[v] = true;
+                queue.push(v);
+            }
+            return v;
+        }
+        reach.nodes.push(node);
+        reach.local.push((policy.is_local)(&node));
+        reach.closure.push(matches!(node, Node::Closure { .. }));
+        reach.allowed.push(None);
+        reach.edges.push(Vec::new());
+        reach.contributes.push(false);
+        expanded.push(expand);
+        let v = reach.nodes.len() - 1;
+        index.insert(node, v);
+        queue.push(v);
+        v
     };
-    vertex(&mut reach, &mut queue, root);
+    vertex(&mut reach, &mut queue, &mut expanded, root, false);
     // Calls resolved against the program: (vertex, edge).
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut walked_count = 0;
@@ -145,7 +161,7 @@ pub(crate) fn reach<'db>(
                 queue.clear();
                 break;
             }
-            if !reach.local[v] {
+            if !reach.local[v] && !expanded[v] {
                 let cached = cache.as_deref_mut().and_then(|cache| {
                     let key = super::incremental::instance_key(graph.db, reach.nodes[v])?;
                     cache.get(&key)
@@ -159,6 +175,10 @@ pub(crate) fn reach<'db>(
             }
             walked_nodes.insert(reach.nodes[v]);
             let walked = super::incremental::walked(graph.db, reach.nodes[v], env);
+            reach.contributes[v] = !(walked.coercions.is_empty()
+                && walked.address_taken.is_empty()
+                && walked.fn_casts.is_empty()
+                && walked.statics.is_empty());
             reach.program.absorb(&walked);
             for &def in &walked.statics {
                 reach.program.read_static(graph, def, env);
@@ -171,8 +191,9 @@ pub(crate) fn reach<'db>(
                     edges.push(resolved);
                     continue;
                 }
+                let expand = expanded[v] || edge.growth.is_some() || edge.context.first_use;
                 resolved.targets = match &edge.target {
-                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, *next))],
+                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut expanded, *next, expand))],
                     Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
                         open.push((v, e));
                         Vec::new()
@@ -185,6 +206,7 @@ pub(crate) fn reach<'db>(
         }
         let mut changed = false;
         for &(v, e) in &open {
+            let expand = expanded[v];
             let targets = match reach.edges[v][e].edge.target.clone() {
                 Target::Dyn { method, args } => reach.program.dyn_targets(graph, method, args, env),
                 Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),
@@ -193,10 +215,10 @@ pub(crate) fn reach<'db>(
             };
             for target in targets {
                 let resolved = match target {
-                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, next)),
+                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut expanded, next, expand)),
                     other => Resolved::Terminal(other),
                 };
-                if !reach.edges[v][e].targets.contains(&resolved) {
+                if reach.edges[v].len() > e && !reach.edges[v][e].targets.contains(&resolved) {
                     reach.edges[v][e].targets.push(resolved);
                     changed = true;
                 }
@@ -222,9 +244,8 @@ pub(crate) fn reach<'db>(
                 let name = hir_def::signatures::FunctionSignature::of(db, *method).name.as_str().to_owned();
                 Some(format!("dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"))
             }
-            Target::DynDrop(ty) if resolved.targets.is_empty() => {
-                Some(format!("drop of `{}` (no type is coerced to it where the root can see it)", super::naming::ty_name(graph.db, *ty)))
-            }
+            // A `dyn` value no coercion of the program made and nothing outside
+            // handed in is never dropped: there is none.
             _ => None,
         };
         if let Some(what) = unknown {

@@ -141,7 +141,8 @@ impl<'db> Program<'db> {
         targets
     }
 
-    /// The drop glue that may run when a `dyn Trait` value is dropped.
+    /// The drop glue that may run when a `dyn Trait` value is dropped (types that
+    /// need no drop glue have none).
     pub(crate) fn dyn_drop_targets(&self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let db = graph.db;
         let Some(trait_) = dyn_principal(dyn_ty) else { return Vec::new() };

@@ -235,16 +235,22 @@ fn collect_aliases(
     module: hir::Module,
     prefix: &str,
     out: &mut Vec<(String, String)>,
-    seen: &mut FxHashSet<(hir::Module, String)>,
+    seen: &mut FxHashSet<hir::Module>,
     depth: usize,
 ) {
-    if depth > 16 || !seen.insert((module, prefix.to_owned())) {
+    // Each module once, under the first path found to it.
+    if depth > 16 || !seen.insert(module) {
         return;
     }
     for (name, def) in module.scope(db, None) {
         let hir::ScopeDef::ModuleDef(def) = def else { continue };
         let path = format!("{prefix}::{}", name.as_str());
+        // Only the workspace's own items: its functions are the candidates.
+        if def.module(db).is_none_or(|m| m.krate(db) != module.krate(db)) && !matches!(def, hir::ModuleDef::Module(_)) {
+            continue;
+        }
         let defined = match def {
+            hir::ModuleDef::Module(child) if child.krate(db) != module.krate(db) => continue,
             hir::ModuleDef::Module(child) => {
                 collect_aliases(db, child, &path, out, seen, depth + 1);
                 naming::module_path(db, child.into())

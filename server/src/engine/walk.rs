@@ -48,6 +48,20 @@ pub(crate) enum Node<'db> {
     Init(DefWithBodyId),
 }
 
+impl Node<'_> {
+    /// The function (or closure) a node stands for, as users write it.
+    pub(crate) fn name(&self, db: &dyn HirDatabase) -> String {
+        use super::naming::{fn_path, owner_path, ty_name};
+        match *self {
+            Node::Fn { func, args } => fn_path(db, func, Some(args)),
+            Node::Derived { method, args } => fn_path(db, method, Some(args)),
+            Node::Closure { closure, .. } => format!("{}::{{closure}}", owner_path(db, closure.loc(db).owner)),
+            Node::DropGlue(ty) => format!("core::ptr::drop_in_place::<{}>", ty_name(db, ty)),
+            Node::Init(def) => format!("the initialiser of {def:?}"),
+        }
+    }
+}
+
 /// What an edge leads to.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub(crate) enum Target<'db> {
@@ -233,9 +247,21 @@ const GROWS_BY_MANY: &[&str] = &[
 ];
 
 /// Lazy cells and their methods that initialise on first use.
-/// (`LazyStorage`/`EagerStorage`: the storage `thread_local!` expands to.)
-const FIRST_USE_TYPES: &[&str] =
-    &["OnceLock", "OnceCell", "LazyLock", "LazyCell", "Lazy", "Once", "LocalKey", "OnceBox", "LazyStorage", "EagerStorage"];
+/// (`thread_local::*`: the storage `thread_local!` expands to, in std's
+/// `sys::thread_local` modules.)
+const FIRST_USE_TYPES: &[&str] = &[
+    "OnceLock",
+    "OnceCell",
+    "LazyLock",
+    "LazyCell",
+    "Lazy",
+    "Once",
+    "OnceBox",
+    "LocalKey",
+    "thread_local::Storage",
+    "thread_local::LazyStorage",
+    "thread_local::EagerStorage",
+];
 const FIRST_USE_METHODS: &[&str] = &[
     "get_or_init",
     "get_or_try_init",
@@ -320,7 +346,13 @@ impl<'db> CallGraph<'db> {
         };
         let adt = hir::Adt::from(adt);
         let krate = adt.module(db).krate(db).display_name(db)?.crate_name().to_string();
-        STD_CRATES.contains(&krate.as_str()).then(|| adt.name(db).as_str().to_owned())
+        if !STD_CRATES.contains(&krate.as_str()) {
+            return None;
+        }
+        let name = adt.name(db).as_str().to_owned();
+        // The storage `thread_local!` expands to (`std::sys::thread_local::*::Storage`).
+        let module = super::naming::module_path(db, adt.module(db).into());
+        Some(if module.contains("::thread_local") { format!("thread_local::{name}") } else { name })
     }
 
     /// Whether a call of `func` (which never returns) enters the panic, abort or
@@ -895,8 +927,20 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 let outer = self.panic;
                 self.panic = Panic::Call;
                 self.visit_call(store, expr, ty);
+                if let Expr::Call { callee, .. } = &store[expr] {
+                    self.callee_of_call = Some((*callee, expr));
+                    self.visit_expr(store, *callee);
+                    self.callee_of_call = None;
+                }
                 self.panic = if outer == Panic::No { Panic::OnPath } else { outer };
-                self.visit_children(store, expr);
+                match &store[expr] {
+                    Expr::Call { args, .. } => args.iter().for_each(|&arg| self.visit_expr(store, arg)),
+                    Expr::MethodCall { receiver, args, .. } => {
+                        self.visit_expr(store, *receiver);
+                        args.iter().for_each(|&arg| self.visit_expr(store, arg));
+                    }
+                    _ => {}
+                }
                 self.panic = outer;
                 return;
             }
