@@ -201,7 +201,8 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
 /// is in). Returns the exit status.
 pub fn run_check(path: Option<&Path>, selection: &CargoSelection, output: &OutputFlags, flags: &CheckFlags) -> i32 {
     let stdout = &mut std::io::stdout().lock();
-    let stderr = &mut std::io::stderr().lock();
+    // Not locked: `-v` prints rust-analyzer's progress from its loading threads.
+    let stderr = &mut std::io::stderr();
     if let Some(code) = &flags.explain {
         return super::explain::run(code, stdout, stderr);
     }

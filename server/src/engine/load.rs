@@ -147,6 +147,7 @@ impl Workspace {
             set_test: false,
             features: options.features.to_cargo(),
             target: options.target.clone(),
+            extra_env: std_source::toolchain_env(),
             ..CargoConfig::default()
         };
         let load_config = LoadCargoConfig {

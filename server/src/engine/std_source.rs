@@ -90,6 +90,24 @@ pub fn find_tool(tool: Tool) -> Result<PathBuf, String> {
     ))
 }
 
+/// What cargo's child processes need to find the toolchain when `PATH` does not
+/// lead to it: `RUSTC` set to the `rustc` found (in `~/.cargo/bin`, say), since cargo
+/// itself looks only at `RUSTC` and `PATH`. Empty when `PATH` or `RUSTC` already
+/// leads there (a rustup proxy on `PATH` picks the toolchain itself).
+pub fn toolchain_env() -> ra_ap_ide_db::FxHashMap<String, Option<String>> {
+    let mut env = ra_ap_ide_db::FxHashMap::default();
+    if std::env::var_os("RUSTC").is_some() {
+        return env;
+    }
+    let Ok(rustc) = find_tool(Tool::Rustc) else { return env };
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| Some(dir.as_path()) == rustc.parent()));
+    if !on_path {
+        env.insert("RUSTC".to_owned(), Some(rustc.display().to_string()));
+    }
+    env
+}
+
 fn is_library_dir(path: &Path) -> bool {
     path.join("core/src/lib.rs").is_file() && path.join("alloc/src/lib.rs").is_file()
 }
