@@ -9,7 +9,7 @@ mod args;
 pub mod explain;
 mod sarif;
 
-pub use args::{CargoSelection, CheckFlags, OutputFlags, check_options, run_check};
+pub use args::{CargoSelection, CheckArgs, CheckFlags, OutputFlags, check_options, run_check};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -190,17 +190,9 @@ fn package_dirs(root: &Path, names: &[String]) -> Result<Vec<PackageDir>, String
     if names.is_empty() {
         return Ok(Vec::new());
     }
-    let cargo = engine::std_source::find_tool(engine::std_source::Tool::Cargo)?;
-    let out = std::process::Command::new(cargo)
-        .args(["metadata", "--no-deps", "--format-version", "1"])
-        .current_dir(root)
-        .output()
-        .map_err(|err| format!("could not run cargo metadata: {err}"))?;
-    if !out.status.success() {
-        return Err(format!("cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
-    }
+    let out = args::cargo_output(root, &["metadata", "--no-deps", "--format-version", "1"])?;
     let metadata: serde_json::Value =
-        serde_json::from_slice(&out.stdout).map_err(|err| format!("cargo metadata's output: {err}"))?;
+        serde_json::from_slice(&out).map_err(|err| format!("cargo metadata's output: {err}"))?;
     let all: Vec<(String, PathBuf)> = metadata["packages"]
         .as_array()
         .into_iter()

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use noalloc_ls::cli::{self, CargoSelection, CheckFlags, OutputFlags};
+use noalloc_ls::cli::{self, CheckArgs};
 
 #[derive(Parser, Debug)]
 #[command(name = "noalloc-ls", version, about = "Finds every heap allocation reachable from `// noalloc:root` functions")]
@@ -21,11 +21,7 @@ struct Args {
     #[arg(long)]
     stdio: bool,
     #[command(flatten)]
-    selection: CargoSelection,
-    #[command(flatten)]
-    output: OutputFlags,
-    #[command(flatten)]
-    flags: CheckFlags,
+    check_args: CheckArgs,
 }
 
 fn main() -> ExitCode {
@@ -34,10 +30,10 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(err) => return ExitCode::from(cli::clap_error(&err) as u8),
     };
-    if !args.check && args.flags.explain.is_none() {
+    if !args.check && args.check_args.flags.explain.is_none() {
         // No arguments or `--stdio`: the language server.
         return ExitCode::from(noalloc_ls::lsp::run() as u8);
     }
-    let code = cli::run_check(Some(&args.path), &args.selection, &args.output, &args.flags);
+    let code = cli::run_check(Some(&args.path), &args.check_args);
     ExitCode::from(code as u8)
 }

@@ -5,24 +5,14 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use noalloc_ls::cli::{self, CargoSelection, CheckFlags, OutputFlags};
+use noalloc_ls::cli::{self, CheckArgs};
 
 #[derive(Parser, Debug)]
 #[command(name = "cargo", bin_name = "cargo")]
 enum Cargo {
     /// Finds every heap allocation reachable from `// noalloc:root` functions.
     #[command(name = "noalloc", version)]
-    Noalloc(Args),
-}
-
-#[derive(clap::Args, Debug)]
-struct Args {
-    #[command(flatten)]
-    selection: CargoSelection,
-    #[command(flatten)]
-    output: OutputFlags,
-    #[command(flatten)]
-    flags: CheckFlags,
+    Noalloc(CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,5 +21,5 @@ fn main() -> ExitCode {
         Ok(args) => args,
         Err(err) => return ExitCode::from(cli::clap_error(&err) as u8),
     };
-    ExitCode::from(cli::run_check(None, &args.selection, &args.output, &args.flags) as u8)
+    ExitCode::from(cli::run_check(None, &args) as u8)
 }

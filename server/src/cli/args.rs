@@ -74,9 +74,16 @@ impl CargoSelection {
 
 /// The root of the workspace that holds `dir` (`cargo locate-project --workspace`).
 fn locate_workspace(dir: &Path) -> Result<PathBuf, String> {
+    let out = cargo_output(dir, &["locate-project", "--workspace", "--message-format", "plain"])?;
+    let manifest = PathBuf::from(String::from_utf8_lossy(&out).trim());
+    Ok(manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf))
+}
+
+/// What `cargo ARGS` prints in `dir`, or cargo's error.
+pub(super) fn cargo_output(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     let cargo = find_tool(Tool::Cargo)?;
     let out = std::process::Command::new(cargo)
-        .args(["locate-project", "--workspace", "--message-format", "plain"])
+        .args(args)
         .current_dir(dir)
         .output()
         .map_err(|err| format!("could not run cargo: {err}"))?;
@@ -84,8 +91,7 @@ fn locate_workspace(dir: &Path) -> Result<PathBuf, String> {
         let message = String::from_utf8_lossy(&out.stderr);
         return Err(message.trim().trim_start_matches("error: ").to_owned());
     }
-    let manifest = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    Ok(manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf))
+    Ok(out.stdout)
 }
 
 /// How the findings are printed, and how much else is said.
@@ -152,6 +158,17 @@ pub struct CheckFlags {
     pub explain: Option<String>,
 }
 
+/// Everything a check takes on the command line, in either binary.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub selection: CargoSelection,
+    #[command(flatten)]
+    pub output: OutputFlags,
+    #[command(flatten)]
+    pub flags: CheckFlags,
+}
+
 /// The options of one check of the workspace at `path`.
 pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputFlags, flags: &CheckFlags) -> CheckOptions {
     let color = match output.color {
@@ -199,7 +216,8 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
 /// What both binaries do once their flags are parsed: `--explain`, or the check of
 /// the workspace at `path` (or the one `--manifest-path` or the current directory
 /// is in). Returns the exit status.
-pub fn run_check(path: Option<&Path>, selection: &CargoSelection, output: &OutputFlags, flags: &CheckFlags) -> i32 {
+pub fn run_check(path: Option<&Path>, args: &CheckArgs) -> i32 {
+    let CheckArgs { selection, output, flags } = args;
     let stdout = &mut std::io::stdout().lock();
     // Not locked: `-v` prints rust-analyzer's progress from its loading threads.
     let stderr = &mut std::io::stderr();
