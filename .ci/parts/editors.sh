@@ -75,6 +75,11 @@ run() {
 
 # The extension: npm ci, tsc --noEmit, unit tests (node's test runner), esbuild, vsce.
 run "vscode extension build and unit tests" "$root/editors/vscode/package.sh"
+# The platform .vsix that brings its server (the one this run tests, stripped; a
+# release pipeline builds the release one): the end-to-end test installs it with no
+# server on PATH.
+run "vscode platform .vsix (linux-x64)" env NOALLOC_SKIP_NPM_CI=1 NOALLOC_SERVER_BINARY="$NOALLOC_LS" \
+  "$root/editors/vscode/package.sh" --target linux-x64
 
 # The editor tests need a server that speaks LSP. Until issue 4's server is in main,
 # noalloc-ls is a stub that says so: then the editor tests are skipped, loudly
@@ -89,8 +94,10 @@ elif [[ $probe -ne 0 ]]; then
   failed+=("server probe")
 else
   export NOALLOC_E2E_TIMEOUT_MS=${NOALLOC_E2E_TIMEOUT_MS:-180000} NOALLOC_TEST_TIMEOUT_MS=${NOALLOC_TEST_TIMEOUT_MS:-180000}
-  if [[ -f "$root/editors/vscode/dist/noalloc-$(node -p "require('$root/editors/vscode/package.json').version").vsix" ]]; then
-    run "vscode end-to-end (code-server)" node "$root/editors/vscode/test/e2e/run.mjs"
+  platform_vsix="$root/editors/vscode/dist/noalloc-linux-x64-$(node -p "require('$root/editors/vscode/package.json').version").vsix"
+  if [[ -f "$platform_vsix" ]]; then
+    run "vscode end-to-end (code-server, platform .vsix)" env VSIX="$platform_vsix" NOALLOC_E2E_BUNDLED=1 \
+      node "$root/editors/vscode/test/e2e/run.mjs"
   else
     failed+=("vscode end-to-end (no .vsix)")
   fi

@@ -1,7 +1,15 @@
 //! The headless checker (`noalloc-ls --check`): loads a workspace, runs the engine,
 //! weighs the findings against the team's adoption files (baseline, exemptions
 //! list), and prints them as rustc-style text, one line each (`short`) or JSON
-//! lines, ending with an exit status: 0 clean, 1 findings or errors, 2 could not run.
+//! lines or SARIF, ending with an exit status: 0 clean, 1 findings or errors, 2 could
+//! not run. `args` is the command line both binaries share, `explain` the text of
+//! each finding code, `sarif` the SARIF 2.1.0 output.
+
+mod args;
+pub mod explain;
+mod sarif;
+
+pub use args::{CargoSelection, CheckArgs, CheckFlags, OutputFlags, check_options, run_check};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,10 +26,27 @@ use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Findin
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum MessageFormat {
+    /// rustc-style text, the source line underlined.
     #[default]
     Human,
+    /// One line a finding: `path:line: function: reasons`.
     Short,
+    /// One JSON object a line: findings, errors, then a summary.
     Json,
+    /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
+    Sarif,
+}
+
+/// How much the checker says on stderr (`-q`, `-v`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Verbosity {
+    /// Errors only.
+    Quiet,
+    /// Warnings and what `--start`/`--prune`/`--write-exemptions` wrote.
+    #[default]
+    Normal,
+    /// Also the workspace's loading, step by step.
+    Verbose,
 }
 
 /// How findings are printed.
@@ -39,6 +64,9 @@ pub struct CheckOptions {
     pub path: PathBuf,
     pub render: RenderOptions,
     pub timings: bool,
+    pub verbosity: Verbosity,
+    /// `-p NAME`: report only the findings in these packages; all when empty.
+    pub packages: Vec<String>,
     pub load: LoadOptions,
     pub config: CheckConfig,
     pub adoption: AdoptionOptions,
@@ -63,10 +91,41 @@ pub const EXIT_CLEAN: i32 = 0;
 pub const EXIT_FOUND: i32 = 1;
 pub const EXIT_COULD_NOT_RUN: i32 = 2;
 
+/// Logs to stderr, rust-analyzer's own only on request: `NOALLOC_LOG=info`.
+pub fn init_logging() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("NOALLOC_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("noalloc_ls=warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+}
+
+/// Prints a command-line error (or `--help`, `--version`) as clap words it; returns
+/// the exit status: 2 for a bad flag or value, 0 for help.
+pub fn clap_error(err: &clap::Error) -> i32 {
+    let _ = err.print();
+    if err.use_stderr() { EXIT_COULD_NOT_RUN } else { EXIT_CLEAN }
+}
+
 /// Runs the check and writes the output; returns the exit status.
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let started = Instant::now();
-    let ws = match Workspace::load(&options.path, &options.load, &|msg| tracing::debug!("{msg}")) {
+    let verbose = options.verbosity == Verbosity::Verbose;
+    let progress = |message: String| {
+        if verbose {
+            eprintln!("noalloc: {message}");
+        }
+    };
+    let packages = match package_dirs(&options.path, &options.packages) {
+        Ok(packages) => packages,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return EXIT_COULD_NOT_RUN;
+        }
+    };
+    let ws = match Workspace::load(&options.path, &options.load, &progress) {
         Ok(ws) => ws,
         Err(error) => {
             let _ = writeln!(err, "error: {error}");
@@ -87,7 +146,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let analysis = engine::analyze(&ws, &config);
+    let analysis = only_in_packages(engine::analyze(&ws, &config), &packages);
     let total_ms = started.elapsed().as_millis();
     if !analysis.unmatched_root_patterns.is_empty() {
         let patterns: Vec<String> = analysis.unmatched_root_patterns.iter().map(|p| format!("`{p}`")).collect();
@@ -98,7 +157,8 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         );
         return EXIT_COULD_NOT_RUN;
     }
-    for file in &analysis.files_with_syntax_errors {
+    let quiet = options.verbosity == Verbosity::Quiet;
+    for file in analysis.files_with_syntax_errors.iter().filter(|_| !quiet) {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
     }
     if options.timings {
@@ -114,7 +174,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if adoption.writes() {
         return match adoption.write(&ws.root, &analysis) {
             Ok(said) => {
-                for line in said {
+                for line in said.iter().filter(|_| !quiet) {
                     let _ = writeln!(err, "noalloc: {line}");
                 }
                 EXIT_CLEAN
@@ -129,6 +189,66 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
     if report.findings.is_empty() && report.errors().is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
+}
+
+/// The directories of the packages `-p` names, each with the directories of the
+/// workspace's other packages nested in it (whose files are theirs, not its).
+/// Empty when none is named. A name that is not a workspace package is an error
+/// listing the ones there are.
+fn package_dirs(root: &Path, names: &[String]) -> Result<Vec<PackageDir>, String> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let out = args::cargo_output(root, &["metadata", "--no-deps", "--format-version", "1"])?;
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&out).map_err(|err| format!("cargo metadata's output: {err}"))?;
+    let all: Vec<(String, PathBuf)> = metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|package| {
+            let name = package["name"].as_str()?.to_owned();
+            let dir = Path::new(package["manifest_path"].as_str()?).parent()?.to_path_buf();
+            Some((name, dir))
+        })
+        .collect();
+    names
+        .iter()
+        .map(|name| {
+            let (_, dir) = all.iter().find(|(candidate, _)| candidate == name).ok_or_else(|| {
+                let known: Vec<&str> = all.iter().map(|(name, _)| name.as_str()).collect();
+                format!("package `{name}` is not in the workspace (its packages: {})", known.join(", "))
+            })?;
+            let nested = all.iter().map(|(_, other)| other).filter(|other| *other != dir && other.starts_with(dir)).cloned().collect();
+            Ok(PackageDir { dir: dir.clone(), nested })
+        })
+        .collect()
+}
+
+/// A package's directory, less the packages nested inside it.
+struct PackageDir {
+    dir: PathBuf,
+    nested: Vec<PathBuf>,
+}
+
+impl PackageDir {
+    fn holds(&self, file: &Path) -> bool {
+        file.starts_with(&self.dir) && !self.nested.iter().any(|nested| file.starts_with(nested))
+    }
+}
+
+/// The analysis of the packages `-p` names: their findings, errors, roots and
+/// exemptions. Everything when none is named.
+fn only_in_packages(mut analysis: Analysis, packages: &[PackageDir]) -> Analysis {
+    if packages.is_empty() {
+        return analysis;
+    }
+    let kept = |location: &Location| packages.iter().any(|package| package.holds(&location.file));
+    analysis.findings.retain(|finding| kept(&finding.location));
+    analysis.errors.retain(|error| kept(&error.location));
+    analysis.roots.retain(|root| kept(&root.location));
+    analysis.exemptions.retain(|exemption| kept(&exemption.location));
+    analysis
 }
 
 /// The adoption files of one check, read before the analysis so that a bad one
@@ -285,6 +405,7 @@ pub fn render(ws: &Workspace, analysis: &Analysis, options: &RenderOptions, elap
 pub fn render_report(ws: &Workspace, report: &Report<'_>, options: &RenderOptions, elapsed_ms: u128) -> String {
     let paths = Paths { root: &ws.root };
     match options.format {
+        MessageFormat::Sarif => sarif::render(&paths, report),
         MessageFormat::Json => render_json(&paths, report, elapsed_ms),
         MessageFormat::Short => render_short(&paths, report, options),
         MessageFormat::Human => render_human(&paths, report, options),
@@ -396,7 +517,7 @@ fn render_json(paths: &Paths<'_>, report: &Report<'_>, elapsed_ms: u128) -> Stri
 }
 
 /// The fix to suggest for a finding of each kind.
-fn help(kind: FindingKind) -> &'static str {
+pub(crate) fn help(kind: FindingKind) -> &'static str {
     match kind {
         FindingKind::Allocation => {
             "keep the memory across calls (a buffer in `self` or a `&mut` parameter, or `bounded`), or exempt the line: `// noalloc:exempt <kind>: <reason>`"

@@ -24,6 +24,8 @@ let state: ServerState = "stopped";
 /** The binary of the running client. */
 let runningPath: string | undefined;
 let output: vscode.LogOutputChannel;
+/** Where the extension is installed: a platform .vsix brings its server there. */
+let extensionPath: string | undefined;
 let status: vscode.StatusBarItem;
 
 function firstFolder(): vscode.WorkspaceFolder | undefined {
@@ -53,6 +55,7 @@ function lookupServer(): ServerLookup {
     home: os.homedir(),
     platform: process.platform,
     workspaceFolder: firstFolder()?.uri.fsPath,
+    extensionPath,
     isExecutable,
   });
 }
@@ -269,6 +272,7 @@ async function checkWorkspace(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel("noalloc", { log: true });
   status = vscode.window.createStatusBarItem("noalloc.status", vscode.StatusBarAlignment.Left, 0);
   status.name = "noalloc";

@@ -1,6 +1,8 @@
-// Finds the `noalloc-ls` binary: the `noalloc.server.path` setting, then PATH, then
-// ~/.cargo/bin. Pure: the file system and environment come in as arguments, so the
-// search order is unit-tested without VS Code.
+// Finds the `noalloc-ls` binary: the `noalloc.server.path` setting, then the server
+// bundled in a platform-specific .vsix (`server/noalloc-ls`, as rust-analyzer's
+// extension ships its server), then PATH, then ~/.cargo/bin. Pure: the file system
+// and environment come in as arguments, so the search order is unit-tested without
+// VS Code.
 
 import * as path from "path";
 
@@ -17,12 +19,14 @@ export interface Environment {
   platform: NodeJS.Platform;
   /** The first workspace folder, for relative paths and `${workspaceFolder}`. */
   workspaceFolder: string | undefined;
+  /** The extension's own directory: a platform .vsix has the server in `server/`. */
+  extensionPath: string | undefined;
   /** True when `p` is an existing file the user may run. */
   isExecutable(p: string): boolean;
 }
 
 export type ServerLookup =
-  | { kind: "found"; path: string; source: "setting" | "PATH" | "cargo" }
+  | { kind: "found"; path: string; source: "setting" | "bundled" | "PATH" | "cargo" }
   | { kind: "missing"; message: string; searched: string[] };
 
 /** Expands `~`, `${userHome}` and `${workspaceFolder}`, and makes a relative path
@@ -65,6 +69,15 @@ export function findServer(configured: string | null | undefined, env: Environme
         `noalloc: the server set in \`noalloc.server.path\` was not found or is not executable: ${p}. ` +
         `Fix the setting, or clear it to use \`${SERVER_NAME}\` from PATH. To install: ${INSTALL_HINT}`,
     };
+  }
+  if (env.extensionPath !== undefined) {
+    for (const name of executableNames(env.platform)) {
+      const p = join(env.extensionPath, "server", name);
+      searched.push(p);
+      if (env.isExecutable(p)) {
+        return { kind: "found", path: p, source: "bundled" };
+      }
+    }
   }
   const sep = env.platform === "win32" ? ";" : ":";
   const dirs = (env.pathVar ?? "").split(sep).filter((d) => d !== "");

@@ -18,6 +18,16 @@ export interface ServerSettings {
   roots?: string[];
   severity: Severity;
   buildScripts: boolean;
+  /** Features and target, under rust-analyzer's names (`cargo.features`, ...). */
+  cargo?: CargoSettings;
+  /** How findings the baseline lists are shown: as hints (the server's default) or not at all. */
+  baselined?: "hint" | "hide";
+}
+
+export interface CargoSettings {
+  features?: "all" | string[];
+  noDefaultFeatures?: boolean;
+  target?: string;
 }
 
 /** Reads one setting; `vscode.WorkspaceConfiguration.get` fits. */
@@ -58,6 +68,18 @@ export function serverSettings(
       out[key] = v;
     }
   }
+  if (get("baselined") === "hide") out.baselined = "hide";
+  const cargo: CargoSettings = {};
+  const features = get("cargo.features");
+  if (features === "all") {
+    cargo.features = "all";
+  } else if (list(features) !== undefined) {
+    cargo.features = list(features);
+  }
+  if (get("cargo.noDefaultFeatures") === true) cargo.noDefaultFeatures = true;
+  const target = text(get("cargo.target"));
+  if (target !== undefined) cargo.target = target;
+  if (Object.keys(cargo).length > 0) out.cargo = cargo;
   return out;
 }
 
@@ -83,5 +105,9 @@ export function checkArgs(s: ServerSettings, folder: string): string[] {
   for (const t of s.scratch ?? []) args.push("--scratch", t);
   for (const r of s.roots ?? []) args.push("--root", r);
   if (!s.buildScripts) args.push("--no-build-scripts");
+  if (s.cargo?.features === "all") args.push("--all-features");
+  else if (s.cargo?.features !== undefined) args.push("--features", s.cargo.features.join(","));
+  if (s.cargo?.noDefaultFeatures) args.push("--no-default-features");
+  if (s.cargo?.target !== undefined) args.push("--target", s.cargo.target);
   return args;
 }

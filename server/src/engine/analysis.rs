@@ -104,7 +104,7 @@ impl<'a> Analyzer<'a> {
         let db: &dyn HirDatabase = self.db;
         let mut graph = CallGraph::new(db, first_root.func.krate(db));
         let mut opened = config.cache_dir.as_ref().filter(|_| summaries.is_none()).map(|dir| {
-            let material = summary_cache::key_material_for(&self.ws.root, &self.ws.std_source.library, config);
+            let material = summary_cache::key_material_for(self.ws, config);
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
         let mut cache = summaries.or(opened.as_mut());

@@ -1,9 +1,10 @@
-//! The directive language in comments: `// noalloc:root`, `exempt <kind>: <reason>`,
-//! `fixed`, `append`. Parses comment text and finds what each directive stands on,
-//! from syntax alone; mapping items to functions is the caller's business.
+//! The directive language: in comments (`// noalloc:root`, `exempt <kind>: <reason>`,
+//! `fixed`, `append`) and as attributes (`#[noalloc::root]`, `#[noalloc::exempt(kind,
+//! "reason")]`, ...), read by the same rules. Parses them and finds what each one
+//! stands on, from syntax alone; mapping items to functions is the caller's business.
 
 use ra_ap_syntax::{
-    AstNode, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
+    AstNode, AstToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
     ast::{self},
 };
 
@@ -16,29 +17,54 @@ pub enum Directive {
     Append,
 }
 
-/// Why a comment that starts with `noalloc:` is not a directive.
+/// How a directive is written: a comment (`// noalloc:root`) or an attribute of the
+/// `noalloc` crate (`#[noalloc::root]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirectiveForm {
+    Comment,
+    Attribute,
+}
+
+/// Why a comment that starts with `noalloc:`, or an attribute `noalloc::..`, is not a
+/// directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DirectiveParseError {
     UnknownWord(String),
     MissingKind,
     MissingReason { kind: String },
+    /// `#[noalloc::root(..)]`: only `exempt` takes arguments.
+    UnexpectedArguments(String),
+}
+
+impl DirectiveParseError {
+    /// The message, showing the fix in the form the directive was written in.
+    pub fn message(&self, form: DirectiveForm) -> String {
+        let exempt = |kind: &str, reason: &str| match form {
+            DirectiveForm::Comment => format!("`// noalloc:exempt {kind}: {reason}`"),
+            DirectiveForm::Attribute => format!("`#[noalloc::exempt({kind}, \"{reason}\")]`"),
+        };
+        let prefix = match form {
+            DirectiveForm::Comment => "noalloc:",
+            DirectiveForm::Attribute => "noalloc::",
+        };
+        match self {
+            DirectiveParseError::UnknownWord(word) => {
+                format!("unknown noalloc directive `{word}` (expected root, exempt, fixed or append)")
+            }
+            DirectiveParseError::MissingKind => {
+                format!("{prefix}exempt needs a kind and a reason: {}", exempt("<kind>", "<reason>"))
+            }
+            DirectiveParseError::MissingReason { kind } => {
+                format!("{prefix}exempt {kind} has no reason: write {}", exempt(kind, "<why this is fine>"))
+            }
+            DirectiveParseError::UnexpectedArguments(word) => format!("{prefix}{word} takes no arguments"),
+        }
+    }
 }
 
 impl std::fmt::Display for DirectiveParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DirectiveParseError::UnknownWord(word) => write!(
-                f,
-                "unknown noalloc directive `{word}` (expected root, exempt, fixed or append)"
-            ),
-            DirectiveParseError::MissingKind => {
-                write!(f, "noalloc:exempt needs a kind and a reason: `// noalloc:exempt <kind>: <reason>`")
-            }
-            DirectiveParseError::MissingReason { kind } => write!(
-                f,
-                "noalloc:exempt {kind} has no reason: write `// noalloc:exempt {kind}: <why this is fine>`"
-            ),
-        }
+        f.write_str(&self.message(DirectiveForm::Comment))
     }
 }
 
@@ -59,6 +85,58 @@ pub fn parse_comment(text: &str) -> Option<Result<Directive, DirectiveParseError
         "exempt" => parse_exempt(tail),
         other => Err(DirectiveParseError::UnknownWord(other.to_owned())),
     })
+}
+
+/// Parses an attribute's meta (`noalloc::root`, `noalloc::exempt(kind, "reason")`,
+/// also inside `cfg_attr`). `None` when it is not one of the `noalloc` crate's.
+pub fn parse_attribute(meta: &ast::Meta) -> Option<Result<Directive, DirectiveParseError>> {
+    let path = meta.path()?;
+    let crate_segment = path.qualifier()?.as_single_name_ref()?;
+    if crate_segment.text() != "noalloc" {
+        return None;
+    }
+    let word = path.segment()?.name_ref()?.text().to_string();
+    let arguments = match meta {
+        ast::Meta::PathMeta(_) => None,
+        ast::Meta::TokenTreeMeta(it) => it.token_tree(),
+        _ => return Some(Err(DirectiveParseError::UnexpectedArguments(word))),
+    };
+    Some(match (word.as_str(), arguments) {
+        ("root", None) => Ok(Directive::Root),
+        ("fixed", None) => Ok(Directive::Fixed),
+        ("append", None) => Ok(Directive::Append),
+        ("exempt", Some(arguments)) => parse_exempt_arguments(&arguments),
+        ("exempt", None) => Err(DirectiveParseError::MissingKind),
+        ("root" | "fixed" | "append", Some(_)) => Err(DirectiveParseError::UnexpectedArguments(word)),
+        _ => Err(DirectiveParseError::UnknownWord(word)),
+    })
+}
+
+/// `(kind, "reason")`, as `parse_exempt` reads `kind: reason`.
+fn parse_exempt_arguments(arguments: &ast::TokenTree) -> Result<Directive, DirectiveParseError> {
+    let tokens: Vec<SyntaxToken> = arguments
+        .syntax()
+        .children_with_tokens()
+        .filter_map(|it| it.into_token())
+        .filter(|token| !token.kind().is_trivia() && !matches!(token.kind(), SyntaxKind::L_PAREN | SyntaxKind::R_PAREN))
+        .collect();
+    let kinds: Vec<SyntaxKind> = tokens.iter().map(SyntaxToken::kind).collect();
+    let kind = match kinds.first() {
+        Some(SyntaxKind::IDENT) => tokens[0].text().to_owned(),
+        _ => return Err(DirectiveParseError::MissingKind),
+    };
+    let reason = match kinds.as_slice() {
+        [SyntaxKind::IDENT] | [SyntaxKind::IDENT, SyntaxKind::COMMA] => String::new(),
+        [SyntaxKind::IDENT, SyntaxKind::COMMA, SyntaxKind::STRING]
+        | [SyntaxKind::IDENT, SyntaxKind::COMMA, SyntaxKind::STRING, SyntaxKind::COMMA] => ast::String::cast(tokens[2].clone())
+            .and_then(|string| string.value().ok().map(|value| value.trim().to_owned()))
+            .unwrap_or_default(),
+        _ => return Err(DirectiveParseError::MissingKind),
+    };
+    if reason.is_empty() {
+        return Err(DirectiveParseError::MissingReason { kind });
+    }
+    Ok(Directive::Exempt { kind, reason })
 }
 
 fn parse_exempt(tail: &str) -> Result<Directive, DirectiveParseError> {
@@ -109,7 +187,7 @@ pub struct FileDirectives {
     pub errors: Vec<DirectiveError>,
 }
 
-/// Collects the directives of a parsed file.
+/// Collects the directives of a parsed file: its comments, then its attributes.
 pub fn collect(file: &SourceFile) -> FileDirectives {
     let text = file.syntax().text().to_string();
     let lines = LineStarts::new(&text);
@@ -120,59 +198,134 @@ pub fn collect(file: &SourceFile) -> FileDirectives {
         }
         let Some(parsed) = parse_comment(token.text()) else { continue };
         let range = token.text_range();
-        let directive = match parsed {
-            Ok(directive) => directive,
-            Err(err) => {
-                out.errors.push(DirectiveError { range, message: err.to_string() });
-                continue;
-            }
+        let line = lines.line_of(u32::from(range.start()));
+        let trailing = lines.has_code_before(&text, u32::from(range.start()));
+        let place = Place {
+            range,
+            form: DirectiveForm::Comment,
+            item: attached_item(&token),
+            covered_line: Some(if trailing { line } else { next_code_line(&text, &lines, line) }),
         };
-        match directive {
-            Directive::Root => match attached_item(&token) {
-                Some(node) => {
-                    if let Some(item) = ast::Fn::cast(node.clone()) {
-                        out.roots.push((range, RootItem::Fn(item)));
-                    } else if let Some(item) = ast::Impl::cast(node.clone()) {
-                        out.roots.push((range, RootItem::Impl(item)));
-                    } else if let Some(item) = ast::Module::cast(node.clone()) {
-                        out.roots.push((range, RootItem::Module(item)));
-                    } else {
-                        out.errors.push(misplaced(range, "root", "a fn, impl or mod"));
-                    }
-                }
-                None => out.errors.push(misplaced(range, "root", "a fn, impl or mod")),
-            },
-            Directive::Fixed => match attached_item(&token).and_then(ast::Adt::cast) {
-                Some(ast::Adt::Union(_)) | None => out.errors.push(misplaced(range, "fixed", "a struct or enum")),
-                Some(adt) => out.fixed_types.push(adt),
-            },
-            Directive::Append => match attached_item(&token).and_then(ast::Fn::cast) {
-                Some(item) => out.append_fns.push(item),
-                None => out.errors.push(misplaced(range, "append", "a fn")),
-            },
-            Directive::Exempt { kind, reason } => {
-                let line = lines.line_of(u32::from(range.start()));
-                let trailing = lines.has_code_before(&text, u32::from(range.start()));
-                let covered_line = if trailing { line } else { next_code_line(&text, &lines, line) };
-                out.exemptions.push(ExemptionSite { kind, reason, comment: range, covered_line });
-            }
+        place.record(parsed, &mut out);
+    }
+    for attr in file.syntax().descendants().filter_map(ast::Attr::cast) {
+        let item = attr.syntax().parent().filter(|parent| ast::Item::can_cast(parent.kind()));
+        for meta in attr.skip_cfg_attrs() {
+            let Some(parsed) = parse_attribute(&meta) else { continue };
+            let place = Place {
+                range: attr.syntax().text_range(),
+                form: DirectiveForm::Attribute,
+                covered_line: item.as_ref().map(|item| lines.line_of(u32::from(first_code_offset(item)))),
+                item: item.clone(),
+            };
+            place.record(parsed, &mut out);
         }
     }
     out
 }
 
-fn misplaced(range: TextRange, word: &str, expected: &str) -> DirectiveError {
-    DirectiveError { range, message: format!("noalloc:{word} must stand on the line above {expected}") }
+/// Where a directive is written, and what it stands on.
+struct Place {
+    range: TextRange,
+    form: DirectiveForm,
+    /// The item it is attached to.
+    item: Option<SyntaxNode>,
+    /// The line an exemption covers (0-based); `None` where an exemption may not stand
+    /// (an attribute on a statement).
+    covered_line: Option<u32>,
+}
+
+impl Place {
+    fn record(self, parsed: Result<Directive, DirectiveParseError>, out: &mut FileDirectives) {
+        let range = self.range;
+        let directive = match parsed {
+            Ok(directive) => directive,
+            Err(err) => {
+                out.errors.push(DirectiveError { range, message: err.message(self.form) });
+                return;
+            }
+        };
+        match directive {
+            Directive::Root => {
+                let item = self.item.clone();
+                if let Some(item) = item.clone().and_then(ast::Fn::cast) {
+                    out.roots.push((range, RootItem::Fn(item)));
+                } else if let Some(item) = item.clone().and_then(ast::Impl::cast) {
+                    out.roots.push((range, RootItem::Impl(item)));
+                } else if let Some(item) = item.and_then(ast::Module::cast) {
+                    out.roots.push((range, RootItem::Module(item)));
+                } else {
+                    out.errors.push(self.misplaced("root", "a fn, impl or mod"));
+                }
+            }
+            Directive::Fixed => match self.item.clone().and_then(ast::Adt::cast) {
+                Some(ast::Adt::Union(_)) | None => out.errors.push(self.misplaced("fixed", "a struct or enum")),
+                Some(adt) => out.fixed_types.push(adt),
+            },
+            Directive::Append => match self.item.clone().and_then(ast::Fn::cast) {
+                Some(item) => out.append_fns.push(item),
+                None => out.errors.push(self.misplaced("append", "a fn")),
+            },
+            Directive::Exempt { kind, reason } => match self.covered_line {
+                Some(covered_line) => out.exemptions.push(ExemptionSite { kind, reason, comment: range, covered_line }),
+                None => out.errors.push(DirectiveError {
+                    range,
+                    message: format!(
+                        "#[noalloc::exempt] must stand on an item (attributes on statements are not stable Rust): write `// noalloc:exempt {kind}: {reason}` above the line"
+                    ),
+                }),
+            },
+        }
+    }
+
+    fn misplaced(&self, word: &str, expected: &str) -> DirectiveError {
+        let message = match self.form {
+            DirectiveForm::Comment => format!("noalloc:{word} must stand on the line above {expected}"),
+            DirectiveForm::Attribute => format!("#[noalloc::{word}] must stand on {expected}"),
+        };
+        DirectiveError { range: self.range, message }
+    }
+}
+
+/// Whether the file writes its directives as attributes (`#[noalloc::root]`) rather
+/// than comments: the form a quick fix should offer there.
+pub fn form_used(file: &SourceFile) -> DirectiveForm {
+    let uses_attributes = file
+        .syntax()
+        .descendants()
+        .filter_map(ast::Attr::cast)
+        .flat_map(|attr| attr.skip_cfg_attrs())
+        .any(|meta| parse_attribute(&meta).is_some());
+    if uses_attributes { DirectiveForm::Attribute } else { DirectiveForm::Comment }
+}
+
+/// Where an item's code starts, after its attributes, doc comments and comments.
+fn first_code_offset(item: &SyntaxNode) -> ra_ap_syntax::TextSize {
+    item.children_with_tokens()
+        .find(|it| !matches!(it.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR))
+        .map_or(item.text_range().start(), |it| it.text_range().start())
 }
 
 /// The directives in the comments above an item (which rust-analyzer keeps inside
-/// the item's node): how a function's `noalloc:append` is read where it is called.
+/// the item's node) and in its attributes: how a function's `noalloc:append` is read
+/// where it is called.
 pub fn attached_directives(item: &SyntaxNode) -> Vec<Directive> {
     item.children_with_tokens()
         .take_while(|it| matches!(it.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR))
-        .filter_map(|it| it.into_token())
-        .filter(|token| token.kind() == SyntaxKind::COMMENT)
-        .filter_map(|token| parse_comment(token.text())?.ok())
+        .filter_map(|it| match it {
+            ra_ap_syntax::NodeOrToken::Token(token) if token.kind() == SyntaxKind::COMMENT => {
+                parse_comment(token.text())?.ok().map(|directive| vec![directive])
+            }
+            ra_ap_syntax::NodeOrToken::Node(node) => Some(
+                ast::Attr::cast(node)?
+                    .skip_cfg_attrs()
+                    .iter()
+                    .filter_map(|meta| parse_attribute(meta)?.ok())
+                    .collect(),
+            ),
+            ra_ap_syntax::NodeOrToken::Token(_) => None,
+        })
+        .flatten()
         .collect()
 }
 
@@ -340,6 +493,78 @@ fn f() {
         assert_eq!(d.fixed_types.len(), 1);
         assert_eq!(d.append_fns.len(), 1);
         assert_eq!(d.errors.len(), 1);
+    }
+
+    #[test]
+    fn attributes_read_like_the_comments() {
+        let d = directives(
+            r#"
+#[noalloc::root]
+/// Docs.
+#[inline]
+pub fn a() {}
+
+#[noalloc::root]
+impl T {}
+
+#[cfg_attr(feature = "check", noalloc::root)]
+mod m {}
+
+#[noalloc::fixed]
+struct Ring;
+
+#[noalloc::append]
+fn push_it() {}
+
+#[noalloc::exempt(measured, "runs once per process")]
+static TABLE: u8 = 0;
+"#,
+        );
+        assert_eq!(d.roots.len(), 3);
+        assert_eq!(d.fixed_types.len(), 1);
+        assert_eq!(d.append_fns.len(), 1);
+        let exempt: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.reason.as_str(), e.covered_line)).collect();
+        assert_eq!(exempt, [("measured", "runs once per process", 19)]);
+        assert!(d.errors.is_empty(), "{:?}", d.errors);
+        let file = SourceFile::parse("#[noalloc::append]\n#[inline]\nfn f() {}\n", Edition::CURRENT).tree();
+        let f = file.syntax().descendants().find_map(ast::Fn::cast).unwrap();
+        assert_eq!(attached_directives(f.syntax()), vec![Directive::Append]);
+        assert_eq!(form_used(&file), DirectiveForm::Attribute);
+    }
+
+    #[test]
+    fn malformed_attributes_are_errors_like_malformed_comments() {
+        let d = directives(
+            r#"
+#[noalloc::rooot]
+fn a() {}
+#[noalloc::exempt(debug)]
+fn b() {}
+#[noalloc::exempt(debug, "  ")]
+fn c() {}
+#[noalloc::exempt]
+fn d() {}
+#[noalloc::root(now)]
+fn e() {}
+#[noalloc::root]
+struct S;
+#[serde::skip]
+fn not_ours() {}
+"#,
+        );
+        let messages: Vec<_> = d.errors.iter().map(|e| e.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "unknown noalloc directive `rooot` (expected root, exempt, fixed or append)",
+                "noalloc::exempt debug has no reason: write `#[noalloc::exempt(debug, \"<why this is fine>\")]`",
+                "noalloc::exempt debug has no reason: write `#[noalloc::exempt(debug, \"<why this is fine>\")]`",
+                "noalloc::exempt needs a kind and a reason: `#[noalloc::exempt(<kind>, \"<reason>\")]`",
+                "noalloc::root takes no arguments",
+                "#[noalloc::root] must stand on a fn, impl or mod",
+            ]
+        );
+        assert!(d.roots.is_empty());
     }
 }
 

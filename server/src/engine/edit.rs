@@ -200,7 +200,7 @@ impl Snapshot {
             let mut allow = summary_cache::allow_key_material(&config.allow);
             allow.push(format!("strict-panics {}", config.strict_panics));
             if summaries.as_ref().is_none_or(|s| s.dir != *dir || s.allow != allow) {
-                let material = summary_cache::key_material_for(&ws.root, &ws.std_source.library, config);
+                let material = summary_cache::key_material_for(ws, config);
                 let material: Vec<&str> = material.iter().map(String::as_str).collect();
                 *summaries = Some(Summaries { dir: dir.clone(), allow, cache: SummaryCache::open(dir, &material) });
             }

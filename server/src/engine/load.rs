@@ -1,6 +1,7 @@
-//! Loading a cargo workspace into rust-analyzer's database, with std's source and
-//! (unless turned off) build scripts and the toolchain's proc-macro server. Owns the
-//! database and the VFS; the analysis borrows them.
+//! Loading a cargo workspace into rust-analyzer's database, with std's source,
+//! the features and target cargo is asked for, and (unless turned off) build
+//! scripts and the toolchain's proc-macro server. Owns the database and the VFS;
+//! the analysis borrows them.
 
 use std::path::{Path, PathBuf};
 
@@ -8,7 +9,7 @@ use ra_ap_ide_db::RootDatabase;
 use ra_ap_load_cargo::{LoadCargoConfig, ProcMacroServerChoice, load_workspace_at};
 use ra_ap_paths::{AbsPathBuf, Utf8PathBuf};
 use ra_ap_proc_macro_api::ProcMacroClient;
-use ra_ap_project_model::{CargoConfig, RustLibSource};
+use ra_ap_project_model::{CargoConfig, CargoFeatures, RustLibSource};
 use ra_ap_vfs::{FileId, Vfs, VfsPath};
 
 use super::std_source::{self, MISSING_STD_SOURCE, StdSource};
@@ -20,11 +21,59 @@ pub struct LoadOptions {
     pub build_scripts: bool,
     /// Std's source; discovered from the environment when `None`.
     pub std_source: Option<StdSource>,
+    /// The cargo features to turn on (`--features`, `--all-features`,
+    /// `--no-default-features`).
+    pub features: Features,
+    /// The target triple to check for (`--target`); the host's when `None`.
+    pub target: Option<String>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { build_scripts: true, std_source: None }
+        LoadOptions { build_scripts: true, std_source: None, features: Features::default(), target: None }
+    }
+}
+
+/// The cargo features a check turns on, as cargo's flags say them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Features {
+    /// `--all-features`.
+    pub all: bool,
+    /// `--no-default-features`.
+    pub no_default: bool,
+    /// `--features a,b` (`package/feature` works as in cargo).
+    pub names: Vec<String>,
+}
+
+impl Features {
+    fn to_cargo(&self) -> CargoFeatures {
+        if self.all {
+            CargoFeatures::All
+        } else {
+            CargoFeatures::Selected { features: self.names.clone(), no_default_features: self.no_default }
+        }
+    }
+}
+
+/// The flags cargo would take (`--all-features`, `--no-default-features --features
+/// a,b`; empty for the defaults), names sorted: one spelling for one selection, so
+/// it can key a cache.
+impl std::fmt::Display for Features {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.all {
+            return f.write_str("--all-features");
+        }
+        let mut names = self.names.clone();
+        names.sort();
+        names.dedup();
+        let mut flags = Vec::new();
+        if self.no_default {
+            flags.push("--no-default-features".to_owned());
+        }
+        if !names.is_empty() {
+            flags.push(format!("--features {}", names.join(",")));
+        }
+        f.write_str(&flags.join(" "))
     }
 }
 
@@ -32,6 +81,8 @@ impl Default for LoadOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     NoStdSource,
+    /// No `cargo` or `rustc`: the message says where it was looked for.
+    NoToolchain(String),
     NoWorkspace(PathBuf),
     Failed(String),
 }
@@ -40,6 +91,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::NoStdSource => f.write_str(MISSING_STD_SOURCE),
+            LoadError::NoToolchain(message) => f.write_str(message),
             LoadError::NoWorkspace(path) => {
                 write!(f, "no cargo workspace at {}: pass the directory that holds Cargo.toml", path.display())
             }
@@ -65,6 +117,8 @@ pub struct Workspace {
     pub vfs: Vfs,
     pub root: PathBuf,
     pub std_source: StdSource,
+    features: Features,
+    target: Option<String>,
     _proc_macro_server: Option<ProcMacroClient>,
 }
 
@@ -76,7 +130,12 @@ impl Workspace {
         }
         let std_source = match &options.std_source {
             Some(found) => found.clone(),
-            None => std_source::discover_from_env().ok_or(LoadError::NoStdSource)?,
+            None => {
+                // rust-analyzer runs cargo as its `toolchain` crate finds it; say where
+                // we looked when it is nowhere, rather than cargo's "not found".
+                std_source::find_tool(std_source::Tool::Cargo).map_err(LoadError::NoToolchain)?;
+                std_source::discover_from_env(&root).ok_or(LoadError::NoStdSource)?
+            }
         };
         let sysroot_src = Utf8PathBuf::from_path_buf(std_source.library.clone())
             .map(AbsPathBuf::assert)
@@ -86,6 +145,9 @@ impl Workspace {
             sysroot_src: Some(sysroot_src),
             all_targets: true,
             set_test: false,
+            features: options.features.to_cargo(),
+            target: options.target.clone(),
+            extra_env: std_source::toolchain_env(),
             ..CargoConfig::default()
         };
         let load_config = LoadCargoConfig {
@@ -99,9 +161,28 @@ impl Workspace {
             num_worker_threads: 1,
             proc_macro_processes: 1,
         };
-        let (db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
+        let (mut db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
             .map_err(|err| LoadError::Failed(one_line(&err)))?;
-        Ok(Workspace { db, vfs, root, std_source, _proc_macro_server: proc_macro_server })
+        keep_noalloc_attributes_unexpanded(&mut db);
+        Ok(Workspace {
+            db,
+            vfs,
+            root,
+            std_source,
+            features: options.features.clone(),
+            target: options.target.clone(),
+            _proc_macro_server: proc_macro_server,
+        })
+    }
+
+    /// The features the workspace was loaded with: part of what a summary depends on.
+    pub fn features(&self) -> &Features {
+        &self.features
+    }
+
+    /// The target triple it was loaded for; `None` for the host's.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
     }
 
     /// The on-disk path of a file, if it has one.
@@ -114,4 +195,28 @@ impl Workspace {
     pub fn display_path(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
     }
+}
+
+/// `#[noalloc::root]` and its siblings are inert attribute macros: expanded, they
+/// would move the items they stand on into macro files, where the directives (read
+/// from the source file) could not find them. Taking away the expanders of the
+/// `noalloc` crate makes rust-analyzer leave those items where they are written, as
+/// it does for any attribute whose expander is missing.
+fn keep_noalloc_attributes_unexpanded(db: &mut RootDatabase) {
+    use ra_ap_ide_db::base_db::{self, salsa::Setter};
+    let noalloc_crates: Vec<base_db::Crate> = base_db::all_crates(db)
+        .iter()
+        .copied()
+        .filter(|krate| {
+            krate.data(db).is_proc_macro
+                && krate.extra_data(db).display_name.as_ref().is_some_and(|name| name.crate_name().as_str() == "noalloc")
+        })
+        .collect();
+    if noalloc_crates.is_empty() {
+        return;
+    }
+    let proc_macros = hir_expand::proc_macro::ProcMacros::get(db);
+    let mut by_crate = proc_macros.by_crate(db).clone();
+    by_crate.retain(|krate, _| !noalloc_crates.contains(krate));
+    proc_macros.set_by_crate(db).to(by_crate);
 }

@@ -1,9 +1,14 @@
-//! Finding the standard library's source the way a user's machine has it: the
-//! active toolchain's `lib/rustlib/src/rust/library`, then `RUST_SRC_PATH`, then
-//! Debian's `rust-web-src` location. Owns nothing else.
+//! Finding the toolchain and the standard library's source the way a user's machine
+//! has them. `rustc` and `cargo` as rust-analyzer's `toolchain` crate finds them
+//! (`$RUSTC`/`$CARGO`, `PATH`, `$CARGO_HOME/bin`, `~/.cargo/bin`), run in the
+//! workspace so its `rust-toolchain.toml` picks the toolchain; then std's source: that
+//! toolchain's `lib/rustlib/src/rust/library`, `RUST_SRC_PATH`, Debian's
+//! `rust-web-src` location. Owns nothing else.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+pub use ra_ap_toolchain::Tool;
 
 /// Where std's source was found, and how.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,28 +43,69 @@ pub fn discover(sysroot: Option<&Path>, rust_src_path: Option<&Path>, debian: &P
     })
 }
 
-/// Discovery from this process's environment: `rustc --print sysroot` and `RUST_SRC_PATH`.
-pub fn discover_from_env() -> Option<StdSource> {
-    let sysroot = toolchain_sysroot();
+/// Discovery from this process's environment: `rustc --print sysroot` run in the
+/// workspace, and `RUST_SRC_PATH`.
+pub fn discover_from_env(workspace: &Path) -> Option<StdSource> {
+    let sysroot = toolchain_sysroot(workspace);
     let rust_src_path = std::env::var_os("RUST_SRC_PATH").map(PathBuf::from);
     // NOALLOC_DEBIAN_RUST_SRC moves the last fallback (for packagers, and for tests).
     let debian = std::env::var_os("NOALLOC_DEBIAN_RUST_SRC").map_or_else(|| PathBuf::from(DEBIAN_RUST_SRC), PathBuf::from);
     discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian)
 }
 
-/// The active toolchain's sysroot. `NOALLOC_TOOLCHAIN_SYSROOT` names it instead of
-/// asking `rustc --print sysroot` (for packagers, and for tests).
-pub fn toolchain_sysroot() -> Option<PathBuf> {
+/// The sysroot of the toolchain the workspace uses (its `rust-toolchain.toml`, else
+/// rustup's default). `NOALLOC_TOOLCHAIN_SYSROOT` names it instead of asking `rustc
+/// --print sysroot` (for packagers, and for tests).
+pub fn toolchain_sysroot(workspace: &Path) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
         return Some(PathBuf::from(path));
     }
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let out = Command::new(rustc).args(["--print", "sysroot"]).output().ok()?;
+    let rustc = find_tool(Tool::Rustc).ok()?;
+    let out = Command::new(rustc).args(["--print", "sysroot"]).current_dir(workspace).output().ok()?;
     if !out.status.success() {
         return None;
     }
     let path = String::from_utf8(out.stdout).ok()?;
     Some(PathBuf::from(path.trim()))
+}
+
+/// Where `cargo` or `rustc` is, as rust-analyzer finds it; when it is nowhere, a
+/// message that says where it was looked for and what to do.
+pub fn find_tool(tool: Tool) -> Result<PathBuf, String> {
+    let found = tool.path();
+    if found.as_str() != tool.name() {
+        return Ok(found.into());
+    }
+    let name = tool.name();
+    let variable = name.to_uppercase();
+    let cargo_home = match std::env::var_os("CARGO_HOME") {
+        Some(home) => format!("$CARGO_HOME/bin ({})", Path::new(&home).join("bin").display()),
+        None => match dirs::home_dir() {
+            Some(home) => format!("~/.cargo/bin ({})", home.join(".cargo/bin").display()),
+            None => "~/.cargo/bin (no home directory)".to_owned(),
+        },
+    };
+    Err(format!(
+        "no `{name}` found: looked at ${variable}, each directory of PATH and {cargo_home}; install Rust with rustup (https://rustup.rs), or set {variable} to the `{name}` to use"
+    ))
+}
+
+/// What cargo's child processes need to find the toolchain when `PATH` does not
+/// lead to it: `RUSTC` set to the `rustc` found (in `~/.cargo/bin`, say), since cargo
+/// itself looks only at `RUSTC` and `PATH`. Empty when `PATH` or `RUSTC` already
+/// leads there (a rustup proxy on `PATH` picks the toolchain itself).
+pub fn toolchain_env() -> ra_ap_ide_db::FxHashMap<String, Option<String>> {
+    let mut env = ra_ap_ide_db::FxHashMap::default();
+    if std::env::var_os("RUSTC").is_some() {
+        return env;
+    }
+    let Ok(rustc) = find_tool(Tool::Rustc) else { return env };
+    let on_path = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| Some(dir.as_path()) == rustc.parent()));
+    if !on_path {
+        env.insert("RUSTC".to_owned(), Some(rustc.display().to_string()));
+    }
+    env
 }
 
 fn is_library_dir(path: &Path) -> bool {

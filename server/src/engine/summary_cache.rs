@@ -130,10 +130,13 @@ pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
 
 /// What the summaries depend on besides the code itself, for the cache key: the
 /// toolchain, std's source, the lock file of the *cargo workspace* the checked
-/// path belongs to (also when checking a member), the manifest, the target, the
-/// engine build, and the settings that change verdicts (allowlist, panic policy).
-pub fn key_material_for(workspace_root: &Path, std_library: &Path, config: &super::CheckConfig) -> Vec<String> {
-    let mut material = key_material(workspace_root, std_library);
+/// path belongs to (also when checking a member), the manifest, the enabled
+/// features and the target, the engine build, and the settings that change
+/// verdicts (allowlist, panic policy).
+pub fn key_material_for(ws: &super::Workspace, config: &super::CheckConfig) -> Vec<String> {
+    let mut material = key_material(&ws.root, &ws.std_source.library);
+    material.push(format!("features {}", ws.features()));
+    material.push(format!("target {}", ws.target().unwrap_or(std::env::consts::ARCH)));
     material.extend(allow_key_material(&config.allow));
     material.push(format!("strict-panics {}", config.strict_panics));
     material
@@ -155,8 +158,7 @@ pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
         .and_then(|lock| std::fs::read_to_string(lock).ok())
         .unwrap_or_default();
     let manifest = std::fs::read_to_string(workspace_root.join("Cargo.toml")).unwrap_or_default();
-    let target = std::env::var("CARGO_BUILD_TARGET").unwrap_or_else(|_| std::env::consts::ARCH.to_owned());
-    vec![toolchain, std_library.display().to_string(), lock, manifest, target, engine_build()]
+    vec![toolchain, std_library.display().to_string(), lock, manifest, engine_build()]
 }
 
 /// Which build of the engine worked the summaries out: its version and the size

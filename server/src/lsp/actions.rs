@@ -1,7 +1,8 @@
 //! Code actions as text edits on one file: insert an exemption for a finding,
-//! reserve capacity for a "may grow" finding, mark a fn as a root. Works on the
-//! document's text and its syntax tree alone; which lines allocate comes from the
-//! diagnostics the engine produced.
+//! reserve capacity for a "may grow" finding, mark a fn as a root (as a comment, or
+//! as `#[noalloc::root]` in a file that writes its directives as attributes). Works
+//! on the document's text and its syntax tree alone; which lines allocate comes
+//! from the diagnostics the engine produced.
 
 use lsp_types::{Position, Range, TextEdit};
 use ra_ap_syntax::{
@@ -10,13 +11,16 @@ use ra_ap_syntax::{
 };
 
 use super::documents::{line_text, offset, position};
+use crate::engine::directives::{self, DirectiveForm};
 
 /// Title prefix of the exemption quick fix (editors' tests select it by this).
 pub const EXEMPTION_TITLE: &str = "Insert a noalloc exemption";
 
 /// A trailing `// noalloc:exempt measured: <reason>` on `line` (0-based); on a line
 /// that already ends in a comment, the exemption goes alone on the line above (it
-/// then covers the next line).
+/// then covers the next line). Always the comment form, also in files that use the
+/// attributes: a finding's line is a statement, and attributes on statements are
+/// not stable Rust.
 pub fn exemption_edit(text: &str, line: u32) -> Option<TextEdit> {
     let content = line_text(text, line)?;
     let directive = "// noalloc:exempt measured: <reason>";
@@ -61,38 +65,35 @@ pub fn parse(text: &str) -> SourceFile {
     SourceFile::parse(text, Edition::CURRENT).tree()
 }
 
-/// Whether a fn already carries `// noalloc:root` among the comments above it.
+/// Whether a fn already carries `// noalloc:root` or `#[noalloc::root]`.
 pub fn is_marked_root(func: &ast::Fn) -> bool {
-    func.syntax()
-        .children_with_tokens()
-        .take_while(|t| {
-            matches!(
-                t.kind(),
-                SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR
-            )
-        })
-        .filter_map(|t| t.into_token())
-        .any(|t| {
-            t.kind() == SyntaxKind::COMMENT
-                && crate::engine::directives::parse_comment(t.text()).is_some_and(|d| {
-                    d.is_ok_and(|d| d == crate::engine::directives::Directive::Root)
-                })
-        })
+    directives::attached_directives(func.syntax()).contains(&directives::Directive::Root)
 }
 
-/// `// noalloc:root` on the line above the fn (above its doc comments and attributes).
+/// A root directive on the line above the fn, in the form the file uses: `//
+/// noalloc:root` above its doc comments and attributes, or `#[noalloc::root]`
+/// directly above the fn's code (below its doc comments), as attributes stand.
 pub fn mark_root_edit(text: &str, func: &ast::Fn) -> TextEdit {
-    let start: usize = func.syntax().text_range().start().into();
+    let file = func.syntax().ancestors().last().and_then(SourceFile::cast);
+    let form = file.map_or(DirectiveForm::Comment, |file| directives::form_used(&file));
+    let (start, directive): (usize, &str) = match form {
+        DirectiveForm::Comment => (func.syntax().text_range().start().into(), "// noalloc:root"),
+        DirectiveForm::Attribute => {
+            let code = func
+                .syntax()
+                .children_with_tokens()
+                .find(|it| !matches!(it.kind(), SyntaxKind::COMMENT | SyntaxKind::WHITESPACE | SyntaxKind::ATTR))
+                .map_or(func.syntax().text_range().start(), |it| it.text_range().start());
+            (code.into(), "#[noalloc::root]")
+        }
+    };
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let indent = &text[line_start..start];
     let indent = if indent.trim().is_empty() { indent } else { "" };
     let (at, new_text) = if indent.len() == start - line_start {
-        (
-            position(text, line_start),
-            format!("{indent}// noalloc:root\n"),
-        )
+        (position(text, line_start), format!("{indent}{directive}\n"))
     } else {
-        (position(text, start), format!("// noalloc:root\n{indent}"))
+        (position(text, start), format!("{directive}\n{indent}"))
     };
     TextEdit {
         range: Range::new(at, at),
@@ -252,6 +253,17 @@ mod tests {
         assert!(is_marked_root(
             &fn_at(&file, &marked, Position::new(5, 9)).unwrap()
         ));
+    }
+
+    #[test]
+    fn mark_root_as_an_attribute_where_the_file_uses_attributes() {
+        let text = "#[noalloc::root]\nfn a() {}\n\n/// Docs.\n#[inline]\npub fn handle() {\n    work();\n}\n";
+        let file = parse(text);
+        assert!(is_marked_root(&fn_at(&file, text, Position::new(1, 4)).unwrap()));
+        let func = fn_at(&file, text, Position::new(6, 5)).unwrap();
+        assert!(!is_marked_root(&func));
+        let marked = apply(text, &[mark_root_edit(text, &func)]);
+        assert_eq!(marked, "#[noalloc::root]\nfn a() {}\n\n/// Docs.\n#[inline]\n#[noalloc::root]\npub fn handle() {\n    work();\n}\n");
     }
 
     #[test]

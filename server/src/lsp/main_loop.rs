@@ -30,13 +30,13 @@ use lsp_types::{
 };
 use serde::de::DeserializeOwned;
 
-use super::actions;
+use super::{actions, adoption};
 use super::documents::{path_to_uri, uri_to_path, Documents};
 use super::settings::Settings;
 use super::to_proto::{self, Texts, SOURCE};
 use super::transport::{Incoming, Outgoing};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
-use crate::engine::{Analysis, FindingKind, LoadError, LoadOptions, Workspace};
+use crate::engine::{Analysis, FindingKind, LoadError, Workspace};
 
 /// Results of work done off the main loop.
 enum Task {
@@ -727,7 +727,7 @@ impl Server {
         if settings == self.settings {
             return;
         }
-        let reload = settings.build_scripts != self.settings.build_scripts;
+        let reload = self.settings.needs_reload(&settings);
         self.settings = settings;
         if reload {
             self.reload_wanted = true;
@@ -902,10 +902,7 @@ impl Server {
         self.phase = Phase::Loading;
         self.running = None;
         let load = self.load;
-        let options = LoadOptions {
-            build_scripts: self.settings.build_scripts,
-            std_source: None,
-        };
+        let options = self.settings.load_options();
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
         let spawned = std::thread::Builder::new()
@@ -1001,7 +998,11 @@ impl Server {
         let fresh: BTreeMap<PathBuf, Vec<Diagnostic>> = {
             let lookup = |p: &Path| self.text_of(p);
             let mut texts = Texts::new(&lookup, self.root.as_deref());
-            to_proto::diagnostics(&analysis, &self.settings, &mut texts)
+            let mut diagnostics = to_proto::diagnostics(&analysis, &self.settings, &mut texts);
+            if let Some(root) = self.root.as_deref() {
+                adoption::apply(root, &self.settings, &analysis, &mut diagnostics, &mut texts);
+            }
+            diagnostics
         };
         let mut paths: Vec<PathBuf> = fresh.keys().cloned().collect();
         paths.extend(

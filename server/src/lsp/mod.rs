@@ -9,9 +9,11 @@
 //! - `documents`: open files, incremental edits, UTF-16 positions, URIs;
 //! - `settings`: `initializationOptions` / `didChangeConfiguration`;
 //! - `to_proto`: `Analysis` -> diagnostics, hover, code lens;
-//! - `actions`: the code actions' text edits (syntax only).
+//! - `actions`: the code actions' text edits (syntax only);
+//! - `adoption`: the baseline and exemptions list applied to the diagnostics.
 
 mod actions;
+mod adoption;
 mod documents;
 pub use documents::file_uri;
 mod main_loop;

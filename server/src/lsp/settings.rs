@@ -1,14 +1,17 @@
 //! The server's settings: the same keys as the CLI flags (editors/README.md), read
 //! from `initializationOptions`, `workspace/didChangeConfiguration` and
 //! `workspace/configuration`. Owns parsing and the mapping onto the engine's
-//! `CheckConfig`; a key the engine does not take yet is kept here until it does.
+//! `CheckConfig` and `LoadOptions` (`cargo.features`, `cargo.noDefaultFeatures`,
+//! `cargo.target`, named as rust-analyzer names them); a key the engine does not
+//! take yet is kept here until it does.
 
 use std::path::PathBuf;
 
 use lsp_types::DiagnosticSeverity;
 use serde::Deserialize;
 
-use crate::engine::CheckConfig;
+use crate::engine::load::Features;
+use crate::engine::{CheckConfig, LoadOptions};
 
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -29,6 +32,52 @@ pub struct Settings {
     pub severity: Severity,
     /// Run build scripts and proc macros (`--no-build-scripts` when false).
     pub build_scripts: bool,
+    /// Features and target, as rust-analyzer's `cargo.*` settings.
+    pub cargo: CargoSettings,
+    /// How findings the baseline lists are shown.
+    pub baselined: BaselinedFindings,
+}
+
+/// How the editor shows a finding the baseline lists (CI does not fail on it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BaselinedFindings {
+    /// A hint: visible where you look, no squiggle.
+    #[default]
+    Hint,
+    /// Not shown.
+    Hide,
+}
+
+/// `cargo.features` (`"all"` or a list), `cargo.noDefaultFeatures`, `cargo.target`:
+/// rust-analyzer's names, so one workspace setting can serve both servers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct CargoSettings {
+    pub features: FeatureList,
+    pub no_default_features: bool,
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum FeatureList {
+    /// `"all"`.
+    All(AllKeyword),
+    Listed(Vec<String>),
+}
+
+impl Default for FeatureList {
+    fn default() -> Self {
+        FeatureList::Listed(Vec::new())
+    }
+}
+
+/// The one word `cargo.features` takes instead of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AllKeyword {
+    All,
 }
 
 impl Default for Settings {
@@ -42,6 +91,8 @@ impl Default for Settings {
             roots: Vec::new(),
             severity: Severity::Warning,
             build_scripts: true,
+            cargo: CargoSettings::default(),
+            baselined: BaselinedFindings::Hint,
         }
     }
 }
@@ -108,6 +159,8 @@ impl Settings {
             "roots" => self.roots = from.roots,
             "severity" => self.severity = from.severity,
             "buildScripts" => self.build_scripts = from.build_scripts,
+            "cargo" => self.cargo = from.cargo,
+            "baselined" => self.baselined = from.baselined,
             _ => {}
         }
     }
@@ -115,8 +168,7 @@ impl Settings {
     /// What the engine is asked to check, with the workspace's Cargo.toml metadata
     /// filling what the editor leaves unset, and the allowlist (built-in, then the
     /// `allow` file of the settings or of the metadata). `baseline` and `exemptions`
-    /// gate CI (`--check`); the editor shows every finding, so they are kept, not
-    /// applied.
+    /// are applied to the diagnostics (`lsp::adoption`), not to the check.
     pub fn check_config_for(&self, root: &std::path::Path) -> Result<CheckConfig, String> {
         let mut config = self.check_config().with_manifest(root)?;
         let files = crate::adoption::settings::AdoptionFiles {
@@ -126,6 +178,25 @@ impl Settings {
         .with_manifest(root)?;
         config.allow = crate::adoption::allowlist::with_file(files.allow.as_deref()).map_err(|err| err.to_string())?;
         Ok(config)
+    }
+
+    /// How the workspace is loaded: build scripts, features, target.
+    pub fn load_options(&self) -> LoadOptions {
+        let (all, names) = match &self.cargo.features {
+            FeatureList::All(AllKeyword::All) => (true, Vec::new()),
+            FeatureList::Listed(names) => (false, names.clone()),
+        };
+        LoadOptions {
+            build_scripts: self.build_scripts,
+            std_source: None,
+            features: Features { all, no_default: self.cargo.no_default_features, names },
+            target: self.cargo.target.clone(),
+        }
+    }
+
+    /// Whether going from `self` to `new` needs the workspace loaded again.
+    pub fn needs_reload(&self, new: &Settings) -> bool {
+        self.build_scripts != new.build_scripts || self.cargo != new.cargo
     }
 
     /// What the engine is asked to check from the editor's settings alone.
@@ -208,5 +279,24 @@ mod tests {
         assert_eq!(config.roots, ["a::*"]);
         assert_eq!(config.line_only, ["debug"]);
         assert_eq!(config.scratch, ["app::Scratch"]);
+    }
+
+    #[test]
+    fn cargo_features_and_target_as_rust_analyzer_names_them() {
+        let (listed, bad) = Settings::from_json(
+            &json!({"cargo": {"features": ["gated"], "noDefaultFeatures": true, "target": "x86_64-unknown-linux-gnu"}}),
+        )
+        .unwrap();
+        assert!(bad.is_empty());
+        let options = listed.load_options();
+        assert_eq!(options.features, Features { all: false, no_default: true, names: vec!["gated".to_owned()] });
+        assert_eq!(options.target.as_deref(), Some("x86_64-unknown-linux-gnu"));
+        assert!(Settings::default().needs_reload(&listed));
+
+        let (all, _) = Settings::from_json(&json!({"settings": {"noalloc": {"cargo": {"features": "all"}}}})).unwrap();
+        assert!(all.load_options().features.all);
+
+        let (_, bad) = Settings::from_json(&json!({"cargo": {"features": "some"}, "severity": "hint"})).unwrap();
+        assert_eq!(bad, ["cargo"]);
     }
 }

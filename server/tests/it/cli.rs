@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use expect_test::expect_file;
+use expect_test::{expect, expect_file};
 
 use crate::test_data;
 
@@ -177,4 +177,158 @@ fn second_run_reuses_summaries_from_disk_with_the_same_findings() {
     assert!(walked_warm < walked_cold, "cold {err_cold} warm {err_warm}");
     let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(files.len(), 1, "one summary file per configuration: {files:?}");
+}
+
+#[test]
+fn unknown_values_are_errors_that_list_the_valid_ones() {
+    let (code, _, stderr) = run(&mut noalloc(&["--check", "--color", "bogus"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("[possible values: auto, always, never]"), "{stderr}");
+    let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("[possible values: human, short, json, sarif]"), "{stderr}");
+}
+
+#[test]
+fn explain_prints_a_finding_code_as_the_readme_explains_it() {
+    let (code, stdout, _) = run(&mut noalloc(&["--explain", "may-grow"]));
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("may-grow\n\nThe line grows a buffer kept in a long-lived value"), "{stdout}");
+    let (code, stdout, stderr) = run(&mut noalloc(&["--explain", "mayb-grow"]));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        "error: `mayb-grow` is not a noalloc finding code (the codes: allocation, may-grow, swallowed-error, malformed-directive, unused-exemption, stale-baseline-entry, exemptions-list-differs)\n"
+    );
+}
+
+/// `test-data/features`: a root behind a feature, one behind a 32-bit target's cfg,
+/// and roots written as `#[noalloc::root]`.
+#[test]
+fn features_and_target_choose_what_is_checked() {
+    let (code, stdout, stderr) = check("features", &["--message-format", "short"]);
+    assert_eq!(code, 1, "{stderr}");
+    expect![[r#"
+        src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
+    "#]]
+    .assert_eq(&stdout);
+
+    let (_, gated, stderr) = check("features", &["--message-format", "short", "--features", "gated"]);
+    expect![[r#"
+        src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
+        src/lib.rs:21: features::gated: calls <str as alloc::borrow::ToOwned>::to_owned
+    "#]]
+    .assert_eq(&gated);
+    assert!(stderr.is_empty(), "{stderr}");
+    let (_, all, _) = check("features", &["--message-format", "short", "--all-features"]);
+    assert_eq!(all, gated);
+
+    let (_, narrow, stderr) = check("features", &["--message-format", "short", "--target", "i686-unknown-linux-gnu"]);
+    assert!(narrow.contains("features::narrow: calls"), "{narrow}{stderr}");
+}
+
+#[test]
+fn cargo_noalloc_takes_cargos_flags() {
+    let manifest = test_data("features").join("Cargo.toml");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-noalloc"));
+    cmd.args(["noalloc", "--manifest-path", manifest.to_str().unwrap(), "-p", "features", "-F", "gated"])
+        .args(["--message-format", "short", "--no-cache", "-q"])
+        .env_remove("NOALLOC_LOG");
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("src/lib.rs:21: features::gated: calls"), "{stdout}");
+
+    let mut unknown = Command::new(env!("CARGO_BIN_EXE_cargo-noalloc"));
+    unknown.args(["noalloc", "--manifest-path", manifest.to_str().unwrap(), "-p", "nope"]);
+    let (code, _, stderr) = run(&mut unknown);
+    assert_eq!(code, 2);
+    assert_eq!(stderr, "error: package `nope` is not in the workspace (its packages: features)\n");
+}
+
+#[test]
+fn sarif_output_is_valid_sarif_2_1_0() {
+    let (code, stdout, stderr) = check("example", &["--message-format", "sarif"]);
+    assert_eq!(code, 1, "{stderr}");
+    let log: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut schema: serde_json::Value =
+        serde_json::from_str(include_str!("../data/sarif-schema-2.1.0.json")).expect("the vendored schema parses");
+    // The schema's own pattern for `language` (of a run and of a tool component)
+    // fails the meta-schema's `format: regex` (a stray `]`); noalloc writes no
+    // `language`, so the pattern is replaced by what it means before compiling.
+    for owner in ["run", "toolComponent"] {
+        let language = &mut schema["definitions"][owner]["properties"]["language"]["pattern"];
+        assert_eq!(language, "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$");
+        *language = serde_json::json!("^[a-zA-Z]{2}(-[a-zA-Z]{2})?$");
+    }
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    assert!(rules.iter().any(|r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("README.md#allocation")));
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    let result = &results[0];
+    assert_eq!(result["ruleId"], "allocation");
+    assert_eq!(result["level"], "warning");
+    let location = &result["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "src/lib.rs");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(location["region"]["startLine"], 30);
+    assert_eq!(result["relatedLocations"][0]["message"]["text"], "root `example::handle`");
+    let flow = result["codeFlows"][0]["threadFlows"][0]["locations"].as_array().unwrap();
+    assert!(flow.len() >= 3, "{flow:#?}");
+    assert!(flow.iter().any(|step| step["location"]["message"]["text"].as_str().unwrap().contains("__rust_alloc")), "{flow:#?}");
+}
+
+#[test]
+fn sarif_error_findings_are_errors() {
+    let (_, stdout, _) = check("specifics", &["--message-format", "sarif"]);
+    let log: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    let malformed: Vec<_> = results.iter().filter(|r| r["ruleId"] == "malformed-directive").collect();
+    assert!(!malformed.is_empty());
+    assert!(malformed.iter().all(|r| r["level"] == "error"));
+}
+
+/// As a desktop-started editor runs it: no cargo on PATH, the toolchain in
+/// `~/.cargo/bin` (here links to the real one), and no `CARGO`/`RUSTC`.
+#[test]
+fn toolchain_is_found_in_home_cargo_bin_when_path_lacks_it() {
+    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output().unwrap();
+    let toolchain_bin = std::path::PathBuf::from(String::from_utf8(sysroot.stdout).unwrap().trim()).join("bin");
+    let home = tempfile::tempdir().unwrap();
+    let run_in_home = |home: &std::path::Path| {
+        let path = test_data("example");
+        run(noalloc(&["--check", path.to_str().unwrap(), "--message-format", "short", "--no-cache"])
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", home)
+            .env_remove("CARGO")
+            .env_remove("RUSTC")
+            .env_remove("CARGO_HOME")
+            .env_remove("RUSTUP_HOME")
+            .env_remove("RUSTUP_TOOLCHAIN")
+            .env_remove("RUST_SRC_PATH")
+            .env_remove("NOALLOC_TOOLCHAIN_SYSROOT"))
+    };
+
+    let (code, stdout, stderr) = run_in_home(home.path());
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_eq!(
+        stderr,
+        format!(
+            "error: no `cargo` found: looked at $CARGO, each directory of PATH and ~/.cargo/bin ({}/.cargo/bin); install Rust with rustup (https://rustup.rs), or set CARGO to the `cargo` to use\n",
+            home.path().display()
+        )
+    );
+
+    let cargo_bin = home.path().join(".cargo/bin");
+    std::fs::create_dir_all(&cargo_bin).unwrap();
+    for tool in ["cargo", "rustc"] {
+        std::os::unix::fs::symlink(toolchain_bin.join(tool), cargo_bin.join(tool)).unwrap();
+    }
+    let (code, stdout, stderr) = run_in_home(home.path());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.starts_with("src/lib.rs:30: example::log_request: calls alloc::fmt::format"), "{stdout}");
 }

@@ -1171,3 +1171,72 @@ fn an_edit_re_walks_only_the_edited_body() {
     assert_eq!(third.findings, second.findings);
     assert_eq!(third.timings.bodies_walked, second.timings.bodies_walked);
 }
+
+/// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
+/// and the root behind it is checked; roots written as `#[noalloc::root]` are read.
+#[test]
+fn cargo_features_setting_checks_the_code_behind_a_feature() {
+    // In place: the fixture's path dependency on `attributes/` is relative.
+    let root = test_data("features");
+    let lib = root.join("src/lib.rs");
+    let mut client = Client::start(&root, fast());
+    client.open(&lib);
+    client.wait_quiescent();
+    finding_on(&client, &lib, line_of(&lib, "vec![0u8; count]"));
+    let gated = line_of(&lib, "name.to_owned()");
+    let on_gated = |client: &Client| client.diagnostics_of(&lib).iter().any(|d| d["range"]["start"]["line"] == gated);
+    assert!(!on_gated(&client));
+
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "noalloc": { "buildScripts": false, "cargo": { "features": ["gated"] } } } }),
+    );
+    client.wait_quiescent();
+    assert!(on_gated(&client), "{:#?}", client.diagnostics_of(&lib));
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// The baseline CI checks against, applied in the editor: a listed finding is a hint,
+/// a listed finding that is gone is an error on the baseline file.
+#[test]
+fn baselined_findings_are_hints_and_stale_entries_errors() {
+    let ws = Scratch::of("example");
+    let lib = ws.file("src/lib.rs");
+    let baseline = ws.file("noalloc-baseline.toml");
+    std::fs::write(
+        &baseline,
+        r#"[[finding]]
+file = "src/lib.rs"
+function = "example::log_request"
+kind = "allocation"
+reasons = ["calls alloc::fmt::format", "calls core::fmt::rt::Argument::new_display"]
+source = 'let line = format!("GET {path}");'
+
+[[finding]]
+file = "src/lib.rs"
+function = "example::gone"
+kind = "allocation"
+reasons = ["calls alloc::string::String::from"]
+source = 'let s = String::from("gone");'
+"#,
+    )
+    .unwrap();
+    let mut client = Client::start(&ws.root(), json!({ "buildScripts": false, "baseline": "noalloc-baseline.toml" }));
+    client.open(&lib);
+    client.wait_quiescent();
+    let d = finding_on(&client, &lib, line_of(&lib, "format!("));
+    assert_eq!(d["severity"], 4, "{d:#}");
+    assert!(d["message"].as_str().unwrap().ends_with("(in the baseline)"), "{d:#}");
+    let stale = client.diagnostics_of(&baseline);
+    assert_eq!(stale.len(), 1, "{stale:#?}");
+    assert_eq!(stale[0]["code"], "stale-baseline-entry");
+    assert_eq!(stale[0]["severity"], 1);
+
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "noalloc": { "buildScripts": false, "baseline": "noalloc-baseline.toml", "baselined": "hide" } } }),
+    );
+    client.wait_quiescent();
+    assert!(client.diagnostics_of(&lib).is_empty(), "{:#?}", client.diagnostics_of(&lib));
+    assert_eq!(client.shutdown(), 0);
+}

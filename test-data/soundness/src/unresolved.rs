@@ -1,5 +1,6 @@
-//! Roots the engine must map, or say it cannot: a root on an item that is not
-//! compiled is an error; a `--root` path through a re-export names the function.
+//! Roots the engine must map, or say it cannot: a root in a file outside the
+//! module tree is an error (a cfg'd-out one is simply not part of this build); a
+//! `--root` path through a re-export names the function.
 
 pub mod private {
     pub struct Matcher(pub u8);

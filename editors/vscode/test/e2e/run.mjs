@@ -10,6 +10,9 @@
 // ~/.cache/noalloc-target, release then debug), CODE_SERVER (default
 // ~/.cache/noalloc-editors/code-server/node_modules/.bin/code-server), CHROMIUM
 // (default /usr/bin/chromium), VSIX (default dist/noalloc-<version>.vsix).
+// NOALLOC_E2E_BUNDLED=1: VSIX is a platform .vsix (package.sh --target) that brings
+// its server; then no `noalloc.server.path` is set, noalloc-ls must be on neither
+// PATH nor ~/.cargo/bin, and the squiggle proves the bundled server ran.
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -37,6 +40,7 @@ const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 const vsix = process.env.VSIX || path.join(ext, "dist", `noalloc-${version}.vsix`);
 const artifacts = process.env.NOALLOC_E2E_ARTIFACTS || path.join(here, "artifacts");
 const updateMedia = process.env.NOALLOC_E2E_UPDATE_MEDIA === "1";
+const bundled = process.env.NOALLOC_E2E_BUNDLED === "1";
 // The first analysis loads std's source: give it time on a cold cache.
 const ANALYSIS_MS = Number(process.env.NOALLOC_E2E_TIMEOUT_MS || 120_000);
 
@@ -101,7 +105,13 @@ const libRs = path.join(ws, "src/lib.rs");
 // noalloc.server.path is machine-overridable: in code-server (a remote set-up) it is
 // read from the machine's settings, not the user's.
 fs.mkdirSync(path.join(data, "Machine"), { recursive: true });
-fs.writeFileSync(path.join(data, "Machine/settings.json"), JSON.stringify({ "noalloc.server.path": server }, null, 2));
+fs.writeFileSync(path.join(data, "Machine/settings.json"), JSON.stringify(bundled ? {} : { "noalloc.server.path": server }, null, 2));
+if (bundled) {
+  const elsewhere = [...(process.env.PATH || "").split(path.delimiter), path.join(home, ".cargo/bin")]
+    .map((dir) => path.join(dir, "noalloc-ls"))
+    .filter((p) => fs.existsSync(p));
+  check("no noalloc-ls on PATH or in ~/.cargo/bin (the .vsix must bring its own)", elsewhere.length === 0, elsewhere.join(", "));
+}
 const settings = {
   "workbench.colorTheme": "Default Dark Modern",
   "workbench.startupEditor": "none",
@@ -126,6 +136,11 @@ log(`installing ${path.basename(vsix)}`);
 const inst = spawnSync(codeServer, ["--install-extension", vsix, "--extensions-dir", exts, "--user-data-dir", data], { env, encoding: "utf8" });
 if (!check("the .vsix installs into code-server", inst.status === 0 && /noalloc/.test(fs.readdirSync(exts).join(" ")), inst.stderr + inst.stdout)) {
   process.exit(1);
+}
+if (bundled) {
+  const installed = fs.readdirSync(exts).filter((d) => d.startsWith("noalloc."));
+  const inside = installed.map((d) => path.join(exts, d, "server/noalloc-ls")).filter((p) => fs.existsSync(p));
+  check("the platform .vsix brings server/noalloc-ls", inside.length === 1, installed.join(", "));
 }
 
 const port = await freePort();

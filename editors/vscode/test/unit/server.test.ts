@@ -8,6 +8,7 @@ function env(files: string[], over: Partial<Environment> = {}): Environment {
     home: "/home/u",
     platform: "linux",
     workspaceFolder: "/ws",
+    extensionPath: "/ext",
     isExecutable: (p) => files.includes(p),
     ...over,
   };
@@ -23,6 +24,13 @@ test("a setting that points nowhere is reported, not silently replaced by PATH",
   assert.equal(r.kind, "missing");
   assert.match(r.kind === "missing" ? r.message : "", /noalloc\.server\.path.*\/home\/u\/bin\/noalloc-ls/);
   assert.match(r.kind === "missing" ? r.message : "", /cargo install --path server/);
+});
+
+test("the bundled server comes after the setting and before PATH", () => {
+  const r = findServer(undefined, env(["/ext/server/noalloc-ls", "/usr/bin/noalloc-ls"]));
+  assert.deepEqual(r, { kind: "found", path: "/ext/server/noalloc-ls", source: "bundled" });
+  const set = findServer("/opt/noalloc-ls", env(["/opt/noalloc-ls", "/ext/server/noalloc-ls"]));
+  assert.equal(set.kind === "found" && set.source, "setting");
 });
 
 test("PATH is searched in order, before ~/.cargo/bin", () => {
@@ -43,7 +51,7 @@ test("nothing found: the message names the install command and the setting", () 
   if (r.kind === "missing") {
     assert.match(r.message, /cargo install --path server/);
     assert.match(r.message, /noalloc\.server\.path/);
-    assert.deepEqual(r.searched, ["/home/u/.cargo/bin/noalloc-ls"]);
+    assert.deepEqual(r.searched, ["/ext/server/noalloc-ls", "/home/u/.cargo/bin/noalloc-ls"]);
   }
 });
 

@@ -71,3 +71,20 @@ test("--check arguments mirror the settings that have flags", () => {
   ]);
   assert.deepEqual(checkArgs(serverSettings(reader({}), env), "/ws"), ["--check", "/ws"]);
 });
+
+test("cargo.features, cargo.noDefaultFeatures and cargo.target reach the server and the check", () => {
+  const s = serverSettings(
+    reader({ "cargo.features": ["gated", " "], "cargo.noDefaultFeatures": true, "cargo.target": "i686-unknown-linux-gnu" }),
+    env,
+  );
+  assert.deepEqual(s.cargo, { features: ["gated"], noDefaultFeatures: true, target: "i686-unknown-linux-gnu" });
+  assert.deepEqual(checkArgs(s, "/ws").slice(2), ["--features", "gated", "--no-default-features", "--target", "i686-unknown-linux-gnu"]);
+  const all = serverSettings(reader({ "cargo.features": "all" }), env);
+  assert.deepEqual(checkArgs(all, "/ws").slice(2), ["--all-features"]);
+  assert.equal(serverSettings(reader({ "cargo.features": [] }), env).cargo, undefined);
+});
+
+test("baselined findings: hints unless hidden", () => {
+  assert.equal(serverSettings(reader({ baselined: "hint" }), env).baselined, undefined);
+  assert.equal(serverSettings(reader({ baselined: "hide" }), env).baselined, "hide");
+});

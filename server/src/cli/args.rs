@@ -1,0 +1,239 @@
+//! The command line that `noalloc-ls --check` and `cargo noalloc` share: cargo's
+//! conventions for choosing the workspace, packages, features and target, the output
+//! flags, and the check's own flags. Turns them into `CheckOptions`; running the
+//! check is `cli::run`'s business.
+
+use std::path::{Path, PathBuf};
+
+use crate::adoption::settings::AdoptionFiles;
+use crate::engine::load::Features;
+use crate::engine::std_source::{Tool, find_tool};
+use crate::engine::{CheckConfig, LoadOptions};
+
+use super::{AdoptionOptions, CheckOptions, MessageFormat, RenderOptions, Verbosity};
+
+/// Which workspace, packages, features and target: cargo's flags, with cargo's names.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct CargoSelection {
+    /// Path to Cargo.toml (of the workspace or of one of its packages).
+    #[arg(long, value_name = "PATH", help_heading = "Package Selection")]
+    pub manifest_path: Option<PathBuf>,
+    /// Report only the findings in this package. Repeatable.
+    #[arg(short = 'p', long = "package", value_name = "SPEC", help_heading = "Package Selection")]
+    pub packages: Vec<String>,
+    /// Report the findings of every package of the workspace (the default).
+    #[arg(long, conflicts_with = "packages", help_heading = "Package Selection")]
+    pub workspace: bool,
+    /// Space or comma separated list of features to activate.
+    #[arg(short = 'F', long, value_name = "FEATURES", help_heading = "Feature Selection")]
+    pub features: Vec<String>,
+    /// Activate all available features.
+    #[arg(long, help_heading = "Feature Selection")]
+    pub all_features: bool,
+    /// Do not activate the `default` feature.
+    #[arg(long, help_heading = "Feature Selection")]
+    pub no_default_features: bool,
+    /// Check for the target triple.
+    #[arg(long, value_name = "TRIPLE", help_heading = "Compilation Options")]
+    pub target: Option<String>,
+}
+
+impl CargoSelection {
+    /// The features as the engine takes them; `--features "a b,c"` is three.
+    pub fn features(&self) -> Features {
+        Features {
+            all: self.all_features,
+            no_default: self.no_default_features,
+            names: self
+                .features
+                .iter()
+                .flat_map(|list| list.split([',', ' ']))
+                .filter(|name| !name.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
+
+    /// The workspace directory: `--manifest-path`'s, else `path` when given, else the
+    /// workspace that holds the current directory, as `cargo locate-project` finds it.
+    pub fn workspace_dir(&self, path: Option<&Path>) -> Result<PathBuf, String> {
+        if let Some(manifest) = &self.manifest_path {
+            if manifest.file_name().is_none_or(|name| name != "Cargo.toml") || !manifest.is_file() {
+                return Err(format!("the manifest-path must be a path to a Cargo.toml file: {}", manifest.display()));
+            }
+            return Ok(locate_workspace(manifest.parent().unwrap_or(Path::new("."))).unwrap_or_else(|_| {
+                manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+            }));
+        }
+        match path {
+            Some(path) => Ok(path.to_path_buf()),
+            None => locate_workspace(Path::new(".")),
+        }
+    }
+}
+
+/// The root of the workspace that holds `dir` (`cargo locate-project --workspace`).
+fn locate_workspace(dir: &Path) -> Result<PathBuf, String> {
+    let out = cargo_output(dir, &["locate-project", "--workspace", "--message-format", "plain"])?;
+    let manifest = PathBuf::from(String::from_utf8_lossy(&out).trim());
+    Ok(manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf))
+}
+
+/// What `cargo ARGS` prints in `dir`, or cargo's error.
+pub(super) fn cargo_output(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let cargo = find_tool(Tool::Cargo)?;
+    let out = std::process::Command::new(cargo)
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|err| format!("could not run cargo: {err}"))?;
+    if !out.status.success() {
+        let message = String::from_utf8_lossy(&out.stderr);
+        return Err(message.trim().trim_start_matches("error: ").to_owned());
+    }
+    Ok(out.stdout)
+}
+
+/// How the findings are printed, and how much else is said.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutputFlags {
+    /// The output format: rustc-style text, one line a finding, JSON lines, or SARIF 2.1.0.
+    #[arg(long, value_enum, value_name = "FMT", default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
+    /// Coloring of the text output.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = clap::ColorChoice::Auto)]
+    pub color: clap::ColorChoice,
+    /// Under each finding, the chain of calls down to the allocation.
+    #[arg(long)]
+    pub report: bool,
+    /// Say nothing on stderr but errors.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say what is being loaded, and where the time went.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// What to check and against which of the team's files.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckFlags {
+    /// Also check this function as a root (crate-qualified path, `*` wildcards). Repeatable.
+    #[arg(long = "root", value_name = "PATH")]
+    pub roots: Vec<String>,
+    /// Don't run build scripts or proc macros (for untrusted workspaces).
+    #[arg(long)]
+    pub no_build_scripts: bool,
+    /// Print where the time went.
+    #[arg(long)]
+    pub timings: bool,
+    /// Don't read or write the on-disk summaries of std and dependencies.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Check what a panic path computes before it panics (only the panic call itself is cut).
+    #[arg(long)]
+    pub strict_panics: bool,
+    /// Exemptions of this kind cover only their line, not what it calls. Repeatable.
+    #[arg(long = "line-only", value_name = "KIND")]
+    pub line_only: Vec<String>,
+    /// Types whose fields are long-lived buffers (`krate::m::Type`). Repeatable.
+    #[arg(long = "scratch", value_name = "PATH::Type")]
+    pub scratch: Vec<String>,
+    /// Allowlist file: lines `amortized|measured|debug|profiling: path::to::function`.
+    #[arg(long, value_name = "FILE")]
+    pub allow: Option<PathBuf>,
+    /// Baseline file: fail only on findings it does not list, and on listed ones that are gone.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// With a baseline: record today's findings in it and exit.
+    #[arg(long, conflicts_with = "prune")]
+    pub start: bool,
+    /// With a baseline: drop its entries that no finding matches any more, and exit.
+    #[arg(long)]
+    pub prune: bool,
+    /// Exemptions list: fail when the code's exemptions, or what they let through, differ from it.
+    #[arg(long, value_name = "FILE")]
+    pub exemptions: Option<PathBuf>,
+    /// With an exemptions list: write it from the code and exit.
+    #[arg(long)]
+    pub write_exemptions: bool,
+    /// Print the explanation of a finding code (`allocation`, `may-grow`, ...) and exit.
+    #[arg(long, value_name = "CODE")]
+    pub explain: Option<String>,
+}
+
+/// Everything a check takes on the command line, in either binary.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub selection: CargoSelection,
+    #[command(flatten)]
+    pub output: OutputFlags,
+    #[command(flatten)]
+    pub flags: CheckFlags,
+}
+
+/// The options of one check of the workspace at `path`.
+pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputFlags, flags: &CheckFlags) -> CheckOptions {
+    let color = match output.color {
+        clap::ColorChoice::Always => true,
+        clap::ColorChoice::Never => false,
+        clap::ColorChoice::Auto => std::io::IsTerminal::is_terminal(&std::io::stdout()),
+    };
+    let verbosity = match (output.quiet, output.verbose) {
+        (true, _) => Verbosity::Quiet,
+        (false, true) => Verbosity::Verbose,
+        (false, false) => Verbosity::Normal,
+    };
+    CheckOptions {
+        path,
+        render: RenderOptions { format: output.message_format, report: output.report, color },
+        timings: flags.timings || output.verbose,
+        verbosity,
+        packages: selection.packages.clone(),
+        load: LoadOptions {
+            build_scripts: !flags.no_build_scripts,
+            std_source: None,
+            features: selection.features(),
+            target: selection.target.clone(),
+        },
+        config: CheckConfig {
+            roots: flags.roots.clone(),
+            cache_dir: if flags.no_cache { None } else { crate::engine::default_cache_dir() },
+            line_only: flags.line_only.clone(),
+            scratch: flags.scratch.clone(),
+            strict_panics: flags.strict_panics,
+            ..CheckConfig::default()
+        },
+        adoption: AdoptionOptions {
+            files: AdoptionFiles {
+                allow: flags.allow.clone(),
+                baseline: flags.baseline.clone(),
+                exemptions: flags.exemptions.clone(),
+            },
+            start_baseline: flags.start,
+            prune_baseline: flags.prune,
+            write_exemptions: flags.write_exemptions,
+        },
+    }
+}
+
+/// What both binaries do once their flags are parsed: `--explain`, or the check of
+/// the workspace at `path` (or the one `--manifest-path` or the current directory
+/// is in). Returns the exit status.
+pub fn run_check(path: Option<&Path>, args: &CheckArgs) -> i32 {
+    let CheckArgs { selection, output, flags } = args;
+    let stdout = &mut std::io::stdout().lock();
+    // Not locked: `-v` prints rust-analyzer's progress from its loading threads.
+    let stderr = &mut std::io::stderr();
+    if let Some(code) = &flags.explain {
+        return super::explain::run(code, stdout, stderr);
+    }
+    let dir = match selection.workspace_dir(path) {
+        Ok(dir) => dir,
+        Err(message) => {
+            let _ = std::io::Write::write_fmt(stderr, format_args!("error: {message}\n"));
+            return super::EXIT_COULD_NOT_RUN;
+        }
+    };
+    super::run(&check_options(dir, selection, output, flags), stdout, stderr)
+}

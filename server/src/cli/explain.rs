@@ -1,0 +1,93 @@
+//! `--explain CODE`: the explanation of a finding code, as `rustc --explain` prints
+//! one. The text is `finding-codes.md`, which is also README's "Finding codes"
+//! section (a test keeps the two equal), so there is one source.
+
+use std::io::Write;
+
+const FINDING_CODES: &str = include_str!("finding-codes.md");
+
+/// Each code with its explanation, in the order of the README.
+pub fn codes() -> Vec<(&'static str, &'static str)> {
+    FINDING_CODES
+        .split("\n### ")
+        .skip(1)
+        .filter_map(|section| {
+            let (code, text) = section.split_once('\n')?;
+            Some((code.trim(), text.trim()))
+        })
+        .collect()
+}
+
+/// The explanation of `code`, if it is one.
+pub fn explanation(code: &str) -> Option<&'static str> {
+    codes().into_iter().find(|(known, _)| *known == code).map(|(_, text)| text)
+}
+
+/// The README: the repository's (`repository` in Cargo.toml), else where the
+/// project is expected to live.
+pub fn readme_url() -> String {
+    match env!("CARGO_PKG_REPOSITORY").trim_end_matches('/') {
+        "" => "https://github.com/noalloc/noalloc/blob/main/README.md".to_owned(),
+        repository => format!("{repository}/blob/main/README.md"),
+    }
+}
+
+/// The README section that explains `code`, as a link.
+pub fn readme_link(code: &str) -> String {
+    let readme = readme_url();
+    match explanation(code) {
+        Some(_) => format!("{readme}#{code}"),
+        None => format!("{readme}#finding-codes"),
+    }
+}
+
+/// Prints the explanation; an unknown code is an error listing the known ones.
+pub fn run(code: &str, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    match explanation(code) {
+        Some(text) => {
+            let _ = writeln!(out, "{code}\n\n{text}");
+            super::EXIT_CLEAN
+        }
+        None => {
+            let known: Vec<&str> = codes().into_iter().map(|(code, _)| code).collect();
+            let _ = writeln!(err, "error: `{code}` is not a noalloc finding code (the codes: {})", known.join(", "));
+            super::EXIT_COULD_NOT_RUN
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{ErrorKind, FindingKind};
+
+    /// README's "Finding codes" section is `finding-codes.md`; `UPDATE_EXPECT=1`
+    /// copies the file into the README.
+    #[test]
+    fn readme_section_is_the_explanations() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let heading = "## Finding codes\n\n";
+        let start = readme.find(heading).expect("README has a Finding codes section") + heading.len();
+        let end = start + readme[start..].find("\n## ").expect("a section follows") + 1;
+        if readme[start..end].trim_end() != FINDING_CODES.trim_end() {
+            if std::env::var_os("UPDATE_EXPECT").is_some() {
+                std::fs::write(&path, format!("{}{}\n\n{}", &readme[..start], FINDING_CODES.trim_end(), &readme[end..])).unwrap();
+            } else {
+                panic!("README's Finding codes section differs from server/src/cli/finding-codes.md: run with UPDATE_EXPECT=1");
+            }
+        }
+    }
+
+    #[test]
+    fn every_code_the_tool_reports_is_explained() {
+        let engine_codes = FindingKind::ALL
+            .map(FindingKind::code)
+            .into_iter()
+            .chain([ErrorKind::MalformedDirective, ErrorKind::UnusedExemption].map(ErrorKind::code));
+        for code in engine_codes.chain(["stale-baseline-entry", "exemptions-list-differs"]) {
+            assert!(explanation(code).is_some(), "{code} has no explanation");
+        }
+        assert!(explanation("may-grow").unwrap().starts_with("The line grows a buffer"));
+    }
+}

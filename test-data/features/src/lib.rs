@@ -1,0 +1,35 @@
+//! Roots that exist only with a feature or on a target, and directives written as
+//! attributes.
+
+/// A root in the attribute form; it allocates.
+#[noalloc::root]
+pub fn attributed(count: usize) -> usize {
+    let scratch = vec![0u8; count];
+    scratch.len()
+}
+
+/// Clean in any build.
+#[noalloc::root]
+pub fn always(bytes: &[u8]) -> usize {
+    bytes.len()
+}
+
+/// Checked only with `--features gated`.
+#[cfg(feature = "gated")]
+#[noalloc::root]
+pub fn gated(name: &str) -> usize {
+    let owned = name.to_owned();
+    owned.len()
+}
+
+/// Checked only for a 32-bit target (`--target i686-unknown-linux-gnu`).
+#[cfg(target_pointer_width = "32")]
+// noalloc:root
+pub fn narrow(values: &[u32]) -> usize {
+    let copied = values.to_vec();
+    copied.len()
+}
+
+/// An exemption in the attribute form, on an item: it covers the item's line.
+#[noalloc::exempt(measured, "built once, when the table is first read")]
+pub static TABLE: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| vec![1, 2, 3]);
