@@ -511,14 +511,7 @@ impl<'de> Reader<'de> {
         if need > out.capacity() {
             return Err(Error::new(ErrorKind::Full, start));
         }
-        // SAFETY: the decoding of a checked string is UTF-8; we only write `need`
-        // bytes, within capacity, and set the length to what was written.
-        unsafe {
-            let v = out.as_mut_vec();
-            let spare = std::slice::from_raw_parts_mut(v.as_mut_ptr(), need);
-            let n = unescape(raw, spare);
-            v.set_len(n);
-        }
+        unescape_into(raw, out);
         Ok(())
     }
 
@@ -876,20 +869,41 @@ fn decode_escape(s: &[u8]) -> (char, usize) {
 /// decoded length); returns the bytes written.
 fn unescape(raw: &[u8], out: &mut [u8]) -> usize {
     let mut n = 0;
+    for_each_unescaped(raw, |piece| {
+        out[n..n + piece.len()].copy_from_slice(piece);
+        n += piece.len();
+    });
+    n
+}
+
+/// Decodes the checked raw string `raw` onto the end of `out`, within the capacity
+/// `out` has (the caller checked it with `unescaped_len`): `push_str` never
+/// reallocates here.
+fn unescape_into(raw: &[u8], out: &mut String) {
+    for_each_unescaped(raw, |piece| {
+        debug_assert!(out.len() + piece.len() <= out.capacity());
+        // SAFETY: the pieces of a checked string are its plain runs (checked UTF-8,
+        // split only at a backslash, which is ASCII) and encoded chars.
+        out.push_str(unsafe { std::str::from_utf8_unchecked(piece) });
+    });
+}
+
+/// Calls `piece` with the decoding of the checked raw string `raw`, one plain run or
+/// one escaped char at a time.
+#[inline]
+fn for_each_unescaped(raw: &[u8], mut piece: impl FnMut(&[u8])) {
     let mut i = 0;
     while i < raw.len() {
         let plain = raw[i..].iter().position(|&b| b == b'\\').unwrap_or(raw.len() - i);
-        out[n..n + plain].copy_from_slice(&raw[i..i + plain]);
-        n += plain;
+        piece(&raw[i..i + plain]);
         i += plain;
         if i == raw.len() {
             break;
         }
         let (c, len) = decode_escape(&raw[i..]);
-        n += c.encode_utf8(&mut out[n..]).len();
+        piece(c.encode_utf8(&mut [0u8; 4]).as_bytes());
         i += len;
     }
-    n
 }
 
 /// Whether the checked raw string `raw` decodes to `want`, without decoding it.

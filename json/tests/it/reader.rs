@@ -109,3 +109,20 @@ fn skip_reads_any_value() {
     assert_eq!(r.read::<u8>().unwrap(), 7);
     r.finish().unwrap();
 }
+
+/// The escaped path of `str_into` decodes into the string's spare capacity. Before
+/// it wrote through a `&mut [u8]` over that uninitialised memory (undefined
+/// behaviour, which Miri reports: `.ci/parts/json-miri.sh` runs this test).
+#[test]
+fn str_into_decodes_escapes_into_the_capacity_it_has() {
+    let mut s = String::with_capacity(16);
+    s.push_str("old contents");
+    let mut r = Reader::new(br#""tab\there \u00e9\ud83d\ude00""#);
+    r.str_into(&mut s).unwrap();
+    assert_eq!(s, "tab\there é😀");
+    assert_eq!(s.capacity(), 16);
+
+    let mut small = String::with_capacity(4);
+    let e = Reader::new(br#""a\nbcdef""#).str_into(&mut small).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Full);
+}
