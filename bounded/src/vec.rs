@@ -215,11 +215,17 @@ impl<'a, T> Vec<'a, T> {
 
 impl<T> Drop for Vec<'_, T> {
     fn drop(&mut self) {
+        // The chunks go back when `pooled` is dropped, after this: also when an
+        // item's `Drop` panics here.
         self.clear();
-        if let Some(Pooled { pool, region, indices, taken }) = &self.pooled {
-            for &index in &indices[..*taken] {
-                pool.give_back(region, index);
-            }
+    }
+}
+
+/// Gives the chunks back: the guard that makes a pooled vec's drop panic-safe.
+impl<T> Drop for Pooled<'_, T> {
+    fn drop(&mut self) {
+        for &index in &self.indices[..self.taken] {
+            self.pool.give_back(self.region, index);
         }
     }
 }

@@ -91,3 +91,28 @@ fn pushing_and_reading_allocate_nothing() {
         std::hint::black_box(v.iter().sum::<u64>() + v.get(50).copied().unwrap_or(0));
     });
 }
+
+/// Panics when dropped.
+struct PanicsOnDrop;
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        panic!("an item's drop panics");
+    }
+}
+
+#[test]
+fn chunks_go_back_when_an_item_panics_on_drop() {
+    let pool = Pool::<PanicsOnDrop>::new(4, 2);
+    let region = Region::new(1024);
+    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut v = Vec::in_region(&pool, &region);
+        for _ in 0..3 {
+            assert!(v.push(PanicsOnDrop));
+        }
+        assert_eq!(pool.stats().lent, 2);
+        drop(v);
+    }));
+    assert!(unwound.is_err());
+    assert_eq!((pool.stats().lent, region.used()), (0, 0));
+}
