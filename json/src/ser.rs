@@ -27,7 +27,7 @@ pub fn to_writer_serde<T: Serialize + ?Sized, S: Sink>(value: &T, w: &mut Writer
 }
 
 /// State of a sequence or map being written.
-pub struct Compound<'a, 'b, S> {
+pub struct Compound<'a, 'b, S: Sink> {
     w: &'a mut Writer<'b, S>,
     first: bool,
     /// Closes an enclosing `{"Variant":` as well.
@@ -307,7 +307,7 @@ impl<S: Sink> ser::SerializeStructVariant for Compound<'_, '_, S> {
 
 /// Writes a map key: strings as they are, numbers, bools and chars quoted (as
 /// serde_json does); anything else is `KeyMustBeString`.
-struct MapKey<'a, 'b, S> {
+struct MapKey<'a, 'b, S: Sink> {
     w: &'a mut Writer<'b, S>,
 }
 

@@ -12,7 +12,14 @@ use crate::scan;
 /// Every `io::Write` is a sink; [`NoSink`] is the sink of a writer that must fit
 /// its output in its buffer.
 pub trait Sink {
+    /// Takes all of `bytes`, or fails.
     fn send(&mut self, bytes: &[u8]) -> Result<(), ErrorKind>;
+
+    /// Pushes what the sink itself buffers on to its destination
+    /// (`io::Write::flush`).
+    fn flush(&mut self) -> Result<(), ErrorKind> {
+        Ok(())
+    }
 
     /// Whether `flush` leaves the bytes in the writer's buffer (there being nowhere
     /// to send them).
@@ -24,6 +31,10 @@ pub trait Sink {
 impl<W: io::Write> Sink for W {
     fn send(&mut self, bytes: &[u8]) -> Result<(), ErrorKind> {
         self.write_all(bytes).map_err(|e| ErrorKind::Io(e.kind()))
+    }
+
+    fn flush(&mut self) -> Result<(), ErrorKind> {
+        io::Write::flush(self).map_err(|e| ErrorKind::Io(e.kind()))
     }
 }
 
@@ -46,6 +57,12 @@ impl Sink for NoSink {
 /// Writes never fail on the spot: the first error is kept and returned by
 /// [`Writer::flush`] (or [`Writer::error`]), so an encoder checks once at the end.
 ///
+/// Dropping a writer flushes it, as `std::io::BufWriter` does: buffered bytes go to
+/// the sink and the sink is flushed, unless the writer failed already or the thread
+/// is panicking. Errors on drop are lost: call [`flush`](Writer::flush) to see them.
+/// A writer borrows its sink until it is dropped, so read the sink after
+/// [`into_sink`](Writer::into_sink), or after the writer's scope ends.
+///
 /// ```
 /// use json::WriteJson;
 /// let mut buf = [0u8; 64];
@@ -53,9 +70,10 @@ impl Sink for NoSink {
 /// let mut w = json::Writer::with_sink(&mut buf, &mut out);
 /// [1.5f64, 2.0].write_json(&mut w);
 /// w.flush().unwrap();
+/// drop(w);
 /// assert_eq!(out, b"[1.5,2.0]");
 /// ```
-pub struct Writer<'b, S = NoSink> {
+pub struct Writer<'b, S: Sink = NoSink> {
     buf: &'b mut [u8],
     len: usize,
     sent: usize,
@@ -99,27 +117,46 @@ impl<'b, S: Sink> Writer<'b, S> {
         self.error = None;
     }
 
+    /// The sink.
     pub fn sink(&self) -> &S {
         &self.sink
     }
 
+    /// The sink, mutably. Bytes still buffered in the writer are not in it yet.
     pub fn sink_mut(&mut self) -> &mut S {
         &mut self.sink
     }
 
-    pub fn into_sink(self) -> S {
-        self.sink
+    /// Flushes (see [`flush`](Writer::flush)) and returns the sink, or the first
+    /// error of the whole output with the sink.
+    pub fn into_sink(self) -> Result<S, (Error, S)> {
+        let mut this = std::mem::ManuallyDrop::new(self);
+        let flushed = this.flush();
+        // SAFETY: `this` is never used or dropped again, so the sink is moved out
+        // once; the other fields (a borrow and plain data) need no drop.
+        let sink = unsafe { std::ptr::read(&this.sink) };
+        match flushed {
+            Ok(()) => Ok(sink),
+            Err(e) => Err((e, sink)),
+        }
     }
 
-    /// Sends the buffered bytes to the sink and reports the first error of the
-    /// whole output. A `NoSink` writer keeps its bytes (there is nowhere to send
-    /// them) and only reports.
+    /// Sends the buffered bytes to the sink, flushes the sink, and reports the
+    /// first error of the whole output. A `NoSink` writer keeps its bytes (there is
+    /// nowhere to send them) and only reports.
     pub fn flush(&mut self) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        if self.len > 0 && !self.sink.keeps_bytes() {
-            self.send_buffer();
+        if !self.sink.keeps_bytes() {
+            if self.len > 0 {
+                self.send_buffer();
+            }
+            if self.error.is_none() {
+                if let Err(kind) = self.sink.flush() {
+                    self.fail(kind);
+                }
+            }
         }
         match self.error {
             Some(e) => Err(e),
@@ -288,6 +325,14 @@ impl<'b, S: Sink> Writer<'b, S> {
             0x08 => self.raw(b"\\b"),
             0x0c => self.raw(b"\\f"),
             _ => self.raw(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]),
+        }
+    }
+}
+
+impl<S: Sink> Drop for Writer<'_, S> {
+    fn drop(&mut self) {
+        if self.error.is_none() && !std::thread::panicking() {
+            let _ = self.flush();
         }
     }
 }
