@@ -261,7 +261,8 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Option<T> {
     }
 
     /// `Some` reads into what it holds (so `Option<Box<T>>` reuses the box);
-    /// `None` reads a new `T`.
+    /// `None` reads a new `T`; `null` drops the value and its memory.
+    /// [`Nullable`](crate::Nullable) keeps them for the next non-null value.
     #[inline]
     fn read_json_into(&mut self, r: &mut Reader<'de>) -> Result<()> {
         if r.null()? {
@@ -326,7 +327,8 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Vec<T> {
 
     /// Element `i` reads into the old element `i` (reusing its memory); elements
     /// past the old length are pushed within the capacity; then the vector is
-    /// cut to the new length.
+    /// cut to the new length, which drops the surplus elements and their memory.
+    /// [`Items`](crate::Items) keeps them for the next longer array.
     fn read_json_into(&mut self, r: &mut Reader<'de>) -> Result<()> {
         let mut array = r.array()?;
         let mut n = 0;

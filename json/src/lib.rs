@@ -45,6 +45,7 @@ mod float;
 mod impls;
 mod pow5;
 mod read;
+mod reuse;
 mod scan;
 mod ser;
 mod write;
@@ -57,6 +58,7 @@ pub use entries::{Entries, ObjectKey};
 pub use error::{Error, ErrorKind, Result};
 pub use json_derive::{ReadJson, WriteJson};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
+pub use reuse::{Items, Nullable};
 pub use write::{NoSink, Sink, Writer};
 
 /// A type that writes itself as JSON.
