@@ -164,7 +164,10 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
-    fn fail(&mut self, kind: ErrorKind) {
+    /// Records `kind` at the current position as the writer's error, unless it has
+    /// one already: for `WriteJson` impls that meet a value they cannot write (a
+    /// derived enum's skipped variant).
+    pub fn fail(&mut self, kind: ErrorKind) {
         if self.error.is_none() {
             self.error = Some(Error::new(kind, self.position()));
         }
