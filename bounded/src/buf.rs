@@ -49,10 +49,14 @@ pub struct Buf<'a> {
     err: Option<io::Error>,
 }
 
+// SAFETY: `ptr` addresses bytes the buffer owns (caller memory it borrows mutably,
+// or a chunk lent to it alone); the sink is `Send`. Not `Sync`: nothing needs it.
+unsafe impl Send for Buf<'_> {}
+
 enum Mem<'a> {
     Own(PhantomData<&'a mut [MaybeUninit<u8>]>),
     Pooled { classes: &'a Classes<u8>, region: &'a Region, chunk: Option<Chunk<'a, u8>> },
-    Flushing(&'a mut dyn io::Write),
+    Flushing(&'a mut (dyn io::Write + Send)),
 }
 
 /// Where a write started, to undo it if it did not fit whole.
@@ -93,7 +97,7 @@ impl<'a> Buf<'a> {
     /// A buffer over `mem` that flushes to `sink` instead of filling. Writes larger
     /// than `mem` go straight to `sink`. Buffered bytes are flushed on drop, as
     /// `BufWriter` does; call [`flush`](Buf::flush) to see the error.
-    pub fn flushing(mem: &'a mut [u8], sink: &'a mut dyn io::Write) -> Buf<'a> {
+    pub fn flushing(mem: &'a mut [u8], sink: &'a mut (dyn io::Write + Send)) -> Buf<'a> {
         let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
         Buf { ptr, cap, len: 0, full: false, mem: Mem::Flushing(sink), flushed: 0, err: None }
     }

@@ -154,6 +154,12 @@ pub struct Map<'a, K, V, S = FxBuildHasher> {
     mem: Mem<'a, K, V>,
 }
 
+// SAFETY: the map owns its entries, in caller memory it borrows mutably or in a
+// chunk lent to it alone; the table's raw pointers only address them.
+unsafe impl<K: Send, V: Send, S: Send> Send for Map<'_, K, V, S> {}
+// SAFETY: as above; `&self` methods give out `&K` and `&V` only, and hash with `&S`.
+unsafe impl<K: Sync, V: Sync, S: Sync> Sync for Map<'_, K, V, S> {}
+
 enum Mem<'a, K, V> {
     Own(PhantomData<&'a mut [Slot<K, V>]>),
     Pooled { classes: &'a Classes<Slot<K, V>>, region: &'a Region, chunk: Option<Chunk<'a, Slot<K, V>>> },

@@ -11,6 +11,7 @@
 
 use std::cell::UnsafeCell;
 use std::fmt;
+use std::marker::PhantomData;
 use std::mem::{self, MaybeUninit};
 use std::ops::{Deref, DerefMut};
 use std::sync::atomic::Ordering::SeqCst;
@@ -159,7 +160,7 @@ impl<T> Pool<T> {
     /// `None` if the pool is empty or the region's budget is spent.
     pub fn take<'a>(&'a self, region: &'a Region) -> Option<Chunk<'a, T>> {
         let index = self.take_index(region)?;
-        Some(Chunk { pool: self, region, index })
+        Some(Chunk { pool: self, region, index, _items: PhantomData })
     }
 
     /// Like [`take`](Pool::take), but when the pool is empty, sleeps until a chunk
@@ -170,12 +171,12 @@ impl<T> Pool<T> {
             return None;
         }
         if let Some(index) = self.pop() {
-            return Some(Chunk { pool: self, region, index });
+            return Some(Chunk { pool: self, region, index, _items: PhantomData });
         }
         self.empty.fetch_add(1, SeqCst);
         loop {
             if let Some(index) = self.pop() {
-                return Some(Chunk { pool: self, region, index });
+                return Some(Chunk { pool: self, region, index, _items: PhantomData });
             }
             if cancel.is_fired() {
                 region.credit(self.chunk_bytes());
@@ -336,6 +337,9 @@ pub struct Chunk<'a, T> {
     pool: &'a Pool<T>,
     region: &'a Region,
     index: u32,
+    /// The chunk holds `T`s: `Send` and `Sync` only as `T` is (the pool's own
+    /// `Sync` asks only `T: Send`).
+    _items: PhantomData<T>,
 }
 
 impl<'a, T> Chunk<'a, T> {
@@ -410,7 +414,7 @@ impl<'a, T> Iterator for Reservation<'a, T> {
         let index = self.head;
         self.head = self.pool.next[index as usize].load(SeqCst);
         self.len -= 1;
-        Some(Chunk { pool: self.pool, region: self.region, index })
+        Some(Chunk { pool: self.pool, region: self.region, index, _items: PhantomData })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

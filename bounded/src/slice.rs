@@ -24,6 +24,16 @@ use crate::{Chunk, Classes, Region};
 /// assert_eq!(slice.items(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 /// assert_eq!(region.used(), 16 * 4); // the chunks of 4 and 8 went back
 /// ```
+///
+/// A slice is `Send` and `Sync` as its items are: a slice of `Cell`s is not shared
+/// between threads.
+///
+/// ```compile_fail,E0277
+/// fn shared<T: Sync>(_: &T) {}
+/// let classes = bounded::Classes::<std::cell::Cell<u32>>::doubling(4, 1, 1);
+/// let region = bounded::Region::new(64);
+/// shared(&bounded::Slice::in_region(&classes, &region));
+/// ```
 pub struct Slice<'a, T> {
     classes: &'a Classes<T>,
     region: &'a Region,

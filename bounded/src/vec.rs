@@ -55,6 +55,13 @@ pub struct Vec<'a, T> {
     _mem: PhantomData<&'a mut [MaybeUninit<T>]>,
 }
 
+// SAFETY: the vec owns its items, in caller memory it borrows mutably or in chunks
+// the pool lent to it alone; the raw pointers only address them. Sending the vec
+// sends the items; sharing it shares `&T`s.
+unsafe impl<T: Send> Send for Vec<'_, T> {}
+// SAFETY: as above; `&self` methods give out `&T` only.
+unsafe impl<T: Sync> Sync for Vec<'_, T> {}
+
 struct Pooled<'a, T> {
     pool: &'a Pool<T>,
     region: &'a Region,
