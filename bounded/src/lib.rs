@@ -13,9 +13,9 @@ mod sync;
 mod vec;
 
 pub use buf::{Buf, Int};
-pub use classes::Classes;
+pub use classes::{Classes, Doubling};
 pub use map::Map;
-pub use pool::{Cancel, Chunk, Pool, Reservation, Stats};
+pub use pool::{Cancel, Chunk, Chunks, Pool, Reservation, Stats};
 pub use region::Region;
 pub use slice::Slice;
 pub use vec::{Vec, MAX_CHUNKS};

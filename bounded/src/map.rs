@@ -244,17 +244,24 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     /// map full.
     #[inline]
     pub fn insert(&mut self, key: K, value: V) -> bool {
+        self.try_insert(key, value).is_ok()
+    }
+
+    /// Inserts or updates `key`, or hands the entry back when it is a new key past
+    /// the limit (then the map is full). Updates always work.
+    #[inline]
+    pub fn try_insert(&mut self, key: K, value: V) -> Result<(), (K, V)> {
         let tag = self.tag(&key);
         let empty = match self.find(tag, &key) {
             Ok(i) => {
                 // SAFETY: slot `i` holds an entry (found), exclusively ours.
                 unsafe { (*self.entry(i)).assume_init_mut().1 = value };
-                return true;
+                return Ok(());
             }
             Err(empty) => empty,
         };
         if self.full {
-            return false;
+            return Err((key, value));
         }
         let empty = if self.len < self.limit {
             empty
@@ -266,7 +273,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             }
         } else {
             self.full = true;
-            return false;
+            return Err((key, value));
         };
         // SAFETY: `empty` is an empty slot of the table.
         unsafe {
@@ -274,7 +281,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             (*self.entry(empty)).write((key, value));
         }
         self.len += 1;
-        true
+        Ok(())
     }
 
     /// The value for `key`.

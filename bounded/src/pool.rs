@@ -103,14 +103,23 @@ impl Cancel {
     }
 }
 
+/// How many chunks a [`Pool`] makes and how many items each holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// How many chunks.
+    pub count: usize,
+    /// Items per chunk.
+    pub len: usize,
+}
+
 impl<T> Pool<T> {
-    /// Makes `chunks` chunks of `chunk_len` items each. This is the pool's only
+    /// Makes `count` chunks of `len` items each. This is the pool's only
     /// allocation.
     ///
     /// # Panics
     ///
-    /// If `chunks >= u32::MAX` or the memory size overflows `usize`.
-    pub fn new(chunks: usize, chunk_len: usize) -> Pool<T> {
+    /// If `count >= u32::MAX` or the memory size overflows `usize`.
+    pub fn new(Chunks { count: chunks, len: chunk_len }: Chunks) -> Pool<T> {
         assert!(chunks < NIL as usize, "a pool holds fewer than 2^32 - 1 chunks");
         let items = chunks.checked_mul(chunk_len).expect("pool size overflows usize");
         let mem = (0..items).map(|_| UnsafeCell::new(MaybeUninit::uninit())).collect();

@@ -9,9 +9,9 @@
 //! bytes) does not compile:
 //!
 //! ```compile_fail,E0505
-//! use bounded::{Buf, Classes, Region};
+//! use bounded::{Buf, Classes, Doubling, Region};
 //!
-//! let classes = Classes::<u8>::doubling(64, 4, 2);
+//! let classes = Classes::<u8>::doubling(Doubling { smallest: 64, classes: 4, chunks: 2 });
 //! let region = Region::new(1024);
 //! let mut buf = Buf::in_region(&classes, &region);
 //! buf.write_str("secret of request 1");
@@ -22,9 +22,9 @@
 //! Keeping a slice from `items()` across a move to a larger chunk does not compile:
 //!
 //! ```compile_fail,E0502
-//! use bounded::{Classes, Region, Slice};
+//! use bounded::{Classes, Doubling, Region, Slice};
 //!
-//! let classes = Classes::<u32>::doubling(4, 4, 2);
+//! let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 4, chunks: 2 });
 //! let region = Region::new(1024);
 //! let mut slice = Slice::in_region(&classes, &region);
 //! slice.push(1);
@@ -41,9 +41,9 @@
 //! budget:
 //!
 //! ```
-//! use bounded::{Pool, Region};
+//! use bounded::{Chunks, Pool, Region};
 //!
-//! let pool = Pool::<u8>::new(4, 64);
+//! let pool = Pool::<u8>::new(Chunks { count: 4, len: 64 });
 //! let region = Region::new(128); // two chunks between both threads
 //! std::thread::scope(|s| {
 //!     let a = s.spawn(|| pool.take(&region).is_some());

@@ -25,9 +25,9 @@ pub const MAX_CHUNKS: usize = 32;
 /// [`clear`](Vec::clear).
 ///
 /// ```
-/// use bounded::{Pool, Region, Vec};
+/// use bounded::{Chunks, Pool, Region, Vec};
 ///
-/// let pool = Pool::<u64>::new(8, 4); // 8 chunks of 4 items, made once
+/// let pool = Pool::<u64>::new(Chunks { count: 8, len: 4 }); // 8 chunks of 4 items, made once
 /// let region = Region::new(64);      // this request may hold 64 bytes: 2 chunks
 /// let mut v = Vec::in_region(&pool, &region);
 /// for i in 0..10 {
@@ -123,17 +123,24 @@ impl<'a, T> Vec<'a, T> {
     /// Appends `item` and returns `true`, or drops it and returns `false` when
     /// there is no room (then the vec is full).
     pub fn push(&mut self, item: T) -> bool {
+        self.try_push(item).is_ok()
+    }
+
+    /// Appends `item`, or hands it back when there is no room (then the vec is
+    /// full).
+    #[inline]
+    pub fn try_push(&mut self, item: T) -> Result<(), T> {
         if self.full {
-            return false;
+            return Err(item);
         }
         if self.len == self.cap && !self.take_chunk() {
             self.full = true;
-            return false;
+            return Err(item);
         }
         // SAFETY: `len < cap`: the uninitialised slot at index `len`.
         unsafe { self.slot(self.len).write(MaybeUninit::new(item)) };
         self.len += 1;
-        true
+        Ok(())
     }
 
     /// Removes and returns the last item. Memory taken from the pool is kept.

@@ -10,6 +10,7 @@ use std::io::Write as _;
 use std::mem::MaybeUninit;
 use std::sync::{LazyLock, Mutex};
 
+use bounded::Chunks;
 use bounded::map::{FxBuildHasher, Slot};
 use divan::Bencher;
 
@@ -23,7 +24,7 @@ mod pool {
     const CHUNKS: usize = 64;
     const CHUNK_LEN: usize = 64;
 
-    static BOUNDED: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(CHUNKS, CHUNK_LEN));
+    static BOUNDED: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(Chunks { count: CHUNKS, len: CHUNK_LEN }));
     static MUTEX_VEC: LazyLock<Mutex<Vec<Box<[u64]>>>> =
         LazyLock::new(|| Mutex::new((0..CHUNKS).map(|_| vec![0; CHUNK_LEN].into_boxed_slice()).collect()));
     static ARRAY_QUEUE: LazyLock<crossbeam_queue::ArrayQueue<Box<[u64]>>> = LazyLock::new(|| {
@@ -138,7 +139,7 @@ mod vec_read {
 
     const N: usize = 4096;
 
-    static POOL: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(N / 256, 256));
+    static POOL: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(Chunks { count: N / 256, len: 256 }));
 
     #[divan::bench]
     fn bounded_pooled_iter(bencher: Bencher) {

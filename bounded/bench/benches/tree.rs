@@ -8,6 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use bounded::Chunks;
 use bounded::alloctest::{self, Counting};
 
 #[global_allocator]
@@ -102,7 +103,7 @@ fn main() {
     assert_eq!(std::mem::size_of::<BumpNode<'_>>(), 48);
 
     let mut bump = bumpalo::Bump::with_capacity(NODES as usize * 48);
-    let pool = bounded::Pool::<IndexNode>::new(bounded::MAX_CHUNKS, CHUNK_LEN);
+    let pool = bounded::Pool::<IndexNode>::new(Chunks { count: bounded::MAX_CHUNKS, len: CHUNK_LEN });
     let mut layouts: Vec<Build<'_>> = vec![
         ("Box per node", Box::new(|| sum_boxed(&boxed(1, NODES)))),
         ("index slab (Vec::with_capacity per build)", Box::new(|| {

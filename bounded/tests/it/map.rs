@@ -5,6 +5,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use bounded::Doubling;
 use bounded::alloctest::assert_zero;
 use bounded::map::{LimitError, Map, Slot};
 use bounded::{Classes, Region};
@@ -70,7 +71,7 @@ fn a_small_table_keeps_one_slot_empty() {
 
 #[test]
 fn pooled_map_moves_through_the_classes() {
-    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1); // 8, 16, 32 slots
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 }); // 8, 16, 32 slots
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
     assert_eq!(map.limit(), 0);
@@ -92,7 +93,7 @@ fn pooled_map_moves_through_the_classes() {
 
 #[test]
 fn a_pooled_reset_moves_to_a_class_that_holds_the_limit() {
-    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1);
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
     assert_eq!(map.reset(20), Ok(()));
@@ -103,7 +104,7 @@ fn a_pooled_reset_moves_to_a_class_that_holds_the_limit() {
 
 #[test]
 fn a_pooled_map_keeps_the_limit_reset_set() {
-    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1); // 8, 16, 32 slots
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 }); // 8, 16, 32 slots
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
     assert_eq!(map.reset(3), Ok(()));
@@ -117,7 +118,7 @@ fn a_pooled_map_keeps_the_limit_reset_set() {
 
 #[test]
 fn an_absurd_limit_is_refused_at_once() {
-    let classes = Classes::<Slot<u64, u64>>::doubling(8, 3, 1);
+    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
     assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 0 }));
@@ -131,7 +132,7 @@ fn an_absurd_limit_is_refused_at_once() {
 #[test]
 fn entries_are_dropped_once() {
     let drops = Cell::new(0);
-    let classes = Classes::doubling(8, 4, 1);
+    let classes = Classes::doubling(Doubling { smallest: 8, classes: 4, chunks: 1 });
     let region = Region::new(1 << 20);
     {
         let mut map = Map::in_region(&classes, &region);
@@ -217,7 +218,7 @@ proptest! {
 
 #[test]
 fn inserting_and_getting_allocate_nothing() {
-    let classes = Classes::<Slot<u64, u64>>::doubling(16, 6, 1);
+    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 16, classes: 6, chunks: 1 });
     assert_zero("Map", || {
         let region = Region::new(1 << 16);
         let mut map = Map::in_region(&classes, &region);
