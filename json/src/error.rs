@@ -60,11 +60,23 @@ pub struct Error {
 /// reader replaces it with its own position.
 pub(crate) const UNKNOWN_OFFSET: usize = usize::MAX;
 
+/// Where an error is as a person reads the input: 1-based line and column, the
+/// column counted in bytes as serde_json counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineColumn {
+    /// The line, from 1.
+    pub line: usize,
+    /// The byte in the line, from 1.
+    pub column: usize,
+}
+
 impl Error {
+    /// An error of `kind` at byte `offset`.
     pub fn new(kind: ErrorKind, offset: usize) -> Error {
         Error { kind, offset }
     }
 
+    /// What went wrong.
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
@@ -72,6 +84,16 @@ impl Error {
     /// Byte offset in the input (reading) or output (writing).
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// The line and column of the offset in `input` (the bytes that were read),
+    /// computed now: the reader does not count lines as it goes. `None` for an error
+    /// without a position, or an offset past `input`.
+    pub fn line_column(&self, input: &[u8]) -> Option<LineColumn> {
+        let before = input.get(..self.offset)?;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        Some(LineColumn { line, column: self.offset - line_start + 1 })
     }
 
     pub(crate) fn at_if_unknown(mut self, offset: usize) -> Error {

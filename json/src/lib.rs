@@ -55,7 +55,7 @@ pub mod testing;
 
 pub use arena::{Arena, MoreChunks};
 pub use entries::{Entries, ObjectKey};
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
 pub use reuse::{Items, Nullable};

@@ -126,3 +126,12 @@ fn str_into_decodes_escapes_into_the_capacity_it_has() {
     let e = Reader::new(br#""a\nbcdef""#).str_into(&mut small).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Full);
 }
+
+#[test]
+fn errors_give_line_and_column_on_demand() {
+    let input = b"{\n  \"a\": 1,\n  \"b\": tru\n}";
+    let e = json::validate(input).unwrap_err();
+    assert_eq!(e.offset(), 22, "the newline that cuts `tru` short");
+    assert_eq!(e.line_column(input), Some(json::LineColumn { line: 3, column: 11 }));
+    assert_eq!(e.line_column(b"short"), None, "an offset past the input");
+}
