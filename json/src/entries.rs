@@ -22,11 +22,16 @@ pub struct Entries<K, V>(pub Vec<(K, V)>);
 
 /// A type that can be an object key: strings, and integers written as strings.
 pub trait ObjectKey<'de>: Sized {
+    /// Reads a new key from `key` (`r` for errors and the arena).
     fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Reads `key` into `self`, reusing its memory.
     fn read_key_into(&mut self, key: Key<'de>, r: &mut Reader<'de>) -> Result<()> {
         *self = Self::read_key(key, r)?;
         Ok(())
     }
+
+    /// Writes the key as a JSON string.
     fn write_key<S: Sink>(&self, w: &mut Writer<'_, S>);
 }
 

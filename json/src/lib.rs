@@ -35,6 +35,8 @@
 //! assert_eq!(w.bytes(), r#"{"userName":"adéle","rememberMe":true}"#.as_bytes());
 //! ```
 
+#![warn(missing_docs)]
+
 extern crate self as json;
 
 mod arena;

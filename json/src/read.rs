@@ -170,10 +170,12 @@ impl<'de> Reader<'de> {
         self
     }
 
+    /// The arena escaped strings decode into.
     pub fn arena(&mut self) -> &mut Arena<'de> {
         &mut self.arena
     }
 
+    /// Ends reading and returns the arena, with what it holds.
     pub fn into_arena(self) -> Arena<'de> {
         self.arena
     }
@@ -183,6 +185,7 @@ impl<'de> Reader<'de> {
         self.pos
     }
 
+    /// The whole input.
     pub fn input(&self) -> &'de [u8] {
         self.input
     }
@@ -294,6 +297,7 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// Reads `true` or `false`.
     #[inline]
     pub fn bool(&mut self) -> Result<bool> {
         match self.peek()? {

@@ -12,9 +12,13 @@ use crate::{ReadJson, Reader, WriteJson, Writer};
 /// Why a round trip failed, with both encodings for the message.
 #[derive(Debug)]
 pub struct RoundTripError {
+    /// Which check failed.
     pub what: &'static str,
+    /// Our encoding of the value.
     pub ours: String,
+    /// serde_json's encoding of the value.
     pub theirs: String,
+    /// The values or the error that differ.
     pub detail: String,
 }
 

@@ -227,6 +227,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Appends one byte as it is (the caller vouches it is JSON).
     #[inline]
     pub fn byte(&mut self, b: u8) {
         if self.len < self.buf.len() {
@@ -237,29 +238,35 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Writes `null`.
     pub fn null(&mut self) {
         self.raw(b"null");
     }
 
+    /// Writes `true` or `false`.
     #[inline]
     pub fn bool(&mut self, v: bool) {
         self.raw(if v { b"true" } else { b"false" });
     }
 
+    /// Writes an unsigned integer.
     #[inline]
     pub fn u64(&mut self, v: u64) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes a signed integer.
     #[inline]
     pub fn i64(&mut self, v: i64) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes an unsigned integer of up to 128 bits.
     pub fn u128(&mut self, v: u128) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes a signed integer of up to 128 bits.
     pub fn i128(&mut self, v: i128) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
@@ -275,6 +282,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Shortest form that reads back to the same `f32`; NaN and infinities become `null`.
     #[inline]
     pub fn f32(&mut self, v: f32) {
         if v.is_finite() {
