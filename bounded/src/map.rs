@@ -8,13 +8,14 @@
 //! half of the key's hash with the low bit set; the slot's home is the tag's top
 //! bits, so moving to a larger table never hashes a key again.
 
-use std::borrow::Borrow;
-use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
-use std::marker::PhantomData;
-use std::mem::{self, MaybeUninit};
-use std::ptr;
+use core::borrow::Borrow;
+use core::fmt;
+use core::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use core::marker::PhantomData;
+use core::mem::{self, MaybeUninit};
+use core::ptr;
 
+#[cfg(feature = "std")]
 use crate::{Chunk, Classes, Region};
 
 /// A unit of a [`Map`]'s memory: room for one entry and its tag. Caller memory for a
@@ -69,7 +70,7 @@ impl fmt::Display for LimitError {
     }
 }
 
-impl std::error::Error for LimitError {}
+impl core::error::Error for LimitError {}
 
 /// A table carved out of memory: `cap` entries, then `cap` tags.
 struct Table<K, V> {
@@ -139,7 +140,7 @@ impl<K, V> Table<K, V> {
 /// `n` slots make a table of at least `n` rounded down to a power of two entries.
 ///
 /// The default hasher is FxHash: fast, and not resistant to keys chosen to collide.
-/// For untrusted keys pass `std::hash::RandomState` to
+/// For untrusted keys pass `core::hash::RandomState` to
 /// [`with_hasher`](Map::with_hasher).
 pub struct Map<'a, K, V, S = FxBuildHasher> {
     table: Table<K, V>,
@@ -151,6 +152,8 @@ pub struct Map<'a, K, V, S = FxBuildHasher> {
     ceiling: usize,
     full: bool,
     hasher: S,
+    // Read only by the pooled map's growth.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     mem: Mem<'a, K, V>,
 }
 
@@ -162,6 +165,7 @@ unsafe impl<K: Sync, V: Sync, S: Sync> Sync for Map<'_, K, V, S> {}
 
 enum Mem<'a, K, V> {
     Own(PhantomData<&'a mut [Slot<K, V>]>),
+    #[cfg(feature = "std")]
     Pooled { classes: &'a Classes<Slot<K, V>>, region: &'a Region, chunk: Option<Chunk<'a, Slot<K, V>>> },
 }
 
@@ -173,6 +177,7 @@ impl<'a, K: Hash + Eq, V> Map<'a, K, V> {
 
     /// A map that takes its table from `classes`, charged to `region`, and moves to
     /// a larger class when it reaches its limit.
+    #[cfg(feature = "std")]
     pub fn in_region(classes: &'a Classes<Slot<K, V>>, region: &'a Region) -> Map<'a, K, V> {
         Map::in_region_with_hasher(classes, region, FxBuildHasher::default())
     }
@@ -188,6 +193,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     /// [`Map::in_region`] with another hasher.
+    #[cfg(feature = "std")]
     pub fn in_region_with_hasher(
         classes: &'a Classes<Slot<K, V>>,
         region: &'a Region,
@@ -247,6 +253,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         self.try_insert(key, value).is_ok()
     }
 
+    // noalloc:root
     /// Inserts or updates `key`, or hands the entry back when it is a new key past
     /// the limit (then the map is full). Updates always work.
     #[inline]
@@ -284,6 +291,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         Ok(())
     }
 
+    // noalloc:root
     /// The value for `key`.
     #[inline]
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
@@ -432,6 +440,14 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     /// Moves a pooled map to a class that holds `entries`. `false` for caller memory,
     /// or when no class is large enough or the budget is spent.
+    #[cfg(not(feature = "std"))]
+    fn grow_to(&mut self, _entries: usize) -> bool {
+        false
+    }
+
+    /// Moves a pooled map to a class that holds `entries`. `false` for caller memory,
+    /// or when no class is large enough or the budget is spent.
+    #[cfg(feature = "std")]
     fn grow_to(&mut self, entries: usize) -> bool {
         let Mem::Pooled { classes, region, .. } = &self.mem else { return false };
         let (classes, region) = (*classes, *region);

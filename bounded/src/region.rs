@@ -53,8 +53,8 @@
 //! assert_eq!((pool.stats().lent, region.used(), region.peak() <= 128), (0, 0, true));
 //! ```
 
-use std::fmt;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use core::fmt;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The byte budget of one request.
 ///
@@ -105,6 +105,7 @@ impl Region {
     pub fn release(self) {}
 
     /// Charges `bytes` if the budget allows it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
         let charged = self.used.fetch_update(Relaxed, Relaxed, |used| {
             used.checked_add(bytes).filter(|&now| now <= self.budget)
@@ -118,6 +119,7 @@ impl Region {
         }
     }
 
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn credit(&self, bytes: usize) {
         let before = self.used.fetch_sub(bytes, Relaxed);
         debug_assert!(before >= bytes, "a region credited more than it was charged");

@@ -92,6 +92,7 @@ impl<'a, T> Slice<'a, T> {
         self.try_push(item).is_ok()
     }
 
+    // noalloc:root
     /// Appends `item`, moving to a larger chunk if needed; or hands it back (then
     /// the slice is full).
     pub fn try_push(&mut self, item: T) -> Result<(), T> {

@@ -392,6 +392,7 @@ impl<'de> Reader<'de> {
         }
     }
 
+    // noalloc:root
     /// Skips one value of any type, checking its syntax.
     pub fn skip(&mut self) -> Result<()> {
         match self.peek()? {
@@ -493,6 +494,7 @@ impl<'de> Reader<'de> {
         }
     }
 
+    // noalloc:root
     /// Reads a string into `out`, replacing its contents, within the capacity it
     /// already has (`Full` past it).
     #[inline]

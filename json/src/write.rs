@@ -271,6 +271,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    // noalloc:root
     /// Shortest form that reads back to the same `f64`, as serde_json writes it;
     /// NaN and infinities become `null`, as in serde_json.
     #[inline]
@@ -292,6 +293,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    // noalloc:root
     /// A quoted, escaped JSON string.
     #[inline]
     pub fn str(&mut self, s: &str) {
