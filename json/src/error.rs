@@ -2,7 +2,7 @@
 //! It borrows nothing and never allocates, so it can be returned from a `flush()`
 //! or a decode and kept as long as the caller likes.
 
-use std::fmt;
+use core::fmt;
 
 /// What went wrong, without the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +42,7 @@ pub enum ErrorKind {
     /// A map key that JSON cannot express as a string.
     KeyMustBeString,
     /// An I/O error from the sink or the source.
+    #[cfg(feature = "std")]
     Io(std::io::ErrorKind),
     /// An error raised through serde by a `Serialize`/`Deserialize` impl; its
     /// message is dropped because keeping it would allocate.
@@ -123,6 +124,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Depth => f.write_str("nesting too deep"),
             ErrorKind::Full => f.write_str("out of caller-provided memory"),
             ErrorKind::KeyMustBeString => f.write_str("key must be a string"),
+            #[cfg(feature = "std")]
             ErrorKind::Io(kind) => write!(f, "I/O error: {kind}"),
             ErrorKind::Custom => f.write_str("error raised by a serde impl"),
         }
@@ -139,7 +141,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl serde::ser::Error for Error {
     fn custom<T: fmt::Display>(_msg: T) -> Self {
@@ -178,4 +180,4 @@ impl serde::de::Error for Error {
 }
 
 /// `Result` with this crate's [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = core::result::Result<T, E>;

@@ -36,6 +36,14 @@
 //! ```
 
 #![warn(missing_docs)]
+// Without the default `std` feature the crate is `no_std`: `Writer`, `Reader`,
+// `Arena`, the derives and the serde bridge over caller memory. `alloc` adds the
+// impls for `String`, `Vec`, `Box`, `Cow`, `Entries`, `Items` and `Nullable`; `std`
+// adds `io::Write` sinks and `Reader::from_read`.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
 
 extern crate self as json;
 
@@ -47,6 +55,7 @@ mod float;
 mod impls;
 mod pow5;
 mod read;
+#[cfg(feature = "alloc")]
 mod reuse;
 mod scan;
 mod ser;
@@ -56,10 +65,13 @@ mod write;
 pub mod testing;
 
 pub use arena::{Arena, MoreChunks};
-pub use entries::{Entries, ObjectKey};
+#[cfg(feature = "alloc")]
+pub use entries::Entries;
+pub use entries::ObjectKey;
 pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
+#[cfg(feature = "alloc")]
 pub use reuse::{Items, Nullable};
 pub use write::{NoSink, Sink, Writer};
 
@@ -138,7 +150,7 @@ pub use de::from_slice_serde;
 ///
 /// ```compile_fail
 /// #[derive(json::WriteJson)]
-/// struct Failure { cause: Box<dyn std::error::Error> }
+/// struct Failure { cause: Box<dyn core::error::Error> }
 /// ```
 ///
 /// ```compile_fail

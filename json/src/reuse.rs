@@ -4,8 +4,9 @@
 //! `Vec<T>` and `Option<T>` cannot: their surplus elements and a `None` have nowhere
 //! to keep memory.
 
-use std::fmt;
-use std::ops::{Deref, DerefMut};
+use alloc::vec::Vec;
+use core::fmt;
+use core::ops::{Deref, DerefMut};
 
 use crate::error::{ErrorKind, Result};
 use crate::read::Reader;
@@ -145,7 +146,7 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Items<T> {
 }
 
 impl<T: serde::Serialize> serde::Serialize for Items<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> core::result::Result<S::Ok, S::Error> {
         serializer.collect_seq(self.iter())
     }
 }
@@ -251,7 +252,7 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Nullable<T> {
 }
 
 impl<T: serde::Serialize> serde::Serialize for Nullable<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> core::result::Result<S::Ok, S::Error> {
         self.get().serialize(serializer)
     }
 }

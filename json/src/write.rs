@@ -2,6 +2,7 @@
 //! (any `io::Write`) whenever it fills. Knows JSON's lexical forms (strings,
 //! numbers, literals); the shape of values is the job of `WriteJson` impls.
 
+#[cfg(feature = "std")]
 use std::io;
 
 use crate::error::{Error, ErrorKind};
@@ -28,6 +29,7 @@ pub trait Sink {
     }
 }
 
+#[cfg(feature = "std")]
 impl<W: io::Write> Sink for W {
     fn send(&mut self, bytes: &[u8]) -> Result<(), ErrorKind> {
         self.write_all(bytes).map_err(|e| ErrorKind::Io(e.kind()))
@@ -130,11 +132,11 @@ impl<'b, S: Sink> Writer<'b, S> {
     /// Flushes (see [`flush`](Writer::flush)) and returns the sink, or the first
     /// error of the whole output with the sink.
     pub fn into_sink(self) -> Result<S, (Error, S)> {
-        let mut this = std::mem::ManuallyDrop::new(self);
+        let mut this = core::mem::ManuallyDrop::new(self);
         let flushed = this.flush();
         // SAFETY: `this` is never used or dropped again, so the sink is moved out
         // once; the other fields (a borrow and plain data) need no drop.
-        let sink = unsafe { std::ptr::read(&this.sink) };
+        let sink = unsafe { core::ptr::read(&this.sink) };
         match flushed {
             Ok(()) => Ok(sink),
             Err(e) => Err((e, sink)),
@@ -344,15 +346,19 @@ impl<'b, S: Sink> Writer<'b, S> {
 
 impl<S: Sink> Drop for Writer<'_, S> {
     fn drop(&mut self) {
-        if self.error.is_none() && !std::thread::panicking() {
+        #[cfg(feature = "std")]
+        if std::thread::panicking() {
+            return;
+        }
+        if self.error.is_none() {
             let _ = self.flush();
         }
     }
 }
 
-impl<S: Sink> std::fmt::Write for Writer<'_, S> {
+impl<S: Sink> core::fmt::Write for Writer<'_, S> {
     /// Writes `s` as the escaped body of a JSON string (no quotes).
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
         self.str_body(s);
         Ok(())
     }
