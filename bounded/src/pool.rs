@@ -9,11 +9,11 @@
 //! the pool so that `chunks >= concurrent requests x chunks per request`, and the
 //! waits are then only for requests to finish, never for each other.
 
-use std::cell::UnsafeCell;
 use std::fmt;
 use std::marker::PhantomData;
 use std::mem::{self, MaybeUninit};
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -45,7 +45,15 @@ const CANCEL_TICK: Duration = Duration::from_millis(2);
 /// those of the previous request. Never read them as initialised; clear the chunk
 /// first if it may hold secrets.
 pub struct Pool<T> {
-    mem: Box<[UnsafeCell<MaybeUninit<T>>]>,
+    /// The chunks' items, one after another: a `Box<[MaybeUninit<T>]>` of `items`
+    /// items turned into a raw pointer (and freed on drop). Not a box of
+    /// `UnsafeCell`s, which would make the pool invariant in `T`: as a `NonNull`
+    /// it is covariant, so a pool of `&'static str` made at start-up lends chunks
+    /// for the `&'req str` of each request. That is sound because no `T` outlives
+    /// its container's borrow in a chunk: containers drop their items before they
+    /// give a chunk back, and a borrower reads a chunk only as `MaybeUninit`.
+    mem: NonNull<MaybeUninit<T>>,
+    items: usize,
     chunk_len: usize,
     /// `next[i]` is the chunk after `i` on the free list (or in a reservation).
     next: Box<[AtomicU32]>,
@@ -122,11 +130,13 @@ impl<T> Pool<T> {
     pub fn new(Chunks { count: chunks, len: chunk_len }: Chunks) -> Pool<T> {
         assert!(chunks < NIL as usize, "a pool holds fewer than 2^32 - 1 chunks");
         let items = chunks.checked_mul(chunk_len).expect("pool size overflows usize");
-        let mem = (0..items).map(|_| UnsafeCell::new(MaybeUninit::uninit())).collect();
+        let mem: Box<[MaybeUninit<T>]> = (0..items).map(|_| MaybeUninit::uninit()).collect();
+        let mem = NonNull::new(Box::into_raw(mem).cast::<MaybeUninit<T>>()).expect("a box is never null");
         let next = (0..chunks as u32).map(|i| AtomicU32::new(if i + 1 == chunks as u32 { NIL } else { i + 1 })).collect();
         let top = if chunks == 0 { NIL } else { 0 };
         Pool {
             mem,
+            items,
             chunk_len,
             next,
             head: AtomicU64::new(top as u64),
@@ -263,11 +273,11 @@ impl<T> Pool<T> {
     /// The first item of chunk `index`.
     pub(crate) fn chunk_ptr(&self, index: u32) -> *mut MaybeUninit<T> {
         let start = index as usize * self.chunk_len;
-        debug_assert!(start + self.chunk_len <= self.mem.len());
+        debug_assert!(start + self.chunk_len <= self.items);
         // SAFETY: `start` is within `mem` (or one past its end for an empty chunk).
-        // `UnsafeCell<MaybeUninit<T>>` has the layout of `MaybeUninit<T>`, and the
-        // cell makes writing through a pointer derived from `&self` allowed.
-        unsafe { UnsafeCell::raw_get(self.mem.as_ptr().add(start)) }
+        // The memory is reached only through raw pointers from `mem`, never through
+        // a reference, so writing through one derived from `&self` is allowed.
+        unsafe { self.mem.as_ptr().add(start) }
     }
 
     fn pop(&self) -> Option<u32> {
@@ -326,6 +336,15 @@ impl Backoff {
             std::hint::spin_loop();
         }
         self.step += 1;
+    }
+}
+
+impl<T> Drop for Pool<T> {
+    fn drop(&mut self) {
+        let mem = std::ptr::slice_from_raw_parts_mut(self.mem.as_ptr(), self.items);
+        // SAFETY: `mem` is the box `new` made, freed once; its items are
+        // `MaybeUninit`, so freeing drops none.
+        drop(unsafe { Box::from_raw(mem) });
     }
 }
 

@@ -19,6 +19,42 @@
 //! println!("{:?}", buf.bytes()); // ...and this would read whatever request 2 wrote
 //! ```
 //!
+//! The same holds for every pooled container: a `Vec`, a `Map` and a `Slice` read
+//! after their region's release do not compile.
+//!
+//! ```compile_fail,E0505
+//! use bounded::{Chunks, Pool, Region, Vec};
+//!
+//! let pool = Pool::<u64>::new(Chunks { count: 4, len: 8 });
+//! let region = Region::new(1024);
+//! let mut v = Vec::in_region(&pool, &region);
+//! v.push(1);
+//! region.release();
+//! println!("{:?}", v.get(0));
+//! ```
+//!
+//! ```compile_fail,E0505
+//! use bounded::{map::Slot, Classes, Doubling, Map, Region};
+//!
+//! let slots = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 16, classes: 2, chunks: 1 });
+//! let region = Region::new(1024);
+//! let mut map = Map::in_region(&slots, &region);
+//! map.insert(1, 2);
+//! region.release();
+//! println!("{:?}", map.get(&1));
+//! ```
+//!
+//! ```compile_fail,E0505
+//! use bounded::{Classes, Doubling, Region, Slice};
+//!
+//! let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 2, chunks: 1 });
+//! let region = Region::new(1024);
+//! let mut slice = Slice::in_region(&classes, &region);
+//! slice.push(1);
+//! region.release();
+//! println!("{:?}", slice.items());
+//! ```
+//!
 //! Keeping a slice from `items()` across a move to a larger chunk does not compile:
 //!
 //! ```compile_fail,E0502

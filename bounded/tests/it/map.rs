@@ -228,3 +228,25 @@ fn inserting_and_getting_allocate_nothing() {
         std::hint::black_box((0..300).filter_map(|i| map.get(&i)).sum::<u64>());
     });
 }
+
+/// Pools are made once, at start-up, for `&'static str` keys; each request's map
+/// keys borrow that request's bytes (the pools are covariant in their item type).
+#[test]
+fn start_up_pools_hold_keys_borrowed_from_each_request() {
+    let slots: Classes<Slot<&'static str, u32>> = Classes::doubling(Doubling { smallest: 16, classes: 2, chunks: 1 });
+    fn count_words(slots: &Classes<Slot<&'static str, u32>>, request: &str) -> (usize, Option<u32>) {
+        let region = Region::new(1 << 16);
+        let mut counts = Map::in_region(slots, &region);
+        for word in request.split(' ') {
+            let n = counts.get(word).copied().unwrap_or(0);
+            counts.insert(word, n + 1);
+        }
+        (counts.len(), counts.get("to").copied())
+    }
+    for request in [String::from("to be or not to be"), String::from("to and fro")] {
+        let answer = count_words(&slots, &request);
+        drop(request);
+        assert!(answer.0 >= 3);
+    }
+    assert_eq!(count_words(&slots, "to to to"), (1, Some(3)));
+}
