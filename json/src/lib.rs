@@ -143,6 +143,10 @@ pub use de::from_slice_serde;
 /// The derives refuse, at compile time, field types that cannot be decoded or
 /// encoded without allocating; the error names the field and the reason.
 ///
+/// These examples only show that such types do not compile (they would not
+/// implement the traits anyway); the refusal's own message is asserted by the
+/// expansion tests in `json-derive` (`refusals_name_the_field_and_why`).
+///
 /// ```compile_fail
 /// #[derive(json::ReadJson)]
 /// struct Post { tags: std::collections::HashMap<String, u32> }
