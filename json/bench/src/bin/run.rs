@@ -253,18 +253,20 @@ fn table(path: &str) {
     }
     let sets = ["twitter", "citm_catalog", "canada", "feed", "cookie"];
     for op in ["decode", "encode"] {
-        println!("\n**{op}** (median of rounds; ratio = serde_json's CPU time / this library's)\n");
-        println!("| data | library | ops | CPU s (user+sys) | MB/s | × serde_json | allocs/op |");
-        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+        println!("\n**{op}** (median of rounds; ratio = the other library's CPU time / this one's)\n");
+        println!("| data | library | ops | CPU s (user+sys) | MB/s | × serde_json | × serde_json in place | allocs/op |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         for set in sets {
             let Some(libs) = rows.get_mut(&(set.to_owned(), op.to_owned())) else { continue };
             let base = libs.get_mut("serde_json").map(|e| median(&mut e.2));
+            let in_place = libs.get_mut("serde_json-in-place").map(|e| median(&mut e.2));
             for lib in &order {
                 let Some(e) = libs.get_mut(lib) else { continue };
                 let cpu = median(&mut e.2);
                 let mbs = e.0 * e.1 / cpu / 1e6;
                 let ratio = base.map_or("".to_owned(), |b| format!("{:.2}", b / cpu));
-                println!("| {set} | {lib} | {} | {cpu:.3} | {mbs:.0} | {ratio} | {:.1} |", e.0, e.3);
+                let like = in_place.map_or("".to_owned(), |b| format!("{:.2}", b / cpu));
+                println!("| {set} | {lib} | {} | {cpu:.3} | {mbs:.0} | {ratio} | {like} | {:.1} |", e.0, e.3);
             }
         }
     }
