@@ -5,7 +5,8 @@
 # JSONTestSuite walk are safe code over the same paths and take Miri too long, as
 # does the depth-limit test (thousands of nested levels); the normal run covers
 # them. Fails when Miri cannot be installed or run.
-# Time on the 2-core CI machine, warm: ~N min per run.
+# Measured on the busy 2-core machine, warm: 1 min 53 s for both runs (tests 31 s
+# stacked, 50 s tree borrows).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TERM_COLOR=never
