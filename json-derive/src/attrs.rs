@@ -141,7 +141,7 @@ pub struct VariantAttrs {
     pub other: bool,
 }
 
-/// Which attribute a key came from: unknown keys are errors only under `json`.
+/// Which attribute a key came from (`Some(true)` for `json`), for the messages.
 fn is_ours(attr: &Attribute) -> Option<bool> {
     if attr.path().is_ident("json") {
         Some(true)
@@ -186,6 +186,9 @@ fn pair<T>(
         Ok(())
     })
 }
+
+const NO_WITH: &str =
+    "json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead";
 
 /// Keys that change nothing in the JSON: trait bounds and paths for serde's own
 /// impls, its error texts, and `borrow` (a `&str` field borrows the input anyway).
@@ -275,7 +278,7 @@ pub fn field(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             } else if meta.path.is_ident("flatten") {
                 Err(meta.error("json-derive does not support `flatten`: it needs a buffered map"))
             } else if ["with", "serialize_with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
-                Err(meta.error("json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead"))
+                Err(meta.error(NO_WITH))
             } else {
                 unknown(&meta, ours, "field")
             }
@@ -311,7 +314,7 @@ pub fn variant(attrs: &[Attribute]) -> syn::Result<VariantAttrs> {
                 out.other = true;
                 Ok(())
             } else if ["with", "serialize_with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
-                Err(meta.error("json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead"))
+                Err(meta.error(NO_WITH))
             } else {
                 unknown(&meta, ours, "variant")
             }
