@@ -513,6 +513,7 @@ impl<'de> Reader<'de> {
                 return Err(Error::new(ErrorKind::Full, start));
             }
             // SAFETY: checked UTF-8 by `string_raw`.
+            // noalloc:exempt capacity: checked just above that `raw` fits `out.capacity()`
             out.push_str(unsafe { core::str::from_utf8_unchecked(raw) });
             return Ok(());
         }
@@ -895,6 +896,7 @@ fn unescape_into(raw: &[u8], out: &mut alloc::string::String) {
         debug_assert!(out.len() + piece.len() <= out.capacity());
         // SAFETY: the pieces of a checked string are its plain runs (checked UTF-8,
         // split only at a backslash, which is ASCII) and encoded chars.
+        // noalloc:exempt capacity: `str_into` checked that the decoded length fits `out.capacity()`
         out.push_str(unsafe { core::str::from_utf8_unchecked(piece) });
     });
 }

@@ -179,6 +179,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         if self.error.is_some() {
             return;
         }
+        // noalloc:exempt caller: the sink is the caller's; `NoSink`, slices and pre-sized writers do not allocate
         match self.sink.send(&self.buf[..self.len]) {
             Ok(()) => {
                 self.sent += self.len;
@@ -214,6 +215,7 @@ impl<'b, S: Sink> Writer<'b, S> {
                 }
                 if self.buf.is_empty() {
                     // No buffer at all: go straight to the sink.
+                    // noalloc:exempt caller: the sink is the caller's; `NoSink`, slices and pre-sized writers do not allocate
                     match self.sink.send(bytes) {
                         Ok(()) => self.sent += bytes.len(),
                         Err(kind) => self.fail(kind),
