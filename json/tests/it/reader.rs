@@ -111,8 +111,9 @@ fn skip_reads_any_value() {
 }
 
 /// The escaped path of `str_into` decodes into the string's spare capacity. Before
-/// it wrote through a `&mut [u8]` over that uninitialised memory (undefined
-/// behaviour, which Miri reports: `.ci/parts/json-miri.sh` runs this test).
+/// it wrote through a `&mut [u8]` over that uninitialised memory: undefined
+/// behaviour, which Miri reports with `-Zmiri-recursive-validation`, as
+/// `.ci/parts/json-miri.sh` runs this test.
 #[test]
 fn str_into_decodes_escapes_into_the_capacity_it_has() {
     let mut s = String::with_capacity(16);
