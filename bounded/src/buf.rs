@@ -2,12 +2,14 @@
 //! It owns the byte buffer, integer formatting and the flush-to-writer mode; what
 //! goes into the bytes (escaping, JSON) is written by other modules.
 
-use std::fmt;
+use core::fmt;
+#[cfg(feature = "std")]
 use std::io;
-use std::marker::PhantomData;
-use std::mem::MaybeUninit;
-use std::ptr::{self, NonNull};
+use core::marker::PhantomData;
+use core::mem::MaybeUninit;
+use core::ptr::{self, NonNull};
 
+#[cfg(feature = "std")]
 use crate::{Chunk, Classes, Region};
 
 /// Bytes written into memory that is the caller's own or borrowed from a region.
@@ -46,13 +48,20 @@ pub struct Buf<'a> {
     /// Bytes handed to the sink so far: a write that began before a flush cannot be
     /// rolled back.
     flushed: u64,
+    #[cfg(feature = "std")]
     err: Option<io::Error>,
 }
 
+// SAFETY: `ptr` addresses bytes the buffer owns (caller memory it borrows mutably,
+// or a chunk lent to it alone); the sink is `Send`. Not `Sync`: nothing needs it.
+unsafe impl Send for Buf<'_> {}
+
 enum Mem<'a> {
     Own(PhantomData<&'a mut [MaybeUninit<u8>]>),
+    #[cfg(feature = "std")]
     Pooled { classes: &'a Classes<u8>, region: &'a Region, chunk: Option<Chunk<'a, u8>> },
-    Flushing(&'a mut dyn io::Write),
+    #[cfg(feature = "std")]
+    Flushing(&'a mut (dyn io::Write + Send)),
 }
 
 /// Where a write started, to undo it if it did not fit whole.
@@ -66,18 +75,33 @@ impl<'a> Buf<'a> {
     /// A buffer over `mem`; it never holds more than `mem.len()` bytes.
     pub fn new(mem: &'a mut [u8]) -> Buf<'a> {
         let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
-        Buf { ptr, cap, len: 0, full: false, mem: Mem::Own(PhantomData), flushed: 0, err: None }
+        Buf::over(ptr, cap)
+    }
+
+    /// A buffer over `cap` bytes at `ptr`, memory the caller lends for `'a`.
+    fn over(ptr: NonNull<MaybeUninit<u8>>, cap: usize) -> Buf<'a> {
+        Buf {
+            ptr,
+            cap,
+            len: 0,
+            full: false,
+            mem: Mem::Own(PhantomData),
+            flushed: 0,
+            #[cfg(feature = "std")]
+            err: None,
+        }
     }
 
     /// A buffer over uninitialised memory, e.g. `[MaybeUninit::uninit(); N]`.
     pub fn uninit(mem: &'a mut [MaybeUninit<u8>]) -> Buf<'a> {
         let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
-        Buf { ptr, cap, len: 0, full: false, mem: Mem::Own(PhantomData), flushed: 0, err: None }
+        Buf::over(ptr, cap)
     }
 
     /// A buffer that starts with no memory and takes a chunk from `classes`,
     /// charged to `region`, on its first write; when a write does not fit it moves
     /// to a chunk of a larger class.
+    #[cfg(feature = "std")]
     pub fn in_region(classes: &'a Classes<u8>, region: &'a Region) -> Buf<'a> {
         Buf {
             ptr: NonNull::dangling(),
@@ -93,7 +117,8 @@ impl<'a> Buf<'a> {
     /// A buffer over `mem` that flushes to `sink` instead of filling. Writes larger
     /// than `mem` go straight to `sink`. Buffered bytes are flushed on drop, as
     /// `BufWriter` does; call [`flush`](Buf::flush) to see the error.
-    pub fn flushing(mem: &'a mut [u8], sink: &'a mut dyn io::Write) -> Buf<'a> {
+    #[cfg(feature = "std")]
+    pub fn flushing(mem: &'a mut [u8], sink: &'a mut (dyn io::Write + Send)) -> Buf<'a> {
         let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
         Buf { ptr, cap, len: 0, full: false, mem: Mem::Flushing(sink), flushed: 0, err: None }
     }
@@ -103,7 +128,7 @@ impl<'a> Buf<'a> {
     pub fn bytes(&self) -> &[u8] {
         // SAFETY: `ptr..ptr+len` lies in memory this buffer borrows for `'a`, and
         // every byte below `len` was written.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) }
+        unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) }
     }
 
     /// Number of bytes held.
@@ -133,6 +158,7 @@ impl<'a> Buf<'a> {
 
     /// The writer's error, if a flush failed. Sticky: later writes do nothing.
     #[inline]
+    #[cfg(feature = "std")]
     pub fn err(&self) -> Option<&io::Error> {
         self.err.as_ref()
     }
@@ -142,9 +168,19 @@ impl<'a> Buf<'a> {
     #[inline]
     pub fn clear(&mut self) {
         self.len = 0;
-        self.full = self.err.is_some();
+        self.full = self.failed();
     }
 
+    /// Whether the writer failed (never, without `std`).
+    #[inline]
+    fn failed(&self) -> bool {
+        #[cfg(feature = "std")]
+        return self.err.is_some();
+        #[cfg(not(feature = "std"))]
+        false
+    }
+
+    // noalloc:root
     /// Appends `s` whole, or nothing and marks the buffer full.
     #[inline]
     pub fn write_str(&mut self, s: &str) {
@@ -199,7 +235,9 @@ impl<'a> Buf<'a> {
         }
         match &mut self.mem {
             Mem::Own(_) => false,
+            #[cfg(feature = "std")]
             Mem::Flushing(_) => self.flush().is_ok() && additional <= self.cap,
+            #[cfg(feature = "std")]
             Mem::Pooled { classes, region, chunk } => {
                 let Some(bigger) = classes.take(region, need) else { return false };
                 let new = NonNull::new(bigger.raw()).expect("chunk memory is never null");
@@ -219,13 +257,14 @@ impl<'a> Buf<'a> {
     /// Writes the buffered bytes to the writer and flushes it. For a buffer with no
     /// writer this does nothing. After a failure, returns an error of the same
     /// kind every time; [`err`](Buf::err) has the original.
+    #[cfg(feature = "std")]
     pub fn flush(&mut self) -> io::Result<()> {
         if let Some(err) = &self.err {
             return Err(err.kind().into());
         }
         let Mem::Flushing(sink) = &mut self.mem else { return Ok(()) };
         // SAFETY: as in `bytes`; `sink` is not this buffer's memory.
-        let bytes = unsafe { std::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) };
+        let bytes = unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) };
         match sink.write_all(bytes).and_then(|()| sink.flush()) {
             Ok(()) => {
                 self.flushed += self.len as u64;
@@ -247,6 +286,7 @@ impl<'a> Buf<'a> {
             self.write_bytes(bytes);
             return;
         }
+        #[cfg(feature = "std")]
         if let (Mem::Flushing(sink), None) = (&mut self.mem, &self.err) {
             // Flushed already by `grow`; too big for the buffer: straight through.
             match sink.write_all(bytes) {
@@ -274,6 +314,7 @@ impl<'a> Buf<'a> {
     }
 }
 
+#[cfg(feature = "std")]
 impl Drop for Buf<'_> {
     fn drop(&mut self) {
         if let Mem::Flushing(_) = self.mem {
@@ -287,10 +328,10 @@ impl Drop for Buf<'_> {
 impl fmt::Debug for Buf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Buf")
-            .field("bytes", &String::from_utf8_lossy(self.bytes()))
+            .field("bytes", &core::str::from_utf8(self.bytes()).map_err(|_| self.bytes()))
             .field("capacity", &self.cap)
             .field("full", &self.full)
-            .field("err", &self.err)
+            .field("failed", &self.failed())
             .finish()
     }
 }
@@ -310,6 +351,7 @@ impl fmt::Write for Buf<'_> {
 }
 
 /// A write that does not fit fails with `WriteZero` (or the writer's error kind).
+#[cfg(feature = "std")]
 impl io::Write for Buf<'_> {
     #[inline]
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {

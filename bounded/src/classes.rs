@@ -4,7 +4,19 @@
 
 use std::fmt;
 
-use crate::{Chunk, Pool, Region};
+use crate::{Chunk, Chunks, Pool, Region};
+
+/// The size classes [`Classes::doubling`] makes: `classes` pools of `chunks` chunks
+/// each, whose lengths start at `smallest` items and double.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Doubling {
+    /// Items per chunk in the smallest class.
+    pub smallest: usize,
+    /// How many classes.
+    pub classes: usize,
+    /// Chunks in each class.
+    pub chunks: usize,
+}
 
 /// Pools of chunks of increasing length, made once. Containers that grow
 /// ([`Slice`](crate::Slice), [`Map`](crate::Map), [`Buf`](crate::Buf)) move through
@@ -14,17 +26,17 @@ pub struct Classes<T> {
 }
 
 impl<T> Classes<T> {
-    /// One pool per `(chunk_len, chunks)` pair, sorted by `chunk_len`.
-    pub fn new(classes: &[(usize, usize)]) -> Classes<T> {
-        let mut pools: Box<[Pool<T>]> = classes.iter().map(|&(len, chunks)| Pool::new(chunks, len)).collect();
+    /// One pool per class, sorted by chunk length.
+    pub fn new(classes: &[Chunks]) -> Classes<T> {
+        let mut pools: Box<[Pool<T>]> = classes.iter().map(|&class| Pool::new(class)).collect();
         pools.sort_by_key(Pool::chunk_len);
         Classes { pools }
     }
 
-    /// `classes` pools of `chunks` chunks each, whose lengths start at `smallest`
-    /// and double: `doubling(64, 3, 8)` makes chunks of 64, 128 and 256 items.
-    pub fn doubling(smallest: usize, classes: usize, chunks: usize) -> Classes<T> {
-        let pools = (0..classes).map(|i| Pool::new(chunks, smallest << i)).collect();
+    /// Pools whose chunk lengths double: `Doubling { smallest: 64, classes: 3,
+    /// chunks: 8 }` makes 8 chunks each of 64, 128 and 256 items.
+    pub fn doubling(Doubling { smallest, classes, chunks }: Doubling) -> Classes<T> {
+        let pools = (0..classes).map(|i| Pool::new(Chunks { count: chunks, len: smallest << i })).collect();
         Classes { pools }
     }
 

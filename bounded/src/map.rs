@@ -8,13 +8,14 @@
 //! half of the key's hash with the low bit set; the slot's home is the tag's top
 //! bits, so moving to a larger table never hashes a key again.
 
-use std::borrow::Borrow;
-use std::fmt;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
-use std::marker::PhantomData;
-use std::mem::{self, MaybeUninit};
-use std::ptr;
+use core::borrow::Borrow;
+use core::fmt;
+use core::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use core::marker::PhantomData;
+use core::mem::{self, MaybeUninit};
+use core::ptr;
 
+#[cfg(feature = "std")]
 use crate::{Chunk, Classes, Region};
 
 /// A unit of a [`Map`]'s memory: room for one entry and its tag. Caller memory for a
@@ -42,6 +43,35 @@ const fn max_load(slots: usize) -> usize {
     }
 }
 
+/// The most entries a table has: the home of a tag is taken from its top 31 bits.
+const MAX_TABLE: usize = 1 << 31;
+
+/// A table of `cap` entries laid out from its base: where its tags start and where
+/// it ends, in bytes. `None` when that overflows `usize`.
+fn table_layout<K, V>(cap: usize) -> Option<(usize, usize)> {
+    let tags_at = cap.checked_mul(mem::size_of::<(K, V)>())?.checked_next_multiple_of(mem::align_of::<u32>())?;
+    let end = tags_at.checked_add(cap.checked_mul(mem::size_of::<u32>())?)?;
+    Some((tags_at, end))
+}
+
+/// Why [`Map::reset`] could not set the limit asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LimitError {
+    /// The limit asked for.
+    pub wanted: usize,
+    /// The limit the map has instead: the most entries its memory (or the largest
+    /// class within the region's budget) holds.
+    pub limit: usize,
+}
+
+impl fmt::Display for LimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a map limit of {} entries does not fit; the map holds {}", self.wanted, self.limit)
+    }
+}
+
+impl core::error::Error for LimitError {}
+
 /// A table carved out of memory: `cap` entries, then `cap` tags.
 struct Table<K, V> {
     entries: *mut MaybeUninit<(K, V)>,
@@ -61,21 +91,21 @@ impl<K, V> Table<K, V> {
     /// `base..base + slots` must be memory the map may write for as long as it uses
     /// the table.
     unsafe fn carve(base: *mut Slot<K, V>, slots: usize) -> Table<K, V> {
+        // The memory exists, so its size fits `usize`.
         let bytes = slots * mem::size_of::<Slot<K, V>>();
-        let entry = mem::size_of::<(K, V)>();
-        let tags_at = |cap: usize| (cap * entry).next_multiple_of(mem::align_of::<u32>());
-        let mut cap = 1usize << 31;
-        while cap > 0 && tags_at(cap) + cap * 4 > bytes {
+        let mut cap = MAX_TABLE;
+        while cap > 0 && table_layout::<K, V>(cap).is_none_or(|(_, end)| end > bytes) {
             cap >>= 1;
         }
         if cap == 0 {
             return Table::EMPTY;
         }
-        // SAFETY: `tags_at(cap) + 4 * cap <= bytes`: both arrays lie inside the
+        let (tags_at, _) = table_layout::<K, V>(cap).expect("checked by the loop");
+        // SAFETY: the table's end is within `bytes`: both arrays lie inside the
         // memory. `Slot` is aligned for `(K, V)` and for `u32` (it holds both), and
-        // `tags_at` rounds up to `u32`'s alignment.
+        // `tags_at` is a multiple of `u32`'s alignment.
         unsafe {
-            let tags = base.cast::<u8>().add(tags_at(cap)).cast::<u32>();
+            let tags = base.cast::<u8>().add(tags_at).cast::<u32>();
             ptr::write_bytes(tags, 0, cap);
             Table { entries: base.cast(), tags, cap }
         }
@@ -99,7 +129,7 @@ impl<K, V> Table<K, V> {
 /// assert_eq!(ages.limit(), 7);
 /// assert!(ages.insert("ada", 36));
 /// assert!(ages.insert("alan", 41));
-/// ages.reset(1); // empty again, holding at most one entry
+/// ages.reset(1).unwrap(); // empty again, holding at most one entry
 /// assert!(ages.insert("ada", 36));
 /// assert!(!ages.insert("alan", 41)); // a new key past the limit...
 /// assert!(ages.insert("ada", 37));   // ...but updates always work
@@ -110,19 +140,32 @@ impl<K, V> Table<K, V> {
 /// `n` slots make a table of at least `n` rounded down to a power of two entries.
 ///
 /// The default hasher is FxHash: fast, and not resistant to keys chosen to collide.
-/// For untrusted keys pass `std::hash::RandomState` to
+/// For untrusted keys pass `core::hash::RandomState` to
 /// [`with_hasher`](Map::with_hasher).
 pub struct Map<'a, K, V, S = FxBuildHasher> {
     table: Table<K, V>,
     len: usize,
+    /// The most entries the table holds now: `ceiling` or less.
     limit: usize,
+    /// The limit set by `reset` (unbounded for a fresh pooled map): a pooled map
+    /// moves to larger classes only up to it.
+    ceiling: usize,
     full: bool,
     hasher: S,
+    // Read only by the pooled map's growth.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     mem: Mem<'a, K, V>,
 }
 
+// SAFETY: the map owns its entries, in caller memory it borrows mutably or in a
+// chunk lent to it alone; the table's raw pointers only address them.
+unsafe impl<K: Send, V: Send, S: Send> Send for Map<'_, K, V, S> {}
+// SAFETY: as above; `&self` methods give out `&K` and `&V` only, and hash with `&S`.
+unsafe impl<K: Sync, V: Sync, S: Sync> Sync for Map<'_, K, V, S> {}
+
 enum Mem<'a, K, V> {
     Own(PhantomData<&'a mut [Slot<K, V>]>),
+    #[cfg(feature = "std")]
     Pooled { classes: &'a Classes<Slot<K, V>>, region: &'a Region, chunk: Option<Chunk<'a, Slot<K, V>>> },
 }
 
@@ -134,6 +177,7 @@ impl<'a, K: Hash + Eq, V> Map<'a, K, V> {
 
     /// A map that takes its table from `classes`, charged to `region`, and moves to
     /// a larger class when it reaches its limit.
+    #[cfg(feature = "std")]
     pub fn in_region(classes: &'a Classes<Slot<K, V>>, region: &'a Region) -> Map<'a, K, V> {
         Map::in_region_with_hasher(classes, region, FxBuildHasher::default())
     }
@@ -145,17 +189,18 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         // SAFETY: `mem` is borrowed mutably for `'a`, as long as the map lives.
         let table = unsafe { Table::carve(mem.as_mut_ptr(), mem.len()) };
         let limit = max_load(table.cap);
-        Map { table, len: 0, limit, full: false, hasher, mem: Mem::Own(PhantomData) }
+        Map { table, len: 0, limit, ceiling: limit, full: false, hasher, mem: Mem::Own(PhantomData) }
     }
 
     /// [`Map::in_region`] with another hasher.
+    #[cfg(feature = "std")]
     pub fn in_region_with_hasher(
         classes: &'a Classes<Slot<K, V>>,
         region: &'a Region,
         hasher: S,
     ) -> Map<'a, K, V, S> {
         let mem = Mem::Pooled { classes, region, chunk: None };
-        Map { table: Table::EMPTY, len: 0, limit: 0, full: false, hasher, mem }
+        Map { table: Table::EMPTY, len: 0, limit: 0, ceiling: usize::MAX, full: false, hasher, mem }
     }
 
     /// Number of entries.
@@ -169,7 +214,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     /// The most entries the map holds now. A pooled map's limit rises as it moves
-    /// to larger classes.
+    /// to larger classes, up to the limit [`reset`](Map::reset) set.
     pub fn limit(&self) -> usize {
         self.limit
     }
@@ -179,17 +224,25 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         self.full
     }
 
-    /// Empties the map and sets its entry limit. `false` if the memory cannot hold
-    /// `limit` entries; then the limit is the most it can hold (a pooled map first
-    /// tries to move to a class large enough).
-    pub fn reset(&mut self, limit: usize) -> bool {
+    /// Empties the map and sets its entry limit, which holds until the next reset: a
+    /// pooled map moves to a class large enough now, and never past the limit later.
+    ///
+    /// An error if the memory cannot hold `limit` entries (no class is large
+    /// enough, the region's budget is spent, or the size overflows); then the limit
+    /// is the most the map holds.
+    pub fn reset(&mut self, limit: usize) -> Result<(), LimitError> {
         self.clear();
         self.full = false;
         if limit > max_load(self.table.cap) {
             self.grow_to(limit);
         }
         self.limit = limit.min(max_load(self.table.cap));
-        self.limit == limit
+        self.ceiling = self.limit;
+        if self.limit == limit {
+            Ok(())
+        } else {
+            Err(LimitError { wanted: limit, limit: self.limit })
+        }
     }
 
     /// Inserts or updates `key`. Returns whether the entry is stored: updating a key
@@ -197,29 +250,37 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     /// map full.
     #[inline]
     pub fn insert(&mut self, key: K, value: V) -> bool {
+        self.try_insert(key, value).is_ok()
+    }
+
+    // noalloc:root
+    /// Inserts or updates `key`, or hands the entry back when it is a new key past
+    /// the limit (then the map is full). Updates always work.
+    #[inline]
+    pub fn try_insert(&mut self, key: K, value: V) -> Result<(), (K, V)> {
         let tag = self.tag(&key);
         let empty = match self.find(tag, &key) {
             Ok(i) => {
                 // SAFETY: slot `i` holds an entry (found), exclusively ours.
                 unsafe { (*self.entry(i)).assume_init_mut().1 = value };
-                return true;
+                return Ok(());
             }
             Err(empty) => empty,
         };
         if self.full {
-            return false;
+            return Err((key, value));
         }
         let empty = if self.len < self.limit {
             empty
-        } else if self.grow_to(self.len + 1) {
-            self.limit = max_load(self.table.cap);
+        } else if self.len < self.ceiling && self.grow_to(self.len + 1) {
+            self.limit = max_load(self.table.cap).min(self.ceiling);
             match self.find(tag, &key) {
                 Err(empty) => empty,
                 Ok(_) => unreachable!("the key was not in the map before it moved"),
             }
         } else {
             self.full = true;
-            return false;
+            return Err((key, value));
         };
         // SAFETY: `empty` is an empty slot of the table.
         unsafe {
@@ -227,9 +288,10 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             (*self.entry(empty)).write((key, value));
         }
         self.len += 1;
-        true
+        Ok(())
     }
 
+    // noalloc:root
     /// The value for `key`.
     #[inline]
     pub fn get<Q>(&self, key: &Q) -> Option<&V>
@@ -325,6 +387,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     #[inline]
     fn tag<Q: Hash + ?Sized>(&self, key: &Q) -> u32 {
+        // noalloc:exempt caller: hashing runs the caller's `BuildHasher` and `Hash`; FxHash and std's hashers do not allocate
         (self.hasher.hash_one(key) >> 32) as u32 | 1
     }
 
@@ -355,6 +418,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
                 return Err(i);
             }
             // SAFETY: tagged, so initialised.
+            // noalloc:exempt caller: comparing keys runs the caller's `Borrow` and `Eq`; those of the std key types do not allocate
             if t == tag && unsafe { (*self.entry(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
@@ -378,15 +442,26 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     /// Moves a pooled map to a class that holds `entries`. `false` for caller memory,
     /// or when no class is large enough or the budget is spent.
+    #[cfg(not(feature = "std"))]
+    fn grow_to(&mut self, _entries: usize) -> bool {
+        false
+    }
+
+    /// Moves a pooled map to a class that holds `entries`. `false` for caller memory,
+    /// or when no class is large enough or the budget is spent.
+    #[cfg(feature = "std")]
     fn grow_to(&mut self, entries: usize) -> bool {
         let Mem::Pooled { classes, region, .. } = &self.mem else { return false };
         let (classes, region) = (*classes, *region);
         let mut want = self.table.cap.max(8);
         while max_load(want) < entries {
+            if want >= MAX_TABLE {
+                return false;
+            }
             want *= 2;
         }
         // The slots that carve into a table of `want` entries.
-        let bytes = (want * mem::size_of::<(K, V)>()).next_multiple_of(mem::align_of::<u32>()) + 4 * want;
+        let Some((_, bytes)) = table_layout::<K, V>(want) else { return false };
         let slots = bytes.div_ceil(mem::size_of::<Slot<K, V>>());
         let Some(bigger) = classes.take(region, slots) else { return false };
         // SAFETY: the chunk is this map's until it is given back, which happens

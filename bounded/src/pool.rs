@@ -9,10 +9,11 @@
 //! the pool so that `chunks >= concurrent requests x chunks per request`, and the
 //! waits are then only for requests to finish, never for each other.
 
-use std::cell::UnsafeCell;
 use std::fmt;
+use std::marker::PhantomData;
 use std::mem::{self, MaybeUninit};
 use std::ops::{Deref, DerefMut};
+use std::ptr::NonNull;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -44,7 +45,15 @@ const CANCEL_TICK: Duration = Duration::from_millis(2);
 /// those of the previous request. Never read them as initialised; clear the chunk
 /// first if it may hold secrets.
 pub struct Pool<T> {
-    mem: Box<[UnsafeCell<MaybeUninit<T>>]>,
+    /// The chunks' items, one after another: a `Box<[MaybeUninit<T>]>` of `items`
+    /// items turned into a raw pointer (and freed on drop). Not a box of
+    /// `UnsafeCell`s, which would make the pool invariant in `T`: as a `NonNull`
+    /// it is covariant, so a pool of `&'static str` made at start-up lends chunks
+    /// for the `&'req str` of each request. That is sound because no `T` outlives
+    /// its container's borrow in a chunk: containers drop their items before they
+    /// give a chunk back, and a borrower reads a chunk only as `MaybeUninit`.
+    mem: NonNull<MaybeUninit<T>>,
+    items: usize,
     chunk_len: usize,
     /// `next[i]` is the chunk after `i` on the free list (or in a reservation).
     next: Box<[AtomicU32]>,
@@ -102,21 +111,32 @@ impl Cancel {
     }
 }
 
+/// How many chunks a [`Pool`] makes and how many items each holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunks {
+    /// How many chunks.
+    pub count: usize,
+    /// Items per chunk.
+    pub len: usize,
+}
+
 impl<T> Pool<T> {
-    /// Makes `chunks` chunks of `chunk_len` items each. This is the pool's only
+    /// Makes `count` chunks of `len` items each. This is the pool's only
     /// allocation.
     ///
     /// # Panics
     ///
-    /// If `chunks >= u32::MAX` or the memory size overflows `usize`.
-    pub fn new(chunks: usize, chunk_len: usize) -> Pool<T> {
+    /// If `count >= u32::MAX` or the memory size overflows `usize`.
+    pub fn new(Chunks { count: chunks, len: chunk_len }: Chunks) -> Pool<T> {
         assert!(chunks < NIL as usize, "a pool holds fewer than 2^32 - 1 chunks");
         let items = chunks.checked_mul(chunk_len).expect("pool size overflows usize");
-        let mem = (0..items).map(|_| UnsafeCell::new(MaybeUninit::uninit())).collect();
+        let mem: Box<[MaybeUninit<T>]> = (0..items).map(|_| MaybeUninit::uninit()).collect();
+        let mem = NonNull::new(Box::into_raw(mem).cast::<MaybeUninit<T>>()).expect("a box is never null");
         let next = (0..chunks as u32).map(|i| AtomicU32::new(if i + 1 == chunks as u32 { NIL } else { i + 1 })).collect();
         let top = if chunks == 0 { NIL } else { 0 };
         Pool {
             mem,
+            items,
             chunk_len,
             next,
             head: AtomicU64::new(top as u64),
@@ -159,7 +179,7 @@ impl<T> Pool<T> {
     /// `None` if the pool is empty or the region's budget is spent.
     pub fn take<'a>(&'a self, region: &'a Region) -> Option<Chunk<'a, T>> {
         let index = self.take_index(region)?;
-        Some(Chunk { pool: self, region, index })
+        Some(Chunk { pool: self, region, index, _items: PhantomData })
     }
 
     /// Like [`take`](Pool::take), but when the pool is empty, sleeps until a chunk
@@ -170,12 +190,12 @@ impl<T> Pool<T> {
             return None;
         }
         if let Some(index) = self.pop() {
-            return Some(Chunk { pool: self, region, index });
+            return Some(Chunk { pool: self, region, index, _items: PhantomData });
         }
         self.empty.fetch_add(1, SeqCst);
         loop {
             if let Some(index) = self.pop() {
-                return Some(Chunk { pool: self, region, index });
+                return Some(Chunk { pool: self, region, index, _items: PhantomData });
             }
             if cancel.is_fired() {
                 region.credit(self.chunk_bytes());
@@ -253,11 +273,11 @@ impl<T> Pool<T> {
     /// The first item of chunk `index`.
     pub(crate) fn chunk_ptr(&self, index: u32) -> *mut MaybeUninit<T> {
         let start = index as usize * self.chunk_len;
-        debug_assert!(start + self.chunk_len <= self.mem.len());
+        debug_assert!(start + self.chunk_len <= self.items);
         // SAFETY: `start` is within `mem` (or one past its end for an empty chunk).
-        // `UnsafeCell<MaybeUninit<T>>` has the layout of `MaybeUninit<T>`, and the
-        // cell makes writing through a pointer derived from `&self` allowed.
-        unsafe { UnsafeCell::raw_get(self.mem.as_ptr().add(start)) }
+        // The memory is reached only through raw pointers from `mem`, never through
+        // a reference, so writing through one derived from `&self` is allowed.
+        unsafe { self.mem.as_ptr().add(start) }
     }
 
     fn pop(&self) -> Option<u32> {
@@ -319,6 +339,15 @@ impl Backoff {
     }
 }
 
+impl<T> Drop for Pool<T> {
+    fn drop(&mut self) {
+        let mem = std::ptr::slice_from_raw_parts_mut(self.mem.as_ptr(), self.items);
+        // SAFETY: `mem` is the box `new` made, freed once; its items are
+        // `MaybeUninit`, so freeing drops none.
+        drop(unsafe { Box::from_raw(mem) });
+    }
+}
+
 impl<T> fmt::Debug for Pool<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool")
@@ -336,6 +365,9 @@ pub struct Chunk<'a, T> {
     pool: &'a Pool<T>,
     region: &'a Region,
     index: u32,
+    /// The chunk holds `T`s: `Send` and `Sync` only as `T` is (the pool's own
+    /// `Sync` asks only `T: Send`).
+    _items: PhantomData<T>,
 }
 
 impl<'a, T> Chunk<'a, T> {
@@ -410,7 +442,7 @@ impl<'a, T> Iterator for Reservation<'a, T> {
         let index = self.head;
         self.head = self.pool.next[index as usize].load(SeqCst);
         self.len -= 1;
-        Some(Chunk { pool: self.pool, region: self.region, index })
+        Some(Chunk { pool: self.pool, region: self.region, index, _items: PhantomData })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -9,9 +9,9 @@
 //! bytes) does not compile:
 //!
 //! ```compile_fail,E0505
-//! use bounded::{Buf, Classes, Region};
+//! use bounded::{Buf, Classes, Doubling, Region};
 //!
-//! let classes = Classes::<u8>::doubling(64, 4, 2);
+//! let classes = Classes::<u8>::doubling(Doubling { smallest: 64, classes: 4, chunks: 2 });
 //! let region = Region::new(1024);
 //! let mut buf = Buf::in_region(&classes, &region);
 //! buf.write_str("secret of request 1");
@@ -19,12 +19,48 @@
 //! println!("{:?}", buf.bytes()); // ...and this would read whatever request 2 wrote
 //! ```
 //!
+//! The same holds for every pooled container: a `Vec`, a `Map` and a `Slice` read
+//! after their region's release do not compile.
+//!
+//! ```compile_fail,E0505
+//! use bounded::{Chunks, Pool, Region, Vec};
+//!
+//! let pool = Pool::<u64>::new(Chunks { count: 4, len: 8 });
+//! let region = Region::new(1024);
+//! let mut v = Vec::in_region(&pool, &region);
+//! v.push(1);
+//! region.release();
+//! println!("{:?}", v.get(0));
+//! ```
+//!
+//! ```compile_fail,E0505
+//! use bounded::{map::Slot, Classes, Doubling, Map, Region};
+//!
+//! let slots = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 16, classes: 2, chunks: 1 });
+//! let region = Region::new(1024);
+//! let mut map = Map::in_region(&slots, &region);
+//! map.insert(1, 2);
+//! region.release();
+//! println!("{:?}", map.get(&1));
+//! ```
+//!
+//! ```compile_fail,E0505
+//! use bounded::{Classes, Doubling, Region, Slice};
+//!
+//! let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 2, chunks: 1 });
+//! let region = Region::new(1024);
+//! let mut slice = Slice::in_region(&classes, &region);
+//! slice.push(1);
+//! region.release();
+//! println!("{:?}", slice.items());
+//! ```
+//!
 //! Keeping a slice from `items()` across a move to a larger chunk does not compile:
 //!
 //! ```compile_fail,E0502
-//! use bounded::{Classes, Region, Slice};
+//! use bounded::{Classes, Doubling, Region, Slice};
 //!
-//! let classes = Classes::<u32>::doubling(4, 4, 2);
+//! let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 4, chunks: 2 });
 //! let region = Region::new(1024);
 //! let mut slice = Slice::in_region(&classes, &region);
 //! slice.push(1);
@@ -35,35 +71,26 @@
 //! println!("{}", items[0]); // ...leaving `items` pointing at the old one
 //! ```
 //!
-//! Sharing one region between threads does not compile (its accounting is not
-//! synchronised; give each thread its own region over the same `Pool`):
-//!
-//! ```compile_fail,E0277
-//! use bounded::{Pool, Region};
-//!
-//! let pool = Pool::<u8>::new(4, 64);
-//! let region = Region::new(1024);
-//! std::thread::scope(|s| {
-//!     s.spawn(|| pool.take(&region));
-//!     s.spawn(|| pool.take(&region));
-//! });
-//! ```
-//!
-//! The same program with a region per thread compiles and runs:
+//! A region's accounting is atomic, so a request's containers and `&Region` move
+//! between threads with it (a task of a multi-threaded async runtime that holds
+//! them across an `.await`), and threads working for one request may share its
+//! budget:
 //!
 //! ```
-//! use bounded::{Pool, Region};
+//! use bounded::{Chunks, Pool, Region};
 //!
-//! let pool = Pool::<u8>::new(4, 64);
+//! let pool = Pool::<u8>::new(Chunks { count: 4, len: 64 });
+//! let region = Region::new(128); // two chunks between both threads
 //! std::thread::scope(|s| {
-//!     s.spawn(|| pool.take(&Region::new(1024)).is_some());
-//!     s.spawn(|| pool.take(&Region::new(1024)).is_some());
+//!     let a = s.spawn(|| pool.take(&region).is_some());
+//!     let b = s.spawn(|| pool.take(&region).is_some());
+//!     assert!(a.join().unwrap() && b.join().unwrap());
 //! });
-//! assert_eq!(pool.stats().lent, 0);
+//! assert_eq!((pool.stats().lent, region.used(), region.peak() <= 128), (0, 0, true));
 //! ```
 
-use std::cell::Cell;
-use std::fmt;
+use core::fmt;
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// The byte budget of one request.
 ///
@@ -72,17 +99,19 @@ use std::fmt;
 /// would go over the budget fails like a take from an empty pool.
 ///
 /// A region is cheap to make (three words, no allocation): make one per request.
-/// It is `Send` but not `Sync`: one thread at a time works in it.
+/// It is `Send` and `Sync`: the counts are atomics (no memory is published through
+/// them, so relaxed ones), and a charge never takes the count past the budget, also
+/// when threads charge at once.
 pub struct Region {
     budget: usize,
-    used: Cell<usize>,
-    peak: Cell<usize>,
+    used: AtomicUsize,
+    peak: AtomicUsize,
 }
 
 impl Region {
     /// A region that may hold up to `budget` bytes of pooled memory at once.
     pub const fn new(budget: usize) -> Region {
-        Region { budget, used: Cell::new(0), peak: Cell::new(0) }
+        Region { budget, used: AtomicUsize::new(0), peak: AtomicUsize::new(0) }
     }
 
     /// The budget in bytes.
@@ -92,17 +121,17 @@ impl Region {
 
     /// Bytes of pooled memory held through this region now.
     pub fn used(&self) -> usize {
-        self.used.get()
+        self.used.load(Relaxed)
     }
 
     /// Bytes that can still be taken.
     pub fn left(&self) -> usize {
-        self.budget - self.used.get()
+        self.budget - self.used()
     }
 
     /// The most bytes held at once.
     pub fn peak(&self) -> usize {
-        self.peak.get()
+        self.peak.load(Relaxed)
     }
 
     /// Ends the request. Every container that took memory through this region
@@ -112,22 +141,24 @@ impl Region {
     pub fn release(self) {}
 
     /// Charges `bytes` if the budget allows it.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
-        let used = self.used.get();
-        match used.checked_add(bytes) {
-            Some(now) if now <= self.budget => {
-                self.used.set(now);
-                if now > self.peak.get() {
-                    self.peak.set(now);
-                }
+        let charged = self.used.fetch_update(Relaxed, Relaxed, |used| {
+            used.checked_add(bytes).filter(|&now| now <= self.budget)
+        });
+        match charged {
+            Ok(before) => {
+                self.peak.fetch_max(before + bytes, Relaxed);
                 true
             }
-            _ => false,
+            Err(_) => false,
         }
     }
 
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn credit(&self, bytes: usize) {
-        self.used.set(self.used.get() - bytes);
+        let before = self.used.fetch_sub(bytes, Relaxed);
+        debug_assert!(before >= bytes, "a region credited more than it was charged");
     }
 }
 
@@ -135,8 +166,8 @@ impl fmt::Debug for Region {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Region")
             .field("budget", &self.budget)
-            .field("used", &self.used.get())
-            .field("peak", &self.peak.get())
+            .field("used", &self.used())
+            .field("peak", &self.peak())
             .finish()
     }
 }

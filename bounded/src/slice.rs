@@ -12,9 +12,9 @@ use crate::{Chunk, Classes, Region};
 /// a push does nothing, returns `false` and marks the slice full.
 ///
 /// ```
-/// use bounded::{Classes, Region, Slice};
+/// use bounded::{Classes, Doubling, Region, Slice};
 ///
-/// let classes = Classes::<u32>::doubling(4, 3, 2); // chunks of 4, 8 and 16 items
+/// let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 3, chunks: 2 }); // chunks of 4, 8 and 16 items
 /// let region = Region::new(1024);
 /// let mut slice = Slice::in_region(&classes, &region);
 /// for i in 0..10 {
@@ -23,6 +23,16 @@ use crate::{Chunk, Classes, Region};
 /// assert_eq!(slice.capacity(), 16);
 /// assert_eq!(slice.items(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
 /// assert_eq!(region.used(), 16 * 4); // the chunks of 4 and 8 went back
+/// ```
+///
+/// A slice is `Send` and `Sync` as its items are: a slice of `Cell`s is not shared
+/// between threads.
+///
+/// ```compile_fail,E0277
+/// fn shared<T: Sync>(_: &T) {}
+/// let classes = bounded::Classes::<std::cell::Cell<u32>>::doubling(bounded::Doubling { smallest: 4, classes: 1, chunks: 1 });
+/// let region = bounded::Region::new(64);
+/// shared(&bounded::Slice::in_region(&classes, &region));
 /// ```
 pub struct Slice<'a, T> {
     classes: &'a Classes<T>,
@@ -79,14 +89,21 @@ impl<'a, T> Slice<'a, T> {
     /// Appends `item` and returns `true`, moving to a larger chunk if needed; or
     /// drops it and returns `false` (then the slice is full).
     pub fn push(&mut self, item: T) -> bool {
+        self.try_push(item).is_ok()
+    }
+
+    // noalloc:root
+    /// Appends `item`, moving to a larger chunk if needed; or hands it back (then
+    /// the slice is full).
+    pub fn try_push(&mut self, item: T) -> Result<(), T> {
         if self.full || (self.len == self.capacity() && !self.grow()) {
             self.full = true;
-            return false;
+            return Err(item);
         }
         let chunk = self.chunk.as_mut().expect("grow took a chunk");
         chunk[self.len].write(item);
         self.len += 1;
-        true
+        Ok(())
     }
 
     /// Removes and returns the last item.

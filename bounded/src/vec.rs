@@ -2,10 +2,11 @@
 //! It owns item storage and indexing across chunks; the chunks themselves belong
 //! to the pool and the budget to the region.
 
-use std::fmt;
-use std::marker::PhantomData;
-use std::mem::MaybeUninit;
+use core::fmt;
+use core::marker::PhantomData;
+use core::mem::MaybeUninit;
 
+#[cfg(feature = "std")]
 use crate::{Pool, Region};
 
 /// The most chunks one pooled [`Vec`] holds. It takes chunks as it fills, so with
@@ -25,9 +26,9 @@ pub const MAX_CHUNKS: usize = 32;
 /// [`clear`](Vec::clear).
 ///
 /// ```
-/// use bounded::{Pool, Region, Vec};
+/// use bounded::{Chunks, Pool, Region, Vec};
 ///
-/// let pool = Pool::<u64>::new(8, 4); // 8 chunks of 4 items, made once
+/// let pool = Pool::<u64>::new(Chunks { count: 8, len: 4 }); // 8 chunks of 4 items, made once
 /// let region = Region::new(64);      // this request may hold 64 bytes: 2 chunks
 /// let mut v = Vec::in_region(&pool, &region);
 /// for i in 0..10 {
@@ -51,10 +52,19 @@ pub struct Vec<'a, T> {
     /// `mask + 1`: the slots used in each chunk.
     chunk_len: usize,
     bases: [*mut MaybeUninit<T>; MAX_CHUNKS],
+    #[cfg(feature = "std")]
     pooled: Option<Pooled<'a, T>>,
     _mem: PhantomData<&'a mut [MaybeUninit<T>]>,
 }
 
+// SAFETY: the vec owns its items, in caller memory it borrows mutably or in chunks
+// the pool lent to it alone; the raw pointers only address them. Sending the vec
+// sends the items; sharing it shares `&T`s.
+unsafe impl<T: Send> Send for Vec<'_, T> {}
+// SAFETY: as above; `&self` methods give out `&T` only.
+unsafe impl<T: Sync> Sync for Vec<'_, T> {}
+
+#[cfg(feature = "std")]
 struct Pooled<'a, T> {
     pool: &'a Pool<T>,
     region: &'a Region,
@@ -65,7 +75,7 @@ struct Pooled<'a, T> {
 impl<'a, T> Vec<'a, T> {
     /// A vec over `mem`, holding up to `mem.len()` items.
     pub fn new(mem: &'a mut [MaybeUninit<T>]) -> Vec<'a, T> {
-        let mut bases = [std::ptr::null_mut(); MAX_CHUNKS];
+        let mut bases = [core::ptr::null_mut(); MAX_CHUNKS];
         bases[0] = mem.as_mut_ptr();
         let shift = usize::BITS - 1;
         Vec {
@@ -76,12 +86,14 @@ impl<'a, T> Vec<'a, T> {
             mask: usize::MAX >> 1,
             chunk_len: 1 << shift,
             bases,
+            #[cfg(feature = "std")]
             pooled: None,
             _mem: PhantomData,
         }
     }
 
     /// A vec that takes chunks from `pool`, charged to `region`, as it fills.
+    #[cfg(feature = "std")]
     pub fn in_region(pool: &'a Pool<T>, region: &'a Region) -> Vec<'a, T> {
         let shift = pool.chunk_len().checked_ilog2().unwrap_or(0);
         let chunk_len = if pool.chunk_len() == 0 { 0 } else { 1 << shift };
@@ -92,7 +104,7 @@ impl<'a, T> Vec<'a, T> {
             shift,
             mask: (1 << shift) - 1,
             chunk_len,
-            bases: [std::ptr::null_mut(); MAX_CHUNKS],
+            bases: [core::ptr::null_mut(); MAX_CHUNKS],
             pooled: Some(Pooled { pool, region, indices: [0; MAX_CHUNKS], taken: 0 }),
             _mem: PhantomData,
         }
@@ -116,17 +128,25 @@ impl<'a, T> Vec<'a, T> {
     /// Appends `item` and returns `true`, or drops it and returns `false` when
     /// there is no room (then the vec is full).
     pub fn push(&mut self, item: T) -> bool {
+        self.try_push(item).is_ok()
+    }
+
+    // noalloc:root
+    /// Appends `item`, or hands it back when there is no room (then the vec is
+    /// full).
+    #[inline]
+    pub fn try_push(&mut self, item: T) -> Result<(), T> {
         if self.full {
-            return false;
+            return Err(item);
         }
         if self.len == self.cap && !self.take_chunk() {
             self.full = true;
-            return false;
+            return Err(item);
         }
         // SAFETY: `len < cap`: the uninitialised slot at index `len`.
         unsafe { self.slot(self.len).write(MaybeUninit::new(item)) };
         self.len += 1;
-        true
+        Ok(())
     }
 
     /// Removes and returns the last item. Memory taken from the pool is kept.
@@ -140,6 +160,7 @@ impl<'a, T> Vec<'a, T> {
         Some(unsafe { self.slot(self.len).read().assume_init() })
     }
 
+    // noalloc:root
     /// The item at `index`.
     #[inline]
     pub fn get(&self, index: usize) -> Option<&T> {
@@ -167,7 +188,7 @@ impl<'a, T> Vec<'a, T> {
             let len = step.min(self.len - c * step);
             // SAFETY: chunk `c` holds `len` initialised items from its base, and
             // `&self` shares them.
-            unsafe { std::slice::from_raw_parts(self.bases[c].cast::<T>(), len) }
+            unsafe { core::slice::from_raw_parts(self.bases[c].cast::<T>(), len) }
         })
     }
 
@@ -178,7 +199,7 @@ impl<'a, T> Vec<'a, T> {
 
     /// Drops every item; the full mark goes too. Chunks are kept for reuse.
     pub fn clear(&mut self) {
-        let len = std::mem::replace(&mut self.len, 0);
+        let len = core::mem::replace(&mut self.len, 0);
         self.full = false;
         for i in 0..len {
             // SAFETY: slot `i` was initialised and, `len` now being 0, is dropped
@@ -198,7 +219,14 @@ impl<'a, T> Vec<'a, T> {
     }
 
     /// Takes one more chunk from the pool, if this is a pooled vec.
+    #[cfg(not(feature = "std"))]
+    fn take_chunk(&mut self) -> bool {
+        false
+    }
+
+    /// Takes one more chunk from the pool, if this is a pooled vec.
     #[cold]
+    #[cfg(feature = "std")]
     fn take_chunk(&mut self) -> bool {
         let Some(pooled) = &mut self.pooled else { return false };
         if pooled.taken == MAX_CHUNKS || self.chunk_len == 0 {
@@ -215,11 +243,18 @@ impl<'a, T> Vec<'a, T> {
 
 impl<T> Drop for Vec<'_, T> {
     fn drop(&mut self) {
+        // The chunks go back when `pooled` is dropped, after this: also when an
+        // item's `Drop` panics here.
         self.clear();
-        if let Some(Pooled { pool, region, indices, taken }) = &self.pooled {
-            for &index in &indices[..*taken] {
-                pool.give_back(region, index);
-            }
+    }
+}
+
+/// Gives the chunks back: the guard that makes a pooled vec's drop panic-safe.
+#[cfg(feature = "std")]
+impl<T> Drop for Pooled<'_, T> {
+    fn drop(&mut self) {
+        for &index in &self.indices[..self.taken] {
+            self.pool.give_back(self.region, index);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! What the attributes on a type, its fields and its variants ask for, read from
-//! `#[json(...)]` and `#[serde(...)]` alike. Unknown `json` keys are errors; unknown
-//! `serde` keys are ignored unless they change the JSON shape in a way we cannot
-//! follow without allocating (`flatten`, internally tagged enums).
+//! `#[json(...)]` and `#[serde(...)]` alike. Every key is either implemented, known
+//! to leave the JSON unchanged (`bound`, `borrow`, `crate`, `expecting`), or a
+//! compile error that names it: a derive that silently ignored `transparent` or
+//! `flatten` would read and write another shape than serde's.
 
 use syn::{Attribute, LitStr};
 
@@ -107,8 +108,12 @@ impl<T> Default for Pair<T> {
 #[derive(Default)]
 pub struct ContainerAttrs {
     pub rename_all: Pair<Case>,
+    /// The `rename_all` of every struct variant's fields (enums).
+    pub rename_all_fields: Pair<Case>,
     pub deny_unknown_fields: bool,
     pub default: bool,
+    /// The struct reads and writes as its one field.
+    pub transparent: bool,
 }
 
 #[derive(Default)]
@@ -126,10 +131,17 @@ pub struct FieldAttrs {
 pub struct VariantAttrs {
     pub rename: Pair<String>,
     pub aliases: Vec<String>,
-    pub skip: bool,
+    /// Encoding the variant is an error, as in serde.
+    pub skip_ser: bool,
+    /// Decoding never yields the variant.
+    pub skip_de: bool,
+    /// The `rename_all` of this struct variant's fields.
+    pub rename_all: Pair<Case>,
+    /// The unit variant decoded for any tag no other variant has.
+    pub other: bool,
 }
 
-/// Which attribute a key came from: unknown keys are errors only under `json`.
+/// Which attribute a key came from (`Some(true)` for `json`), for the messages.
 fn is_ours(attr: &Attribute) -> Option<bool> {
     if attr.path().is_ident("json") {
         Some(true)
@@ -175,12 +187,21 @@ fn pair<T>(
     })
 }
 
-fn unknown(meta: &syn::meta::ParseNestedMeta<'_>, ours: bool) -> syn::Result<()> {
-    if ours {
-        Err(meta.error("unknown json attribute"))
-    } else {
-        skip_value(meta)
+const NO_WITH: &str =
+    "json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead";
+
+/// Keys that change nothing in the JSON: trait bounds and paths for serde's own
+/// impls, its error texts, and `borrow` (a `&str` field borrows the input anyway).
+const NO_SHAPE: &[&str] = &["bound", "borrow", "crate", "expecting"];
+
+/// A key no arm took: accepted if it changes no shape, else an error naming it.
+fn unknown(meta: &syn::meta::ParseNestedMeta<'_>, ours: bool, place: &str) -> syn::Result<()> {
+    let key = meta.path.get_ident().map_or_else(|| "?".to_owned(), ToString::to_string);
+    if NO_SHAPE.contains(&key.as_str()) {
+        return skip_value(meta);
     }
+    let attr = if ours { "json" } else { "serde" };
+    Err(meta.error(format!("json-derive does not implement the {place} attribute `#[{attr}({key})]`")))
 }
 
 pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
@@ -193,6 +214,15 @@ pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
             } else if meta.path.is_ident("deny_unknown_fields") {
                 out.deny_unknown_fields = true;
                 Ok(())
+            } else if meta.path.is_ident("rename_all_fields") {
+                pair(&meta, &mut out.rename_all_fields, Case::parse)
+            } else if meta.path.is_ident("transparent") {
+                out.transparent = true;
+                Ok(())
+            } else if meta.path.is_ident("rename") {
+                // The container's own name: serde uses it in messages and tags that
+                // externally tagged JSON does not have.
+                skip_value(&meta)
             } else if meta.path.is_ident("default") {
                 out.default = true;
                 skip_value(&meta)
@@ -205,7 +235,7 @@ pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
                      (it changes the JSON shape in a way that needs buffering)",
                 ))
             } else {
-                unknown(&meta, ours)
+                unknown(&meta, ours, "container")
             }
         })?;
     }
@@ -248,9 +278,9 @@ pub fn field(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             } else if meta.path.is_ident("flatten") {
                 Err(meta.error("json-derive does not support `flatten`: it needs a buffered map"))
             } else if ["with", "serialize_with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
-                Err(meta.error("json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead"))
+                Err(meta.error(NO_WITH))
             } else {
-                unknown(&meta, ours)
+                unknown(&meta, ours, "field")
             }
         })?;
     }
@@ -269,10 +299,24 @@ pub fn variant(attrs: &[Attribute]) -> syn::Result<VariantAttrs> {
                 out.aliases.push(s.value());
                 Ok(())
             } else if meta.path.is_ident("skip") {
-                out.skip = true;
+                out.skip_ser = true;
+                out.skip_de = true;
                 Ok(())
+            } else if meta.path.is_ident("skip_serializing") {
+                out.skip_ser = true;
+                Ok(())
+            } else if meta.path.is_ident("skip_deserializing") {
+                out.skip_de = true;
+                Ok(())
+            } else if meta.path.is_ident("rename_all") {
+                pair(&meta, &mut out.rename_all, Case::parse)
+            } else if meta.path.is_ident("other") {
+                out.other = true;
+                Ok(())
+            } else if ["with", "serialize_with", "deserialize_with"].iter().any(|k| meta.path.is_ident(k)) {
+                Err(meta.error(NO_WITH))
             } else {
-                unknown(&meta, ours)
+                unknown(&meta, ours, "variant")
             }
         })?;
     }

@@ -22,7 +22,12 @@ struct Variant<'a> {
     name_ser: String,
     name_de: String,
     aliases: Vec<String>,
-    skip: bool,
+    /// Encoding it is an error (serde's `skip`/`skip_serializing`).
+    skip_ser: bool,
+    /// Decoding never yields it.
+    skip_de: bool,
+    /// The unit variant for any tag no other variant has.
+    other: bool,
     data: VariantData<'a>,
 }
 
@@ -56,6 +61,9 @@ enum Shape<'a> {
     Tuple(Vec<Field<'a>>),
     Unit,
     Enum(Vec<Variant<'a>>),
+    /// `transparent`: the struct reads and writes as its one live field; the others
+    /// are skipped and take their defaults.
+    Transparent { fields: Vec<Field<'a>>, live: usize },
 }
 
 struct Container<'a> {
@@ -64,7 +72,9 @@ struct Container<'a> {
     shape: Shape<'a>,
 }
 
-fn fields<'a>(fields: &'a Fields, c: &ContainerAttrs) -> syn::Result<Vec<Field<'a>>> {
+/// The fields of a struct or variant; `rename_all` renames those without a
+/// `rename`.
+fn fields<'a>(fields: &'a Fields, rename_all: &attrs::Pair<attrs::Case>) -> syn::Result<Vec<Field<'a>>> {
     fields
         .iter()
         .enumerate()
@@ -82,12 +92,12 @@ fn fields<'a>(fields: &'a Fields, c: &ContainerAttrs) -> syn::Result<Vec<Field<'
                 .rename
                 .ser
                 .clone()
-                .unwrap_or_else(|| c.rename_all.ser.map_or(base.clone(), |case| case.field(&base)));
+                .unwrap_or_else(|| rename_all.ser.map_or(base.clone(), |case| case.field(&base)));
             let name_de = attrs
                 .rename
                 .de
                 .clone()
-                .unwrap_or_else(|| c.rename_all.de.map_or(base.clone(), |case| case.field(&base)));
+                .unwrap_or_else(|| rename_all.de.map_or(base.clone(), |case| case.field(&base)));
             Ok(Field { member, ty: &f.ty, name_ser, name_de, attrs })
         })
         .collect()
@@ -96,28 +106,40 @@ fn fields<'a>(fields: &'a Fields, c: &ContainerAttrs) -> syn::Result<Vec<Field<'
 impl<'a> Container<'a> {
     fn new(input: &'a DeriveInput) -> syn::Result<Container<'a>> {
         let attrs = attrs::container(&input.attrs)?;
+        if attrs.transparent {
+            return Container::transparent(input, attrs);
+        }
         let shape = match &input.data {
             Data::Struct(s) => match &s.fields {
-                Fields::Named(_) => Shape::Named(fields(&s.fields, &attrs)?),
+                Fields::Named(_) => Shape::Named(fields(&s.fields, &attrs.rename_all)?),
                 Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                    Shape::Newtype(Box::new(fields(&s.fields, &attrs)?.pop().expect("one field")))
+                    Shape::Newtype(Box::new(fields(&s.fields, &attrs.rename_all)?.pop().expect("one field")))
                 }
-                Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, &attrs)?),
+                Fields::Unnamed(_) => Shape::Tuple(fields(&s.fields, &attrs.rename_all)?),
                 Fields::Unit => Shape::Unit,
             },
             Data::Enum(e) => {
                 let mut variants = Vec::new();
                 for v in &e.variants {
-                    let plain = ContainerAttrs::default();
+                    let va = attrs::variant(&v.attrs)?;
+                    let rename_fields = attrs::Pair {
+                        ser: va.rename_all.ser.or(attrs.rename_all_fields.ser),
+                        de: va.rename_all.de.or(attrs.rename_all_fields.de),
+                    };
                     let data = match &v.fields {
                         Fields::Unit => VariantData::Unit,
                         Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-                            VariantData::Newtype(Box::new(fields(&v.fields, &plain)?.pop().expect("one field")))
+                            VariantData::Newtype(Box::new(fields(&v.fields, &rename_fields)?.pop().expect("one field")))
                         }
-                        Fields::Unnamed(_) => VariantData::Tuple(fields(&v.fields, &plain)?),
-                        Fields::Named(_) => VariantData::Named(fields(&v.fields, &plain)?),
+                        Fields::Unnamed(_) => VariantData::Tuple(fields(&v.fields, &rename_fields)?),
+                        Fields::Named(_) => VariantData::Named(fields(&v.fields, &rename_fields)?),
                     };
-                    let va = attrs::variant(&v.attrs)?;
+                    if va.other && !matches!(data, VariantData::Unit) {
+                        return Err(syn::Error::new_spanned(&v.ident, "`other` must be on a unit variant"));
+                    }
+                    if va.other && variants.iter().any(|v: &Variant| v.other) {
+                        return Err(syn::Error::new_spanned(&v.ident, "only one variant can be `other`"));
+                    }
                     let base = v.ident.to_string();
                     let name_ser = va
                         .rename
@@ -134,7 +156,9 @@ impl<'a> Container<'a> {
                         name_ser,
                         name_de,
                         aliases: va.aliases,
-                        skip: va.skip,
+                        skip_ser: va.skip_ser,
+                        skip_de: va.skip_de,
+                        other: va.other,
                         data,
                     });
                 }
@@ -147,10 +171,28 @@ impl<'a> Container<'a> {
         Ok(Container { input, attrs, shape })
     }
 
+    /// A `transparent` struct: exactly one field that is not skipped.
+    fn transparent(input: &'a DeriveInput, attrs: ContainerAttrs) -> syn::Result<Container<'a>> {
+        let Data::Struct(s) = &input.data else {
+            return Err(syn::Error::new_spanned(&input.ident, "`transparent` is for structs"));
+        };
+        let fields = fields(&s.fields, &attrs.rename_all)?;
+        let live: Vec<usize> =
+            (0..fields.len()).filter(|&i| !(fields[i].attrs.skip_ser && fields[i].attrs.skip_de)).collect();
+        let [live] = live[..] else {
+            return Err(syn::Error::new_spanned(
+                &input.ident,
+                "`transparent` needs exactly one field that is not skipped",
+            ));
+        };
+        Ok(Container { input, attrs, shape: Shape::Transparent { fields, live } })
+    }
+
     fn all_fields(&self) -> &[Field<'a>] {
         match &self.shape {
             Shape::Named(f) | Shape::Tuple(f) => f,
             Shape::Newtype(f) => std::slice::from_ref(f),
+            Shape::Transparent { fields, live } => std::slice::from_ref(&fields[*live]),
             Shape::Unit | Shape::Enum(_) => &[],
         }
     }
@@ -159,7 +201,11 @@ impl<'a> Container<'a> {
     fn check(&self, encode: bool) -> syn::Result<()> {
         let verb = if encode { "encoded" } else { "decoded" };
         let variant_fields = match &self.shape {
-            Shape::Enum(variants) => variants.iter().flat_map(|v| v.data.fields()).collect(),
+            Shape::Enum(variants) => variants
+                .iter()
+                .filter(|v| if encode { !v.skip_ser } else { !v.skip_de })
+                .flat_map(|v| v.data.fields())
+                .collect(),
             _ => Vec::new(),
         };
         for f in self.all_fields().iter().chain(variant_fields) {
@@ -230,6 +276,10 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             let m = &f.member;
             quote!(::json::WriteJson::write_json(&self.#m, w);)
         }
+        Shape::Transparent { fields, live } => {
+            let m = &fields[*live].member;
+            quote!(::json::WriteJson::write_json(&self.#m, w);)
+        }
         Shape::Tuple(fields) => {
             let parts = fields.iter().enumerate().map(|(i, f)| {
                 let m = &f.member;
@@ -246,8 +296,9 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             let arms = variants.iter().map(|v| {
                 let id = &v.ident;
                 let tag = quoted(&v.name_ser);
-                if v.skip {
-                    return quote!(#name::#id { .. } => w.null(),);
+                if v.skip_ser {
+                    // serde's Serialize fails here too.
+                    return quote!(#name::#id { .. } => w.fail(::json::ErrorKind::Custom),);
                 }
                 match &v.data {
                     VariantData::Unit => {
@@ -460,6 +511,28 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                 }
             }
         }
+        Shape::Transparent { fields, live } => {
+            let m = &fields[*live].member;
+            let inits = fields.iter().enumerate().map(|(i, f)| {
+                let fm = &f.member;
+                if i == *live {
+                    quote!(#fm: ::json::ReadJson::read_json(r)?)
+                } else {
+                    let d = default_expr(f, &c.attrs).unwrap_or(quote!(::core::default::Default::default()));
+                    quote!(#fm: #d)
+                }
+            });
+            quote! {
+                #[inline]
+                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                    Ok(#name { #(#inits),* })
+                }
+                #[inline]
+                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+                    ::json::ReadJson::read_json_into(&mut self.#m, r)
+                }
+            }
+        }
         Shape::Tuple(fields) => {
             let next = quote! {
                 if !r.next_element(&mut array)? {
@@ -493,7 +566,27 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
         }
         Shape::Named(fields) => read_named(&c, name, fields, &de),
         Shape::Enum(variants) => {
-            let live: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+            let live: Vec<&Variant> = variants.iter().filter(|v| !v.skip_de && !v.other).collect();
+            // An unknown tag: the `other` variant (for an object, its value must be
+            // `null`, as serde_json reads a unit variant), or an error.
+            let (unknown_str, unknown_object) = match variants.iter().find(|v| v.other) {
+                Some(v) => {
+                    let id = &v.ident;
+                    (
+                        quote!(return Ok(#name::#id);),
+                        quote!({
+                            <() as ::json::ReadJson<#de>>::read_json(r)?;
+                            #name::#id
+                        }),
+                    )
+                }
+                None => (
+                    quote!(return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));),
+                    quote!({
+                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
+                    }),
+                ),
+            };
             let unit: Vec<&&Variant> = live.iter().filter(|v| matches!(v.data, VariantData::Unit)).collect();
             let names = |v: &Variant| -> Vec<String> { std::iter::once(v.name_de.clone()).chain(v.aliases.clone()).collect() };
             let raw_arms = unit.iter().map(|v| {
@@ -552,7 +645,7 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                         } else {
                             #(#escaped)*
                         }
-                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
+                        #unknown_str
                     }
                     let mut object = r.object()?;
                     let key = match r.next_key(&mut object)? {
@@ -561,9 +654,7 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                             return Err(::json::Error::new(::json::ErrorKind::InvalidType, at));
                         }
                     };
-                    let value = #(#object_arms)* {
-                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
-                    };
+                    let value = #(#object_arms)* #unknown_object;
                     if r.next_key(&mut object)?.is_some() {
                         return Err(r.error(::json::ErrorKind::Syntax));
                     }
@@ -731,6 +822,35 @@ mod tests {
         let input: syn::DeriveInput = syn::parse_str("struct S { #[serde(flatten)] rest: Inner }").unwrap();
         assert!(super::read_json(&input).unwrap_err().to_string().contains("flatten"));
         let input: syn::DeriveInput = syn::parse_str("#[json(renam = \"x\")] struct S { a: u8 }").unwrap();
-        assert_eq!(super::read_json(&input).unwrap_err().to_string(), "unknown json attribute");
+        assert_eq!(
+            super::read_json(&input).unwrap_err().to_string(),
+            "json-derive does not implement the container attribute `#[json(renam)]`"
+        );
+    }
+
+    /// Keys of serde that would change the shape are refused by name, never ignored.
+    #[test]
+    fn serde_keys_it_does_not_implement_are_named() {
+        let cases = [
+            ("#[serde(variant_identifier)] enum E { A }", "the container attribute `#[serde(variant_identifier)]`"),
+            ("struct S { #[serde(getter = \"S::a\")] a: u8 }", "the field attribute `#[serde(getter)]`"),
+            ("enum E { #[serde(untagged)] A(u8) }", "the variant attribute `#[serde(untagged)]`"),
+        ];
+        for (src, want) in cases {
+            let input: syn::DeriveInput = syn::parse_str(src).unwrap();
+            let msg = super::write_json(&input).unwrap_err().to_string();
+            assert_eq!(msg, format!("json-derive does not implement {want}"), "{src}");
+        }
+        let harmless = "#[serde(bound = \"\", crate = \"serde\", expecting = \"x\")] struct S<'a> { #[serde(borrow)] a: &'a str }";
+        assert!(super::read_json(&syn::parse_str(harmless).unwrap()).is_ok());
+    }
+
+    #[test]
+    fn transparent_needs_one_live_field() {
+        let input: syn::DeriveInput = syn::parse_str("#[serde(transparent)] struct S { a: u8, b: u8 }").unwrap();
+        let msg = super::read_json(&input).unwrap_err().to_string();
+        assert_eq!(msg, "`transparent` needs exactly one field that is not skipped");
+        let input: syn::DeriveInput = syn::parse_str("enum E { #[serde(other)] A(u8) }").unwrap();
+        assert_eq!(super::read_json(&input).unwrap_err().to_string(), "`other` must be on a unit variant");
     }
 }

@@ -1,7 +1,11 @@
 //! `#[derive(WriteJson, ReadJson)]` for the `json` crate. Reads `#[json(...)]` and
-//! the matching `#[serde(...)]` attributes (rename, rename_all, skip, default,
-//! skip_serializing_if, alias, deny_unknown_fields), and refuses at compile time the
-//! field types that cannot be encoded or decoded without allocating.
+//! the matching `#[serde(...)]` attributes: on containers `rename_all`,
+//! `rename_all_fields`, `transparent`, `default`, `deny_unknown_fields`; on fields
+//! `rename`, `alias`, `skip`, `skip_serializing`, `skip_deserializing`,
+//! `skip_serializing_if`, `default`; on variants `rename`, `alias`, `rename_all`,
+//! `skip`, `skip_serializing`, `skip_deserializing`, `other`. Any other key that
+//! changes the JSON is a compile error naming it. Refuses at compile time the field
+//! types that cannot be encoded or decoded without allocating.
 
 mod attrs;
 mod check;

@@ -6,21 +6,23 @@
 # Prints the markdown table for json/README.md at the end.
 set -euo pipefail
 rounds="${1:-3}"
+sets="${JSON_BENCH_SETS:-twitter citm_catalog canada feed cookie}"
+ops="${JSON_BENCH_OPS:-decode encode}"
 results="${2:-$(mktemp)}"
 here="$(cd "$(dirname "$0")" && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/noalloc-target-json-bench}"
 cargo build --release --manifest-path "$here/Cargo.toml" --bin run >&2
 bin="$CARGO_TARGET_DIR/release/run"
 
-corpus_libs="json serde_json simd-json sonic-rs"
+corpus_libs="json serde_json serde_json-in-place simd-json sonic-rs"
 small_libs="json json-borrowed serde_json serde_json-borrowed simd-json sonic-rs serde-json-core miniserde"
 : > "$results"
 for round in $(seq 1 "$rounds"); do
-    for set in twitter citm_catalog canada feed cookie; do
+    for set in $sets; do
         case "$set" in feed|cookie) libs="$small_libs" ;; *) libs="$corpus_libs" ;; esac
-        for op in decode encode; do
+        for op in $ops; do
             for lib in $libs; do
-                "$bin" "$lib" "$set" "$op" | tee -a "$results" >&2
+                nice -n 10 "$bin" "$lib" "$set" "$op" ${JSON_BENCH_ITERS:-} | tee -a "$results" >&2
             done
         done
     done

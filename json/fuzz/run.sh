@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Runs the differential fuzz target for a fixed budget and reports the executions.
 #   json/fuzz/run.sh [SECONDS]   (default 60)
-# Needs the nightly toolchain; installs cargo-fuzz from crates.io when missing.
-# The corpus is seeded from JSONTestSuite and kept outside the repo.
+# Needs the nightly toolchain (fails without it); installs cargo-fuzz from crates.io
+# when missing. Exits non-zero when the target fails to build, crashes or finds a
+# difference. The corpus is seeded from JSONTestSuite and kept outside the repo.
 set -euo pipefail
 budget="${1:-60}"
 here="$(cd "$(dirname "$0")" && pwd)"
 suite="$here/../../../shared/data/JSONTestSuite/test_parsing"
 
 if ! rustup toolchain list | grep -q '^nightly'; then
-    echo "json fuzz: no nightly toolchain; skipped"
-    exit 0
+    echo "json fuzz: no nightly toolchain (rustup toolchain install nightly)" >&2
+    exit 1
 fi
 if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
     cargo install --locked cargo-fuzz
@@ -25,10 +26,14 @@ fi
 
 cd "$here"
 log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+# The status is cargo's: read PIPESTATUS right after the pipeline, with errexit off
+# (grep finding no line is no failure).
+set +e
 cargo +nightly fuzz run differential "$corpus" -- \
-    -max_total_time="$budget" -max_len=4096 -print_final_stats=1 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(pulse|DONE)|==|SUMMARY|thread)' || true
+    -max_total_time="$budget" -max_len=4096 -print_final_stats=1 2>&1 | tee "$log" | grep -E '^(#[0-9]+.*(pulse|DONE)|==|SUMMARY|thread)'
 status="${PIPESTATUS[0]}"
-execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)"
+set -e
+execs="$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1 || true)"
 echo "json fuzz: differential ran ${execs:-?} executions in ${budget}s (exit ${status})"
-rm -f "$log"
 exit "$status"

@@ -68,7 +68,7 @@ impl<'a> Arena<'a> {
             };
             self.rest = chunk;
         }
-        let mem = std::mem::take(&mut self.rest);
+        let mem = core::mem::take(&mut self.rest);
         let (window, _) = mem.split_at_mut(max);
         let n = match fill(window) {
             Ok(n) => n,

@@ -113,8 +113,18 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_unit()
     }
 
+    /// Integers past 64 bits: read exactly, not through `f64` as `deserialize_any`
+    /// would.
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_i128(self.i128()?)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_u128(self.u128()?)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }

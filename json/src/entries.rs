@@ -2,13 +2,20 @@
 //! decoded into a `Vec` of pairs in input order. The allocation-free stand-in for a
 //! map field: it reuses the vector's capacity and each entry's memory.
 
+#[cfg(feature = "alloc")]
+use alloc::{string::String, vec::Vec};
+
+#[cfg(feature = "alloc")]
 use serde::de::{MapAccess, Visitor};
+#[cfg(feature = "alloc")]
 use serde::ser::SerializeMap;
 
 use crate::error::{ErrorKind, Result};
 use crate::read::{Key, Reader};
 use crate::write::{Sink, Writer};
-use crate::{ReadJson, WriteJson};
+use crate::WriteJson;
+#[cfg(feature = "alloc")]
+use crate::ReadJson;
 
 /// A JSON object as `(key, value)` pairs, in the order they appear.
 ///
@@ -17,16 +24,22 @@ use crate::{ReadJson, WriteJson};
 /// json::from_slice_into(&mut names, br#"{"205":"Pit","17":"Balcony"}"#).unwrap();
 /// assert_eq!(names.0, [(205, "Pit"), (17, "Balcony")]);
 /// ```
+#[cfg(feature = "alloc")]
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entries<K, V>(pub Vec<(K, V)>);
 
 /// A type that can be an object key: strings, and integers written as strings.
 pub trait ObjectKey<'de>: Sized {
+    /// Reads a new key from `key` (`r` for errors and the arena).
     fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self>;
+
+    /// Reads `key` into `self`, reusing its memory.
     fn read_key_into(&mut self, key: Key<'de>, r: &mut Reader<'de>) -> Result<()> {
         *self = Self::read_key(key, r)?;
         Ok(())
     }
+
+    /// Writes the key as a JSON string.
     fn write_key<S: Sink>(&self, w: &mut Writer<'_, S>);
 }
 
@@ -40,6 +53,7 @@ impl<'de: 'a, 'a> ObjectKey<'de> for &'a str {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de> ObjectKey<'de> for String {
     fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self> {
         let mut s = String::new();
@@ -66,7 +80,7 @@ macro_rules! integer_keys {
     ($($t:ty)*) => {$(
         impl<'de> ObjectKey<'de> for $t {
             fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self> {
-                std::str::from_utf8(key.raw())
+                core::str::from_utf8(key.raw())
                     .ok()
                     .filter(|_| !key.is_escaped())
                     .and_then(|s| s.parse().ok())
@@ -82,6 +96,7 @@ macro_rules! integer_keys {
 }
 integer_keys!(u8 u16 u32 u64 i8 i16 i32 i64);
 
+#[cfg(feature = "alloc")]
 impl<K, V> WriteJson for Entries<K, V>
 where
     K: for<'x> ObjectKey<'x>,
@@ -101,6 +116,7 @@ where
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de, K: ObjectKey<'de>, V: ReadJson<'de>> ReadJson<'de> for Entries<K, V> {
     /// Only `{}` fits a new `Entries`; read into an existing one.
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
@@ -133,8 +149,9 @@ impl<'de, K: ObjectKey<'de>, V: ReadJson<'de>> ReadJson<'de> for Entries<K, V> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for Entries<K, V> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> core::result::Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;
         for (k, v) in &self.0 {
             map.serialize_entry(k, v)?;
@@ -143,16 +160,17 @@ impl<K: serde::Serialize, V: serde::Serialize> serde::Serialize for Entries<K, V
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deserialize<'de> for Entries<K, V> {
     /// Through serde this collects into a new `Vec` (serde's own decoders allocate).
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct EntriesVisitor<K, V>(std::marker::PhantomData<(K, V)>);
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> core::result::Result<Self, D::Error> {
+        struct EntriesVisitor<K, V>(core::marker::PhantomData<(K, V)>);
         impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> Visitor<'de> for EntriesVisitor<K, V> {
             type Value = Entries<K, V>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Self::Value, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> core::result::Result<Self::Value, A::Error> {
                 let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0));
                 while let Some(entry) = map.next_entry()? {
                     out.push(entry);
@@ -160,6 +178,6 @@ impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deseria
                 Ok(Entries(out))
             }
         }
-        deserializer.deserialize_map(EntriesVisitor(std::marker::PhantomData))
+        deserializer.deserialize_map(EntriesVisitor(core::marker::PhantomData))
     }
 }

@@ -2,7 +2,7 @@
 //! It borrows nothing and never allocates, so it can be returned from a `flush()`
 //! or a decode and kept as long as the caller likes.
 
-use std::fmt;
+use core::fmt;
 
 /// What went wrong, without the position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +42,7 @@ pub enum ErrorKind {
     /// A map key that JSON cannot express as a string.
     KeyMustBeString,
     /// An I/O error from the sink or the source.
+    #[cfg(feature = "std")]
     Io(std::io::ErrorKind),
     /// An error raised through serde by a `Serialize`/`Deserialize` impl; its
     /// message is dropped because keeping it would allocate.
@@ -60,11 +61,23 @@ pub struct Error {
 /// reader replaces it with its own position.
 pub(crate) const UNKNOWN_OFFSET: usize = usize::MAX;
 
+/// Where an error is as a person reads the input: 1-based line and column, the
+/// column counted in bytes as serde_json counts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineColumn {
+    /// The line, from 1.
+    pub line: usize,
+    /// The byte in the line, from 1.
+    pub column: usize,
+}
+
 impl Error {
+    /// An error of `kind` at byte `offset`.
     pub fn new(kind: ErrorKind, offset: usize) -> Error {
         Error { kind, offset }
     }
 
+    /// What went wrong.
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
@@ -72,6 +85,16 @@ impl Error {
     /// Byte offset in the input (reading) or output (writing).
     pub fn offset(&self) -> usize {
         self.offset
+    }
+
+    /// The line and column of the offset in `input` (the bytes that were read),
+    /// computed now: the reader does not count lines as it goes. `None` for an error
+    /// without a position, or an offset past `input`.
+    pub fn line_column(&self, input: &[u8]) -> Option<LineColumn> {
+        let before = input.get(..self.offset)?;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        Some(LineColumn { line, column: self.offset - line_start + 1 })
     }
 
     pub(crate) fn at_if_unknown(mut self, offset: usize) -> Error {
@@ -101,6 +124,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Depth => f.write_str("nesting too deep"),
             ErrorKind::Full => f.write_str("out of caller-provided memory"),
             ErrorKind::KeyMustBeString => f.write_str("key must be a string"),
+            #[cfg(feature = "std")]
             ErrorKind::Io(kind) => write!(f, "I/O error: {kind}"),
             ErrorKind::Custom => f.write_str("error raised by a serde impl"),
         }
@@ -117,7 +141,7 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl core::error::Error for Error {}
 
 impl serde::ser::Error for Error {
     fn custom<T: fmt::Display>(_msg: T) -> Self {
@@ -156,4 +180,4 @@ impl serde::de::Error for Error {
 }
 
 /// `Result` with this crate's [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = core::result::Result<T, E>;

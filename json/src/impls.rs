@@ -2,6 +2,9 @@
 //! options, boxes, sequences and tuples. Maps are left out on purpose: they cannot
 //! be decoded without allocating.
 
+#[cfg(feature = "alloc")]
+use alloc::{boxed::Box, string::String, vec::Vec};
+
 use crate::error::{ErrorKind, Result};
 use crate::read::{Number, Reader};
 use crate::write::{Sink, Writer};
@@ -165,6 +168,7 @@ impl WriteJson for str {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl WriteJson for String {
     #[inline]
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {
@@ -179,6 +183,7 @@ impl<'de: 'a, 'a> ReadJson<'de> for &'a str {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de> ReadJson<'de> for String {
     /// Only the empty string fits a new `String`; read into an existing one.
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
@@ -193,18 +198,20 @@ impl<'de> ReadJson<'de> for String {
     }
 }
 
-impl WriteJson for std::borrow::Cow<'_, str> {
+#[cfg(feature = "alloc")]
+impl WriteJson for alloc::borrow::Cow<'_, str> {
     #[inline]
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {
         w.str(self);
     }
 }
 
-impl<'de: 'a, 'a> ReadJson<'de> for std::borrow::Cow<'a, str> {
+#[cfg(feature = "alloc")]
+impl<'de: 'a, 'a> ReadJson<'de> for alloc::borrow::Cow<'a, str> {
     /// Always borrowed: from the input, or from the arena when escaped.
     #[inline]
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
-        r.str().map(std::borrow::Cow::Borrowed)
+        r.str().map(alloc::borrow::Cow::Borrowed)
     }
 }
 
@@ -222,6 +229,7 @@ impl<T: WriteJson + ?Sized> WriteJson for &mut T {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: WriteJson + ?Sized> WriteJson for Box<T> {
     #[inline]
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {
@@ -229,6 +237,7 @@ impl<T: WriteJson + ?Sized> WriteJson for Box<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de, T: ReadJson<'de>> ReadJson<'de> for Box<T> {
     /// A new box would allocate: `Full`. Read into an existing box instead.
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
@@ -261,7 +270,8 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Option<T> {
     }
 
     /// `Some` reads into what it holds (so `Option<Box<T>>` reuses the box);
-    /// `None` reads a new `T`.
+    /// `None` reads a new `T`; `null` drops the value and its memory.
+    /// [`Nullable`](crate::Nullable) keeps them for the next non-null value.
     #[inline]
     fn read_json_into(&mut self, r: &mut Reader<'de>) -> Result<()> {
         if r.null()? {
@@ -309,6 +319,7 @@ impl<T: WriteJson, const N: usize> WriteJson for [T; N] {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<T: WriteJson> WriteJson for Vec<T> {
     #[inline]
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {
@@ -316,6 +327,7 @@ impl<T: WriteJson> WriteJson for Vec<T> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'de, T: ReadJson<'de>> ReadJson<'de> for Vec<T> {
     /// Only the empty array fits a new `Vec`; read into an existing one.
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
@@ -326,7 +338,8 @@ impl<'de, T: ReadJson<'de>> ReadJson<'de> for Vec<T> {
 
     /// Element `i` reads into the old element `i` (reusing its memory); elements
     /// past the old length are pushed within the capacity; then the vector is
-    /// cut to the new length.
+    /// cut to the new length, which drops the surplus elements and their memory.
+    /// [`Items`](crate::Items) keeps them for the next longer array.
     fn read_json_into(&mut self, r: &mut Reader<'de>) -> Result<()> {
         let mut array = r.array()?;
         let mut n = 0;
@@ -350,7 +363,7 @@ impl<'de, T: ReadJson<'de>, const N: usize> ReadJson<'de> for [T; N] {
     /// Reads exactly `N` elements.
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
         let mut array = r.array()?;
-        let mut out: [Option<T>; N] = std::array::from_fn(|_| None);
+        let mut out: [Option<T>; N] = core::array::from_fn(|_| None);
         for slot in out.iter_mut() {
             if !r.next_element(&mut array)? {
                 return Err(r.error(ErrorKind::InvalidType));

@@ -35,6 +35,16 @@
 //! assert_eq!(w.bytes(), r#"{"userName":"adéle","rememberMe":true}"#.as_bytes());
 //! ```
 
+#![warn(missing_docs)]
+// Without the default `std` feature the crate is `no_std`: `Writer`, `Reader`,
+// `Arena`, the derives and the serde bridge over caller memory. `alloc` adds the
+// impls for `String`, `Vec`, `Box`, `Cow`, `Entries`, `Items` and `Nullable`; `std`
+// adds `io::Write` sinks and `Reader::from_read`.
+#![cfg_attr(not(feature = "std"), no_std)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 extern crate self as json;
 
 mod arena;
@@ -45,6 +55,8 @@ mod float;
 mod impls;
 mod pow5;
 mod read;
+#[cfg(feature = "alloc")]
+mod reuse;
 mod scan;
 mod ser;
 mod write;
@@ -53,10 +65,14 @@ mod write;
 pub mod testing;
 
 pub use arena::{Arena, MoreChunks};
-pub use entries::{Entries, ObjectKey};
-pub use error::{Error, ErrorKind, Result};
+#[cfg(feature = "alloc")]
+pub use entries::Entries;
+pub use entries::ObjectKey;
+pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
+#[cfg(feature = "alloc")]
+pub use reuse::{Items, Nullable};
 pub use write::{NoSink, Sink, Writer};
 
 /// A type that writes itself as JSON.
@@ -127,6 +143,10 @@ pub use de::from_slice_serde;
 /// The derives refuse, at compile time, field types that cannot be decoded or
 /// encoded without allocating; the error names the field and the reason.
 ///
+/// These examples only show that such types do not compile (they would not
+/// implement the traits anyway); the refusal's own message is asserted by the
+/// expansion tests in `json-derive` (`refusals_name_the_field_and_why`).
+///
 /// ```compile_fail
 /// #[derive(json::ReadJson)]
 /// struct Post { tags: std::collections::HashMap<String, u32> }
@@ -134,7 +154,7 @@ pub use de::from_slice_serde;
 ///
 /// ```compile_fail
 /// #[derive(json::WriteJson)]
-/// struct Failure { cause: Box<dyn std::error::Error> }
+/// struct Failure { cause: Box<dyn core::error::Error> }
 /// ```
 ///
 /// ```compile_fail

@@ -2,6 +2,7 @@
 //! literals, numbers, strings, nesting and the depth limit) and the arena for escaped
 //! strings; turning tokens into Rust values is the job of `ReadJson` impls.
 
+#[cfg(feature = "std")]
 use std::io;
 
 use crate::arena::Arena;
@@ -55,14 +56,14 @@ impl<'de> Key<'de> {
     pub fn chars(&self) -> impl Iterator<Item = char> + 'de {
         let raw = self.raw;
         let mut i = 0;
-        std::iter::from_fn(move || {
+        core::iter::from_fn(move || {
             let rest = raw.get(i..).filter(|r| !r.is_empty())?;
             let (c, len) = if rest[0] == b'\\' {
                 decode_escape(rest)
             } else {
                 // SAFETY: keys are checked UTF-8 and escapes are ASCII, so a
                 // non-escape position starts a character.
-                let s = unsafe { std::str::from_utf8_unchecked(rest) };
+                let s = unsafe { core::str::from_utf8_unchecked(rest) };
                 let c = s.chars().next()?;
                 (c, c.len_utf8())
             };
@@ -76,7 +77,7 @@ impl<'de> Key<'de> {
         let (c, len) = match self.raw.first()? {
             b'\\' => decode_escape(self.raw),
             _ => {
-                let s = std::str::from_utf8(self.raw).ok()?;
+                let s = core::str::from_utf8(self.raw).ok()?;
                 let c = s.chars().next()?;
                 (c, c.len_utf8())
             }
@@ -99,9 +100,9 @@ impl<'de> Key<'de> {
     pub fn decode(&self, arena: &mut Arena<'de>) -> Result<&'de str, ErrorKind> {
         if self.escaped {
             let out = arena.fill(self.raw.len(), |buf| Ok(unescape(self.raw, buf)), ErrorKind::Full)?;
-            Ok(std::str::from_utf8(out).map_err(|_| ErrorKind::InvalidUtf8)?)
+            Ok(core::str::from_utf8(out).map_err(|_| ErrorKind::InvalidUtf8)?)
         } else {
-            std::str::from_utf8(self.raw).map_err(|_| ErrorKind::InvalidUtf8)
+            core::str::from_utf8(self.raw).map_err(|_| ErrorKind::InvalidUtf8)
         }
     }
 }
@@ -135,6 +136,7 @@ impl<'de> Reader<'de> {
 
     /// Reads all of `source` into `buf` and returns a reader over it. Fails with
     /// `Full` when the document does not fit.
+    #[cfg(feature = "std")]
     pub fn from_read(mut source: impl io::Read, buf: &'de mut [u8]) -> Result<Reader<'de>> {
         let mut n = 0;
         loop {
@@ -170,10 +172,12 @@ impl<'de> Reader<'de> {
         self
     }
 
+    /// The arena escaped strings decode into.
     pub fn arena(&mut self) -> &mut Arena<'de> {
         &mut self.arena
     }
 
+    /// Ends reading and returns the arena, with what it holds.
     pub fn into_arena(self) -> Arena<'de> {
         self.arena
     }
@@ -183,6 +187,7 @@ impl<'de> Reader<'de> {
         self.pos
     }
 
+    /// The whole input.
     pub fn input(&self) -> &'de [u8] {
         self.input
     }
@@ -294,6 +299,7 @@ impl<'de> Reader<'de> {
         }
     }
 
+    /// Reads `true` or `false`.
     #[inline]
     pub fn bool(&mut self) -> Result<bool> {
         match self.peek()? {
@@ -388,6 +394,7 @@ impl<'de> Reader<'de> {
         }
     }
 
+    // noalloc:root
     /// Skips one value of any type, checking its syntax.
     pub fn skip(&mut self) -> Result<()> {
         match self.peek()? {
@@ -453,7 +460,7 @@ impl<'de> Reader<'de> {
         }
         let raw = &self.input[start..i];
         if non_ascii && simdutf8::basic::from_utf8(raw).is_err() {
-            let valid = std::str::from_utf8(raw).err().map_or(0, |e| e.valid_up_to());
+            let valid = core::str::from_utf8(raw).err().map_or(0, |e| e.valid_up_to());
             self.pos = start + valid;
             return Err(self.error(ErrorKind::InvalidUtf8));
         }
@@ -480,19 +487,21 @@ impl<'de> Reader<'de> {
         let (raw, escaped) = self.string_raw()?;
         if !escaped {
             // SAFETY: `string_raw` checked that `raw` is UTF-8.
-            return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
+            return Ok(unsafe { core::str::from_utf8_unchecked(raw) });
         }
         match self.arena.fill(raw.len(), |buf| Ok(unescape(raw, buf)), ErrorKind::Full) {
             // SAFETY: `raw` is UTF-8 with checked escapes, so its decoding is too.
-            Ok(out) => Ok(unsafe { std::str::from_utf8_unchecked(out) }),
+            Ok(out) => Ok(unsafe { core::str::from_utf8_unchecked(out) }),
             Err(kind) => Err(Error::new(kind, start)),
         }
     }
 
+    // noalloc:root
     /// Reads a string into `out`, replacing its contents, within the capacity it
     /// already has (`Full` past it).
     #[inline]
-    pub fn str_into(&mut self, out: &mut String) -> Result<()> {
+    #[cfg(feature = "alloc")]
+    pub fn str_into(&mut self, out: &mut alloc::string::String) -> Result<()> {
         if self.peek()? != b'"' {
             return Err(self.unexpected());
         }
@@ -504,21 +513,15 @@ impl<'de> Reader<'de> {
                 return Err(Error::new(ErrorKind::Full, start));
             }
             // SAFETY: checked UTF-8 by `string_raw`.
-            out.push_str(unsafe { std::str::from_utf8_unchecked(raw) });
+            // noalloc:exempt capacity: checked just above that `raw` fits `out.capacity()`
+            out.push_str(unsafe { core::str::from_utf8_unchecked(raw) });
             return Ok(());
         }
         let need = unescaped_len(raw);
         if need > out.capacity() {
             return Err(Error::new(ErrorKind::Full, start));
         }
-        // SAFETY: the decoding of a checked string is UTF-8; we only write `need`
-        // bytes, within capacity, and set the length to what was written.
-        unsafe {
-            let v = out.as_mut_vec();
-            let spare = std::slice::from_raw_parts_mut(v.as_mut_ptr(), need);
-            let n = unescape(raw, spare);
-            v.set_len(n);
-        }
+        unescape_into(raw, out);
         Ok(())
     }
 
@@ -699,7 +702,7 @@ impl<'de> Reader<'de> {
             }
         }
         // SAFETY: the bytes were checked against the number grammar, which is ASCII.
-        let text = unsafe { std::str::from_utf8_unchecked(&input[start..i]) };
+        let text = unsafe { core::str::from_utf8_unchecked(&input[start..i]) };
         match text.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(Number::F64(v)),
             _ => Err(Error::new(ErrorKind::NumberOutOfRange, start)),
@@ -785,7 +788,7 @@ const POW10: [f64; 23] = [
 /// Length of the escape at the start of `s` (which begins with `\`), or the error
 /// and its offset within `s`.
 #[inline]
-fn escape_len(s: &[u8]) -> std::result::Result<usize, (ErrorKind, usize)> {
+fn escape_len(s: &[u8]) -> core::result::Result<usize, (ErrorKind, usize)> {
     match s.get(1) {
         None => Err((ErrorKind::Eof, 1)),
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(2),
@@ -812,7 +815,7 @@ fn escape_len(s: &[u8]) -> std::result::Result<usize, (ErrorKind, usize)> {
     }
 }
 
-fn hex4(s: &[u8], at: usize) -> std::result::Result<u32, (ErrorKind, usize)> {
+fn hex4(s: &[u8], at: usize) -> core::result::Result<u32, (ErrorKind, usize)> {
     let mut v = 0;
     for k in at..at + 4 {
         let d = match s.get(k) {
@@ -830,6 +833,7 @@ fn hex4(s: &[u8], at: usize) -> std::result::Result<u32, (ErrorKind, usize)> {
 }
 
 /// Decoded length of a checked raw string.
+#[cfg(feature = "alloc")]
 fn unescaped_len(raw: &[u8]) -> usize {
     let mut n = 0;
     let mut i = 0;
@@ -876,20 +880,43 @@ fn decode_escape(s: &[u8]) -> (char, usize) {
 /// decoded length); returns the bytes written.
 fn unescape(raw: &[u8], out: &mut [u8]) -> usize {
     let mut n = 0;
+    for_each_unescaped(raw, |piece| {
+        out[n..n + piece.len()].copy_from_slice(piece);
+        n += piece.len();
+    });
+    n
+}
+
+/// Decodes the checked raw string `raw` onto the end of `out`, within the capacity
+/// `out` has (the caller checked it with `unescaped_len`): `push_str` never
+/// reallocates here.
+#[cfg(feature = "alloc")]
+fn unescape_into(raw: &[u8], out: &mut alloc::string::String) {
+    for_each_unescaped(raw, |piece| {
+        debug_assert!(out.len() + piece.len() <= out.capacity());
+        // SAFETY: the pieces of a checked string are its plain runs (checked UTF-8,
+        // split only at a backslash, which is ASCII) and encoded chars.
+        // noalloc:exempt capacity: `str_into` checked that the decoded length fits `out.capacity()`
+        out.push_str(unsafe { core::str::from_utf8_unchecked(piece) });
+    });
+}
+
+/// Calls `piece` with the decoding of the checked raw string `raw`, one plain run or
+/// one escaped char at a time.
+#[inline]
+fn for_each_unescaped(raw: &[u8], mut piece: impl FnMut(&[u8])) {
     let mut i = 0;
     while i < raw.len() {
         let plain = raw[i..].iter().position(|&b| b == b'\\').unwrap_or(raw.len() - i);
-        out[n..n + plain].copy_from_slice(&raw[i..i + plain]);
-        n += plain;
+        piece(&raw[i..i + plain]);
         i += plain;
         if i == raw.len() {
             break;
         }
         let (c, len) = decode_escape(&raw[i..]);
-        n += c.encode_utf8(&mut out[n..]).len();
+        piece(c.encode_utf8(&mut [0u8; 4]).as_bytes());
         i += len;
     }
-    n
 }
 
 /// Whether the checked raw string `raw` decodes to `want`, without decoding it.

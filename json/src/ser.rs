@@ -2,7 +2,7 @@
 //! what serde_json writes, byte for byte, without allocating (`collect_str`
 //! included). It owns no JSON syntax of its own beyond the shape of serde's data model.
 
-use std::fmt::Write as _;
+use core::fmt::Write as _;
 
 use serde::ser::{self, Serialize};
 
@@ -27,7 +27,7 @@ pub fn to_writer_serde<T: Serialize + ?Sized, S: Sink>(value: &T, w: &mut Writer
 }
 
 /// State of a sequence or map being written.
-pub struct Compound<'a, 'b, S> {
+pub struct Compound<'a, 'b, S: Sink> {
     w: &'a mut Writer<'b, S>,
     first: bool,
     /// Closes an enclosing `{"Variant":` as well.
@@ -206,7 +206,7 @@ impl<'a, 'b, S: Sink> ser::Serializer for &'a mut Writer<'b, S> {
         self.raw(b":{");
         Ok(Compound { w: self, first: true, variant: true })
     }
-    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
+    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
         self.byte(b'"');
         // `Writer`'s `fmt::Write` escapes as it goes; nothing is buffered.
         write!(self, "{value}").map_err(|_| Error::new(ErrorKind::Custom, UNKNOWN_OFFSET))?;
@@ -307,7 +307,7 @@ impl<S: Sink> ser::SerializeStructVariant for Compound<'_, '_, S> {
 
 /// Writes a map key: strings as they are, numbers, bools and chars quoted (as
 /// serde_json does); anything else is `KeyMustBeString`.
-struct MapKey<'a, 'b, S> {
+struct MapKey<'a, 'b, S: Sink> {
     w: &'a mut Writer<'b, S>,
 }
 
@@ -444,7 +444,7 @@ impl<S: Sink> ser::Serializer for MapKey<'_, '_, S> {
     ) -> Result<Self::SerializeStructVariant> {
         Err(key_error())
     }
-    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
+    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<()> {
         self.w.byte(b'"');
         write!(self.w, "{value}").map_err(|_| Error::new(ErrorKind::Custom, UNKNOWN_OFFSET))?;
         self.w.byte(b'"');

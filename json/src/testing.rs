@@ -12,9 +12,13 @@ use crate::{ReadJson, Reader, WriteJson, Writer};
 /// Why a round trip failed, with both encodings for the message.
 #[derive(Debug)]
 pub struct RoundTripError {
+    /// Which check failed.
     pub what: &'static str,
+    /// Our encoding of the value.
     pub ours: String,
+    /// serde_json's encoding of the value.
     pub theirs: String,
+    /// The values or the error that differ.
     pub detail: String,
 }
 
@@ -44,9 +48,13 @@ pub fn encode<T: WriteJson + ?Sized>(value: &T) -> Vec<u8> {
 /// 2. our decoder reads serde_json's encoding into a value equal to `value` — into
 ///    a fresh value when the type allows (`read_json`), and into a copy of `value`
 ///    (`read_json_into`, reusing its capacity) in any case.
+///
+/// 3. our decoder reads the encoding of `T::default()` into a copy of `value`, and
+///    must produce the default: a decoder that leaves a field unchanged is caught
+///    (wherever `value` differs from the default).
 pub fn round_trip<T>(value: &T) -> Result<(), RoundTripError>
 where
-    T: WriteJson + for<'de> ReadJson<'de> + Serialize + Clone + PartialEq + Debug,
+    T: WriteJson + for<'de> ReadJson<'de> + Serialize + Clone + PartialEq + Debug + Default,
 {
     let ours = encode(value);
     let theirs = serde_json::to_vec(value).expect("serde_json encodes the value");
@@ -78,6 +86,13 @@ where
     crate::from_slice_into(&mut place, &theirs).map_err(|e| fail("decode into a copy failed", e.to_string()))?;
     if &place != value {
         return Err(fail("decode into a copy differs", format!("{place:?} != {value:?}")));
+    }
+
+    let empty = T::default();
+    crate::from_slice_into(&mut place, &encode(&empty))
+        .map_err(|e| fail("decode of the default into a copy failed", e.to_string()))?;
+    if place != empty {
+        return Err(fail("decode of the default into a copy differs", format!("{place:?} != {empty:?}")));
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! (any `io::Write`) whenever it fills. Knows JSON's lexical forms (strings,
 //! numbers, literals); the shape of values is the job of `WriteJson` impls.
 
+#[cfg(feature = "std")]
 use std::io;
 
 use crate::error::{Error, ErrorKind};
@@ -12,7 +13,14 @@ use crate::scan;
 /// Every `io::Write` is a sink; [`NoSink`] is the sink of a writer that must fit
 /// its output in its buffer.
 pub trait Sink {
+    /// Takes all of `bytes`, or fails.
     fn send(&mut self, bytes: &[u8]) -> Result<(), ErrorKind>;
+
+    /// Pushes what the sink itself buffers on to its destination
+    /// (`io::Write::flush`).
+    fn flush(&mut self) -> Result<(), ErrorKind> {
+        Ok(())
+    }
 
     /// Whether `flush` leaves the bytes in the writer's buffer (there being nowhere
     /// to send them).
@@ -21,9 +29,14 @@ pub trait Sink {
     }
 }
 
+#[cfg(feature = "std")]
 impl<W: io::Write> Sink for W {
     fn send(&mut self, bytes: &[u8]) -> Result<(), ErrorKind> {
         self.write_all(bytes).map_err(|e| ErrorKind::Io(e.kind()))
+    }
+
+    fn flush(&mut self) -> Result<(), ErrorKind> {
+        io::Write::flush(self).map_err(|e| ErrorKind::Io(e.kind()))
     }
 }
 
@@ -46,6 +59,12 @@ impl Sink for NoSink {
 /// Writes never fail on the spot: the first error is kept and returned by
 /// [`Writer::flush`] (or [`Writer::error`]), so an encoder checks once at the end.
 ///
+/// Dropping a writer flushes it, as `std::io::BufWriter` does: buffered bytes go to
+/// the sink and the sink is flushed, unless the writer failed already or the thread
+/// is panicking. Errors on drop are lost: call [`flush`](Writer::flush) to see them.
+/// A writer borrows its sink until it is dropped, so read the sink after
+/// [`into_sink`](Writer::into_sink), or after the writer's scope ends.
+///
 /// ```
 /// use json::WriteJson;
 /// let mut buf = [0u8; 64];
@@ -53,9 +72,10 @@ impl Sink for NoSink {
 /// let mut w = json::Writer::with_sink(&mut buf, &mut out);
 /// [1.5f64, 2.0].write_json(&mut w);
 /// w.flush().unwrap();
+/// drop(w);
 /// assert_eq!(out, b"[1.5,2.0]");
 /// ```
-pub struct Writer<'b, S = NoSink> {
+pub struct Writer<'b, S: Sink = NoSink> {
     buf: &'b mut [u8],
     len: usize,
     sent: usize,
@@ -99,27 +119,46 @@ impl<'b, S: Sink> Writer<'b, S> {
         self.error = None;
     }
 
+    /// The sink.
     pub fn sink(&self) -> &S {
         &self.sink
     }
 
+    /// The sink, mutably. Bytes still buffered in the writer are not in it yet.
     pub fn sink_mut(&mut self) -> &mut S {
         &mut self.sink
     }
 
-    pub fn into_sink(self) -> S {
-        self.sink
+    /// Flushes (see [`flush`](Writer::flush)) and returns the sink, or the first
+    /// error of the whole output with the sink.
+    pub fn into_sink(self) -> Result<S, (Error, S)> {
+        let mut this = core::mem::ManuallyDrop::new(self);
+        let flushed = this.flush();
+        // SAFETY: `this` is never used or dropped again, so the sink is moved out
+        // once; the other fields (a borrow and plain data) need no drop.
+        let sink = unsafe { core::ptr::read(&this.sink) };
+        match flushed {
+            Ok(()) => Ok(sink),
+            Err(e) => Err((e, sink)),
+        }
     }
 
-    /// Sends the buffered bytes to the sink and reports the first error of the
-    /// whole output. A `NoSink` writer keeps its bytes (there is nowhere to send
-    /// them) and only reports.
+    /// Sends the buffered bytes to the sink, flushes the sink, and reports the
+    /// first error of the whole output. A `NoSink` writer keeps its bytes (there is
+    /// nowhere to send them) and only reports.
     pub fn flush(&mut self) -> Result<(), Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        if self.len > 0 && !self.sink.keeps_bytes() {
-            self.send_buffer();
+        if !self.sink.keeps_bytes() {
+            if self.len > 0 {
+                self.send_buffer();
+            }
+            if self.error.is_none() {
+                if let Err(kind) = self.sink.flush() {
+                    self.fail(kind);
+                }
+            }
         }
         match self.error {
             Some(e) => Err(e),
@@ -127,7 +166,10 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
-    fn fail(&mut self, kind: ErrorKind) {
+    /// Records `kind` at the current position as the writer's error, unless it has
+    /// one already: for `WriteJson` impls that meet a value they cannot write (a
+    /// derived enum's skipped variant).
+    pub fn fail(&mut self, kind: ErrorKind) {
         if self.error.is_none() {
             self.error = Some(Error::new(kind, self.position()));
         }
@@ -137,6 +179,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         if self.error.is_some() {
             return;
         }
+        // noalloc:exempt caller: the sink is the caller's; `NoSink`, slices and pre-sized writers do not allocate
         match self.sink.send(&self.buf[..self.len]) {
             Ok(()) => {
                 self.sent += self.len;
@@ -172,6 +215,7 @@ impl<'b, S: Sink> Writer<'b, S> {
                 }
                 if self.buf.is_empty() {
                     // No buffer at all: go straight to the sink.
+                    // noalloc:exempt caller: the sink is the caller's; `NoSink`, slices and pre-sized writers do not allocate
                     match self.sink.send(bytes) {
                         Ok(()) => self.sent += bytes.len(),
                         Err(kind) => self.fail(kind),
@@ -187,6 +231,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Appends one byte as it is (the caller vouches it is JSON).
     #[inline]
     pub fn byte(&mut self, b: u8) {
         if self.len < self.buf.len() {
@@ -197,33 +242,40 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Writes `null`.
     pub fn null(&mut self) {
         self.raw(b"null");
     }
 
+    /// Writes `true` or `false`.
     #[inline]
     pub fn bool(&mut self, v: bool) {
         self.raw(if v { b"true" } else { b"false" });
     }
 
+    /// Writes an unsigned integer.
     #[inline]
     pub fn u64(&mut self, v: u64) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes a signed integer.
     #[inline]
     pub fn i64(&mut self, v: i64) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes an unsigned integer of up to 128 bits.
     pub fn u128(&mut self, v: u128) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    /// Writes a signed integer of up to 128 bits.
     pub fn i128(&mut self, v: i128) {
         self.raw(itoa::Buffer::new().format(v).as_bytes());
     }
 
+    // noalloc:root
     /// Shortest form that reads back to the same `f64`, as serde_json writes it;
     /// NaN and infinities become `null`, as in serde_json.
     #[inline]
@@ -235,6 +287,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    /// Shortest form that reads back to the same `f32`; NaN and infinities become `null`.
     #[inline]
     pub fn f32(&mut self, v: f32) {
         if v.is_finite() {
@@ -244,6 +297,7 @@ impl<'b, S: Sink> Writer<'b, S> {
         }
     }
 
+    // noalloc:root
     /// A quoted, escaped JSON string.
     #[inline]
     pub fn str(&mut self, s: &str) {
@@ -292,9 +346,21 @@ impl<'b, S: Sink> Writer<'b, S> {
     }
 }
 
-impl<S: Sink> std::fmt::Write for Writer<'_, S> {
+impl<S: Sink> Drop for Writer<'_, S> {
+    fn drop(&mut self) {
+        #[cfg(feature = "std")]
+        if std::thread::panicking() {
+            return;
+        }
+        if self.error.is_none() {
+            let _ = self.flush();
+        }
+    }
+}
+
+impl<S: Sink> core::fmt::Write for Writer<'_, S> {
     /// Writes `s` as the escaped body of a JSON string (no quotes).
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
         self.str_body(s);
         Ok(())
     }

@@ -1,8 +1,11 @@
 //! `bounded` against the natural peer of each type, in one divan run:
 //! - `pool`: take + give back one chunk, 1 and 2 threads;
-//! - `map`: 1,024 inserts then 1,024 gets of `u64` keys into a fresh map;
+//! - `map`: 1,024 inserts then 1,024 gets of `u64` keys into an emptied map, every
+//!   table made once outside the timed loop and at the same load factor (1,024
+//!   entries in 2,048 slots);
 //! - `vec_read`: summing 4,096 `u64`s, by iterator and by index;
-//! - `buf_write`: a 2 KiB query string of literals and integers.
+//! - `buf_write`: a 2 KiB query string of literals and integers (against `write!`
+//!   and against `itoa` into a `Vec`).
 
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -10,6 +13,7 @@ use std::io::Write as _;
 use std::mem::MaybeUninit;
 use std::sync::{LazyLock, Mutex};
 
+use bounded::Chunks;
 use bounded::map::{FxBuildHasher, Slot};
 use divan::Bencher;
 
@@ -23,7 +27,7 @@ mod pool {
     const CHUNKS: usize = 64;
     const CHUNK_LEN: usize = 64;
 
-    static BOUNDED: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(CHUNKS, CHUNK_LEN));
+    static BOUNDED: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(Chunks { count: CHUNKS, len: CHUNK_LEN }));
     static MUTEX_VEC: LazyLock<Mutex<Vec<Box<[u64]>>>> =
         LazyLock::new(|| Mutex::new((0..CHUNKS).map(|_| vec![0; CHUNK_LEN].into_boxed_slice()).collect()));
     static ARRAY_QUEUE: LazyLock<crossbeam_queue::ArrayQueue<Box<[u64]>>> = LazyLock::new(|| {
@@ -99,8 +103,10 @@ mod map {
     #[divan::bench]
     fn hashbrown_default_hasher(bencher: Bencher) {
         let keys = keys();
+        let mut map = hashbrown::HashMap::with_capacity(N);
+        assert_eq!(map.capacity(), 2 * N - N / 4, "2,048 buckets, as ours");
         bencher.bench_local(|| {
-            let mut map = hashbrown::HashMap::with_capacity(N);
+            map.clear();
             for &k in &keys {
                 map.insert(k, k);
             }
@@ -111,8 +117,9 @@ mod map {
     #[divan::bench]
     fn hashbrown_fx_hasher(bencher: Bencher) {
         let keys = keys();
+        let mut map = hashbrown::HashMap::with_capacity_and_hasher(N, FxBuildHasher::default());
         bencher.bench_local(|| {
-            let mut map = hashbrown::HashMap::with_capacity_and_hasher(N, FxBuildHasher::default());
+            map.clear();
             for &k in &keys {
                 map.insert(k, k);
             }
@@ -123,8 +130,10 @@ mod map {
     #[divan::bench]
     fn heapless_index_map(bencher: Bencher) {
         let keys = keys();
+        // 2,048 slots for 1,024 entries, the load factor of the others.
+        let mut map = Box::new(heapless::FnvIndexMap::<u64, u64, { 2 * N }>::new());
         bencher.bench_local(|| {
-            let mut map = heapless::FnvIndexMap::<u64, u64, N>::new();
+            map.clear();
             for &k in &keys {
                 let _ = map.insert(k, k);
             }
@@ -138,7 +147,7 @@ mod vec_read {
 
     const N: usize = 4096;
 
-    static POOL: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(N / 256, 256));
+    static POOL: LazyLock<bounded::Pool<u64>> = LazyLock::new(|| bounded::Pool::new(Chunks { count: N / 256, len: 256 }));
 
     #[divan::bench]
     fn bounded_pooled_iter(bencher: Bencher) {
@@ -211,6 +220,22 @@ mod buf_write {
             }
             assert!(!buf.is_full());
             black_box(buf.bytes()).len()
+        });
+    }
+
+    #[divan::bench]
+    fn itoa_into_vec(bencher: Bencher) {
+        let mut out = Vec::with_capacity(CAP);
+        bencher.bench_local(|| {
+            out.clear();
+            let mut digits = itoa::Buffer::new();
+            for i in 0..PAIRS {
+                out.extend_from_slice(b"&key");
+                out.extend_from_slice(digits.format(black_box(i)).as_bytes());
+                out.extend_from_slice(b"=");
+                out.extend_from_slice(digits.format(black_box(i * 1_000_003)).as_bytes());
+            }
+            black_box(&out[..]).len()
         });
     }
 

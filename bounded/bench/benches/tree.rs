@@ -8,6 +8,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use bounded::Chunks;
 use bounded::alloctest::{self, Counting};
 
 #[global_allocator]
@@ -102,15 +103,19 @@ fn main() {
     assert_eq!(std::mem::size_of::<BumpNode<'_>>(), 48);
 
     let mut bump = bumpalo::Bump::with_capacity(NODES as usize * 48);
-    let pool = bounded::Pool::<IndexNode>::new(bounded::MAX_CHUNKS, CHUNK_LEN);
+    let mut slab: Vec<IndexNode> = Vec::with_capacity(NODES as usize);
+    let pool = bounded::Pool::<IndexNode>::new(Chunks { count: bounded::MAX_CHUNKS, len: CHUNK_LEN });
     let mut layouts: Vec<Build<'_>> = vec![
         ("Box per node", Box::new(|| sum_boxed(&boxed(1, NODES)))),
-        ("index slab (Vec::with_capacity per build)", Box::new(|| {
-            let mut nodes = Vec::with_capacity(NODES as usize);
+        ("index slab (one Vec, cleared per build)", Box::new(|| {
+            // Reused across builds, as the region reuses the pool's chunks.
+            slab.clear();
+            let nodes = &mut slab;
             let root = indexed(1, NODES, &mut |node| {
                 nodes.push(node);
                 nodes.len() as u32 - 1
             });
+            let nodes = &*nodes;
             sum_indexed(root, &|i| nodes[i as usize])
         })),
         ("bumpalo (one Bump, reset per build)", Box::new(|| {

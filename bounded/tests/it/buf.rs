@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::io;
 
+use bounded::Doubling;
 use bounded::alloctest::assert_zero;
 use bounded::{Buf, Classes, Region};
 use proptest::prelude::*;
@@ -132,7 +133,7 @@ fn a_writer_error_is_sticky() {
 
 #[test]
 fn pooled_buffer_moves_to_larger_chunks_until_the_budget() {
-    let classes = Classes::<u8>::doubling(8, 3, 2); // 8, 16, 32 bytes
+    let classes = Classes::<u8>::doubling(Doubling { smallest: 8, classes: 3, chunks: 2 }); // 8, 16, 32 bytes
     let region = Region::new(48);
     let mut buf = Buf::in_region(&classes, &region);
     assert_eq!(buf.capacity(), 0);
@@ -155,7 +156,7 @@ fn pooled_buffer_moves_to_larger_chunks_until_the_budget() {
 
 #[test]
 fn pooled_buffer_stops_at_the_budget() {
-    let classes = Classes::<u8>::doubling(8, 3, 2);
+    let classes = Classes::<u8>::doubling(Doubling { smallest: 8, classes: 3, chunks: 2 });
     let region = Region::new(20); // a 16-byte chunk, but not 16 + 32 while moving
     let mut buf = Buf::in_region(&classes, &region);
     buf.write_str("0123456789");
@@ -167,7 +168,7 @@ fn pooled_buffer_stops_at_the_budget() {
 
 #[test]
 fn writing_allocates_nothing() {
-    let classes = Classes::<u8>::doubling(16, 4, 2);
+    let classes = Classes::<u8>::doubling(Doubling { smallest: 16, classes: 4, chunks: 2 });
     assert_zero("Buf writes", || {
         let mut mem = [0u8; 64];
         let mut buf = Buf::new(&mut mem);

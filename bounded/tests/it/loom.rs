@@ -5,6 +5,7 @@
 
 use std::mem::MaybeUninit;
 
+use bounded::Chunks;
 use bounded::{Cancel, Chunk, Pool, Region};
 use loom::sync::atomic::{AtomicUsize, Ordering};
 use loom::sync::Arc;
@@ -28,7 +29,7 @@ fn marked(chunk: &Chunk<'_, usize>, value: usize) -> bool {
 #[test]
 fn a_chunk_is_never_lent_twice() {
     model(|| {
-        let pool = Arc::new(Pool::<usize>::new(2, 2));
+        let pool = Arc::new(Pool::<usize>::new(Chunks { count: 2, len: 2 }));
         let other = {
             let pool = pool.clone();
             thread::spawn(move || {
@@ -63,7 +64,7 @@ fn a_chunk_is_never_lent_twice() {
 #[test]
 fn wait_is_woken_by_a_give_back() {
     model(|| {
-        let pool = Arc::new(Pool::<usize>::new(1, 1));
+        let pool = Arc::new(Pool::<usize>::new(Chunks { count: 1, len: 1 }));
         let region = Region::new(64);
         let held = pool.take(&region).expect("one chunk");
         let waiter = {
@@ -83,7 +84,7 @@ fn wait_is_woken_by_a_give_back() {
 #[test]
 fn reserve_is_all_or_none_under_contention() {
     model(|| {
-        let pool = Arc::new(Pool::<usize>::new(3, 1));
+        let pool = Arc::new(Pool::<usize>::new(Chunks { count: 3, len: 1 }));
         let granted = Arc::new(AtomicUsize::new(0));
         let reserve = {
             let (pool, granted) = (pool.clone(), granted.clone());

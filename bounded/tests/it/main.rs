@@ -21,6 +21,8 @@ mod map;
 #[cfg(not(loom))]
 mod pool;
 #[cfg(not(loom))]
+mod send;
+#[cfg(not(loom))]
 mod slice;
 #[cfg(not(loom))]
 mod vec;

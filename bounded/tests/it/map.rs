@@ -5,8 +5,9 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use bounded::Doubling;
 use bounded::alloctest::assert_zero;
-use bounded::map::{Map, Slot};
+use bounded::map::{LimitError, Map, Slot};
 use bounded::{Classes, Region};
 use proptest::prelude::*;
 
@@ -26,9 +27,9 @@ fn holds_up_to_its_limit_and_updates_always_work() {
     assert_eq!((map.get(&3), map.get(&14), map.len()), (Some(&33), None, 14));
     assert_eq!(map.remove(&3), Some(33));
     assert!(!map.insert(15, 150), "full stays until reset");
-    assert!(map.reset(4));
+    assert_eq!(map.reset(4), Ok(()));
     assert_eq!((map.len(), map.limit(), map.is_full()), (0, 4, false));
-    assert!(!map.reset(15), "16 slots hold 14");
+    assert_eq!(map.reset(15), Err(LimitError { wanted: 15, limit: 14 }), "16 slots hold 14");
     assert_eq!(map.limit(), 14);
 }
 
@@ -70,7 +71,7 @@ fn a_small_table_keeps_one_slot_empty() {
 
 #[test]
 fn pooled_map_moves_through_the_classes() {
-    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1); // 8, 16, 32 slots
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 }); // 8, 16, 32 slots
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
     assert_eq!(map.limit(), 0);
@@ -85,26 +86,53 @@ fn pooled_map_moves_through_the_classes() {
     assert!(!map.insert(28, 0));
     let lent: Vec<_> = classes.pools().iter().map(|p| p.stats().lent).collect();
     assert_eq!(lent, [0, 0, 1]);
-    assert!(map.reset(3));
+    assert_eq!(map.reset(3), Ok(()));
     drop(map);
     assert_eq!(region.used(), 0);
 }
 
 #[test]
 fn a_pooled_reset_moves_to_a_class_that_holds_the_limit() {
-    let classes = Classes::<Slot<u32, u32>>::doubling(8, 3, 1);
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
-    assert!(map.reset(20));
+    assert_eq!(map.reset(20), Ok(()));
     assert_eq!(map.limit(), 20);
-    assert!(!map.reset(29));
+    assert_eq!(map.reset(29), Err(LimitError { wanted: 29, limit: 28 }));
     assert_eq!(map.limit(), 28);
+}
+
+#[test]
+fn a_pooled_map_keeps_the_limit_reset_set() {
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 }); // 8, 16, 32 slots
+    let region = Region::new(1 << 20);
+    let mut map = Map::in_region(&classes, &region);
+    assert_eq!(map.reset(3), Ok(()));
+    let stored = (0..10).filter(|&i| map.insert(i, i)).count();
+    assert_eq!((stored, map.len(), map.limit(), map.is_full()), (3, 3, 3, true));
+    // A larger limit later moves to a class that holds it, and again no further.
+    assert_eq!(map.reset(10), Ok(()));
+    let stored = (0..30).filter(|&i| map.insert(i, i)).count();
+    assert_eq!((stored, map.limit()), (10, 10));
+}
+
+#[test]
+fn an_absurd_limit_is_refused_at_once() {
+    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
+    let region = Region::new(1 << 20);
+    let mut map = Map::in_region(&classes, &region);
+    assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 0 }));
+    assert_eq!(map.reset(20), Ok(()));
+    assert_eq!(map.reset(usize::MAX / 2 + 1), Err(LimitError { wanted: usize::MAX / 2 + 1, limit: 28 }));
+    let mut mem = [Slot::<u8, u8>::EMPTY; 4];
+    let mut map = Map::new(&mut mem);
+    assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 3 }));
 }
 
 #[test]
 fn entries_are_dropped_once() {
     let drops = Cell::new(0);
-    let classes = Classes::doubling(8, 4, 1);
+    let classes = Classes::doubling(Doubling { smallest: 8, classes: 4, chunks: 1 });
     let region = Region::new(1 << 20);
     {
         let mut map = Map::in_region(&classes, &region);
@@ -190,7 +218,7 @@ proptest! {
 
 #[test]
 fn inserting_and_getting_allocate_nothing() {
-    let classes = Classes::<Slot<u64, u64>>::doubling(16, 6, 1);
+    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 16, classes: 6, chunks: 1 });
     assert_zero("Map", || {
         let region = Region::new(1 << 16);
         let mut map = Map::in_region(&classes, &region);
@@ -199,4 +227,26 @@ fn inserting_and_getting_allocate_nothing() {
         }
         std::hint::black_box((0..300).filter_map(|i| map.get(&i)).sum::<u64>());
     });
+}
+
+/// Pools are made once, at start-up, for `&'static str` keys; each request's map
+/// keys borrow that request's bytes (the pools are covariant in their item type).
+#[test]
+fn start_up_pools_hold_keys_borrowed_from_each_request() {
+    let slots: Classes<Slot<&'static str, u32>> = Classes::doubling(Doubling { smallest: 16, classes: 2, chunks: 1 });
+    fn count_words(slots: &Classes<Slot<&'static str, u32>>, request: &str) -> (usize, Option<u32>) {
+        let region = Region::new(1 << 16);
+        let mut counts = Map::in_region(slots, &region);
+        for word in request.split(' ') {
+            let n = counts.get(word).copied().unwrap_or(0);
+            counts.insert(word, n + 1);
+        }
+        (counts.len(), counts.get("to").copied())
+    }
+    for request in [String::from("to be or not to be"), String::from("to and fro")] {
+        let answer = count_words(&slots, &request);
+        drop(request);
+        assert!(answer.0 >= 3);
+    }
+    assert_eq!(count_words(&slots, "to to to"), (1, Some(3)));
 }

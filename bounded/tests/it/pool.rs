@@ -4,12 +4,13 @@
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use bounded::Chunks;
 use bounded::alloctest::assert_zero;
 use bounded::{Cancel, Pool, Region, Stats};
 
 #[test]
 fn lends_every_chunk_once_then_runs_dry() {
-    let pool = Pool::<u64>::new(3, 4);
+    let pool = Pool::<u64>::new(Chunks { count: 3, len: 4 });
     assert_eq!((pool.chunks(), pool.chunk_len(), pool.chunk_bytes()), (3, 4, 32));
     let region = Region::new(1024);
     let chunks: Vec<_> = (0..3).map(|_| pool.take(&region).expect("3 chunks")).collect();
@@ -26,7 +27,7 @@ fn lends_every_chunk_once_then_runs_dry() {
 
 #[test]
 fn a_take_over_budget_fails_without_touching_the_pool() {
-    let pool = Pool::<u8>::new(2, 64);
+    let pool = Pool::<u8>::new(Chunks { count: 2, len: 64 });
     let region = Region::new(100);
     let first = pool.take(&region);
     assert!(first.is_some());
@@ -37,7 +38,7 @@ fn a_take_over_budget_fails_without_touching_the_pool() {
 
 #[test]
 fn reserve_is_all_or_none() {
-    let pool = Pool::<u8>::new(3, 8);
+    let pool = Pool::<u8>::new(Chunks { count: 3, len: 8 });
     let (a, b) = (Region::new(1024), Region::new(1024));
     let mut first = pool.reserve(&a, 2).expect("2 of 3 free");
     assert_eq!((first.len(), a.used()), (2, 16));
@@ -55,7 +56,7 @@ fn reserve_is_all_or_none() {
 
 #[test]
 fn reserve_over_budget_takes_nothing() {
-    let pool = Pool::<u8>::new(4, 8);
+    let pool = Pool::<u8>::new(Chunks { count: 4, len: 8 });
     let region = Region::new(20);
     assert!(pool.reserve(&region, 3).is_none());
     assert_eq!((pool.stats().lent, region.used()), (0, 0));
@@ -64,7 +65,7 @@ fn reserve_over_budget_takes_nothing() {
 
 #[test]
 fn wait_gets_a_chunk_given_back_by_another_thread() {
-    let pool = Pool::<u32>::new(1, 16);
+    let pool = Pool::<u32>::new(Chunks { count: 1, len: 16 });
     let cancel = Cancel::new();
     let held = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -84,7 +85,7 @@ fn wait_gets_a_chunk_given_back_by_another_thread() {
 
 #[test]
 fn wait_ends_when_cancelled() {
-    let pool = Pool::<u32>::new(1, 16);
+    let pool = Pool::<u32>::new(Chunks { count: 1, len: 16 });
     let cancel = Cancel::new();
     let region = Region::new(1024);
     let _held = pool.take(&region).expect("one chunk");
@@ -102,7 +103,7 @@ fn wait_ends_when_cancelled() {
 
 #[test]
 fn threads_never_share_a_chunk() {
-    let pool = Pool::<usize>::new(3, 8);
+    let pool = Pool::<usize>::new(Chunks { count: 3, len: 8 });
     let rounds = if cfg!(miri) { 20 } else { 2_000 };
     std::thread::scope(|s| {
         for id in 0..4usize {
@@ -128,7 +129,7 @@ fn threads_never_share_a_chunk() {
 
 #[test]
 fn plain_data_is_left_as_it_was() {
-    let pool = Pool::<u8>::new(1, 4);
+    let pool = Pool::<u8>::new(Chunks { count: 1, len: 4 });
     let region = Region::new(16);
     let mut chunk = pool.take(&region).expect("a chunk");
     chunk.fill(MaybeUninit::new(7));
@@ -140,7 +141,7 @@ fn plain_data_is_left_as_it_was() {
 
 #[test]
 fn take_give_back_reserve_and_wait_allocate_nothing() {
-    let pool = Pool::<u64>::new(8, 16);
+    let pool = Pool::<u64>::new(Chunks { count: 8, len: 16 });
     let cancel = Cancel::new();
     assert_zero("Pool", || {
         let region = Region::new(4096);

@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 
+use bounded::{Chunks, Doubling};
 use bounded::alloctest::assert_zero;
 use bounded::{Classes, Region, Slice, Stats};
 
@@ -10,7 +11,7 @@ use crate::Counted;
 
 #[test]
 fn moves_to_the_next_class_and_gives_the_old_chunk_back() {
-    let classes = Classes::<u16>::new(&[(8, 1), (2, 1), (4, 1)]);
+    let classes = Classes::<u16>::new(&[Chunks { count: 1, len: 8 }, Chunks { count: 1, len: 2 }, Chunks { count: 1, len: 4 }]);
     let region = Region::new(1024);
     let mut slice = Slice::in_region(&classes, &region);
     assert_eq!((slice.capacity(), slice.items()), (0, &[][..]));
@@ -33,7 +34,7 @@ fn moves_to_the_next_class_and_gives_the_old_chunk_back() {
 
 #[test]
 fn a_move_needs_room_in_the_budget() {
-    let classes = Classes::<u8>::doubling(4, 3, 1);
+    let classes = Classes::<u8>::doubling(Doubling { smallest: 4, classes: 3, chunks: 1 });
     let region = Region::new(4 + 8);
     let mut slice = Slice::in_region(&classes, &region);
     let stored = (0..20).filter(|&i| slice.push(i)).count();
@@ -44,7 +45,7 @@ fn a_move_needs_room_in_the_budget() {
 #[test]
 fn items_are_dropped_once_across_moves() {
     let drops = Cell::new(0);
-    let classes = Classes::doubling(1, 4, 1);
+    let classes = Classes::doubling(Doubling { smallest: 1, classes: 4, chunks: 1 });
     let region = Region::new(1024);
     let mut slice = Slice::in_region(&classes, &region);
     for _ in 0..8 {
@@ -60,7 +61,7 @@ fn items_are_dropped_once_across_moves() {
 
 #[test]
 fn growing_allocates_nothing() {
-    let classes = Classes::<u32>::doubling(4, 6, 2);
+    let classes = Classes::<u32>::doubling(Doubling { smallest: 4, classes: 6, chunks: 2 });
     assert_zero("Slice", || {
         let region = Region::new(4096);
         let mut slice = Slice::in_region(&classes, &region);

@@ -3,6 +3,7 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
+use bounded::{Chunks, Doubling};
 use bounded::alloctest::assert_zero;
 use bounded::{Pool, Region, Vec, MAX_CHUNKS};
 
@@ -27,7 +28,7 @@ fn over_caller_memory_holds_its_length() {
 
 #[test]
 fn pooled_items_span_chunks() {
-    let pool = Pool::<u32>::new(6, 3); // 2 of each 3 slots used: a power of two
+    let pool = Pool::<u32>::new(Chunks { count: 6, len: 3 }); // 2 of each 3 slots used: a power of two
     let region = Region::new(1024);
     let mut v = Vec::in_region(&pool, &region);
     for i in 0..10 {
@@ -50,7 +51,7 @@ fn pooled_items_span_chunks() {
 
 #[test]
 fn pooled_vec_holds_at_most_max_chunks() {
-    let pool = Pool::<u8>::new(MAX_CHUNKS + 1, 1);
+    let pool = Pool::<u8>::new(Chunks { count: MAX_CHUNKS + 1, len: 1 });
     let region = Region::new(1 << 20);
     let mut v = Vec::in_region(&pool, &region);
     let stored = (0..=MAX_CHUNKS).filter(|&i| v.push(i as u8)).count();
@@ -60,7 +61,7 @@ fn pooled_vec_holds_at_most_max_chunks() {
 #[test]
 fn items_are_dropped_with_the_vec() {
     let drops = Cell::new(0);
-    let pool = Pool::new(2, 2);
+    let pool = Pool::new(Chunks { count: 2, len: 2 });
     let region = Region::new(1024);
     {
         let mut v = Vec::in_region(&pool, &region);
@@ -81,7 +82,7 @@ fn items_are_dropped_with_the_vec() {
 
 #[test]
 fn pushing_and_reading_allocate_nothing() {
-    let pool = Pool::<u64>::new(8, 16);
+    let pool = Pool::<u64>::new(Chunks { count: 8, len: 16 });
     assert_zero("Vec", || {
         let region = Region::new(4096);
         let mut v = Vec::in_region(&pool, &region);
@@ -90,4 +91,47 @@ fn pushing_and_reading_allocate_nothing() {
         }
         std::hint::black_box(v.iter().sum::<u64>() + v.get(50).copied().unwrap_or(0));
     });
+}
+
+/// Panics when dropped.
+struct PanicsOnDrop;
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        panic!("an item's drop panics");
+    }
+}
+
+#[test]
+fn chunks_go_back_when_an_item_panics_on_drop() {
+    let pool = Pool::<PanicsOnDrop>::new(Chunks { count: 4, len: 2 });
+    let region = Region::new(1024);
+    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut v = Vec::in_region(&pool, &region);
+        for _ in 0..3 {
+            assert!(v.push(PanicsOnDrop));
+        }
+        assert_eq!(pool.stats().lent, 2);
+        drop(v);
+    }));
+    assert!(unwound.is_err());
+    assert_eq!((pool.stats().lent, region.used()), (0, 0));
+}
+
+#[test]
+fn a_refused_item_is_handed_back() {
+    let mut mem = [const { MaybeUninit::uninit() }; 1];
+    let mut v = Vec::new(&mut mem);
+    assert_eq!(v.try_push(String::from("kept")), Ok(()));
+    assert_eq!(v.try_push(String::from("handed back")), Err(String::from("handed back")));
+    let classes = bounded::Classes::<String>::doubling(Doubling { smallest: 1, classes: 1, chunks: 1 });
+    let region = Region::new(1024);
+    let mut slice = bounded::Slice::in_region(&classes, &region);
+    assert_eq!(slice.try_push(String::from("a")), Ok(()));
+    assert_eq!(slice.try_push(String::from("b")), Err(String::from("b")));
+    let mut slots = [bounded::map::Slot::EMPTY; 2];
+    let mut map = bounded::Map::new(&mut slots);
+    assert_eq!(map.try_insert(1, String::from("one")), Ok(()));
+    assert_eq!(map.try_insert(2, String::from("two")), Err((2, String::from("two"))));
+    assert_eq!(map.try_insert(1, String::from("uno")), Ok(()), "updates always work");
 }

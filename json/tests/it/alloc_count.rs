@@ -111,4 +111,42 @@ mod zero {
         assert_eq!(count, 0);
         assert_eq!(r.unwrap_err().kind(), json::ErrorKind::InvalidType);
     }
+
+    /// The same order with the types that keep memory a smaller document did not use.
+    #[derive(WriteJson, ReadJson, Debug, PartialEq)]
+    struct KeptOrder {
+        id: u64,
+        customer: String,
+        lines: json::Items<Line>,
+        note: json::Nullable<Box<Line>>,
+        total: f64,
+    }
+
+    const SMALL: &[u8] = br#"{"id":1,"customer":"z","lines":[{"sku":"a","qty":1}],"note":null,"total":1}"#;
+
+    #[test]
+    fn reuse_does_not_depend_on_history() {
+        let o = order();
+        let mut place = KeptOrder {
+            id: 0,
+            customer: String::with_capacity(32),
+            lines: json::Items::from(o.lines.clone()),
+            note: json::Nullable::from(o.note.clone()),
+            total: 0.0,
+        };
+        for (input, lines) in [(INPUT, 2), (SMALL, 1), (INPUT, 2)] {
+            let (r, count) = allocations(|| json::from_slice_into(&mut place, input));
+            r.unwrap();
+            assert_eq!((count, place.lines.len()), (0, lines));
+        }
+        assert_eq!(place.note.get().map(|line| line.sku.as_str()), Some("gift"));
+        assert_eq!(&place.lines[..], &o.lines[..]);
+
+        // `Vec` and `Option<Box<_>>` give memory back at the small document, so the
+        // large one after it no longer fits.
+        let mut plain = order();
+        json::from_slice_into(&mut plain, SMALL).unwrap();
+        let e = json::from_slice_into(&mut plain, INPUT).unwrap_err();
+        assert_eq!(e.kind(), json::ErrorKind::Full);
+    }
 }

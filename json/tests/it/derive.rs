@@ -254,3 +254,63 @@ fn enums_with_data_are_externally_tagged_like_serde() {
         assert!(serde_json::from_str::<Event>(input).is_err(), "{input}");
     }
 }
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq, Default)]
+#[serde(transparent)]
+struct Speed {
+    value: f64,
+    #[serde(skip)]
+    cached: u8,
+}
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
+enum Command {
+    MoveTo { target_x: i32, target_y: i32 },
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    SetSpeed { meters_per_second: Speed },
+    #[serde(skip_serializing)]
+    Legacy,
+    #[serde(skip_deserializing)]
+    Internal,
+    #[serde(other)]
+    Unknown,
+}
+
+/// Each implemented serde key, checked against serde_json on the same type.
+#[test]
+fn serde_shape_attributes_match_serde_json() {
+    let same_encoding = [
+        Command::MoveTo { target_x: 1, target_y: -2 },
+        Command::SetSpeed { meters_per_second: Speed { value: 2.5, cached: 0 } },
+        Command::Internal,
+    ];
+    for c in &same_encoding {
+        assert_eq!(encode(c), serde_json::to_string(c).unwrap());
+    }
+    assert_eq!(encode(&Speed { value: 1.5, cached: 9 }), "1.5");
+    assert_eq!(encode(&same_encoding[0]), r#"{"move-to":{"targetX":1,"targetY":-2}}"#);
+    assert_eq!(encode(&same_encoding[1]), r#"{"set-speed":{"METERS_PER_SECOND":2.5}}"#);
+
+    // A skipped variant cannot be written: an error, as serde's.
+    let mut buf = [0u8; 64];
+    assert_eq!(json::to_slice(&Command::Legacy, &mut buf).unwrap_err().kind(), ErrorKind::Custom);
+    assert!(serde_json::to_string(&Command::Legacy).is_err());
+
+    let inputs = [
+        r#"{"move-to":{"targetX":3,"targetY":4}}"#,
+        r#"{"set-speed":{"METERS_PER_SECOND":7}}"#,
+        r#""legacy""#,
+        r#""internal""#,
+        r#""teleport""#,
+        r#"{"teleport":null}"#,
+        r#"{"teleport":1}"#,
+    ];
+    for input in inputs {
+        let ours = json::from_slice::<Command>(input.as_bytes());
+        let theirs = serde_json::from_str::<Command>(input);
+        assert_eq!(ours.as_ref().ok(), theirs.as_ref().ok(), "{input}");
+    }
+    assert_eq!(json::from_slice::<Command>(br#""internal""#).unwrap(), Command::Unknown);
+    assert_eq!(json::from_slice::<Speed>(b"4").unwrap(), Speed { value: 4.0, cached: 0 });
+}

@@ -6,16 +6,17 @@ use json::{ReadJson, WriteJson};
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 
-#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug)]
+#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug, Default)]
 #[serde(rename_all = "snake_case")]
 enum Kind {
+    #[default]
     Plain,
     #[serde(rename = "FANCY")]
     Fancy,
     VeryLongName,
 }
 
-#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug)]
+#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug, Default)]
 #[serde(rename_all = "camelCase")]
 struct Inner {
     label: String,
@@ -23,7 +24,7 @@ struct Inner {
     codes: Vec<i16>,
 }
 
-#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug)]
+#[derive(WriteJson, ReadJson, Serialize, Deserialize, Clone, PartialEq, Debug, Default)]
 #[serde(rename_all = "camelCase")]
 struct Record {
     id: u64,
@@ -95,7 +96,7 @@ proptest! {
 
 /// A type whose encoder writes the wrong field name: the round-trip checker must
 /// catch it rather than pass it.
-#[derive(Serialize, Clone, PartialEq, Debug)]
+#[derive(Serialize, Clone, PartialEq, Debug, Default)]
 struct Miswritten {
     id: u32,
 }
@@ -128,6 +129,39 @@ fn round_trip_catches_a_wrong_encoding() {
     let e = json::testing::round_trip(&Miswritten { id: 3 }).unwrap_err();
     assert_eq!(e.what, "encodings decode to different values");
     assert_eq!(e.ours, r#"{"ID":3}"#);
+}
+
+/// A type whose decoder into an existing value forgets its `name`: the round-trip
+/// checker must catch it.
+#[derive(Serialize, Clone, PartialEq, Debug, Default, WriteJson)]
+struct Forgetful {
+    id: u32,
+    name: String,
+}
+
+impl<'de> ReadJson<'de> for Forgetful {
+    /// A new `String` has no memory: `Full`, as for `String` itself.
+    fn read_json(r: &mut json::Reader<'de>) -> json::Result<Self> {
+        Err(r.error(json::ErrorKind::Full))
+    }
+
+    fn read_json_into(&mut self, r: &mut json::Reader<'de>) -> json::Result<()> {
+        let mut object = r.object()?;
+        while let Some(key) = r.next_key(&mut object)? {
+            if key.is("id") {
+                self.id = r.read()?;
+            } else {
+                r.skip()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn round_trip_catches_a_decoder_that_leaves_a_field_unchanged() {
+    let e = json::testing::round_trip(&Forgetful { id: 3, name: "kept".into() }).unwrap_err();
+    assert_eq!(e.what, "decode of the default into a copy differs");
 }
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {

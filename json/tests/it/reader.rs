@@ -109,3 +109,30 @@ fn skip_reads_any_value() {
     assert_eq!(r.read::<u8>().unwrap(), 7);
     r.finish().unwrap();
 }
+
+/// The escaped path of `str_into` decodes into the string's spare capacity. Before
+/// it wrote through a `&mut [u8]` over that uninitialised memory: undefined
+/// behaviour, which Miri reports with `-Zmiri-recursive-validation`, as
+/// `.ci/parts/json-miri.sh` runs this test.
+#[test]
+fn str_into_decodes_escapes_into_the_capacity_it_has() {
+    let mut s = String::with_capacity(16);
+    s.push_str("old contents");
+    let mut r = Reader::new(br#""tab\there \u00e9\ud83d\ude00""#);
+    r.str_into(&mut s).unwrap();
+    assert_eq!(s, "tab\there é😀");
+    assert_eq!(s.capacity(), 16);
+
+    let mut small = String::with_capacity(4);
+    let e = Reader::new(br#""a\nbcdef""#).str_into(&mut small).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Full);
+}
+
+#[test]
+fn errors_give_line_and_column_on_demand() {
+    let input = b"{\n  \"a\": 1,\n  \"b\": tru\n}";
+    let e = json::validate(input).unwrap_err();
+    assert_eq!(e.offset(), 22, "the newline that cuts `tru` short");
+    assert_eq!(e.line_column(input), Some(json::LineColumn { line: 3, column: 11 }));
+    assert_eq!(e.line_column(b"short"), None, "an offset past the input");
+}

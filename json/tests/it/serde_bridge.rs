@@ -65,6 +65,20 @@ fn deserialize_owned_types_through_the_bridge() {
     assert_eq!(back, scene());
 }
 
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Wide {
+    big: u128,
+    low: i128,
+}
+
+#[test]
+fn integers_past_64_bits_decode_exactly() {
+    let wide = Wide { big: u128::MAX, low: i128::MIN };
+    let text = serde_json::to_vec(&wide).unwrap();
+    let back: Wide = json::from_slice_serde(&text, json::Arena::new(&mut [])).unwrap();
+    assert_eq!(back, wide);
+}
+
 #[derive(Deserialize, Debug, PartialEq)]
 struct Borrowed<'a> {
     #[serde(borrow)]

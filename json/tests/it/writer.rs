@@ -12,9 +12,42 @@ fn flushes_through_a_tiny_buffer_to_the_sink() {
         let mut w = Writer::with_sink(&mut buf, &mut out);
         value.write_json(&mut w);
         w.flush().unwrap();
-        assert_eq!(w.position(), out.len());
+        let position = w.position();
+        drop(w);
+        assert_eq!(position, out.len());
         assert_eq!(String::from_utf8(out).unwrap(), serde_json::to_string(&value).unwrap(), "buffer {size}");
     }
+}
+
+#[test]
+fn flush_flushes_the_sink_too() {
+    let mut buf = [0u8; 64];
+    let mut w = Writer::with_sink(&mut buf, std::io::BufWriter::new(Vec::new()));
+    [1, 2].write_json(&mut w);
+    w.flush().unwrap();
+    assert_eq!(w.sink().get_ref(), b"[1,2]", "the BufWriter beneath was flushed");
+    let sink = w.into_sink().unwrap();
+    assert_eq!(sink.into_inner().unwrap(), b"[1,2]");
+}
+
+#[test]
+fn dropping_a_writer_flushes_it() {
+    let mut buf = [0u8; 64];
+    let mut out = Vec::new();
+    {
+        let mut w = Writer::with_sink(&mut buf, &mut out);
+        "unflushed tail".write_json(&mut w);
+    }
+    assert_eq!(out, br#""unflushed tail""#);
+}
+
+#[test]
+fn into_sink_reports_the_first_error() {
+    let mut buf = [0u8; 4];
+    let mut w = Writer::with_sink(&mut buf, Broken);
+    [1, 2, 3, 4].write_json(&mut w);
+    let Err((e, Broken)) = w.into_sink() else { panic!("the sink is broken") };
+    assert_eq!(e.kind(), ErrorKind::Io(std::io::ErrorKind::BrokenPipe));
 }
 
 #[test]

@@ -80,9 +80,21 @@ where
             assert!(same(&serde_json::from_slice::<T>(&buf[..n]).unwrap(), &value), "json's encoding decodes back");
             r
         }
-        ("serde_json", "decode") => measure(iters, || {
-            black_box(serde_json::from_slice::<T>(black_box(input)).unwrap());
-        }),
+        ("serde_json", "decode") => {
+            let mut last = None;
+            let r = measure(iters, || last = Some(black_box(serde_json::from_slice::<T>(black_box(input)).unwrap())));
+            assert!(same(&last.expect("decoded"), &value), "serde_json decodes to the reference value");
+            r
+        }
+        ("serde_json-in-place", "decode") => {
+            let mut place: T = serde_json::from_slice(input).unwrap();
+            let r = measure(iters, || {
+                let mut de = serde_json::Deserializer::from_slice(black_box(input));
+                T::deserialize_in_place(&mut de, black_box(&mut place)).unwrap();
+            });
+            assert!(same(&place, &value), "serde_json in place decodes to the reference value");
+            r
+        }
         ("serde_json", "encode") => measure(iters, || {
             out.clear();
             serde_json::to_writer(&mut out, black_box(&value)).unwrap();
@@ -90,19 +102,25 @@ where
         ("simd-json", "decode") => {
             let mut buf = Vec::with_capacity(input.len());
             let mut buffers = simd_json::Buffers::new(input.len());
-            measure(iters, || {
+            let mut last = None;
+            let r = measure(iters, || {
                 buf.clear();
                 buf.extend_from_slice(black_box(input));
-                black_box(simd_json::serde::from_slice_with_buffers::<T>(&mut buf, &mut buffers).unwrap());
-            })
+                last = Some(black_box(simd_json::serde::from_slice_with_buffers::<T>(&mut buf, &mut buffers).unwrap()));
+            });
+            assert!(same(&last.expect("decoded"), &value), "simd-json decodes to the reference value");
+            r
         }
         ("simd-json", "encode") => measure(iters, || {
             out.clear();
             simd_json::serde::to_writer(&mut out, black_box(&value)).unwrap();
         }),
-        ("sonic-rs", "decode") => measure(iters, || {
-            black_box(sonic_rs::from_slice::<T>(black_box(input)).unwrap());
-        }),
+        ("sonic-rs", "decode") => {
+            let mut last = None;
+            let r = measure(iters, || last = Some(black_box(sonic_rs::from_slice::<T>(black_box(input)).unwrap())));
+            assert!(same(&last.expect("decoded"), &value), "sonic-rs decodes to the reference value");
+            r
+        }
         ("sonic-rs", "encode") => measure(iters, || {
             out.clear();
             sonic_rs::to_writer(&mut out, black_box(&value)).unwrap();
@@ -235,18 +253,20 @@ fn table(path: &str) {
     }
     let sets = ["twitter", "citm_catalog", "canada", "feed", "cookie"];
     for op in ["decode", "encode"] {
-        println!("\n**{op}** (median of rounds; ratio = serde_json's CPU time / this library's)\n");
-        println!("| data | library | ops | CPU s (user+sys) | MB/s | × serde_json | allocs/op |");
-        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+        println!("\n**{op}** (median of rounds; ratio = the other library's CPU time / this one's)\n");
+        println!("| data | library | ops | CPU s (user+sys) | MB/s | × serde_json | × serde_json in place | allocs/op |");
+        println!("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
         for set in sets {
             let Some(libs) = rows.get_mut(&(set.to_owned(), op.to_owned())) else { continue };
             let base = libs.get_mut("serde_json").map(|e| median(&mut e.2));
+            let in_place = libs.get_mut("serde_json-in-place").map(|e| median(&mut e.2));
             for lib in &order {
                 let Some(e) = libs.get_mut(lib) else { continue };
                 let cpu = median(&mut e.2);
                 let mbs = e.0 * e.1 / cpu / 1e6;
                 let ratio = base.map_or("".to_owned(), |b| format!("{:.2}", b / cpu));
-                println!("| {set} | {lib} | {} | {cpu:.3} | {mbs:.0} | {ratio} | {:.1} |", e.0, e.3);
+                let like = in_place.map_or("".to_owned(), |b| format!("{:.2}", b / cpu));
+                println!("| {set} | {lib} | {} | {cpu:.3} | {mbs:.0} | {ratio} | {like} | {:.1} |", e.0, e.3);
             }
         }
     }
