@@ -62,6 +62,10 @@ struct Args {
     /// With an exemptions list: write it from the code and exit.
     #[arg(long)]
     write_exemptions: bool,
+    /// Also build the roots as one optimised program and hold each verdict against
+    /// the compiled call graph (slow: a fat-LTO build).
+    #[arg(long)]
+    cross_check: bool,
     /// Colour: auto, always, never.
     #[arg(long, default_value = "auto")]
     color: String,
@@ -111,6 +115,7 @@ fn main() -> ExitCode {
             prune_baseline: args.prune,
             write_exemptions: args.write_exemptions,
         },
+        cross_check: args.cross_check,
     };
     let code = cli::run(&options, &mut std::io::stdout().lock(), &mut std::io::stderr().lock());
     ExitCode::from(code as u8)
