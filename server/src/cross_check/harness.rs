@@ -29,6 +29,9 @@ pub struct Harness {
     pub kept: Vec<usize>,
     /// Roots the harness could not name, with the reason (the compiler's message).
     pub skipped: BTreeMap<usize, String>,
+    /// Held while the harness is written, built and its IR read: another check of
+    /// the same workspace waits.
+    _lock: std::fs::File,
 }
 
 /// A workspace library crate the harness can depend on.
@@ -60,18 +63,37 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
     }
     let dir = target_dir.join("noalloc-cross-check").join(harness_dir_name(workspace_root));
     std::fs::create_dir_all(dir.join("src")).map_err(|err| format!("{}: {err}", dir.display()))?;
+    let lock_path = dir.join(".noalloc-lock");
+    let build_lock = std::fs::File::create(&lock_path).map_err(|err| format!("{}: {err}", lock_path.display()))?;
+    build_lock.lock().map_err(|err| format!("{}: {err}", lock_path.display()))?;
     write_if_changed(&dir.join("Cargo.toml"), &manifest(&libraries))?;
     let lock = workspace_root.join("Cargo.lock");
     if lock.is_file() && !dir.join("Cargo.lock").is_file() {
         // The workspace's own versions of its dependencies.
         std::fs::copy(&lock, dir.join("Cargo.lock")).map_err(|err| format!("{}: {err}", lock.display()))?;
     }
+    // The roots the compiler refused last time, while the sources are unchanged:
+    // left out at once, so that a fresh harness is not rebuilt to learn them again.
+    let fingerprint = sources_fingerprint(workspace_root, roots);
+    let refused_file = dir.join("refused.json");
+    if let Some(earlier) = read_refused(&refused_file, &fingerprint) {
+        candidates.retain(|&index| match earlier.get(&roots[index]) {
+            Some(reason) => {
+                skipped.insert(index, reason.clone());
+                false
+            }
+            None => true,
+        });
+    }
     for _ in 0..ATTEMPTS {
         write_if_changed(&dir.join("src/main.rs"), &main_rs(roots, &candidates))?;
         let refused = match cargo_build(&dir)? {
             Ok(()) => {
                 let ir = find_ir(&dir)?;
-                return Ok(Harness { dir, ir, kept: candidates, skipped });
+                let refused: BTreeMap<&str, &str> =
+                    skipped.iter().map(|(&index, reason)| (roots[index].as_str(), reason.as_str())).collect();
+                write_if_changed(&refused_file, &serde_json::json!({"sources": fingerprint, "refused": refused}).to_string())?;
+                return Ok(Harness { dir, ir, kept: candidates, skipped, _lock: build_lock });
             }
             Err(refused) => refused,
         };
@@ -91,6 +113,43 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
         candidates = kept;
     }
     Err(format!("the cross-check harness at {} still fails to build after dropping the roots the compiler refused", dir.display()))
+}
+
+/// A hash of the roots and of the size and modification time of every `.rs` and
+/// `Cargo.toml` file of the workspace (`target` and hidden directories aside).
+fn sources_fingerprint(workspace_root: &Path, roots: &[String]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    roots.hash(&mut hasher);
+    let mut stack = vec![workspace_root.to_owned()];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().filter_map(Result::ok) {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let path = entry.path();
+            if path.is_dir() {
+                if !name.starts_with('.') && name != "target" {
+                    stack.push(path);
+                }
+            } else if name.ends_with(".rs") || name == "Cargo.toml" || name == "Cargo.lock" {
+                let modified = entry.metadata().ok().map(|m| (m.len(), m.modified().ok()));
+                files.push((path, modified));
+            }
+        }
+    }
+    files.sort();
+    files.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
+}
+
+/// The roots refused by the last build, if it saw the same sources.
+fn read_refused(path: &Path, fingerprint: &str) -> Option<BTreeMap<String, String>> {
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    if value["sources"] != fingerprint {
+        return None;
+    }
+    serde_json::from_value(value["refused"].clone()).ok()
 }
 
 fn cargo_metadata(workspace_root: &Path) -> Result<Value, String> {

@@ -1,7 +1,8 @@
 //! Reading the call graph out of LLVM IR text (`--emit=llvm-ir`): each function's
-//! direct callees, the symbols it refers to otherwise (whose address it takes), the
-//! types of its indirect calls; each global's references (vtables, tables of
-//! pointers); aliases. Knows nothing of Rust or the allocator: `reach` does.
+//! basic blocks with their direct callees, the symbols they refer to otherwise
+//! (whose address they take), the types of their indirect calls and their
+//! successors; each global's references (vtables, tables of pointers); aliases.
+//! Knows nothing of Rust or the allocator: `reach` does.
 
 use std::collections::HashMap;
 
@@ -18,6 +19,15 @@ pub struct Function {
     pub defined: bool,
     /// Marked both `noreturn` and `cold`: a panic or abort path.
     pub cold_noreturn: bool,
+    /// The body, entry block first.
+    pub blocks: Vec<Block>,
+}
+
+/// A basic block.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// `%7` or `%bb3` as branches name it; empty for an unnamed entry block.
+    pub label: String,
     /// Symbols called by name (`call`/`invoke` of `@f`), in order, repeats kept out.
     pub calls: Vec<String>,
     /// Symbols named anywhere else in the body (globals it reads, functions whose
@@ -26,6 +36,22 @@ pub struct Function {
     pub references: Vec<Reference>,
     /// The types of its calls through a pointer.
     pub indirect_calls: Vec<Signature>,
+    /// The blocks it may branch to (`label %x`), unwind destinations included.
+    pub successors: Vec<String>,
+    /// Ends in `unreachable` (after its last call, `last_call`) or `resume`.
+    pub ends: BlockEnd,
+    /// The last function called by name in the block.
+    pub last_call: Option<String>,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub enum BlockEnd {
+    /// `ret`, a branch, or not seen.
+    #[default]
+    Other,
+    Unreachable,
+    /// Unwinding goes on: a panic in progress.
+    Resume,
 }
 
 /// A symbol a body names outside a callee position.
@@ -60,8 +86,14 @@ impl Module {
                 if line.starts_with('}') {
                     let done = current.take().expect("inside a function");
                     module.functions.insert(done.symbol.clone(), done);
+                } else if let Some(label) = block_label(line) {
+                    function.blocks.push(Block { label, ..Block::default() });
                 } else {
-                    read_instruction(line.trim_start(), function);
+                    if function.blocks.is_empty() {
+                        function.blocks.push(Block::default());
+                    }
+                    let block = function.blocks.last_mut().expect("a block");
+                    read_instruction(line.trim_start(), block);
                 }
                 continue;
             }
@@ -145,10 +177,35 @@ fn read_header(line: &str) -> Option<(Function, Option<String>)> {
     Some((Function { symbol: symbol.to_owned(), signature, defined, ..Function::default() }, group))
 }
 
-/// One line of a body.
-fn read_instruction(line: &str, function: &mut Function) {
+/// `7:` or `bb3:` (with its `; preds` comment) opening a block: its name as
+/// branches write it.
+fn block_label(line: &str) -> Option<String> {
+    if line.starts_with([' ', ';']) || line.is_empty() {
+        return None;
+    }
+    let end = name_end(line.as_bytes(), 0);
+    (end > 0 && line.as_bytes().get(end) == Some(&b':')).then(|| format!("%{}", &line[..end]))
+}
+
+/// One line of a body, into its block.
+fn read_instruction(line: &str, block: &mut Block) {
     if line.starts_with(';') || line.starts_with("#dbg") {
         return;
+    }
+    if line.starts_with("unreachable") {
+        block.ends = BlockEnd::Unreachable;
+    } else if line.starts_with("resume ") {
+        block.ends = BlockEnd::Resume;
+    }
+    let mut rest = line;
+    while let Some(at) = rest.find("label %") {
+        let start = at + "label ".len();
+        let end = name_end(rest.as_bytes(), start + 1);
+        let label = &rest[start..end];
+        if !block.successors.iter().any(|s| s == label) {
+            block.successors.push(label.to_owned());
+        }
+        rest = &rest[end..];
     }
     let call = call_keyword(line);
     let mut callee_start = None;
@@ -159,17 +216,20 @@ fn read_instruction(line: &str, function: &mut Function) {
             callee_start = Some(start);
             if direct {
                 let name = unquote(&line[start + 1..name_end]);
-                if !name.starts_with("llvm.") && !function.calls.iter().any(|c| c == name) {
-                    function.calls.push(name.to_owned());
+                if !name.starts_with("llvm.") && !block.calls.iter().any(|c| c == name) {
+                    block.calls.push(name.to_owned());
                 }
                 direct_callee = Some(name.to_owned());
+                if !name.starts_with("llvm.") {
+                    block.last_call = Some(name.to_owned());
+                }
             } else if let Some(close) = matching_close(line, name_end) {
                 let ret = last_type(&line[keyword_end..start]);
                 let params: Vec<String> =
                     split_top_level(&line[name_end + 1..close]).into_iter().filter(|p| !p.is_empty()).map(leading_type).collect();
                 let signature = format!("{ret} ({})", params.join(", "));
-                if !function.indirect_calls.contains(&signature) {
-                    function.indirect_calls.push(signature);
+                if !block.indirect_calls.contains(&signature) {
+                    block.indirect_calls.push(signature);
                 }
             }
         }
@@ -178,8 +238,8 @@ fn read_instruction(line: &str, function: &mut Function) {
         if Some(at) == callee_start || symbol.starts_with("llvm.") {
             return;
         }
-        if !function.references.iter().any(|r| r.symbol == symbol && r.passed_to == direct_callee) {
-            function.references.push(Reference { symbol: symbol.to_owned(), passed_to: direct_callee.clone() });
+        if !block.references.iter().any(|r| r.symbol == symbol && r.passed_to == direct_callee) {
+            block.references.push(Reference { symbol: symbol.to_owned(), passed_to: direct_callee.clone() });
         }
     });
 }
@@ -402,8 +462,10 @@ start:
   %6 = call noundef zeroext i1 %5(ptr noundef nonnull align 1 %0, ptr noalias noundef nonnull readonly align 1 %1, i64 noundef 3) #9, !dbg !12
   invoke void @panic_cold(ptr @vtable) #9
           to label %ok unwind label %cleanup
-  call void @llvm.lifetime.end.p0(ptr nonnull %0)
-  ret { i64, ptr } zeroinitializer
+
+ok:                                               ; preds = %start
+  call void @panic_cold(ptr null)
+  unreachable
 }
 
 declare void @panic_cold(ptr) unnamed_addr #2
@@ -418,13 +480,19 @@ attributes #2 = { cold noinline noreturn nonlazybind uwtable }
         let module = Module::parse(MODULE);
         let root = &module.functions["root"];
         assert_eq!(root.signature, "{ i64, ptr } (ptr, ptr)");
-        assert_eq!(root.calls, ["panic_cold"]);
-        let references: Vec<_> = root.references.iter().map(|r| (r.symbol.as_str(), r.passed_to.as_deref())).collect();
+        let start = &root.blocks[0];
+        assert_eq!(start.label, "%start");
+        assert_eq!(start.calls, ["panic_cold"]);
+        let references: Vec<_> = start.references.iter().map(|r| (r.symbol.as_str(), r.passed_to.as_deref())).collect();
         assert_eq!(references, [("vtable", None), ("vtable", Some("panic_cold"))]);
-        assert_eq!(root.indirect_calls, ["i1 (ptr, ptr, i64)"]);
+        assert_eq!(start.indirect_calls, ["i1 (ptr, ptr, i64)"]);
+        assert_eq!(start.successors, ["%ok", "%cleanup"]);
+        assert_eq!(root.blocks[1].ends, BlockEnd::Unreachable);
+        assert_eq!(root.blocks[1].last_call.as_deref(), Some("panic_cold"));
         let write_str = &module.functions["write$str"];
         assert_eq!(write_str.signature, "i1 (ptr, ptr, i64)");
-        assert_eq!(write_str.calls, ["__rust_alloc"]);
+        assert_eq!(write_str.blocks[0].label, "");
+        assert_eq!(write_str.blocks[0].calls, ["__rust_alloc"]);
         assert!(write_str.defined && !module.functions["__rust_alloc"].defined);
         assert!(module.functions["panic_cold"].cold_noreturn && !root.cold_noreturn);
         assert_eq!(module.globals["vtable"], ["drop", "write$str"]);

@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::ir::{Module, Signature};
+use super::ir::{BlockEnd, Module, Reference, Signature};
 
 /// The allocator's entry points, by the last segment of their demangled name
 /// (`__rustc::__rust_alloc`) or as C symbols.
@@ -70,6 +70,19 @@ pub struct CompiledReach {
 pub struct CompiledProgram {
     module: Module,
     names: HashMap<String, String>,
+    /// Per defined function, what its blocks that do not end in a panic do.
+    live: HashMap<String, Live>,
+}
+
+/// What a function does on its paths that can return: the blocks that end in a
+/// panic (a call into the panic machinery, then `unreachable`), and those that
+/// lead only to such blocks, are left out with everything they call and take,
+/// as the engine skips a block that ends in a `!` call.
+#[derive(Default)]
+struct Live {
+    calls: Vec<String>,
+    references: Vec<Reference>,
+    indirect_calls: Vec<Signature>,
 }
 
 /// A node of the search: a function reached and how.
@@ -82,7 +95,44 @@ struct Parent {
 impl CompiledProgram {
     pub fn new(module: Module) -> CompiledProgram {
         let names = module.functions.keys().chain(module.globals.keys()).map(|symbol| (symbol.clone(), demangle(symbol))).collect();
-        CompiledProgram { module, names }
+        let mut program = CompiledProgram { module, names, live: HashMap::new() };
+        program.live = program.module.functions.values().map(|function| (function.symbol.clone(), program.live_part(function))).collect();
+        program
+    }
+
+    fn live_part(&self, function: &super::ir::Function) -> Live {
+        let blocks = &function.blocks;
+        let index: HashMap<&str, usize> = blocks.iter().enumerate().map(|(i, b)| (b.label.as_str(), i)).collect();
+        let mut doomed: Vec<bool> = blocks
+            .iter()
+            .map(|block| match block.ends {
+                BlockEnd::Resume => true,
+                BlockEnd::Unreachable => block.last_call.as_deref().is_none_or(|callee| self.is_cut(self.module.resolve(callee))),
+                BlockEnd::Other => false,
+            })
+            .collect();
+        loop {
+            let mut changed = false;
+            for (i, block) in blocks.iter().enumerate() {
+                if doomed[i] || block.successors.is_empty() {
+                    continue;
+                }
+                if block.successors.iter().all(|s| index.get(s.as_str()).is_some_and(|&j| doomed[j])) {
+                    doomed[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut live = Live::default();
+        for (block, _) in blocks.iter().zip(&doomed).filter(|(_, doomed)| !**doomed) {
+            live.calls.extend(block.calls.iter().cloned());
+            live.references.extend(block.references.iter().cloned());
+            live.indirect_calls.extend(block.indirect_calls.iter().cloned());
+        }
+        live
     }
 
     pub fn module(&self) -> &Module {
@@ -133,7 +183,7 @@ impl CompiledProgram {
                 found.get_or_insert(symbol);
                 continue;
             }
-            let Some(function) = module.functions.get(&symbol) else { continue };
+            let Some(function) = self.live.get(&symbol) else { continue };
             for callee in &function.calls {
                 let callee = module.resolve(callee).to_owned();
                 enqueue(callee, Parent { from: Some(symbol.clone()), through_pointer: false }, &mut parents, &mut queue);
