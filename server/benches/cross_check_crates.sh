@@ -112,7 +112,8 @@ pub fn lazy_dfa_search(re: &hybrid::regex::Regex, cache: &mut hybrid::regex::Cac
     matches!(re.try_search(cache, &Input::new(haystack)), Ok(Some(_)))
 }'
 
-seconds() { local s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; awk "BEGIN { printf \"%.1f\", ($(date +%s%N) - $s) / 1e9 }"; }
+# Runs "$@" with its stdout into $OUT; prints the seconds it took.
+timed() { local s=$(date +%s%N); "$@" >"$OUT" 2>/dev/null || true; awk "BEGIN { printf \"%.1f\", ($(date +%s%N) - $s) / 1e9 }"; }
 
 echo '| crate | version | roots | agree | allowed | flagged only by the engine | not compared | failed | `--check` s | `--cross-check` cold s | warm s |'
 echo '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'
@@ -120,19 +121,21 @@ details=""
 for name in itoa ryu memchr base64 arrayvec heapless smallvec crc32fast regex; do
     ws="$WORK/$name"
     export NOALLOC_CACHE_DIR="$WORK/cache-$name"
+    OUT="$WORK/$name.findings"
     "$BIN" --check "$ws" >/dev/null 2>&1 || true # fills the summary cache: the rows compare warm runs
-    check=$(seconds "$BIN" --check "$ws")
-    cold=$(seconds "$BIN" --check --cross-check "$ws")
-    warm=$(seconds "$BIN" --check --cross-check "$ws")
-    json=$("$BIN" --check --cross-check --message-format json "$ws" 2>/dev/null || true)
-    count() { printf '%s\n' "$json" | grep '"kind":"cross-check"' | grep -c "\"outcome\":\"$1\"" || true; }
-    roots=$(printf '%s\n' "$json" | grep -c '"kind":"cross-check"' || true)
+    check=$(timed "$BIN" --check --message-format short "$ws")
+    OUT="$WORK/$name.json"
+    cold=$(timed "$BIN" --check --cross-check --message-format json "$ws")
+    OUT="$WORK/$name.report"
+    warm=$(timed "$BIN" --check --cross-check --report --message-format short "$ws")
+    count() { grep '"kind":"cross-check"' "$WORK/$name.json" | grep -c "\"outcome\":\"$1\"" || true; }
+    roots=$(grep -c '"kind":"cross-check"' "$WORK/$name.json" || true)
     agree=$(( $(count agree-clean) + $(count agree-allocates) ))
     dep=$(sed -n 's/^\([a-z0-9_-]*\) = .*/\1/p' "$ws/Cargo.toml" | tail -n 1)
     version=$(grep -A1 "^name = \"$dep\"$" "$ws/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
     echo "| $name | $version | $roots | $agree | $(count compiled-allocates-allowed) | $(count flagged-compiled-clean) | $(count not-compared) | $(count compiled-allocates) | $check | $cold | $warm |"
-    report=$("$BIN" --check --cross-check --report --message-format short "$ws" 2>&1 | grep -E 'cross-check' | grep -v '^cross-check: ' || true)
-    findings=$("$BIN" --check --message-format short "$ws" 2>&1 | grep -v '^warning' || true)
+    report=$(grep -E 'cross-check' "$WORK/$name.report" | grep -v '^cross-check: ' || true)
+    findings=$(cat "$WORK/$name.findings")
     details+=$'\n'"### $name"$'\n\n```text\n'"${report:-(every root agrees)}"$'\n```\n\nThe engine'"'"'s findings:\n\n```text\n'"${findings:-(none)}"$'\n```\n'
 done
 printf '\n## Disagreements and what the engine said\n%s' "$details"
