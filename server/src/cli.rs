@@ -570,6 +570,7 @@ fn cross_check_text(paths: &Paths<'_>, report: &Report<'_>) -> String {
             Outcome::Agree { .. } => agree += 1,
             Outcome::CompiledAllocates { chain, explained_by: Some(allowance) } => {
                 explained += 1;
+                let allowance = allowance.describe(|file| paths.show(file));
                 out.push_str(&format!("{at}: compiled code allocates, allowed by {allowance}: {}\n", compiled_chain_text(chain)));
             }
             Outcome::CompiledAllocates { explained_by: None, .. } => failed += 1,
@@ -599,7 +600,13 @@ fn cross_check_json(paths: &Paths<'_>, root: &cross_check::RootComparison) -> se
     value["kind"] = json!("cross-check");
     value["root"] = json!(root.root);
     let chain_json = |chain: &[cross_check::CompiledStep]| -> Vec<serde_json::Value> {
-        chain.iter().map(|step| json!({"function": step.function, "by_pointer": step.through_pointer})).collect()
+        chain
+            .iter()
+            .map(|step| {
+                let at: Vec<_> = step.called_at.iter().map(|(file, line)| json!({"file": paths.show(file), "line": line})).collect();
+                json!({"function": step.function, "by_pointer": step.through_pointer, "called_at": at})
+            })
+            .collect()
     };
     match &root.outcome {
         Outcome::Agree { allocates } => {
@@ -609,7 +616,7 @@ fn cross_check_json(paths: &Paths<'_>, root: &cross_check::RootComparison) -> se
             value["outcome"] = json!(if explained_by.is_some() { "compiled-allocates-allowed" } else { "compiled-allocates" });
             value["chain"] = json!(chain_json(chain));
             if let Some(allowance) = explained_by {
-                value["allowed_by"] = json!(allowance);
+                value["allowed_by"] = json!(allowance.describe(|file| paths.show(file)));
             }
         }
         Outcome::EngineOnly => value["outcome"] = json!("flagged-compiled-clean"),

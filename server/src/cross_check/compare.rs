@@ -24,12 +24,33 @@ pub enum Outcome {
     /// The engine judged the root clean and the compiled code reaches the allocator.
     /// `explained_by` names the engine's allowance the chain passes through; `None`
     /// is a failure of the check.
-    CompiledAllocates { chain: Vec<CompiledStep>, explained_by: Option<String> },
+    CompiledAllocates { chain: Vec<CompiledStep>, explained_by: Option<Allowance> },
     /// The engine flags the root; the compiled code does not reach the allocator
     /// (optimised away, or the engine is imprecise). Not a failure.
     EngineOnly,
     /// Not compared.
     Skipped { reason: String },
+}
+
+/// An allowance of the analysis that a compiled chain passes through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Allowance {
+    /// A `// noalloc:exempt` comment at `location`.
+    Exemption { location: Location, kind: String, reason: String },
+    /// An allowlist line.
+    Allowlist { kind: String, path: String },
+}
+
+impl Allowance {
+    /// How the allowance reads, with `show` printing the exemption's file.
+    pub fn describe(&self, show: impl Fn(&std::path::Path) -> String) -> String {
+        match self {
+            Allowance::Exemption { location, kind, reason } => {
+                format!("exemption at {}:{} ({kind}: {reason})", show(&location.file), location.line)
+            }
+            Allowance::Allowlist { kind, path } => format!("allowlist: {kind}: {path}"),
+        }
+    }
 }
 
 /// One root's comparison.
@@ -80,24 +101,28 @@ pub fn compare(analysis: &Analysis, compiled: &[Compiled], allow: &[AllowEntry])
 }
 
 /// The allowance of the engine a compiled chain passes through, as far as the
-/// `Analysis` shows them: an exemption whose lets-through names a function of the
-/// chain, or an allowlist line matching one.
-fn explanation(analysis: &Analysis, allow: &[AllowEntry], chain: &[CompiledStep]) -> Option<String> {
+/// `Analysis` shows them: an exemption whose line a call of the chain is on (read
+/// from the line tables, so an inlined call still counts) or whose lets-through
+/// names a function of the chain, or an allowlist line matching one.
+fn explanation(analysis: &Analysis, allow: &[AllowEntry], chain: &[CompiledStep]) -> Option<Allowance> {
     let in_chain = |path: &str| chain.iter().any(|step| same_function(&step.function, path));
+    let on_line = |file: &std::path::Path, line: u32| {
+        chain.iter().flat_map(|step| &step.called_at).any(|(at_file, at_line)| *at_line == line && at_file == file)
+    };
     for exemption in &analysis.exemptions {
-        if exemption.lets_through.iter().filter_map(|item| called_function(item)).any(in_chain) {
-            return Some(format!(
-                "exemption at {}:{} ({}: {})",
-                exemption.location.file.display(),
-                exemption.location.line,
-                exemption.kind,
-                exemption.reason
-            ));
+        let on_its_line = on_line(&exemption.location.file, exemption.covered_line);
+        if on_its_line || exemption.lets_through.iter().filter_map(|item| called_function(item)).any(in_chain) {
+            return Some(Allowance::Exemption {
+                location: exemption.location.clone(),
+                kind: exemption.kind.clone(),
+                reason: exemption.reason.clone(),
+            });
         }
     }
-    allow.iter().find(|entry| chain.iter().any(|step| wildcard_match(&entry.path, &without_generics(&step.function)))).map(
-        |entry| format!("allowlist: {}: {}", entry.kind, entry.path),
-    )
+    allow
+        .iter()
+        .find(|entry| chain.iter().any(|step| wildcard_match(&entry.path, &without_generics(&step.function))))
+        .map(|entry| Allowance::Allowlist { kind: entry.kind.clone(), path: entry.path.clone() })
 }
 
 /// The function a lets-through line names: `calls X` or `calls X, which allocates`.

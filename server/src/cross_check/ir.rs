@@ -42,6 +42,9 @@ pub struct Block {
     pub ends: BlockEnd,
     /// The last function called by name in the block.
     pub last_call: Option<String>,
+    /// The debug location (`!dbg !N`) of the first call of each callee: its symbol,
+    /// or `(ptr) ` and the type for a call by pointer.
+    pub call_sites: Vec<(String, u32)>,
 }
 
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +74,24 @@ pub struct Module {
     pub globals: HashMap<String, Vec<String>>,
     /// `@a = alias ..., ptr @b`: a -> b.
     pub aliases: HashMap<String, String>,
+    /// Debug metadata (`!N = !DILocation(..)`, scopes, files), when the module has
+    /// line tables.
+    pub debug: HashMap<u32, DebugNode>,
+}
+
+/// The debug metadata a call's source lines are read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DebugNode {
+    /// A source position; `inlined_at` is the position of the call it was inlined into.
+    Location { line: u32, scope: u32, inlined_at: Option<u32> },
+    /// A function or lexical block: the file it is in.
+    Scope { file: u32 },
+    File { path: std::path::PathBuf },
+}
+
+/// The key of a call by pointer of type `signature` in `Block::call_sites`.
+pub fn pointer_call_key(signature: &str) -> String {
+    format!("(ptr) {signature}")
 }
 
 impl Module {
@@ -113,6 +134,8 @@ impl Module {
                 }
             } else if line.starts_with('@') {
                 read_global(line, &mut module);
+            } else if line.starts_with('!') {
+                read_debug(line, &mut module.debug);
             }
         }
         for (symbol, group) in pending_attributes {
@@ -125,6 +148,22 @@ impl Module {
             }
         }
         module
+    }
+
+    /// The source lines of a call at debug location `location`: its own, then the
+    /// lines of the calls it was inlined into, outermost last.
+    pub fn source_lines(&self, location: u32) -> Vec<(std::path::PathBuf, u32)> {
+        let mut lines = Vec::new();
+        let mut at = Some(location);
+        while let Some(Some(DebugNode::Location { line, scope, inlined_at })) = at.map(|id| self.debug.get(&id)) {
+            if let (Some(DebugNode::Scope { file }), true) = (self.debug.get(scope), lines.len() < 64) {
+                if let Some(DebugNode::File { path }) = self.debug.get(file) {
+                    lines.push((path.clone(), *line));
+                }
+            }
+            at = *inlined_at;
+        }
+        lines
     }
 
     /// Follows aliases to the symbol that has the body.
@@ -220,6 +259,11 @@ fn read_instruction(line: &str, block: &mut Block) {
                     block.calls.push(name.to_owned());
                 }
                 direct_callee = Some(name.to_owned());
+                if let Some(location) = debug_location(line) {
+                    if !block.call_sites.iter().any(|(callee, _)| callee == name) {
+                        block.call_sites.push((name.to_owned(), location));
+                    }
+                }
                 if !name.starts_with("llvm.") {
                     block.last_call = Some(name.to_owned());
                 }
@@ -228,6 +272,12 @@ fn read_instruction(line: &str, block: &mut Block) {
                 let params: Vec<String> =
                     split_top_level(&line[name_end + 1..close]).into_iter().filter(|p| !p.is_empty()).map(leading_type).collect();
                 let signature = format!("{ret} ({})", params.join(", "));
+                if let Some(location) = debug_location(line) {
+                    let key = pointer_call_key(&signature);
+                    if !block.call_sites.iter().any(|(callee, _)| *callee == key) {
+                        block.call_sites.push((key, location));
+                    }
+                }
                 if !block.indirect_calls.contains(&signature) {
                     block.indirect_calls.push(signature);
                 }
@@ -242,6 +292,60 @@ fn read_instruction(line: &str, block: &mut Block) {
             block.references.push(Reference { symbol: symbol.to_owned(), passed_to: direct_callee.clone() });
         }
     });
+}
+
+/// The `!dbg !N` of an instruction.
+fn debug_location(line: &str) -> Option<u32> {
+    let at = line.rfind("!dbg !")? + "!dbg !".len();
+    let digits: String = line[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// `!N = [distinct] !DILocation(..)`, a scope, or a `!DIFile(..)`.
+fn read_debug(line: &str, debug: &mut HashMap<u32, DebugNode>) {
+    let Some((id, body)) = line[1..].split_once(" = ") else { return };
+    let Ok(id) = id.parse::<u32>() else { return };
+    let body = body.strip_prefix("distinct ").unwrap_or(body);
+    let node = if body.starts_with("!DILocation(") {
+        let (Some(line), Some(scope)) = (number_field(body, "line"), reference_field(body, "scope")) else { return };
+        DebugNode::Location { line, scope, inlined_at: reference_field(body, "inlinedAt") }
+    } else if body.starts_with("!DISubprogram(") || body.starts_with("!DILexicalBlock") {
+        let Some(file) = reference_field(body, "file") else { return };
+        DebugNode::Scope { file }
+    } else if body.starts_with("!DIFile(") {
+        let (Some(name), Some(directory)) = (string_field(body, "filename"), string_field(body, "directory")) else { return };
+        DebugNode::File { path: std::path::Path::new(directory).join(name) }
+    } else {
+        return;
+    };
+    debug.insert(id, node);
+}
+
+/// Where the value of `name: ` starts in a metadata node's field list.
+fn field_start(body: &str, name: &str) -> Option<usize> {
+    for separator in ["(", ", "] {
+        let needle = format!("{separator}{name}: ");
+        if let Some(at) = body.find(&needle) {
+            return Some(at + needle.len());
+        }
+    }
+    None
+}
+
+fn number_field(body: &str, name: &str) -> Option<u32> {
+    let start = field_start(body, name)?;
+    body[start..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
+}
+
+fn reference_field(body: &str, name: &str) -> Option<u32> {
+    let start = field_start(body, name)?;
+    body[start..].strip_prefix('!')?.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()
+}
+
+fn string_field<'a>(body: &'a str, name: &str) -> Option<&'a str> {
+    let start = field_start(body, name)?;
+    let rest = body[start..].strip_prefix('"')?;
+    rest.split_once('"').map(|(value, _)| value)
 }
 
 /// Where a `call` or `invoke` instruction's keyword ends, if the line is one.
@@ -460,6 +564,7 @@ start:
   store ptr @vtable, ptr %0, align 8
   %5 = load ptr, ptr %1, align 8
   %6 = call noundef zeroext i1 %5(ptr noundef nonnull align 1 %0, ptr noalias noundef nonnull readonly align 1 %1, i64 noundef 3) #9, !dbg !12
+  call void @panic_cold(ptr @vtable), !dbg !14
   invoke void @panic_cold(ptr @vtable) #9
           to label %ok unwind label %cleanup
 
@@ -472,6 +577,12 @@ declare void @panic_cold(ptr) unnamed_addr #2
 declare noalias ptr @__rust_alloc(i64, i64 allocalign) unnamed_addr #3
 
 attributes #1 = { nonlazybind uwtable }
+!10 = !DIFile(filename: "src/lib.rs", directory: "/ws")
+!11 = distinct !DISubprogram(name: "helper", scope: !10, file: !10, line: 3, scopeLine: 3)
+!12 = !DILocation(line: 5, column: 9, scope: !11, inlinedAt: !13)
+!13 = distinct !DILocation(line: 17, column: 5, scope: !15)
+!14 = !DILocation(line: 18, column: 1, scope: !15)
+!15 = distinct !DILexicalBlock(scope: !11, file: !10, line: 16, column: 5)
 attributes #2 = { cold noinline noreturn nonlazybind uwtable }
 "#;
 
@@ -497,5 +608,8 @@ attributes #2 = { cold noinline noreturn nonlazybind uwtable }
         assert!(module.functions["panic_cold"].cold_noreturn && !root.cold_noreturn);
         assert_eq!(module.globals["vtable"], ["drop", "write$str"]);
         assert_eq!(module.resolve("merged"), "write$str");
+        assert_eq!(start.call_sites, [(pointer_call_key("i1 (ptr, ptr, i64)"), 12), ("panic_cold".to_owned(), 14)]);
+        let lines: Vec<_> = module.source_lines(12).into_iter().map(|(file, line)| (file.display().to_string(), line)).collect();
+        assert_eq!(lines, [("/ws/src/lib.rs".to_owned(), 5), ("/ws/src/lib.rs".to_owned(), 17)]);
     }
 }

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::engine::{AllowEntry, Analysis};
 
-pub use compare::{Compiled, Outcome, RootComparison, compare};
+pub use compare::{Allowance, Compiled, Outcome, RootComparison, compare};
 pub use reach::{CompiledReach, CompiledStep};
 
 /// The cross-check of one workspace.

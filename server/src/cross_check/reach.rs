@@ -5,7 +5,9 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::ir::{BlockEnd, Module, Reference, Signature};
+use std::path::PathBuf;
+
+use super::ir::{BlockEnd, Module, Reference, Signature, pointer_call_key};
 
 /// The allocator's entry points, by the last segment of their demangled name
 /// (`__rustc::__rust_alloc`) or as C symbols.
@@ -50,6 +52,10 @@ pub struct CompiledStep {
     /// Reached through a call by pointer (a `dyn` method, a fn pointer), matched by
     /// its LLVM function type.
     pub through_pointer: bool,
+    /// Where the previous step calls this one, from the line tables: the source line
+    /// of the call, then the lines of the calls it was inlined into, outermost last.
+    /// Empty for the root and where the IR has no line tables.
+    pub called_at: Vec<(PathBuf, u32)>,
 }
 
 /// The compiled answer for one root.
@@ -83,6 +89,8 @@ struct Live {
     calls: Vec<String>,
     references: Vec<Reference>,
     indirect_calls: Vec<Signature>,
+    /// The debug location of a call of each callee (`Block::call_sites`).
+    call_sites: HashMap<String, u32>,
 }
 
 /// A node of the search: a function reached and how.
@@ -131,6 +139,9 @@ impl CompiledProgram {
             live.calls.extend(block.calls.iter().cloned());
             live.references.extend(block.references.iter().cloned());
             live.indirect_calls.extend(block.indirect_calls.iter().cloned());
+            for (callee, location) in &block.call_sites {
+                live.call_sites.entry(callee.clone()).or_insert(*location);
+            }
         }
         live
     }
@@ -238,7 +249,24 @@ impl CompiledProgram {
             let mut at = Some(end);
             while let Some(symbol) = at {
                 let parent = parents[&symbol].clone();
-                chain.push(CompiledStep { function: self.name(&symbol).to_owned(), through_pointer: parent.through_pointer });
+                let called_at = parent
+                    .from
+                    .as_ref()
+                    .and_then(|caller| {
+                        let key = if parent.through_pointer {
+                            pointer_call_key(&self.module.functions.get(&symbol)?.signature)
+                        } else {
+                            symbol.clone()
+                        };
+                        self.live.get(caller)?.call_sites.get(&key).copied()
+                    })
+                    .map(|location| self.module.source_lines(location))
+                    .unwrap_or_default();
+                chain.push(CompiledStep {
+                    function: self.name(&symbol).to_owned(),
+                    through_pointer: parent.through_pointer,
+                    called_at,
+                });
                 at = parent.from;
             }
             chain.reverse();
@@ -304,6 +332,7 @@ declare void @_ZN4core9panicking9panic_fmt17h0123456789abcdefE(ptr)
         assert_eq!(program.reach("to_buffer").allocates, None);
         let chain = program.reach("to_string").allocates.expect("String's write_str allocates");
         let names: Vec<_> = chain.iter().map(|s| (s.function.as_str(), s.through_pointer)).collect();
+        assert!(chain.iter().all(|step| step.called_at.is_empty()), "no line tables here");
         assert_eq!(
             names,
             [("to_string", false), ("fmt_write", false), ("string_write_str", true), ("__rust_alloc", false)]

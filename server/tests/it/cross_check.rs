@@ -7,7 +7,7 @@
 //! later runs find it fresh.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use expect_test::{expect, expect_file};
 use noalloc_ls::cli::{MessageFormat, RenderOptions, Report, render_report};
@@ -25,25 +25,29 @@ fn analysed(name: &'static str) -> (PathBuf, Analysis) {
     (fixture.ws.root.clone(), fixture.analysis.clone())
 }
 
-/// One line per root: its outcome, the compiled chain when it matters.
-fn outcomes(cross_checked: &CrossCheck) -> String {
+/// One line per root: its outcome, the compiled chain when it matters. Paths are
+/// relative to the workspace `root`.
+fn outcomes(root: &Path, cross_checked: &CrossCheck) -> String {
     let mut out = String::new();
-    for root in &cross_checked.roots {
-        let outcome = match &root.outcome {
+    for compared in &cross_checked.roots {
+        let outcome = match &compared.outcome {
             Outcome::Agree { allocates: true } => "agree: allocates".to_owned(),
             Outcome::Agree { allocates: false } => "agree: clean".to_owned(),
             Outcome::CompiledAllocates { chain, explained_by } => {
                 let last = chain.last().map(|step| step.function.as_str()).unwrap_or("");
                 match explained_by {
-                    Some(allowance) => format!("compiled allocates ({last}), allowed by {allowance}"),
+                    Some(allowance) => {
+                        let allowance = allowance.describe(|file| file.strip_prefix(root).unwrap_or(file).display().to_string());
+                        format!("compiled allocates ({last}), allowed by {allowance}")
+                    }
                     None => format!("compiled allocates ({last}), the analysis said clean"),
                 }
             }
             Outcome::EngineOnly => "flagged, compiled clean".to_owned(),
             Outcome::Skipped { reason } => format!("not compared: {reason}"),
         };
-        out.push_str(&format!("{}: {outcome}\n", root.root));
-        for call in &root.unmatched_pointer_calls {
+        out.push_str(&format!("{}: {outcome}\n", compared.root));
+        for call in &compared.unmatched_pointer_calls {
             out.push_str(&format!("    call by pointer with no match: {call}\n"));
         }
     }
@@ -58,7 +62,7 @@ fn example_roots_agree_with_the_compiled_program() {
         example::handle: agree: allocates
         example::checksum: agree: clean
     "#]]
-    .assert_eq(&outcomes(&cross_checked));
+    .assert_eq(&outcomes(&root, &cross_checked));
     // Under the target directory, never in the user's tree.
     assert!(cross_checked.harness_dir.ancestors().any(|dir| dir.ends_with("noalloc-cross-check")));
     assert!(!cross_checked.harness_dir.starts_with(&root) || cross_checked.harness_dir.starts_with(root.join("target")));
@@ -66,8 +70,9 @@ fn example_roots_agree_with_the_compiled_program() {
 
 /// The roots of `specifics` the engine judges clean through one of its allowances,
 /// which the compiled program (rightly) still reaches the allocator from. The
-/// `Analysis` shows exemptions and allowlist lines, so the check can name those
-/// itself; these it cannot (see ARCHITECTURE.md, "Cross-check").
+/// `Analysis` shows exemptions and allowlist lines, so the check names those itself
+/// (`exempt_above_covers_callees`, through the line tables, though `log_line` is
+/// inlined); these it cannot (see ARCHITECTURE.md, "Cross-check").
 const ALLOWED: &[(&str, &str)] = &[
     ("specifics::error_paths::return_err_format", "error path: `return Err(format!(..))`"),
     ("specifics::error_paths::tail_err_to_string", "error path: a tail `Err(..to_string())`"),
@@ -75,10 +80,6 @@ const ALLOWED: &[(&str, &str)] = &[
     ("specifics::error_paths::question_mark_into_box", "error path: `?` boxing the error"),
     ("specifics::error_paths::propagated_from_a_loop", "error path: `?` inside a loop ends the call"),
     ("specifics::error_paths::swallowed_once", "error path: an error dropped once per call"),
-    (
-        "specifics::exemptions::exempt_above_covers_callees",
-        "exemption of `log_line(msg)`: the compiled chain has `log_line` inlined, so its name is not there to match",
-    ),
     ("specifics::first_use::Cache::table_is_none_guard", "first use: `if self.table.is_none()`"),
     ("specifics::first_use::Cache::table_if_let_none", "first use: `if let None = self.table`"),
     ("specifics::first_use::Cache::get_or_insert_with_field", "first use: `get_or_insert_with` on a field"),
@@ -96,7 +97,7 @@ const ALLOWED: &[(&str, &str)] = &[
 fn specifics_disagreements_are_the_engines_allowances() {
     let (root, analysis) = analysed("specifics");
     let cross_checked = cross_check::run(&root, &analysis, &[]).expect("the harness builds");
-    expect_file!["../../../test-data/specifics/expected.cross-check"].assert_eq(&outcomes(&cross_checked));
+    expect_file!["../../../test-data/specifics/expected.cross-check"].assert_eq(&outcomes(&root, &cross_checked));
     let failing: Vec<&str> = cross_checked.failures().map(|root| root.root.as_str()).collect();
     let allowed: Vec<&str> = ALLOWED.iter().map(|(root, _)| *root).collect();
     assert_eq!(failing, allowed, "a failure no allowance explains is an engine bug: fix it or list it in ARCHITECTURE.md");
