@@ -105,3 +105,20 @@ pub fn enabled_in_manifest(workspace_root: &Path) -> Result<bool, String> {
     }
     Ok(enabled)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::enabled_in_manifest;
+
+    #[test]
+    fn the_manifest_turns_the_cross_check_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let manifest = dir.path().join("Cargo.toml");
+        std::fs::write(&manifest, "[package]\nname = \"a\"\n[package.metadata.noalloc]\ncross-check = true\n").unwrap();
+        assert_eq!(enabled_in_manifest(dir.path()), Ok(true));
+        std::fs::write(&manifest, "[workspace]\n[workspace.metadata.noalloc]\nroots = []\n").unwrap();
+        assert_eq!(enabled_in_manifest(dir.path()), Ok(false));
+        std::fs::write(&manifest, "[workspace.metadata.noalloc]\ncross-check = \"yes\"\n").unwrap();
+        assert!(enabled_in_manifest(dir.path()).unwrap_err().ends_with("metadata.noalloc.cross-check must be true or false"));
+    }
+}
