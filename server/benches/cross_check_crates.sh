@@ -115,9 +115,9 @@ pub fn lazy_dfa_search(re: &hybrid::regex::Regex, cache: &mut hybrid::regex::Cac
 # Runs "$@" with its stdout into $OUT; prints the seconds it took.
 timed() { local s=$(date +%s%N); "$@" >"$OUT" 2>/dev/null || true; awk "BEGIN { printf \"%.1f\", ($(date +%s%N) - $s) / 1e9 }"; }
 
-echo '| crate | version | roots | agree | allowed | flagged only by the engine | not compared | failed | `--check` s | `--cross-check` cold s | warm s |'
-echo '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'
-details=""
+echo '| crate | version | roots | agree | allowed | flagged only by the engine | not compared | failed | with calls by pointer no function matches | `--check` s | `--cross-check` cold s | warm s |'
+echo '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'
+touch "$WORK/details.md"
 for name in itoa ryu memchr base64 arrayvec heapless smallvec crc32fast regex; do
     ws="$WORK/$name"
     export NOALLOC_CACHE_DIR="$WORK/cache-$name"
@@ -131,11 +131,17 @@ for name in itoa ryu memchr base64 arrayvec heapless smallvec crc32fast regex; d
     count() { grep '"kind":"cross-check"' "$WORK/$name.json" | grep -c "\"outcome\":\"$1\"" || true; }
     roots=$(grep -c '"kind":"cross-check"' "$WORK/$name.json" || true)
     agree=$(( $(count agree-clean) + $(count agree-allocates) ))
+    unmatched=$(grep '"kind":"cross-check"' "$WORK/$name.json" | grep -vc '"unmatched_pointer_calls":\[\]' || true)
     dep=$(sed -n 's/^\([a-z0-9_-]*\) = .*/\1/p' "$ws/Cargo.toml" | tail -n 1)
     version=$(grep -A1 "^name = \"$dep\"$" "$ws/Cargo.lock" | sed -n 's/^version = "\(.*\)"/\1/p')
-    echo "| $name | $version | $roots | $agree | $(count compiled-allocates-allowed) | $(count flagged-compiled-clean) | $(count not-compared) | $(count compiled-allocates) | $check | $cold | $warm |"
-    report=$(grep -E 'cross-check' "$WORK/$name.report" | grep -v '^cross-check: ' || true)
-    findings=$(cat "$WORK/$name.findings")
-    details+=$'\n'"### $name"$'\n\n```text\n'"${report:-(every root agrees)}"$'\n```\n\nThe engine'"'"'s findings:\n\n```text\n'"${findings:-(none)}"$'\n```\n'
+    echo "| $name | $version | $roots | $agree | $(count compiled-allocates-allowed) | $(count flagged-compiled-clean) | $(count not-compared) | $(count compiled-allocates) | $unmatched | $check | $cold | $warm |"
+    {
+        printf '\n### %s\n\n```text\n' "$name"
+        grep -E 'cross-check' "$WORK/$name.report" | grep -v '^cross-check: ' || echo '(every root agrees)'
+        printf '```\n\nThe engine says (`--check --message-format short`):\n\n```text\n'
+        if [ -s "$WORK/$name.findings" ]; then cat "$WORK/$name.findings"; else echo '(no findings)'; fi
+        printf '```\n'
+    } >> "$WORK/details.md"
 done
-printf '\n## Disagreements and what the engine said\n%s' "$details"
+printf '\n## Roots that did not simply agree, and what the engine said\n'
+cat "$WORK/details.md"
