@@ -52,10 +52,11 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
     let mut skipped = BTreeMap::new();
     let mut candidates = Vec::new();
     for (index, root) in roots.iter().enumerate() {
-        let krate = root.split("::").next().unwrap_or("");
+        // `<krate::T as Trait>::m` names its crate after the `<`.
+        let krate = root.trim_start_matches('<').split("::").next().unwrap_or("");
         if !libraries.iter().any(|lib| lib.crate_name == krate) {
             skipped.insert(index, format!("`{krate}` is not a library crate of the workspace: the harness cannot link it"));
-        } else if root.contains(['{', '<']) || !root.contains("::") {
+        } else if root.contains('{') || !root.contains("::") {
             skipped.insert(index, "not a path the harness can name".to_owned());
         } else {
             candidates.push(index);
