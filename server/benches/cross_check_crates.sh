@@ -18,6 +18,9 @@ fi
 BIN="${NOALLOC_BIN:-$CARGO_TARGET_DIR/debug/noalloc-ls}"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# The harnesses (and their fat-LTO builds) go under the workspaces' target
+# directory: a fresh one, so "cold" is cold and nothing is left behind.
+export CARGO_TARGET_DIR="$WORK/target"
 
 # name, dependency line, lib.rs body (roots). Each root uses the API the way a hot
 # path would: caller-owned buffers, caches made once.
