@@ -8,6 +8,7 @@
 # did not simply agree (the `--report` lines). Nothing here is a pass/fail test.
 #
 #   server/benches/cross_check_crates.sh > server/benches/cross_check_crates.out.md
+#   CRATES="memchr regex" server/benches/cross_check_crates.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/noalloc-target}"
@@ -121,7 +122,8 @@ timed() { local s=$(date +%s%N); "$@" >"$OUT" 2>/dev/null || true; awk "BEGIN { 
 echo '| crate | version | roots | agree | allowed | flagged only by the engine | not compared | failed | with calls by pointer no function matches | `--check` s | `--cross-check` cold s | warm s |'
 echo '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |'
 touch "$WORK/details.md"
-for name in itoa ryu memchr base64 arrayvec heapless smallvec crc32fast regex; do
+# CRATES: a subset, e.g. CRATES="memchr regex".
+for name in ${CRATES:-itoa ryu memchr base64 arrayvec heapless smallvec crc32fast regex}; do
     ws="$WORK/$name"
     export NOALLOC_CACHE_DIR="$WORK/cache-$name"
     OUT="$WORK/$name.findings"
