@@ -22,6 +22,7 @@ use crate::adoption::baseline::{self, Baseline};
 use crate::adoption::exemptions_file::{self, ExemptionsList};
 use crate::adoption::settings::AdoptionFiles;
 use crate::adoption::{Disagreement, SourceLines, allowlist};
+use crate::cross_check::{self, CrossCheck, Outcome};
 use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, FindingKind, LoadOptions, Location, Workspace};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -70,6 +71,9 @@ pub struct CheckOptions {
     pub load: LoadOptions,
     pub config: CheckConfig,
     pub adoption: AdoptionOptions,
+    /// `--cross-check`: also hold each root's verdict against the compiled program
+    /// (`cross-check = true` in the metadata turns it on too).
+    pub cross_check: bool,
 }
 
 /// The adoption files a check uses, and whether it (re)writes them instead of
@@ -185,7 +189,17 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             }
         };
     }
-    let report = adoption.report(&ws.root, &analysis, &config.allow);
+    let cross_checked = match cross_check_if_asked(options, &ws.root, &analysis, &config.allow, err) {
+        Ok(cross_checked) => cross_checked,
+        Err(message) => {
+            let _ = writeln!(err, "error: {message}");
+            return EXIT_COULD_NOT_RUN;
+        }
+    };
+    let mut report = adoption.report(&ws.root, &analysis, &config.allow);
+    if let Some(cross_checked) = &cross_checked {
+        report.add_cross_check(cross_checked);
+    }
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
     if report.findings.is_empty() && report.errors().is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
@@ -249,6 +263,28 @@ fn only_in_packages(mut analysis: Analysis, packages: &[PackageDir]) -> Analysis
     analysis.roots.retain(|root| kept(&root.location));
     analysis.exemptions.retain(|exemption| kept(&exemption.location));
     analysis
+
+/// Runs the cross-check when the flag or the manifest asks for it.
+fn cross_check_if_asked(
+    options: &CheckOptions,
+    root: &Path,
+    analysis: &Analysis,
+    allow: &[AllowEntry],
+    err: &mut dyn Write,
+) -> Result<Option<CrossCheck>, String> {
+    if !options.cross_check && !cross_check::enabled_in_manifest(root)? {
+        return Ok(None);
+    }
+    let cross_checked = cross_check::run(root, analysis, allow)?;
+    if options.timings {
+        let timings = &cross_checked.timings;
+        let _ = writeln!(
+            err,
+            "timings: cross-check build {} ms, graph {} ms ({} functions in the program)",
+            timings.build_ms, timings.graph_ms, timings.functions_in_program
+        );
+    }
+    Ok(Some(cross_checked))
 }
 
 /// The adoption files of one check, read before the analysis so that a bad one
@@ -362,12 +398,39 @@ pub struct Report<'a> {
     pub baselined: Option<usize>,
     /// Lines of `--allow` files that no check used.
     pub unused_allow: Vec<&'a AllowEntry>,
+    /// `--cross-check`: each root against the compiled program.
+    pub cross_check: Option<&'a CrossCheck>,
 }
 
 impl<'a> Report<'a> {
     /// Everything the analysis found, with no adoption files.
     pub fn of(analysis: &'a Analysis) -> Report<'a> {
-        Report { analysis, findings: analysis.findings.iter().collect(), disagreements: Vec::new(), baselined: None, unused_allow: Vec::new() }
+        Report {
+            analysis,
+            findings: analysis.findings.iter().collect(),
+            disagreements: Vec::new(),
+            baselined: None,
+            unused_allow: Vec::new(),
+            cross_check: None,
+        }
+    }
+
+    /// Adds a cross-check: each root whose compiled code reaches the allocator
+    /// unexplained becomes an error finding at the root.
+    pub fn add_cross_check(&mut self, cross_checked: &'a CrossCheck) {
+        for root in cross_checked.failures() {
+            let Outcome::CompiledAllocates { chain, .. } = &root.outcome else { continue };
+            self.disagreements.push(Disagreement {
+                code: "cross-check",
+                location: root.location.clone(),
+                message: format!(
+                    "cross-check: compiled code reaches the allocator: {}, which the analysis judged clean",
+                    compiled_chain_text(chain)
+                ),
+                diff: Vec::new(),
+            });
+        }
+        self.cross_check = Some(cross_checked);
     }
 
     /// Error findings of the engine, then disagreements, as one list.
@@ -438,6 +501,7 @@ fn render_short(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
     }
     if options.report {
         out.push_str(&unused_allow_text(paths, report));
+        out.push_str(&cross_check_text(paths, report));
     }
     out
 }
@@ -500,6 +564,10 @@ fn render_json(paths: &Paths<'_>, report: &Report<'_>, elapsed_ms: u128) -> Stri
     }
     for finding in &report.findings {
         out.push_str(&finding_json(paths, finding).to_string());
+        out.push('\n');
+    }
+    for root in report.cross_check.iter().flat_map(|cross_checked| &cross_checked.roots) {
+        out.push_str(&cross_check_json(paths, root).to_string());
         out.push('\n');
     }
     let summary = json!({
@@ -587,6 +655,7 @@ fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
             }
         }
         out.push_str(&unused_allow_text(paths, report));
+        out.push_str(&cross_check_text(paths, report));
     }
     let baselined = match report.baselined {
         Some(count) => format!(" ({count} more in the baseline)"),
@@ -607,6 +676,86 @@ fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// A compiled chain: `a > b > (by pointer) c > __rust_alloc`.
+fn compiled_chain_text(chain: &[cross_check::CompiledStep]) -> String {
+    let steps: Vec<String> = chain
+        .iter()
+        .map(|step| if step.through_pointer { format!("(by pointer) {}", step.function) } else { step.function.clone() })
+        .collect();
+    steps.join(" > ")
+}
+
+/// `--report`: each root where the compiled program and the engine did not simply
+/// agree, then a count of each outcome.
+fn cross_check_text(paths: &Paths<'_>, report: &Report<'_>) -> String {
+    let Some(cross_checked) = report.cross_check else { return String::new() };
+    let mut out = String::new();
+    let (mut agree, mut explained, mut engine_only, mut skipped, mut failed) = (0, 0, 0, 0, 0);
+    for root in &cross_checked.roots {
+        let at = format!("{}:{}: cross-check: {}", paths.show(&root.location.file), root.location.line, root.root);
+        match &root.outcome {
+            Outcome::Agree { .. } => agree += 1,
+            Outcome::CompiledAllocates { chain, explained_by: Some(allowance) } => {
+                explained += 1;
+                let allowance = allowance.describe(|file| paths.show(file));
+                out.push_str(&format!("{at}: compiled code allocates, allowed by {allowance}: {}\n", compiled_chain_text(chain)));
+            }
+            Outcome::CompiledAllocates { explained_by: None, .. } => failed += 1,
+            Outcome::EngineOnly => {
+                engine_only += 1;
+                out.push_str(&format!("{at}: flagged, but the compiled code does not reach the allocator (optimised away, or the analysis is imprecise)\n"));
+            }
+            Outcome::Skipped { reason } => {
+                skipped += 1;
+                out.push_str(&format!("{at}: not compared: {reason}\n"));
+            }
+        }
+        for call in &root.unmatched_pointer_calls {
+            out.push_str(&format!("{at}: call by pointer that no function of the program matches: {call}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "cross-check: {} root{}: {agree} agree, {explained} allowed by the analysis, {engine_only} flagged only by the analysis, {skipped} not compared, {failed} failed\n",
+        cross_checked.roots.len(),
+        plural(cross_checked.roots.len())
+    ));
+    out
+}
+
+fn cross_check_json(paths: &Paths<'_>, root: &cross_check::RootComparison) -> serde_json::Value {
+    let mut value = location_json(paths, &root.location);
+    value["kind"] = json!("cross-check");
+    value["root"] = json!(root.root);
+    let chain_json = |chain: &[cross_check::CompiledStep]| -> Vec<serde_json::Value> {
+        chain
+            .iter()
+            .map(|step| {
+                let at: Vec<_> = step.called_at.iter().map(|(file, line)| json!({"file": paths.show(file), "line": line})).collect();
+                json!({"function": step.function, "by_pointer": step.through_pointer, "called_at": at})
+            })
+            .collect()
+    };
+    match &root.outcome {
+        Outcome::Agree { allocates } => {
+            value["outcome"] = json!(if *allocates { "agree-allocates" } else { "agree-clean" });
+        }
+        Outcome::CompiledAllocates { chain, explained_by } => {
+            value["outcome"] = json!(if explained_by.is_some() { "compiled-allocates-allowed" } else { "compiled-allocates" });
+            value["chain"] = json!(chain_json(chain));
+            if let Some(allowance) = explained_by {
+                value["allowed_by"] = json!(allowance.describe(|file| paths.show(file)));
+            }
+        }
+        Outcome::EngineOnly => value["outcome"] = json!("flagged-compiled-clean"),
+        Outcome::Skipped { reason } => {
+            value["outcome"] = json!("not-compared");
+            value["reason"] = json!(reason);
+        }
+    }
+    value["unmatched_pointer_calls"] = json!(root.unmatched_pointer_calls);
+    value
 }
 
 /// `because X calls Y at file:line > ...`

@@ -4,5 +4,6 @@
 
 pub mod adoption;
 pub mod cli;
+pub mod cross_check;
 pub mod engine;
 pub mod lsp;

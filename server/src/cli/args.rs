@@ -132,6 +132,9 @@ pub struct CheckFlags {
     /// Check what a panic path computes before it panics (only the panic call itself is cut).
     #[arg(long)]
     pub strict_panics: bool,
+    /// Also hold each root's verdict against the compiled, optimised program.
+    #[arg(long)]
+    pub cross_check: bool,
     /// Exemptions of this kind cover only their line, not what it calls. Repeatable.
     #[arg(long = "line-only", value_name = "KIND")]
     pub line_only: Vec<String>,
@@ -214,6 +217,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             prune_baseline: flags.prune,
             write_exemptions: flags.write_exemptions,
         },
+        cross_check: flags.cross_check,
     }
 }
 

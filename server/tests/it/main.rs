@@ -1,6 +1,7 @@
 //! Integration tests of noalloc-ls: the engine on the fixture workspaces under
 //! `test-data/` (golden findings, updated with `UPDATE_EXPECT=1`), and the checker's
-//! command line: formats, exit statuses and errors.
+//! command line: formats, exit statuses and errors; and `--cross-check` against the
+//! compiled program.
 //!
 //! Loading a workspace with std takes seconds, so each fixture is loaded once per
 //! test binary and shared (`fixture`).
@@ -8,6 +9,7 @@
 mod adoption;
 mod cli;
 mod compositions;
+mod cross_check;
 mod engine;
 mod lsp;
 mod soundness;
