@@ -265,6 +265,7 @@ impl<'a> Buf<'a> {
         let Mem::Flushing(sink) = &mut self.mem else { return Ok(()) };
         // SAFETY: as in `bytes`; `sink` is not this buffer's memory.
         let bytes = unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) };
+        // noalloc:exempt caller: the sink is the caller's `io::Write`; writing to it runs its code
         match sink.write_all(bytes).and_then(|()| sink.flush()) {
             Ok(()) => {
                 self.flushed += self.len as u64;
@@ -289,6 +290,7 @@ impl<'a> Buf<'a> {
         #[cfg(feature = "std")]
         if let (Mem::Flushing(sink), None) = (&mut self.mem, &self.err) {
             // Flushed already by `grow`; too big for the buffer: straight through.
+            // noalloc:exempt caller: the sink is the caller's `io::Write`; writing to it runs its code
             match sink.write_all(bytes) {
                 Ok(()) => self.flushed += bytes.len() as u64,
                 Err(err) => {

@@ -281,6 +281,7 @@ impl<'b, S: Sink> Writer<'b, S> {
     #[inline]
     pub fn f64(&mut self, v: f64) {
         if v.is_finite() {
+            // noalloc:exempt measured: zmij formats into its stack buffer; its inline assembly is a 128-bit multiply
             self.raw(zmij::Buffer::new().format_finite(v).as_bytes());
         } else {
             self.null();

@@ -263,6 +263,7 @@ fn only_in_packages(mut analysis: Analysis, packages: &[PackageDir]) -> Analysis
     analysis.roots.retain(|root| kept(&root.location));
     analysis.exemptions.retain(|exemption| kept(&exemption.location));
     analysis
+}
 
 /// Runs the cross-check when the flag or the manifest asks for it.
 fn cross_check_if_asked(

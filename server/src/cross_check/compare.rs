@@ -39,6 +39,9 @@ pub enum Allowance {
     Exemption { location: Location, kind: String, reason: String },
     /// An allowlist line.
     Allowlist { kind: String, path: String },
+    /// One of the engine's own rules (error path, first use, room, panic path) on a
+    /// line the chain calls through.
+    Rule { kind: crate::engine::AllowanceKind, location: Location, callee: String },
 }
 
 impl Allowance {
@@ -49,6 +52,9 @@ impl Allowance {
                 format!("exemption at {}:{} ({kind}: {reason})", show(&location.file), location.line)
             }
             Allowance::Allowlist { kind, path } => format!("allowlist: {kind}: {path}"),
+            Allowance::Rule { kind, location, callee } => {
+                format!("{} at {}:{} (calls {callee})", kind.describe(), show(&location.file), location.line)
+            }
         }
     }
 }
@@ -89,7 +95,7 @@ pub fn compare(analysis: &Analysis, compiled: &[Compiled], allow: &[AllowEntry])
                         (None, true) => Outcome::EngineOnly,
                         (Some(chain), false) => Outcome::CompiledAllocates {
                             chain: chain.clone(),
-                            explained_by: explanation(analysis, allow, chain),
+                            explained_by: explanation(analysis, allow, chain).or_else(|| rule_on_chain(root, chain)),
                         },
                     };
                     (outcome, reach.unmatched_pointer_calls.clone())
@@ -123,6 +129,17 @@ fn explanation(analysis: &Analysis, allow: &[AllowEntry], chain: &[CompiledStep]
         .iter()
         .find(|entry| chain.iter().any(|step| wildcard_match(&entry.path, &without_generics(&step.function))))
         .map(|entry| Allowance::Allowlist { kind: entry.kind.clone(), path: entry.path.clone() })
+}
+
+/// One of the engine's own allowances for `root` on a line the compiled chain calls
+/// through (from the line tables, so inlined calls still count).
+fn rule_on_chain(root: &crate::engine::RootReport, chain: &[CompiledStep]) -> Option<Allowance> {
+    root.allowed
+        .iter()
+        .find(|allowed| {
+            chain.iter().flat_map(|step| &step.called_at).any(|(file, line)| *line == allowed.location.line && *file == allowed.location.file)
+        })
+        .map(|allowed| Allowance::Rule { kind: allowed.kind, location: allowed.location.clone(), callee: allowed.callee.clone() })
 }
 
 /// The function a lets-through line names: `calls X` or `calls X, which allocates`.

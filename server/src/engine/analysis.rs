@@ -19,7 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
-    Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, RootReport,
+    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, RootReport,
     Workspace, builtin,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     naming,
@@ -189,11 +189,13 @@ impl<'a> Analyzer<'a> {
                     }
                 }
             }
+            let allowed = self.allowed_calls(&reach, &judged);
             analysis.roots.push(RootReport {
                 function: root_name,
                 location: root.location.clone(),
                 functions_checked: reach.nodes.len(),
                 findings: root_findings,
+                allowed,
             });
         }
         analysis.findings = merge_by_line(findings.into_values().collect());
@@ -287,6 +289,32 @@ impl<'a> Analyzer<'a> {
                 }
             }
         }
+    }
+
+    /// The workspace lines where a rule let a call through for this root.
+    fn allowed_calls(&mut self, reach: &Reach<'_>, judged: &Judged) -> Vec<AllowedCall> {
+        let mut out: Vec<AllowedCall> = Vec::new();
+        for v in (0..reach.nodes.len()).filter(|&v| reach.local[v]) {
+            for resolved in &reach.edges[v] {
+                let Some(site) = resolved.edge.site else { continue };
+                let builds_error = resolved.edge.context.error_return
+                    || resolved.targets.iter().any(|t| judged.flags(t, &self.allowed_terminals) & (ON_ERROR | ONCE) != 0);
+                let kind = match resolved.verdict {
+                    Verdict::Cut => AllowanceKind::PanicPath,
+                    Verdict::Allowed if resolved.edge.context.first_use => AllowanceKind::FirstUse,
+                    Verdict::Allowed if resolved.edge.growth.is_some() => AllowanceKind::Room,
+                    _ if builds_error => AllowanceKind::ErrorPath,
+                    _ => continue,
+                };
+                let Some(location) = self.site_location(site) else { continue };
+                let callee = resolved.targets.first().map(|t| self.target_name(reach, t)).unwrap_or_default();
+                let call = AllowedCall { kind, location, callee };
+                if !out.contains(&call) {
+                    out.push(call);
+                }
+            }
+        }
+        out
     }
 
     /// The allowlist entry that names `func`, if any: `Ok` an entry of the

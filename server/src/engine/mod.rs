@@ -221,6 +221,42 @@ pub struct RootReport {
     pub location: Location,
     pub functions_checked: usize,
     pub findings: usize,
+    /// The workspace lines where an allowance of the engine let a call through for
+    /// this root (what `--cross-check` holds compiled chains against).
+    pub allowed: Vec<AllowedCall>,
+}
+
+/// A call the engine's rules allowed, at a workspace line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedCall {
+    pub kind: AllowanceKind,
+    pub location: Location,
+    /// What the line calls, as findings name it.
+    pub callee: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AllowanceKind {
+    /// Building an error that ends the root's call, or dropping one once per call.
+    ErrorPath,
+    /// First-use setup (a fill, a lazy cell).
+    FirstUse,
+    /// Growth that a comparison proves has room, or in a `noalloc:fixed` type or a
+    /// `noalloc:append` function.
+    Room,
+    /// A panic path.
+    PanicPath,
+}
+
+impl AllowanceKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            AllowanceKind::ErrorPath => "error path",
+            AllowanceKind::FirstUse => "first-use setup",
+            AllowanceKind::Room => "growth with room",
+            AllowanceKind::PanicPath => "panic path",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -283,7 +283,10 @@ fn collect_aliases(
 fn compiled_out(item: &ra_ap_syntax::SyntaxNode) -> bool {
     use ra_ap_syntax::ast::HasAttrs;
     item.ancestors().filter_map(ra_ap_syntax::ast::AnyHasAttrs::cast).any(|node| {
-        node.attrs().any(|attr| attr.path().is_some_and(|p| p.syntax().text() == "cfg"))
+        node.attrs().any(|attr| {
+            let text: String = attr.syntax().text().to_string().chars().filter(|c| !c.is_whitespace()).collect();
+            text.starts_with("#[cfg(") || text.starts_with("#![cfg(")
+        })
     })
 }
 

@@ -1209,7 +1209,7 @@ fn baselined_findings_are_hints_and_stale_entries_errors() {
 file = "src/lib.rs"
 function = "example::log_request"
 kind = "allocation"
-reasons = ["calls alloc::fmt::format", "calls core::fmt::rt::Argument::new_display"]
+reasons = ["calls alloc::fmt::format"]
 source = 'let line = format!("GET {path}");'
 
 [[finding]]
@@ -1237,6 +1237,8 @@ source = 'let s = String::from("gone");'
         json!({ "settings": { "noalloc": { "buildScripts": false, "baseline": "noalloc-baseline.toml", "baselined": "hide" } } }),
     );
     client.wait_quiescent();
-    assert!(client.diagnostics_of(&lib).is_empty(), "{:#?}", client.diagnostics_of(&lib));
+    let format_line = line_of(&lib, "format!(");
+    let on_format_line = |d: &&serde_json::Value| d["range"]["start"]["line"] == format_line;
+    assert!(!client.diagnostics_of(&lib).iter().any(|d| on_format_line(&d)), "{:#?}", client.diagnostics_of(&lib));
     assert_eq!(client.shutdown(), 0);
 }
