@@ -4,7 +4,7 @@
 //! or not), and where the engine flags a root whose compiled code is clean. Plain
 //! data in and out; `cli` prints it.
 
-use crate::engine::{AllowEntry, Analysis, Location};
+use crate::engine::{AllowEntry, Analysis, Location, wildcard_match};
 
 use super::reach::{CompiledReach, CompiledStep};
 
@@ -173,26 +173,6 @@ fn without_generics(path: &str) -> String {
         }
     }
     out.replace("::::", "::").trim_end_matches("::").to_owned()
-}
-
-/// `*` matches any run of characters.
-fn wildcard_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
 }
 
 #[cfg(test)]

@@ -25,6 +25,7 @@ use std::path::PathBuf;
 
 pub use analysis::{analyze, analyze_with_summaries};
 pub use load::{LoadError, LoadOptions, Workspace};
+pub use roots::wildcard_match;
 
 /// What to check, beyond the directives in the code.
 #[derive(Debug, Clone, Default)]

@@ -329,14 +329,15 @@ fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::F
     }
 }
 
-/// `*` matches any run of characters; everything else matches itself.
-pub(crate) fn wildcard_match(pattern: &str, text: &str) -> bool {
+/// `*` matches any run of characters; everything else matches itself. How
+/// `--root` patterns and allowlist lines match paths.
+pub fn wildcard_match(pattern: &str, text: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == text;
     }
     let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text.ends_with(last) || text.len() < first.len() + last.len() {
+    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
         return false;
     }
     let mut rest = &text[first.len()..text.len() - last.len()];

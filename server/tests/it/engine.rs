@@ -3,19 +3,8 @@
 use expect_test::expect_file;
 use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
 
-use crate::fixture;
+use crate::{fixture, roots_table};
 
-fn roots_table(fixture: &crate::Fixture) -> String {
-    let mut out = String::new();
-    for root in &fixture.analysis.roots {
-        let status = match root.findings {
-            0 => "clean".to_owned(),
-            n => format!("flagged ({n} finding{})", if n == 1 { "" } else { "s" }),
-        };
-        out.push_str(&format!("{}: {status}\n", root.function));
-    }
-    out
-}
 
 #[test]
 fn specifics_findings_match_golden() {
@@ -29,7 +18,7 @@ fn specifics_findings_match_golden() {
 fn specifics_roots_match_golden() {
     let shared = fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    expect_file!["../../../test-data/specifics/expected.roots"].assert_eq(&roots_table(&fixture));
+    expect_file!["../../../test-data/specifics/expected.roots"].assert_eq(&roots_table(&fixture.analysis));
     let roots = &fixture.analysis.roots;
     assert!(roots.len() >= 60, "the fixture has {} roots", roots.len());
     assert!(roots.iter().any(|r| r.findings == 0) && roots.iter().any(|r| r.findings > 0));

@@ -19,6 +19,19 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
 
+/// Each root and its status, one a line: `krate::f: clean` or `flagged (N findings)`.
+pub fn roots_table(analysis: &Analysis) -> String {
+    let mut out = String::new();
+    for root in &analysis.roots {
+        let status = match root.findings {
+            0 => "clean".to_owned(),
+            n => format!("flagged ({n} finding{})", if n == 1 { "" } else { "s" }),
+        };
+        out.push_str(&format!("{}: {status}\n", root.function));
+    }
+    out
+}
+
 pub fn test_data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(name).canonicalize().unwrap()
 }

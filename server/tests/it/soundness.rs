@@ -11,7 +11,7 @@ use expect_test::expect_file;
 use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
 use noalloc_ls::engine::{Analysis, CheckConfig, analyze};
 
-use crate::{fixture, test_data};
+use crate::{fixture, roots_table, test_data};
 
 fn short(fixture: &crate::Fixture, analysis: &Analysis) -> String {
     render(&fixture.ws, analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0)
@@ -26,17 +26,6 @@ fn own(analysis: &Analysis) -> Analysis {
     own
 }
 
-fn roots_table(analysis: &Analysis) -> String {
-    let mut out = String::new();
-    for root in &analysis.roots {
-        let status = match root.findings {
-            0 => "clean".to_owned(),
-            n => format!("flagged ({n} finding{})", if n == 1 { "" } else { "s" }),
-        };
-        out.push_str(&format!("{}: {status}\n", root.function));
-    }
-    out
-}
 
 #[test]
 fn soundness_findings_match_golden() {
