@@ -26,6 +26,8 @@ pub struct Settings {
     pub line_only: Vec<String>,
     /// `--scratch path::Type`: types whose fields count as reused memory.
     pub scratch: Vec<String>,
+    /// `--strict-panics`: what a panic path computes before it panics is checked.
+    pub strict_panics: bool,
     /// `--root PATTERN`: extra roots by path.
     pub roots: Vec<String>,
     /// The severity of findings (error findings are always errors).
@@ -88,6 +90,7 @@ impl Default for Settings {
             exemptions: None,
             line_only: Vec::new(),
             scratch: Vec::new(),
+            strict_panics: false,
             roots: Vec::new(),
             severity: Severity::Warning,
             build_scripts: true,
@@ -156,6 +159,7 @@ impl Settings {
             "exemptions" => self.exemptions = from.exemptions,
             "lineOnly" => self.line_only = from.line_only,
             "scratch" => self.scratch = from.scratch,
+            "strictPanics" => self.strict_panics = from.strict_panics,
             "roots" => self.roots = from.roots,
             "severity" => self.severity = from.severity,
             "buildScripts" => self.build_scripts = from.build_scripts,
@@ -206,6 +210,7 @@ impl Settings {
             cache_dir: crate::engine::default_cache_dir(),
             line_only: self.line_only.clone(),
             scratch: self.scratch.clone(),
+            strict_panics: self.strict_panics,
             ..CheckConfig::default()
         }
     }
@@ -271,7 +276,7 @@ mod tests {
     #[test]
     fn settings_the_engine_takes_reach_the_check_config() {
         let (settings, bad) = Settings::from_json(
-            &json!({"roots": ["a::*"], "lineOnly": ["debug"], "scratch": ["app::Scratch"]}),
+            &json!({"roots": ["a::*"], "lineOnly": ["debug"], "scratch": ["app::Scratch"], "strictPanics": true}),
         )
         .unwrap();
         assert!(bad.is_empty());
@@ -279,6 +284,7 @@ mod tests {
         assert_eq!(config.roots, ["a::*"]);
         assert_eq!(config.line_only, ["debug"]);
         assert_eq!(config.scratch, ["app::Scratch"]);
+        assert!(config.strict_panics);
     }
 
     #[test]
