@@ -150,3 +150,22 @@ fn cache_never_changes_findings_on_specifics() {
 fn cache_never_changes_findings_on_example() {
     cache_never_changes_findings("example");
 }
+
+/// Without proc macros (`--no-build-scripts`) `#[derive(Serialize)]` expands to
+/// nothing: the call of the derived method is "no known callee", never clean.
+#[test]
+fn a_derived_call_without_its_derive_is_no_known_callee() {
+    let options = noalloc_ls::engine::LoadOptions { build_scripts: false, ..Default::default() };
+    let ws = noalloc_ls::engine::Workspace::load(&test_data("specifics"), &options, &|_| {}).expect("loads");
+    let analysis = analyze(&ws, &CheckConfig::default().with_manifest(&ws.root).unwrap());
+    let root = "specifics::deps::serialize_point";
+    let unknown: Vec<&str> = analysis
+        .findings
+        .iter()
+        .filter(|f| f.roots.iter().any(|r| r == root))
+        .flat_map(|f| &f.reasons)
+        .map(String::as_str)
+        .filter(|reason| reason.starts_with("call with no known callee"))
+        .collect();
+    assert!(!unknown.is_empty(), "{:#?}", analysis.findings);
+}
