@@ -350,7 +350,7 @@ pub fn wildcard_match(pattern: &str, text: &str) -> bool {
     true
 }
 
-/// Kept for the ids of exemption lines: (file, 1-based line) -> index.
+/// Where exemptions stand: (file, 1-based line) -> index into the analysis's list.
 pub(crate) type ExemptLines = FxHashMap<(std::path::PathBuf, u32), usize>;
 
 #[cfg(test)]
