@@ -105,7 +105,7 @@ pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder
                 }
                 let node = reach.nodes[j];
                 let is_callback = match node {
-                    Node::Closure { .. } => !fill && holder_of(&node).is_some() && holder_of(&node) == caller,
+                    Node::Closure { .. } => !fill && caller.is_some() && holder_of(&node) == caller,
                     _ if reach.local[j] => !fill,
                     Node::Fn { func, args } => is_impl_for(db, func, args, &element_types),
                     Node::Derived { args, .. } => {

@@ -1290,11 +1290,17 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A drop edge for the value of `expr`, a temporary.
     fn drop_value(&mut self, expr: ExprId) {
-        let Some(ty) = self.expr_ty(expr) else { return };
+        if let Some(ty) = self.expr_ty(expr) {
+            self.push_drop(ty, expr.into());
+        }
+    }
+
+    /// A drop of a value of `ty` at `site`, when `ty` has drop glue.
+    fn push_drop(&mut self, ty: Ty<'db>, site: ExprOrPatId) {
         if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..) | TyKind::Never) || !self.graph.needs_drop(ty, self.env) {
             return;
         }
-        let site = self.site(expr);
+        let site = self.site(site);
         self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
     }
 
@@ -1304,11 +1310,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         store.walk_bindings_in_pat(pat, |binding| bindings.push(binding));
         for binding in bindings {
             let ty = self.inst.ty(self.infer.binding_ty(binding));
-            if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)) || !self.graph.needs_drop(ty, self.env) {
-                continue;
-            }
-            let site = Some(Site { owner: self.owner, expr: ExprOrPatId::PatId(pat) });
-            self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
+            self.push_drop(ty, ExprOrPatId::PatId(pat));
         }
     }
 }
