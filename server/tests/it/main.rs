@@ -12,6 +12,7 @@ mod compositions;
 mod cross_check;
 mod engine;
 mod lsp;
+mod precision;
 mod soundness;
 
 use std::path::{Path, PathBuf};

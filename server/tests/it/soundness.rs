@@ -19,26 +19,27 @@ fn short(fixture: &crate::Fixture, analysis: &Analysis) -> String {
 
 /// The fixture's own roots and findings: its dev-dependency `bounded` is a path
 /// dependency, so rust-analyzer counts it as the workspace's and its roots run too.
-fn own(analysis: &Analysis) -> Analysis {
+pub fn own(analysis: &Analysis, krate: &str) -> Analysis {
+    let prefix = format!("{krate}::");
     let mut own = analysis.clone();
-    own.roots.retain(|root| root.function.starts_with("soundness::"));
-    own.findings.retain(|finding| finding.function.starts_with("soundness::"));
+    own.roots.retain(|root| root.function.starts_with(&prefix));
+    own.findings.retain(|finding| finding.function.starts_with(&prefix));
     own
 }
-
 
 #[test]
 fn soundness_findings_match_golden() {
     let shared = fixture("soundness");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    let own = own(&fixture.analysis);
+    let own = own(&fixture.analysis, "soundness");
     expect_file!["../../../test-data/soundness/expected.short"].assert_eq(&short(&fixture, &own));
     expect_file!["../../../test-data/soundness/expected.roots"].assert_eq(&roots_table(&own));
 }
 
-/// Allocations per call of every root of the fixture, counted by running it.
-fn oracle_counts() -> BTreeMap<String, u64> {
-    let dir = test_data("soundness");
+/// Allocations per call of every root of fixture `name`, counted by running its
+/// `oracle` example.
+pub fn oracle_counts(name: &str) -> BTreeMap<String, u64> {
+    let dir = test_data(name);
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
@@ -62,10 +63,10 @@ fn oracle_counts() -> BTreeMap<String, u64> {
 
 #[test]
 fn verdicts_agree_with_the_counting_allocator() {
-    let counts = oracle_counts();
+    let counts = oracle_counts("soundness");
     let shared = fixture("soundness");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    let own = own(&fixture.analysis);
+    let own = own(&fixture.analysis, "soundness");
     let verdicts: BTreeMap<&str, usize> = own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
     assert!(counts.len() >= 50, "the oracle runs {} roots", counts.len());
     let mut wrong = Vec::new();
