@@ -429,6 +429,7 @@ impl<'a> Report<'a> {
                     compiled_chain_text(chain)
                 ),
                 diff: Vec::new(),
+                function: None,
             });
         }
         self.cross_check = Some(cross_checked);
@@ -441,12 +442,16 @@ impl<'a> Report<'a> {
             location: &error.location,
             message: &error.message,
             diff: &[],
+            function: error.function.as_deref(),
+            roots: &error.roots,
         });
         let disagreements = self.disagreements.iter().map(|d| ErrorLine {
             code: d.code,
             location: &d.location,
             message: &d.message,
             diff: &d.diff,
+            function: d.function.as_deref(),
+            roots: &[],
         });
         engine_errors.chain(disagreements).collect()
     }
@@ -458,6 +463,8 @@ struct ErrorLine<'a> {
     location: &'a Location,
     message: &'a str,
     diff: &'a [String],
+    function: Option<&'a str>,
+    roots: &'a [String],
 }
 
 /// Renders an analysis in the chosen format.
@@ -549,6 +556,8 @@ fn error_json(paths: &Paths<'_>, error: &ErrorLine<'_>) -> serde_json::Value {
     value["kind"] = json!("error");
     value["code"] = json!(error.code);
     value["message"] = json!(error.message);
+    value["function"] = json!(error.function);
+    value["roots"] = json!(error.roots);
     if !error.diff.is_empty() {
         value["diff"] = json!(error.diff);
     }

@@ -160,6 +160,7 @@ pub fn compare(baseline: &Baseline, current: &[Entry]) -> Comparison {
                 entry.reasons.join("; ")
             ),
             diff: Vec::new(),
+            function: Some(entry.function.clone()),
         })
         .collect();
     Comparison { listed, stale, kept }

@@ -143,6 +143,7 @@ pub fn compare(list: &ExemptionsList, root: &Path, exemptions: &[ExemptionReport
                     location,
                     message: format!("this exemption differs from {shown}: review it, then run with `--write-exemptions`"),
                     diff: std::iter::once(format!("  {}", listed.header)).chain(diff).collect(),
+                    function: None,
                 }
             }
             None => Disagreement {
@@ -150,6 +151,7 @@ pub fn compare(list: &ExemptionsList, root: &Path, exemptions: &[ExemptionReport
                 location,
                 message: format!("exemption not in {shown}: review it, then run with `--write-exemptions`"),
                 diff: listed.lines('+'),
+                function: None,
             },
         };
         disagreements.push(disagreement);
@@ -163,6 +165,7 @@ pub fn compare(list: &ExemptionsList, root: &Path, exemptions: &[ExemptionReport
                 listed.header
             ),
             diff: listed.lines('-'),
+            function: None,
         });
     }
     disagreements

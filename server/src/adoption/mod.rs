@@ -24,6 +24,8 @@ pub struct Disagreement {
     pub message: String,
     /// The lines that differ, `- ` as the file has them and `+ ` as the code has them.
     pub diff: Vec<String>,
+    /// The workspace function the entry names, when it names one.
+    pub function: Option<String>,
 }
 
 /// A file the tool reads could not be used: the check cannot run (exit 2).

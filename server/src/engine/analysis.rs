@@ -19,6 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
+    identity::FnNames,
     AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, RootReport,
     Workspace, builtin,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
@@ -63,6 +64,8 @@ pub(crate) struct Analyzer<'a> {
     pub allowed_terminals: FxHashSet<FunctionId>,
     /// Allowlist entries that let something through.
     used_allow: FxHashSet<usize>,
+    /// The roots that reach each workspace function whose lines are reported.
+    reached_by: FxHashMap<FunctionId, Vec<String>>,
 }
 
 /// An exemption comment and what the analysis learns about it.
@@ -70,7 +73,6 @@ pub(crate) struct Exemption {
     pub report: ExemptionReport,
     /// The function the comment stands in.
     pub func: Option<FunctionId>,
-    pub reached: bool,
 }
 
 impl<'a> Analyzer<'a> {
@@ -86,6 +88,7 @@ impl<'a> Analyzer<'a> {
             allow_matches: FxHashMap::default(),
             allowed_terminals: FxHashSet::default(),
             used_allow: FxHashSet::default(),
+            reached_by: FxHashMap::default(),
         }
     }
 
@@ -93,7 +96,7 @@ impl<'a> Analyzer<'a> {
         let started = Instant::now();
         let mut analysis = Analysis::default();
         let found = self.collect_roots(config);
-        analysis.errors = found.errors;
+        let pending_errors = found.errors;
         analysis.files_with_syntax_errors = found.broken;
         analysis.unmatched_root_patterns = found.unmatched_patterns;
         let roots = found.roots;
@@ -148,14 +151,15 @@ impl<'a> Analyzer<'a> {
                 }
             }
             self.note_used_allowances(&reach, &judged);
-            let mut root_findings = 0;
+            let mut root_lines = FxHashSet::default();
             for (i, node) in reach.nodes.iter().enumerate() {
                 if !reach.local[i] || !reported[i] {
                     continue;
                 }
                 if let Some(func) = holder_fn(db, node) {
-                    for exemption in self.exemptions.iter_mut().filter(|x| x.func == Some(func)) {
-                        exemption.reached = true;
+                    let reached_by = self.reached_by.entry(func).or_default();
+                    if !reached_by.contains(&root_name) {
+                        reached_by.push(root_name.clone());
                     }
                 }
                 for (e, resolved) in reach.edges[i].iter().enumerate() {
@@ -173,7 +177,7 @@ impl<'a> Analyzer<'a> {
                     let Some(location) = self.site_location(site) else { continue };
                     let function = self.holder_name(node);
                     let chain = self.chain(&reach, &judged, i, e);
-                    root_findings += 1;
+                    root_lines.insert((location.file.clone(), location.line));
                     let key = (location.clone(), function.clone(), vec![reason.clone()]);
                     let finding = findings.entry(key).or_insert_with(|| Finding {
                         kind,
@@ -194,7 +198,7 @@ impl<'a> Analyzer<'a> {
                 function: root_name,
                 location: root.location.clone(),
                 functions_checked: reach.nodes.len(),
-                findings: root_findings,
+                findings: root_lines.len(),
                 allowed,
             });
         }
@@ -202,17 +206,18 @@ impl<'a> Analyzer<'a> {
         for exemption in std::mem::take(&mut self.exemptions) {
             let mut report = exemption.report;
             report.lets_through.sort();
-            if exemption.reached && report.lets_through.is_empty() {
-                analysis.errors.push(ErrorFinding {
-                    kind: ErrorKind::UnusedExemption,
-                    location: report.location.clone(),
-                    message: format!(
-                        "exemption lets nothing through: delete it (noalloc:exempt {}: {})",
-                        report.kind, report.reason
-                    ),
-                });
+            let reached = exemption.func.is_some_and(|func| self.reached_by.contains_key(&func));
+            if reached && report.lets_through.is_empty() {
+                let message =
+                    format!("exemption lets nothing through: delete it (noalloc:exempt {}: {})", report.kind, report.reason);
+                let error = self.error(ErrorKind::UnusedExemption, report.location.clone(), message, exemption.func);
+                analysis.errors.push(error);
             }
             analysis.exemptions.push(report);
+        }
+        for (mut error, func) in pending_errors {
+            error.roots = func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default();
+            analysis.errors.push(error);
         }
         analysis.errors.sort_by(|a, b| a.location.cmp(&b.location));
         analysis.functions_checked = checked_overall.len();
@@ -322,12 +327,24 @@ impl<'a> Analyzer<'a> {
     fn allow_entry(&mut self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
         let db: &dyn HirDatabase = self.db;
         *self.allow_matches.entry(func).or_insert_with(|| {
-            let path = naming::fn_path(db, func, None);
-            match config.allow.iter().position(|entry| wildcard_match(&entry.path, &path)) {
+            let names = FnNames::of(db, func);
+            match config.allow.iter().position(|entry| names.matches(&entry.path)) {
                 Some(i) => Some(Ok(i)),
-                None => builtin::allows(&path).then_some(Err(())),
+                None => builtin::allows(&names).then_some(Err(())),
             }
         })
+    }
+
+    /// An error finding in `func` (if any), with the roots known so far to reach it.
+    pub(crate) fn error(&self, kind: ErrorKind, location: Location, message: String, func: Option<FunctionId>) -> ErrorFinding {
+        let db: &dyn HirDatabase = self.db;
+        ErrorFinding {
+            kind,
+            location,
+            message,
+            function: func.map(|func| naming::fn_path(db, func, None)),
+            roots: func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default(),
+        }
     }
 
     /// Whether `func` is a method of a `noalloc:fixed` type.

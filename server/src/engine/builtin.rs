@@ -66,7 +66,8 @@ pub fn entries() -> Vec<super::AllowEntry> {
         .collect()
 }
 
-/// Whether a built-in entry names the function at `path`.
-pub(crate) fn allows(path: &str) -> bool {
-    ENTRIES.iter().any(|&(_, pattern, _)| super::roots::wildcard_match(pattern, path))
+/// Whether a built-in entry names the function (by where it is defined: these
+/// entries are ours, written that way).
+pub(crate) fn allows(names: &super::identity::FnNames<'_>) -> bool {
+    ENTRIES.iter().any(|&(_, pattern, _)| names.defined_matches(pattern))
 }

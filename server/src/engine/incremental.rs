@@ -29,6 +29,7 @@ use hir_ty::{
 };
 
 use super::allowances::{CallContext, Growth};
+use super::identity::InstanceIdentity;
 use super::summary_cache::CachedSummary;
 use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
 
@@ -51,7 +52,7 @@ pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamE
 }
 
 /// `identity::instance_identity`, memoized: the summary cache's key for `node`.
-pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<String> {
+pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<InstanceIdentity> {
     let Node::Fn { .. } = node else { return None };
     instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
 }
@@ -63,7 +64,7 @@ struct InstanceKey<'db> {
 }
 
 #[salsa::tracked(returns(ref))]
-fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<String> {
+fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<InstanceIdentity> {
     super::identity::instance_identity(db, &key.node(db).get())
 }
 

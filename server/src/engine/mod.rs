@@ -8,7 +8,7 @@ pub mod builtin;
 pub mod directives;
 pub mod edit;
 mod findings;
-mod identity;
+pub mod identity;
 pub mod incremental;
 mod judge;
 pub mod load;
@@ -213,6 +213,10 @@ pub struct ErrorFinding {
     pub kind: ErrorKind,
     pub location: Location,
     pub message: String,
+    /// The workspace function the error stands in, if any.
+    pub function: Option<String>,
+    /// The roots that reach that function.
+    pub roots: Vec<String>,
 }
 
 /// What was checked for one root.

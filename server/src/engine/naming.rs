@@ -1,8 +1,15 @@
 //! The names users read: crate-qualified paths of functions (`krate::m::Type::method`,
-//! `alloc::vec::Vec::<u32>::push`), of closures and of types. Display only.
+//! `std::vec::Vec::<u32>::push`), of closures and of types. Code outside the
+//! workspace is named by the public path its crate exports it under, from
+//! rust-analyzer's import map (`core::iter::IntoIterator`, not
+//! `core::iter::traits::collect::IntoIterator`), so reasons and the baseline keys
+//! made of them name nothing std keeps internally; where there is no public path,
+//! the path where it is defined. Display only: identities are `identity`'s.
 
 use hir_def::{
-    AdtId, FunctionId, ItemContainerId, Lookup, ModuleId, TraitId,
+    AdtId, FunctionId, ItemContainerId, Lookup, ModuleDefId, ModuleId, TraitId,
+    import_map::ImportMap,
+    item_scope::ItemInNs,
     signatures::FunctionSignature,
 };
 use hir_ty::{
@@ -36,7 +43,31 @@ pub(crate) fn ty_name(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     }
 }
 
+/// The public path of an item outside the workspace: the shortest path its own
+/// crate exports it under (`core::iter::IntoIterator`, where it is defined in
+/// `core::iter::traits::collect`), stable paths before unstable or hidden ones; `None`
+/// for workspace items and items their crate does not export.
+fn public_path(db: &dyn HirDatabase, item: ItemInNs) -> Option<String> {
+    let krate = item.krate(db)?;
+    if krate.data(db).origin.is_local() {
+        return None;
+    }
+    let infos = ImportMap::of(db, krate).import_info_for(item)?;
+    infos
+        .iter()
+        .map(|info| {
+            let path = format!("{}::{}", module_path(db, info.container), info.name.as_str());
+            ((info.is_unstable, info.is_doc_hidden, path.matches("::").count(), path.len()), path)
+        })
+        .min()
+        .map(|(_, path)| path)
+}
+
 pub(crate) fn adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {
+    public_path(db, ItemInNs::Types(ModuleDefId::AdtId(adt))).unwrap_or_else(|| defined_adt_path(db, adt))
+}
+
+fn defined_adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {
     let (module, name) = match adt {
         AdtId::StructId(id) => (id.lookup(db).container, hir::Struct::from(id).name(db)),
         AdtId::EnumId(id) => (id.lookup(db).container, hir::Enum::from(id).name(db)),
@@ -46,6 +77,10 @@ pub(crate) fn adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {
 }
 
 pub(crate) fn trait_path(db: &dyn HirDatabase, trait_: TraitId) -> String {
+    public_path(db, ItemInNs::Types(ModuleDefId::TraitId(trait_))).unwrap_or_else(|| defined_trait_path(db, trait_))
+}
+
+fn defined_trait_path(db: &dyn HirDatabase, trait_: TraitId) -> String {
     let module = trait_.lookup(db).container;
     format!("{}::{}", module_path(db, module), hir::Trait::from(trait_).name(db).as_str())
 }
@@ -76,11 +111,32 @@ fn type_prefix(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     }
 }
 
-/// The crate-qualified path of a function; with `args`, generic impl types are shown.
-pub(crate) fn fn_path(db: &dyn HirDatabase, func: FunctionId, args: Option<GenericArgs<'_>>) -> String {
+/// The path where a function is defined (`alloc::vec::Vec::push`), whatever
+/// re-exports it.
+pub(crate) fn defined_fn_path(db: &dyn HirDatabase, func: FunctionId) -> String {
     let name = FunctionSignature::of(db, func).name.as_str().to_owned();
     match func.loc(db).container {
         ItemContainerId::ModuleId(module) => format!("{}::{name}", module_path(db, module)),
+        ItemContainerId::ExternBlockId(block) => format!("{}::{name}", module_path(db, block.lookup(db).container)),
+        ItemContainerId::ImplId(impl_) => match (db.impl_self_ty(impl_).skip_binder().kind(), db.impl_trait(impl_)) {
+            (TyKind::Adt(adt, _), _) => format!("{}::{name}", defined_adt_path(db, adt.def_id())),
+            (_, Some(trait_ref)) => {
+                let ty = db.impl_self_ty(impl_).skip_binder();
+                format!("<{} as {}>::{name}", ty_name(db, ty), defined_trait_path(db, trait_ref.skip_binder().def_id.0))
+            }
+            _ => format!("<{}>::{name}", ty_name(db, db.impl_self_ty(impl_).skip_binder())),
+        },
+        ItemContainerId::TraitId(trait_) => format!("{}::{name}", defined_trait_path(db, trait_)),
+    }
+}
+
+/// The crate-qualified path of a function as a user writes it; with `args`,
+/// generic impl types are shown.
+pub(crate) fn fn_path(db: &dyn HirDatabase, func: FunctionId, args: Option<GenericArgs<'_>>) -> String {
+    let name = FunctionSignature::of(db, func).name.as_str().to_owned();
+    match func.loc(db).container {
+        ItemContainerId::ModuleId(module) => public_path(db, ItemInNs::Values(ModuleDefId::FunctionId(func)))
+            .unwrap_or_else(|| format!("{}::{name}", module_path(db, module))),
         ItemContainerId::ExternBlockId(block) => {
             let module = block.lookup(db).container;
             format!("{}::{name}", module_path(db, module))

@@ -28,7 +28,8 @@ pub(crate) struct RootFn {
 /// patterns that matched no function.
 pub(crate) struct Roots {
     pub roots: Vec<RootFn>,
-    pub errors: Vec<ErrorFinding>,
+    /// Each error with the function it stands in, whose roots it gets once known.
+    pub errors: Vec<(ErrorFinding, Option<FunctionId>)>,
     pub broken: Vec<std::path::PathBuf>,
     pub unmatched_patterns: Vec<String>,
 }
@@ -48,20 +49,24 @@ impl Analyzer<'_> {
                 broken.extend(self.ws.file_path(file));
             }
             let found = directives::collect(&source);
+            let function_at = |offset: ra_ap_syntax::TextSize| {
+                source
+                    .syntax()
+                    .token_at_offset(offset)
+                    .right_biased()
+                    .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
+                    .and_then(|f| sema.to_def(&f))
+                    .and_then(function_id)
+            };
             for error in found.errors {
                 if let Some(location) = self.location(file, error.range) {
-                    errors.push(ErrorFinding { kind: ErrorKind::MalformedDirective, location, message: error.message });
+                    let func = function_at(error.range.start());
+                    errors.push((self.error(ErrorKind::MalformedDirective, location, error.message, func), func));
                 }
             }
             for site in found.exemptions {
                 let Some(location) = self.location(file, site.comment) else { continue };
-                let func = source
-                    .syntax()
-                    .token_at_offset(site.comment.start())
-                    .right_biased()
-                    .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
-                    .and_then(|f| sema.to_def(&f))
-                    .and_then(function_id);
+                let func = function_at(site.comment.start());
                 let covered_line = site.covered_line + 1;
                 let line_only = config.line_only.contains(&site.kind);
                 self.exempt_lines.insert((location.file.clone(), covered_line), self.exemptions.len());
@@ -75,7 +80,6 @@ impl Analyzer<'_> {
                         lets_through: Vec::new(),
                     },
                     func,
-                    reached: false,
                 });
             }
             for adt in &found.fixed_types {
@@ -109,11 +113,8 @@ impl Analyzer<'_> {
                         continue;
                     }
                     if let Some(location) = self.location(file, range) {
-                        errors.push(ErrorFinding {
-                            kind: ErrorKind::MalformedDirective,
-                            location,
-                            message: "noalloc:root on an item the analysis cannot see (is its file part of the crate's module tree?): nothing is checked here".to_owned(),
-                        });
+                        let message = "noalloc:root on an item the analysis cannot see (is its file part of the crate's module tree?): nothing is checked here";
+                        errors.push((self.error(ErrorKind::MalformedDirective, location, message.to_owned(), None), None));
                     }
                     continue;
                 }

@@ -10,8 +10,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use super::identity::InstanceIdentity;
+
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 4;
+const FORMAT_VERSION: u32 = 5;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -37,16 +39,17 @@ pub struct CachedStep {
     pub column: u32,
 }
 
+/// The file: JSON, with each summary beside the identity of its instance.
 #[derive(Serialize, Deserialize, Default)]
 struct SummaryFile {
     version: u32,
-    entries: HashMap<String, CachedSummary>,
+    entries: Vec<(InstanceIdentity, CachedSummary)>,
 }
 
 /// The summaries of one toolchain/dependency configuration.
 pub struct SummaryCache {
     path: PathBuf,
-    entries: HashMap<String, Arc<CachedSummary>>,
+    entries: HashMap<InstanceIdentity, Arc<CachedSummary>>,
     dirty: bool,
     pub hits: usize,
 }
@@ -80,13 +83,13 @@ impl SummaryCache {
         self.entries.is_empty()
     }
 
-    pub fn get(&mut self, key: &str) -> Option<Arc<CachedSummary>> {
+    pub fn get(&mut self, key: &InstanceIdentity) -> Option<Arc<CachedSummary>> {
         let found = self.entries.get(key).cloned();
         self.hits += found.is_some() as usize;
         found
     }
 
-    pub fn insert(&mut self, key: String, summary: CachedSummary) {
+    pub fn insert(&mut self, key: InstanceIdentity, summary: CachedSummary) {
         if !self.entries.contains_key(&key) {
             self.entries.insert(key, Arc::new(summary));
             self.dirty = true;
@@ -177,6 +180,20 @@ fn engine_build() -> String {
 mod tests {
     use super::*;
 
+    /// The identity of a free function `name` of crate `krate`.
+    fn key(krate: &str, name: &str) -> InstanceIdentity {
+        use super::super::identity::{Container, CrateIdentity, FnIdentity, Place};
+        InstanceIdentity {
+            func: FnIdentity {
+                krate: CrateIdentity { name: krate.into(), version: None },
+                container: Container::Free,
+                name: name.into(),
+                place: Place { file: "lib.rs".into(), offsets: vec![0] },
+            },
+            args: Vec::new(),
+        }
+    }
+
     fn summary(allocates: bool) -> CachedSummary {
         CachedSummary {
             allocates,
@@ -191,12 +208,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut cache = SummaryCache::open(dir.path(), &["toolchain-a"]);
         assert!(cache.is_empty());
-        cache.insert("alloc::vec::Vec::<u8>::push".into(), summary(true));
+        cache.insert(key("alloc", "push"), summary(true));
         cache.save().unwrap();
 
         let mut again = SummaryCache::open(dir.path(), &["toolchain-a"]);
-        assert_eq!(again.get("alloc::vec::Vec::<u8>::push").as_deref(), Some(&summary(true)));
+        assert_eq!(again.get(&key("alloc", "push")).as_deref(), Some(&summary(true)));
         assert_eq!(again.hits, 1);
+        // Another crate's function of the same name is another instance.
+        assert_eq!(again.get(&key("other", "push")), None);
 
         let other = SummaryCache::open(dir.path(), &["toolchain-b"]);
         assert!(other.is_empty());
@@ -210,7 +229,7 @@ mod tests {
         std::fs::write(cache.path(), b"{ not json").unwrap();
         let mut cache = SummaryCache::open(dir.path(), &["k"]);
         assert!(cache.is_empty());
-        cache.insert("f".into(), summary(false));
+        cache.insert(key("k", "f"), summary(false));
         cache.save().unwrap();
         assert_eq!(SummaryCache::open(dir.path(), &["k"]).len(), 1);
     }

@@ -123,5 +123,6 @@ fn unreadable(error: FileError) -> Disagreement {
         location: Location { file: error.file.clone(), line, column: 1, end_line: line, end_column: 1 },
         message: error.message,
         diff: Vec::new(),
+        function: None,
     }
 }

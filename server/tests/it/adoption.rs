@@ -110,6 +110,8 @@ fn a_stale_baseline_entry_fails_until_prune_drops_it() {
             "column": 1,
             "message": "stale baseline entry: `adoption::label` no longer has this finding in src/lib.rs: \
                 `let owned = String::from(name);` (calls alloc::string::String::from); run with `--prune` to drop it",
+            "function": "adoption::label",
+            "roots": [],
         })
     );
     let summary = &lines[1];
@@ -159,6 +161,8 @@ fn an_exemptions_list_that_differs_from_the_code_fails_with_the_difference() {
                     "-     measured: runs once at start-up",
                     "+     measured: runs once per request",
                 ],
+                "function": null,
+                "roots": [],
             }),
             serde_json::json!({
                 "kind": "error",
@@ -173,6 +177,8 @@ fn an_exemptions_list_that_differs_from_the_code_fails_with_the_difference() {
                     "-     debug: tracing is compiled out in release",
                     "-         calls adoption::trace, which allocates",
                 ],
+                "function": null,
+                "roots": [],
             }),
         ]
     );
@@ -282,6 +288,25 @@ fn allow_file_lines_hide_their_calls_and_report_says_which_went_unused() {
 }
 
 #[test]
+fn an_allow_line_may_name_the_exported_path_of_what_std_defines_privately() {
+    let ws = Copy::new();
+    ws.edit(
+        "// noalloc:root\npub fn warm_up",
+        "// noalloc:root\npub fn numbers(xs: &[u32]) -> usize {\n    xs.iter().map(|x| x + 1).collect::<Vec<u32>>().len()\n}\n\n// noalloc:root\npub fn warm_up",
+    );
+    let (_, stdout, _) = ws.check(&["--message-format", "short"]);
+    assert!(stdout.contains("as core::iter::Iterator>::collect"), "{stdout}");
+    // `Iterator::collect` is defined in `core::iter::traits::iterator`; users write
+    // `core::iter::Iterator::collect` (or `std::iter::..`, which re-exports it).
+    for path in ["core::iter::Iterator::collect", "std::iter::Iterator::collect"] {
+        std::fs::write(ws.path("allow.txt"), format!("amortized: {path}\n")).unwrap();
+        let (_, stdout, stderr) = ws.check(&["--allow", "allow.txt", "--report", "--message-format", "short"]);
+        assert!(!stdout.contains("collect"), "{path}: {stdout}{stderr}");
+        assert!(!stdout.contains("allowlist line no check used"), "{path}: {stdout}");
+    }
+}
+
+#[test]
 fn the_specifics_exemptions_list_matches_the_code() {
     let specifics = test_data("specifics");
     let list = specifics.join("exemptions.txt");
@@ -296,4 +321,43 @@ fn the_specifics_exemptions_list_matches_the_code() {
     ]));
     assert!(!stdout.contains("exemptions.txt"), "{stdout}{stderr}");
     assert!(!stderr.contains("error"), "{stderr}");
+}
+
+/// Debian's `rust-web-src` (a std of another release than the toolchain's), where
+/// `.ci/run` installs it.
+const DEBIAN_LIBRARY: &str = "/usr/lib/rustlib/src/rust/library";
+
+#[test]
+fn a_baseline_names_no_std_internals_and_holds_under_another_std_source() {
+    assert!(
+        std::path::Path::new(DEBIAN_LIBRARY).join("core/src/lib.rs").exists(),
+        "this test needs Debian's rust-web-src (`apt-get install rust-web-src`), as .ci/run installs it"
+    );
+    let ws = Copy::new();
+    // Findings whose callees std defines in private modules: `Iterator` lives in
+    // `core::iter::traits::iterator`, `ToString` in `alloc::string`.
+    ws.edit(
+        "// noalloc:root\npub fn warm_up",
+        "// noalloc:root\npub fn numbers(xs: &[u32]) -> usize {\n    let all: Vec<String> = xs.iter().map(|x| x.to_string()).collect();\n    all.len()\n}\n\n// noalloc:root\npub fn warm_up",
+    );
+    assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
+    let baseline = ws.read("baseline.toml");
+    assert!(baseline.contains("as core::iter::Iterator>::collect"), "{baseline}");
+    assert!(!baseline.contains("::traits::"), "{baseline}");
+
+    let debian = |args: &[&str]| {
+        let mut all = vec!["--check", ".", "--color", "never", "--no-cache"];
+        all.extend_from_slice(args);
+        run(noalloc(&all)
+            .current_dir(ws.path("."))
+            .env("NOALLOC_TOOLCHAIN_SYSROOT", "/nonexistent/sysroot")
+            .env_remove("RUST_SRC_PATH")
+            .env("NOALLOC_DEBIAN_RUST_SRC", DEBIAN_LIBRARY))
+    };
+    // The other std is the one read: the chains run through its files.
+    let (_, stdout, stderr) = debian(&["--message-format", "json"]);
+    assert!(stdout.contains(&format!("\"file\":\"{DEBIAN_LIBRARY}/")), "{stdout}{stderr}");
+    let (code, stdout, stderr) = debian(&["--baseline", "baseline.toml"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("0 findings (4 more in the baseline)"), "{stdout}");
 }

@@ -71,6 +71,21 @@ fn example_json_lines() {
 }
 
 #[test]
+fn json_errors_carry_their_function_and_roots() {
+    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
+    let errors: Vec<serde_json::Value> =
+        stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).filter(|l| l["kind"] == "error").collect();
+    let unused = errors.iter().find(|e| e["code"] == "unused-exemption").expect("the unused exemption");
+    assert_eq!(unused["function"], "specifics::exemptions::exempt_that_lets_nothing_through");
+    assert_eq!(unused["roots"], serde_json::json!(["specifics::exemptions::exempt_that_lets_nothing_through"]));
+    let no_reason = errors.iter().find(|e| e["line"] == 38 && e["file"] == "src/directives.rs").expect("the exemption without a reason");
+    assert_eq!(no_reason["function"], "specifics::directives::missing_reason");
+    assert_eq!(no_reason["roots"], serde_json::json!([]));
+    let misplaced = errors.iter().find(|e| e["line"] == 34 && e["file"] == "src/directives.rs").expect("the root on a struct");
+    assert_eq!(misplaced["function"], serde_json::Value::Null);
+}
+
+#[test]
 fn example_short_format() {
     let (code, stdout, _) = check("example", &["--message-format", "short"]);
     assert_eq!(code, 1);

@@ -50,6 +50,34 @@ fn main() {
     case("precision::iterators::to_vec_allocates", count(|| keep(iterators::to_vec_allocates(&bytes))));
     case("precision::iterators::concat_allocates", count(|| keep(iterators::concat_allocates(&["a", "b"]))));
 
+    // text
+    let csv = "1, 2, x, 40";
+    let mut fixed = text::Fixed::new();
+    let mut bytes_mut = *b"hello";
+    case("precision::text::count_words", count(|| keep(text::count_words("a bb  ccc"))));
+    case("precision::text::find_key", count(|| keep(text::find_key("a=1; b = 2", "b"))));
+    case("precision::text::has_prefix_ignoring_case", count(|| keep(text::has_prefix_ignoring_case("Content-Type", "content-"))));
+    case("precision::text::position_of", count(|| keep(text::position_of("needle in haystack", "hay"))));
+    case("precision::text::sum_fields", count(|| keep(text::sum_fields(csv))));
+    case("precision::text::parse_float", count(|| keep(text::parse_float("3.25"))));
+    case("precision::text::lines_longer_than", count(|| keep(text::lines_longer_than("a\nbbbb\ncc", 2))));
+    case("precision::text::format_into_fixed", count(|| keep(text::format_into_fixed(&mut fixed, 7, 0.5))));
+    case("precision::text::uppercase_in_place", count(|| text::uppercase_in_place(&mut bytes_mut)));
+    case("precision::text::replace_allocates", count(|| keep(text::replace_allocates("a b"))));
+    case("precision::text::split_collect_allocates", count(|| keep(text::split_collect_allocates("a,b"))));
+    case("precision::text::format_allocates", count(|| keep(text::format_allocates(3))));
+    case("precision::text::uppercase_allocates", count(|| keep(text::uppercase_allocates("abc"))));
+
+    // errors
+    let mut fixed = text::Fixed::new();
+    case("precision::errors::parse_pair", count(|| keep(errors::parse_pair("12", "x4"))));
+    case("precision::errors::parse_or_zero", count(|| keep(errors::parse_or_zero("1234567890"))));
+    case("precision::errors::std_error_mapped", count(|| keep(errors::std_error_mapped("70000"))));
+    case("precision::errors::describe", count(|| keep(errors::describe(errors::ParseError::TooLong { len: 12 }, &mut fixed))));
+    case("precision::errors::first_error", count(|| keep(errors::first_error(&["1", "", "2"]))));
+    case("precision::errors::error_to_string_allocates", count(|| keep(errors::error_to_string_allocates(errors::ParseError::Empty))));
+    case("precision::errors::boxed_error_allocates", count(|| keep(errors::boxed_error_allocates("abc"))));
+
     for (name, n) in out {
         println!("{name}\t{n}");
     }
