@@ -10,7 +10,7 @@
 //! The server is the `noalloc-ls` next to this example's directory (or `NOALLOC_LS`);
 //! its stderr goes to `NOALLOC_BENCH_STDERR` if set (with `NOALLOC_LOG=info`, where
 //! the time went).
-//! The fixture (`test-data/<name>`) is copied to a temporary directory. Each edit is
+//! The fixture (`test-data/<name>`, or a workspace directory) is copied to a temporary directory. Each edit is
 //! a `didChange` in the body of the first root of the first file under `src/` that
 //! has one, alternating: add an allocating line, type inside a
 //! comment, remove the line. Latency runs from sending the edit to the server saying
@@ -41,9 +41,12 @@ fn main() {
                 .expect("target dir")
                 .join("noalloc-ls")
         });
-    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../test-data")
-        .join(&fixture);
+    // A fixture name under test-data/, or a workspace directory.
+    let source = if Path::new(&fixture).is_dir() {
+        PathBuf::from(&fixture)
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(&fixture)
+    };
     let tmp = tempfile::tempdir().expect("temp dir");
     copy_dir(&source, tmp.path());
     let root = tmp.path().canonicalize().unwrap();
@@ -158,7 +161,7 @@ fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let edited = lib.strip_prefix(&root).unwrap().display();
     println!(
-        "fixture: test-data/{fixture}, editing {edited} ({} lines{}), server: {}",
+        "fixture: {fixture}, editing {edited} ({} lines{}), server: {}",
         lines.len(),
         if items { ", adding and removing a fn" } else { ", in a root's body" },
         server.display()

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Benchmark: noalloc at scale, side by side with rust-analyzer's own analysis, in
+# one run. Synthetic workspaces of 5k, 20k and 80k lines (scale_workspace.py: the
+# same roots at every size, so only unreached code grows) and real crates from the
+# registry (regex, serde_json) with --root patterns. For each: cold and warm
+# `--check` (wall time, peak RSS), the language server's load + first diagnostics
+# (examples/lsp_bench), and `rust-analyzer analysis-stats` (wall, peak RSS); the
+# ratios the speed issue sets goals on. Prints a table; nothing here passes or fails.
+#
+#   server/benches/scale.sh                 # release build (as users run it)
+#   SIZES="5000 20000" CRATES=regex server/benches/scale.sh
+#   PROFILE=dev server/benches/scale.sh     # dependencies optimised, ours not
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/noalloc-target}"
+PROFILE="${PROFILE:-release}"
+SIZES="${SIZES-5000 20000 80000}"
+CRATES="${CRATES-regex serde_json}"
+cargo build -q --profile "$PROFILE" -p noalloc-ls --bins --examples
+dir=$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")
+BIN="$CARGO_TARGET_DIR/$dir/noalloc-ls"
+LSP_BENCH="$CARGO_TARGET_DIR/$dir/examples/lsp_bench"
+RA=$(command -v rust-analyzer >/dev/null && rust-analyzer --version >/dev/null 2>&1 && echo rust-analyzer || true)
+if [ -z "$RA" ]; then
+    rustup component add rust-analyzer >/dev/null 2>&1 || true
+    RA=$(rustup which rust-analyzer 2>/dev/null || true)
+fi
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# `wall_s peak_mib` of a command, its output discarded.
+measure() {
+    /usr/bin/time -f '%e %M' -o "$WORK/time" "$@" >/dev/null 2>&1 || true
+    tail -n 1 "$WORK/time" | awk '{ printf "%.1f %.0f\n", $1, $2 / 1024 }'
+}
+
+# A crate from the registry, as its own workspace under $WORK.
+registry_crate() {
+    local name=$1 version=$2
+    mkdir -p "$WORK/fetch-$name/src" && touch "$WORK/fetch-$name/src/lib.rs"
+    printf '[package]\nname = "fetch"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\n%s = "=%s"\n' \
+        "$name" "$version" > "$WORK/fetch-$name/Cargo.toml"
+    cargo fetch -q --manifest-path "$WORK/fetch-$name/Cargo.toml"
+    cp -r "$(ls -d "$HOME"/.cargo/registry/src/*/"$name-$version" | head -n 1)" "$WORK/$name"
+    printf '\n[workspace]\n' >> "$WORK/$name/Cargo.toml"
+    (cd "$WORK/$name" && cargo generate-lockfile -q)
+}
+
+printf '%-18s %7s %7s %7s %7s %9s %8s %8s %9s %9s\n' \
+    workspace "lines" "cold s" "warm s" "lsp s" "RA s" "cold/RA" "warm/cold" "peak MiB" "RA MiB"
+bench() {
+    local name=$1 path=$2; shift 2
+    local lines cold warm lsp ra cold_mib ra_mib
+    lines=$(find "$path" -name '*.rs' -not -path '*/target/*' | xargs cat | wc -l)
+    read -r cold cold_mib < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
+    read -r warm _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
+    lsp="-"
+    if [ $# -eq 0 ]; then
+        lsp=$(NOALLOC_LS="$BIN" NOALLOC_CACHE_DIR="$WORK/cache-lsp-$name" "$LSP_BENCH" "$path" 2 2>/dev/null |
+            awk '/load \+ first analysis/ { printf "%.1f", $(NF-1) / 1000 }')
+    fi
+    ra="-" ra_mib="-" ratio="-"
+    if [ -n "$RA" ]; then
+        read -r ra ra_mib < <(measure "$RA" analysis-stats "$path")
+        ratio=$(awk "BEGIN { printf \"%.2f\", $cold / $ra }")
+    fi
+    printf '%-18s %7d %7s %7s %7s %9s %8s %8.2f %9s %9s\n' "$name" "$lines" "$cold" "$warm" "${lsp:--}" "$ra" "$ratio" \
+        "$(awk "BEGIN { print $warm / $cold }")" "$cold_mib" "$ra_mib"
+}
+
+for size in $SIZES; do
+    python3 server/benches/scale_workspace.py "$WORK/synthetic-$size" "$size" >/dev/null
+    (cd "$WORK/synthetic-$size" && cargo generate-lockfile -q)
+    bench "synthetic $size" "$WORK/synthetic-$size"
+done
+for krate in $CRATES; do
+    case $krate in
+        regex)
+            registry_crate regex 1.11.1
+            bench "regex 1.11.1" "$WORK/regex" --root 'regex::*::is_match' --root 'regex::*::find' --root 'regex::*::shortest_match'
+            ;;
+        serde_json)
+            registry_crate serde_json 1.0.140
+            bench "serde_json 1.0.140" "$WORK/serde_json" --root 'serde_json::value::Value::pointer' \
+                --root 'serde_json::value::Value::as_str' --root 'serde_json::value::Value::as_f64'
+            ;;
+    esac
+done
