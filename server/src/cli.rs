@@ -168,8 +168,14 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     if options.timings {
         let _ = writeln!(
             err,
-            "timings: load {load_ms} ms, analysis {} ms ({} bodies walked, {} summaries from cache, {} cached), total {total_ms} ms",
+            "timings: load {load_ms} ms, analysis {} ms (name resolution {} ms, roots {} ms, reach {} ms of which inference {} ms, judge {} ms, summaries {} ms; {} bodies walked, {} summaries from cache, {} cached), total {total_ms} ms",
             analysis.timings.analysis_ms,
+            analysis.timings.name_resolution_ms,
+            analysis.timings.roots_ms,
+            analysis.timings.reach_ms,
+            analysis.timings.inference_ms,
+            analysis.timings.judge_ms,
+            analysis.timings.summaries_ms,
             analysis.timings.bodies_walked,
             analysis.timings.cache_hits,
             analysis.timings.cache_entries

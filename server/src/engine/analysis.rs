@@ -95,7 +95,15 @@ impl<'a> Analyzer<'a> {
     fn run(mut self, config: &CheckConfig, summaries: Option<&mut SummaryCache>) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
+        // Name resolution of the workspace's crates (and so of every crate they
+        // import from, std's too): rust-analyzer's def maps, which everything after
+        // reads. Forced here so that `--timings` can tell it apart.
+        for krate in base_db::all_crates(self.db).iter().filter(|krate| krate.data(self.db).origin.is_local()) {
+            hir_def::nameres::crate_def_map(self.db, *krate);
+        }
+        analysis.timings.name_resolution_ms = started.elapsed().as_millis();
         let found = self.collect_roots(config);
+        analysis.timings.roots_ms = started.elapsed().as_millis() - analysis.timings.name_resolution_ms;
         let pending_errors = found.errors;
         analysis.files_with_syntax_errors = found.broken;
         analysis.unmatched_root_patterns = found.unmatched_patterns;
@@ -114,7 +122,10 @@ impl<'a> Analyzer<'a> {
         let mut findings: FxHashMap<(Location, String, Vec<String>), Finding> = FxHashMap::default();
         let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
+        let inference_before = super::incremental::inference_nanos();
+        let (mut reach_time, mut judge_time, mut summaries_time) = Default::default();
         for root in &roots {
+            let reach_started = Instant::now();
             let root_name = naming::fn_path(db, root.func, None);
             let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
             let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
@@ -123,6 +134,7 @@ impl<'a> Analyzer<'a> {
             let is_local = |node: &Node<'_>| is_local(db, node);
             let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics };
             let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
+            reach_time += reach_started.elapsed();
             if reach.truncated {
                 // Reported at the root itself.
                 let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
@@ -132,10 +144,12 @@ impl<'a> Analyzer<'a> {
                 }
             }
             checked_overall.extend(reach.nodes.iter().copied());
+            let judge_started = Instant::now();
             self.mark_allowances(&mut reach, config);
             judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
             let judged = Judged::new(&reach, &self.allowed_terminals);
             let reported = reach.reported();
+            judge_time += judge_started.elapsed();
             // `NOALLOC_LOG=noalloc_ls::engine::reach=trace`: every vertex and edge.
             if tracing::enabled!(target: "noalloc_ls::engine::reach", tracing::Level::TRACE) {
                 for (v, node) in reach.nodes.iter().enumerate() {
@@ -147,7 +161,9 @@ impl<'a> Analyzer<'a> {
             }
             if let Some(cache) = cache.as_mut() {
                 if !reach.truncated {
+                    let summaries_started = Instant::now();
                     self.remember_closed(&reach, &judged, cache);
+                    summaries_time += summaries_started.elapsed();
                 }
             }
             self.note_used_allowances(&reach, &judged);
@@ -231,6 +247,12 @@ impl<'a> Analyzer<'a> {
             analysis.timings.cache_entries = cache.len();
         }
         analysis.timings.analysis_ms = started.elapsed().as_millis();
+        let (reach_time, judge_time, summaries_time): (std::time::Duration, std::time::Duration, std::time::Duration) =
+            (reach_time, judge_time, summaries_time);
+        analysis.timings.reach_ms = reach_time.as_millis();
+        analysis.timings.judge_ms = judge_time.as_millis();
+        analysis.timings.summaries_ms = summaries_time.as_millis();
+        analysis.timings.inference_ms = u128::from((super::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
     }
 

@@ -44,6 +44,25 @@ pub fn walks_executed() -> usize {
     EXECUTED.with(Cell::get)
 }
 
+thread_local! {
+    /// Time this thread has spent in rust-analyzer's type inference of bodies the
+    /// walks read (answered from salsa's memo or computed), for `--timings`.
+    static INFERENCE_NANOS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Nanoseconds this thread has spent getting bodies' inference results so far.
+pub(crate) fn inference_nanos() -> u64 {
+    INFERENCE_NANOS.with(Cell::get)
+}
+
+/// The inference results of a body, timed.
+pub(crate) fn inference_of<'db>(db: &'db dyn HirDatabase, def: hir_def::DefWithBodyId) -> &'db hir_ty::InferenceResult<'db> {
+    let started = std::time::Instant::now();
+    let result = hir_ty::InferenceResult::of(db, def);
+    INFERENCE_NANOS.with(|n| n.set(n.get() + started.elapsed().as_nanos() as u64));
+    result
+}
+
 /// The edges of `node` under `env`, from salsa: walked the first time, and again only
 /// when something the walk read has changed.
 pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {

@@ -267,6 +267,19 @@ impl AllowanceKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Timings {
     pub analysis_ms: u128,
+    /// Building the roots' reaches: walking bodies, inference included.
+    pub reach_ms: u128,
+    /// rust-analyzer's type inference of the bodies walked (part of `reach_ms`).
+    pub inference_ms: u128,
+    /// rust-analyzer's name resolution of the workspace's crates and what they
+    /// import (std's included): its def maps.
+    pub name_resolution_ms: u128,
+    /// Finding the roots: parsing every workspace file for directives.
+    pub roots_ms: u128,
+    /// Allowances, callbacks and verdicts.
+    pub judge_ms: u128,
+    /// Storing the summaries of closed instances.
+    pub summaries_ms: u128,
     pub bodies_walked: usize,
     /// Instances outside the workspace answered from the on-disk summaries.
     pub cache_hits: usize,

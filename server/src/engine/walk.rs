@@ -326,7 +326,7 @@ impl<'db> CallGraph<'db> {
             .entry(def)
             .or_insert_with(|| {
                 let body = Body::of(db, def);
-                let infer = InferenceResult::of(db, def);
+                let infer = super::incremental::inference_of(db, def);
                 Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr()))
             })
             .clone()
@@ -370,7 +370,7 @@ impl<'db> CallGraph<'db> {
             true
         } else {
             let body = Body::of(db, DefWithBodyId::FunctionId(func));
-            let infer = InferenceResult::of(db, DefWithBodyId::FunctionId(func));
+            let infer = super::incremental::inference_of(db, DefWithBodyId::FunctionId(func));
             self.only_diverges(&body, infer, body.root_expr())
         };
         self.panic_machinery.insert(func, answer);
@@ -729,7 +729,7 @@ struct BodyWalker<'g, 'db> {
 
 impl<'g, 'db> BodyWalker<'g, 'db> {
     fn new(graph: &'g mut CallGraph<'db>, owner: DefWithBodyId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Self {
-        let infer = InferenceResult::of(graph.db, owner);
+        let infer = super::incremental::inference_of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
         let facts = graph.facts_of(owner);
         BodyWalker {
