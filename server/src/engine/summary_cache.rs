@@ -235,6 +235,49 @@ mod tests {
     }
 
     #[test]
+    fn concurrent_writers_and_readers_never_see_half_a_file() {
+        // CI runners restoring and saving one shared cache directory at once: every
+        // read finds a whole file (an old one or a new one), never a torn one.
+        let dir = tempfile::tempdir().unwrap();
+        let path = SummaryCache::open(dir.path(), &["shared"]).path().to_owned();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let reader = scope.spawn(|| {
+                let mut whole_reads = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    if let Ok(bytes) = std::fs::read(&path) {
+                        let file: SummaryFile = serde_json::from_slice(&bytes).expect("a whole file");
+                        assert_eq!(file.version, FORMAT_VERSION);
+                        whole_reads += 1;
+                    }
+                }
+                whole_reads
+            });
+            let writers: Vec<_> = (0..4)
+                .map(|w| {
+                    let dir = dir.path();
+                    scope.spawn(move || {
+                        for round in 0..25 {
+                            let mut cache = SummaryCache::open(dir, &["shared"]);
+                            for i in 0..50 {
+                                cache.insert(key(&format!("writer{w}"), &format!("f{round}_{i}")), summary(i % 2 == 0));
+                            }
+                            cache.save().unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for writer in writers {
+                writer.join().unwrap();
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            assert!(reader.join().unwrap() > 0);
+        });
+        // Whatever won the last rename is a usable cache.
+        assert!(!SummaryCache::open(dir.path(), &["shared"]).is_empty());
+    }
+
+    #[test]
     fn an_interrupted_write_leaves_the_old_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("baseline.json");
