@@ -150,10 +150,10 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let analysis = only_in_packages(engine::analyze(&ws, &config), &packages);
-    let total_ms = started.elapsed().as_millis();
-    if !analysis.unmatched_root_patterns.is_empty() {
-        let patterns: Vec<String> = analysis.unmatched_root_patterns.iter().map(|p| format!("`{p}`")).collect();
+    // Patterns that match nothing stop the check before any root is walked.
+    let unmatched = if config.roots.is_empty() { Vec::new() } else { engine::unmatched_root_patterns(&ws, &config) };
+    if !unmatched.is_empty() {
+        let patterns: Vec<String> = unmatched.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(
             err,
             "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
@@ -161,6 +161,8 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         );
         return EXIT_COULD_NOT_RUN;
     }
+    let analysis = only_in_packages(engine::analyze(&ws, &config), &packages);
+    let total_ms = started.elapsed().as_millis();
     let quiet = options.verbosity == Verbosity::Quiet;
     for file in analysis.files_with_syntax_errors.iter().filter(|_| !quiet) {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));

@@ -37,6 +37,13 @@ pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
     hir::attach_db(db, || Analyzer::new(ws).run(config, None))
 }
 
+/// The `--root` patterns (`CheckConfig::roots`) that match no function of the
+/// workspace: what a check refuses to run with, found before any root is walked.
+pub fn unmatched_root_patterns(ws: &Workspace, config: &CheckConfig) -> Vec<String> {
+    let db: &RootDatabase = &ws.db;
+    hir::attach_db(db, || Analyzer::new(ws).collect_roots(config).unmatched_patterns)
+}
+
 /// `analyze` with summaries the caller keeps across analyses (the language server
 /// opens them once per workspace load) instead of opening `config.cache_dir`'s file:
 /// no `rustc -vV` and no reading of the file per analysis.

@@ -23,7 +23,7 @@ pub(crate) mod walk;
 
 use std::path::PathBuf;
 
-pub use analysis::{analyze, analyze_with_summaries};
+pub use analysis::{analyze, analyze_with_summaries, unmatched_root_patterns};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use roots::wildcard_match;
 

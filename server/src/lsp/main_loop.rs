@@ -995,6 +995,16 @@ impl Server {
 
     /// Publishes the diagnostics of each file whose diagnostics changed.
     fn publish(&mut self, analysis: Analysis) {
+        // A `roots` setting that matches no function checks nothing: say so, once
+        // per change of the unmatched set (as `--check` exits 2 naming them).
+        let unmatched_before = self.analysis.as_ref().map(|old| old.unmatched_root_patterns.as_slice()).unwrap_or_default();
+        if !analysis.unmatched_root_patterns.is_empty() && analysis.unmatched_root_patterns != unmatched_before {
+            let patterns: Vec<String> = analysis.unmatched_root_patterns.iter().map(|p| format!("`{p}`")).collect();
+            self.show_message(
+                MessageType::ERROR,
+                format!("noalloc: the roots setting {} matches no function: nothing is checked for it", patterns.join(", ")),
+            );
+        }
         let fresh: BTreeMap<PathBuf, Vec<Diagnostic>> = {
             let lookup = |p: &Path| self.text_of(p);
             let mut texts = Texts::new(&lookup, self.root.as_deref());

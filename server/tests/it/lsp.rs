@@ -795,6 +795,25 @@ fn settings_from_initialization_options_and_did_change_configuration() {
     assert!(diagnostics
         .iter()
         .any(|d| d["relatedInformation"][0]["message"] == "root: example::unmarked_tags"));
+    let unmatched_messages = |client: &Client| {
+        client
+            .notifications
+            .iter()
+            .filter(|n| n["method"] == "window/showMessage" && n["params"]["message"].as_str().unwrap().contains("matches no function"))
+            .count()
+    };
+    assert_eq!(unmatched_messages(&client), 0);
+
+    // A roots pattern that matches nothing is said, as `--check` exits 2 on it.
+    client.notify(
+        "workspace/didChangeConfiguration",
+        json!({ "settings": { "noalloc": { "severity": "hint", "buildScripts": false, "roots": ["example::no_such_fn"] } } }),
+    );
+    client.wait_quiescent();
+    assert_eq!(unmatched_messages(&client), 1, "{:#?}", client.notifications);
+    let said = client.notifications.iter().rev().find(|n| n["method"] == "window/showMessage").unwrap();
+    assert_eq!(said["params"]["type"], 1);
+    assert!(said["params"]["message"].as_str().unwrap().contains("`example::no_such_fn`"), "{said}");
 
     // A notification without our section makes the server ask for it.
     client.configuration = json!({ "severity": "information", "buildScripts": false });
