@@ -246,7 +246,7 @@ fn a_malformed_allow_line_stops_the_check_with_its_line_number() {
     assert_eq!(
         stderr,
         format!(
-            "error: {}:3: unknown allowlist kind `amortised` (expected amortized, measured, debug or profiling) \
+            "error: {}:3: unknown allowlist kind `amortised` (expected amortized, measured, debug, profiling or growth) \
              in `amortised: alloc::string::String::push`\n",
             allow.display()
         )
