@@ -125,3 +125,19 @@ pub(crate) fn allows(path: &str) -> bool {
 pub(crate) fn grows(path: &str) -> bool {
     ENTRIES.iter().any(|&(kind, pattern, _)| kind == super::GROWTH_KIND && super::roots::wildcard_match(pattern, path))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{allows, grows};
+
+    #[test]
+    fn growth_entries_judge_calls_instead_of_allowing_them() {
+        assert!(grows("smallvec::SmallVec::push"));
+        assert!(grows("bytes::bytes_mut::BytesMut::put_slice"));
+        assert!(grows("bytes::BytesMut::put_slice"));
+        assert!(!allows("smallvec::SmallVec::push"));
+        assert!(allows("libc::memcpy") && !grows("libc::memcpy"));
+        // A trait's default method is not its implementor's.
+        assert!(!grows("bytes::buf::buf_mut::BufMut::put_u16"));
+    }
+}

@@ -1389,3 +1389,18 @@ pub(crate) fn dyn_principal<'db>(ty: Ty<'db>) -> Option<TraitId> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Room, growth_entry_need};
+
+    #[test]
+    fn a_growth_entry_adds_one_element_unless_its_name_says_many() {
+        for one in ["push", "insert", "put_u8", "push_back"] {
+            assert_eq!(growth_entry_need(one), Room::One, "{one}");
+        }
+        for many in ["put_slice", "extend_from_slice", "insert_from_slice", "extend", "reserve", "reserve_exact", "append"] {
+            assert_eq!(growth_entry_need(many), Room::Many, "{many}");
+        }
+    }
+}

@@ -147,6 +147,13 @@ fn cache_never_changes_findings_on_specifics() {
     cache_never_changes_findings("specifics");
 }
 
+/// Precision's containers are judged by `growth:` entries, and its summaries hold
+/// room proofs made in dependencies' bodies.
+#[test]
+fn cache_never_changes_findings_on_precision() {
+    cache_never_changes_findings("precision");
+}
+
 #[test]
 fn cache_never_changes_findings_on_example() {
     cache_never_changes_findings("example");
