@@ -161,7 +161,7 @@ fn cache_never_changes_findings_on_example() {
 
 #[test]
 fn cache_never_changes_findings_on_the_small_fixtures() {
-    for name in ["adoption", "clean", "broken", "features"] {
+    for name in ["adoption", "clean", "broken", "features", "guarded-dependency"] {
         cache_never_changes_findings(name);
     }
 }
