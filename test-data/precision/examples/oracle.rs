@@ -172,6 +172,14 @@ fn main() {
             keep(empty);
         }),
     );
+    let mut named: indexmap::IndexMap<containers::Name, u32> = indexmap::IndexMap::with_capacity(16);
+    case(
+        "precision::containers::indexmap_insert_hash_allocates",
+        count(|| {
+            named.clear();
+            keep(containers::indexmap_insert_hash_allocates(&mut named, 7));
+        }),
+    );
 
     for (name, n) in out {
         println!("{name}\t{n}");
