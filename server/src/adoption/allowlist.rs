@@ -7,8 +7,10 @@ use std::path::Path;
 use super::{FileError, read_kept_file};
 use crate::engine::{AllowEntry, AllowSource};
 
-/// The kinds an allowlist line may give, as in `// noalloc:exempt <kind>: <reason>`.
-pub const KINDS: &[&str] = &["amortized", "measured", "debug", "profiling"];
+/// The kinds an allowlist line may give: those of `// noalloc:exempt <kind>:
+/// <reason>` (calls are not reported), and `growth` (calls grow their receiver and
+/// are judged like `Vec::push`).
+pub const KINDS: &[&str] = &["amortized", "measured", "debug", "profiling", crate::engine::GROWTH_KIND];
 
 /// The built-in entries (the engine's own list, `engine::builtin`), in the order
 /// they go first in `CheckConfig::allow`.
@@ -28,7 +30,7 @@ pub fn with_file(file: Option<&Path>) -> Result<Vec<AllowEntry>, FileError> {
 }
 
 pub fn read(path: &Path) -> Result<Vec<AllowEntry>, FileError> {
-    let text = read_kept_file(path, "write lines `amortized|measured|debug|profiling: path::to::function`")?;
+    let text = read_kept_file(path, "write lines `amortized|measured|debug|profiling|growth: path::to::function`")?;
     parse(path, &text)
 }
 
@@ -47,7 +49,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Vec<AllowEntry>, FileError> {
         };
         if !KINDS.contains(&kind) {
             return Err(malformed(format!(
-                "unknown allowlist kind `{kind}` (expected amortized, measured, debug or profiling) in `{line}`"
+                "unknown allowlist kind `{kind}` (expected amortized, measured, debug, profiling or growth) in `{line}`"
             )));
         }
         if function.is_empty() || function.starts_with(':') {
@@ -74,6 +76,7 @@ mod tests {
 # amortised: grows to the high-water mark once
 amortized: alloc::vec::Vec::push
   debug :  app::log::trace   
+growth: ring::Ring::push
 ";
         let entries = parse(Path::new("allow.txt"), text).unwrap();
         assert_eq!(
@@ -89,6 +92,11 @@ amortized: alloc::vec::Vec::push
                     path: "app::log::trace".into(),
                     source: AllowSource::File { file: "allow.txt".into(), line: 4 },
                 },
+                AllowEntry {
+                    kind: "growth".into(),
+                    path: "ring::Ring::push".into(),
+                    source: AllowSource::File { file: "allow.txt".into(), line: 5 },
+                },
             ]
         );
     }
@@ -98,7 +106,7 @@ amortized: alloc::vec::Vec::push
         let error = |text: &str| parse(Path::new("allow.txt"), text).unwrap_err().to_string();
         assert_eq!(
             error("debug: a::b\nalloc::vec::Vec::push\n"),
-            "allow.txt:2: unknown allowlist kind `alloc` (expected amortized, measured, debug or profiling) in `alloc::vec::Vec::push`"
+            "allow.txt:2: unknown allowlist kind `alloc` (expected amortized, measured, debug, profiling or growth) in `alloc::vec::Vec::push`"
         );
         assert_eq!(error("\n\namortized a::b"), "allow.txt:3: expected `kind: path::to::function`, found `amortized a::b`");
         assert_eq!(error("measured:   "), "allow.txt:1: expected a function path after `measured:`, found `measured:`");

@@ -141,7 +141,7 @@ pub struct CheckFlags {
     /// Types whose fields are long-lived buffers (`krate::m::Type`). Repeatable.
     #[arg(long = "scratch", value_name = "PATH::Type")]
     pub scratch: Vec<String>,
-    /// Allowlist file: lines `amortized|measured|debug|profiling: path::to::function`.
+    /// Allowlist file: lines `amortized|measured|debug|profiling|growth: path::to::function`.
     #[arg(long, value_name = "FILE")]
     pub allow: Option<PathBuf>,
     /// Baseline file: fail only on findings it does not list, and on listed ones that are gone.

@@ -21,7 +21,7 @@ use rustc_type_ir::inherent::GenericArgs as _;
 use super::{
     identity::FnNames,
     AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, RootReport,
-    Workspace, builtin,
+    GROWTH_KIND, Workspace, builtin,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     naming,
     reach::{self, Reach, ReachPolicy, Resolved},
@@ -67,6 +67,9 @@ pub(crate) struct Analyzer<'a> {
     /// Which allowlist entry names a function, once looked up: `Some(Ok(i))` an
     /// entry of `CheckConfig::allow`, `Some(Err(()))` a built-in one.
     allow_matches: FxHashMap<FunctionId, Option<Result<usize, ()>>>,
+    /// Which `growth:` allowlist entry names a function, once looked up (as
+    /// `allow_matches`; asked while the reach is built).
+    growth_matches: std::cell::RefCell<FxHashMap<FunctionId, Option<Result<usize, ()>>>>,
     /// Foreign functions and intrinsics on the allowlist that some root calls.
     pub allowed_terminals: FxHashSet<FunctionId>,
     /// Allowlist entries that let something through.
@@ -93,6 +96,7 @@ impl<'a> Analyzer<'a> {
             fixed_types: FxHashSet::default(),
             append_fns: FxHashSet::default(),
             allow_matches: FxHashMap::default(),
+            growth_matches: Default::default(),
             allowed_terminals: FxHashSet::default(),
             used_allow: FxHashSet::default(),
             reached_by: FxHashMap::default(),
@@ -139,7 +143,8 @@ impl<'a> Analyzer<'a> {
             let root_node = Node::Fn { func: root.func, args };
             let outside = resolve::outside_of_params(&mut graph, root.func, env);
             let is_local = |node: &Node<'_>| is_local(db, node);
-            let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics };
+            let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
+            let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
             let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
             reach_time += reach_started.elapsed();
             if reach.truncated {
@@ -294,11 +299,16 @@ impl<'a> Analyzer<'a> {
                     }
                 }
             }
+            self.note_growth_entries(reach, v);
             if !reach.local[v] {
+                // std and dependencies guard their own buffers: a room proof in their
+                // bodies counts as one in the workspace's.
+                GrowthRules::OUTSIDE.apply(reach, v, &|_| false);
                 continue;
             }
             let holder = holder_fn(db, &reach.nodes[v]);
             let rules = GrowthRules {
+                in_workspace: true,
                 in_append_fn: holder.is_some_and(|f| self.append_fns.contains(&f)),
                 in_fixed_type: holder.is_some_and(|f| self.fixed_holder(f)),
             };
@@ -357,9 +367,9 @@ impl<'a> Analyzer<'a> {
         let db: &dyn HirDatabase = self.db;
         *self.allow_matches.entry(func).or_insert_with(|| {
             let names = FnNames::of(db, func);
-            match config.allow.iter().position(|entry| names.matches(&entry.path)) {
+            match config.allow.iter().position(|entry| entry.kind != GROWTH_KIND && names.matches(&entry.path)) {
                 Some(i) => Some(Ok(i)),
-                None => builtin::allows(&names).then_some(Err(())),
+                None => builtin::allows(|pattern| names.defined_matches(pattern)).then_some(Err(())),
             }
         })
     }
@@ -373,6 +383,31 @@ impl<'a> Analyzer<'a> {
             message,
             function: func.map(|func| naming::fn_path(db, func, None)),
             roots: func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default(),
+        }
+    }
+
+    /// The `growth:` allowlist entry that names `func`, if any: `Ok` an entry of the
+    /// configuration, `Err` a built-in one.
+    fn growth_entry(&self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
+        let db: &dyn HirDatabase = self.db;
+        *self.growth_matches.borrow_mut().entry(func).or_insert_with(|| {
+            let names = FnNames::of(db, func);
+            match config.allow.iter().position(|entry| entry.kind == GROWTH_KIND && names.matches(&entry.path)) {
+                Some(i) => Some(Ok(i)),
+                None => builtin::grows(|pattern| names.matches(pattern)).then_some(Err(())),
+            }
+        })
+    }
+
+    /// A `growth:` entry is used by every call it makes a growth of.
+    fn note_growth_entries(&mut self, reach: &Reach<'_>, v: usize) {
+        let matches = self.growth_matches.borrow();
+        for resolved in reach.edges[v].iter().filter(|resolved| resolved.edge.growth.is_some()) {
+            if let Target::Node(Node::Fn { func, .. }) = resolved.edge.target {
+                if let Some(Some(Ok(entry))) = matches.get(&func) {
+                    self.used_allow.insert(*entry);
+                }
+            }
         }
     }
 

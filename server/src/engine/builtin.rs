@@ -3,6 +3,13 @@
 //! judge, each with the reason it never allocates. Applied by every check, whatever
 //! the configuration; nothing belongs here only to hide an allocation the source
 //! shows. `--allow` files add to it (`adoption::allowlist`).
+//!
+//! Its `growth` entries are the growth functions of common third-party containers:
+//! a call to one grows its receiver and is judged like `Vec::push` (allowed where a
+//! comparison proves room on that receiver, `may-grow` without); their bodies still
+//! show that they allocate when full. Fixed-capacity containers (`heapless`,
+//! `arrayvec`'s `try_push`) need no entry: they never allocate, and their source
+//! says so.
 
 /// (kind, path pattern, reason). `*` matches any run of characters.
 pub const ENTRIES: &[(&str, &str, &str)] = &[
@@ -52,6 +59,49 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ("measured", "libc::*pthread_setspecific", "writes a thread-specific slot that already exists"),
     ("measured", "libc::*abort", "ends the process"),
     ("measured", "libc::*_exit", "ends the process"),
+    (
+        "growth",
+        "bytes::*BytesMut::put_slice",
+        "copies into the bytes already reserved; reserves more (allocates) only when they do not fit: room is `capacity() - len() >= src.len()`",
+    ),
+    (
+        "growth",
+        "bytes::*BytesMut::extend_from_slice",
+        "copies into the bytes already reserved; reserves more (allocates) only when they do not fit: room is `capacity() - len() >= src.len()`",
+    ),
+    (
+        "growth",
+        "bytes::*BytesMut::put_u8",
+        "writes one byte; reserves more (allocates) only when the buffer is full: room is `len() < capacity()`",
+    ),
+    (
+        "growth",
+        "bytes::*BytesMut::put_i8",
+        "writes one byte; reserves more (allocates) only when the buffer is full: room is `len() < capacity()`",
+    ),
+    (
+        "growth",
+        "bytes::*BytesMut::reserve",
+        "allocates only when `capacity() - len()` is less than asked for (`BytesMut::remaining_mut` is no proof: it counts what could be allocated)",
+    ),
+    ("growth", "smallvec::*SmallVec::push", "writes in place (inline or on the heap); grows (allocates) only when full: room is `len() < capacity()`"),
+    ("growth", "smallvec::*SmallVec::insert", "shifts in place; grows (allocates) only when full: room is `len() < capacity()`"),
+    (
+        "growth",
+        "smallvec::*SmallVec::extend_from_slice",
+        "copies in place; grows (allocates) only when the slice does not fit: room is `capacity() - len() >= slice.len()`",
+    ),
+    ("growth", "smallvec::*SmallVec::reserve", "allocates only when `capacity() - len()` is less than asked for"),
+    (
+        "growth",
+        "indexmap::*IndexMap::insert",
+        "inserts in place; grows its table and entries (allocates) only when full: room is `len() < capacity()` (the key's `Hash` and `Eq` are still judged)",
+    ),
+    (
+        "growth",
+        "indexmap::*IndexSet::insert",
+        "inserts in place; grows its table and entries (allocates) only when full: room is `len() < capacity()` (the value's `Hash` and `Eq` are still judged)",
+    ),
 ];
 
 /// The built-in entries as allowlist lines.
@@ -66,8 +116,35 @@ pub fn entries() -> Vec<super::AllowEntry> {
         .collect()
 }
 
-/// Whether a built-in entry names the function (by where it is defined: these
-/// entries are ours, written that way).
-pub(crate) fn allows(names: &super::identity::FnNames<'_>) -> bool {
-    ENTRIES.iter().any(|&(_, pattern, _)| names.defined_matches(pattern))
+/// Whether a built-in entry other than `growth` names the function, given a
+/// matcher of patterns against its names (`FnNames`: these entries are written as
+/// where the function is defined).
+pub(crate) fn allows(matches: impl Fn(&str) -> bool) -> bool {
+    ENTRIES.iter().any(|&(kind, pattern, _)| kind != super::GROWTH_KIND && matches(pattern))
+}
+
+/// Whether a built-in `growth` entry names the function.
+pub(crate) fn grows(matches: impl Fn(&str) -> bool) -> bool {
+    ENTRIES.iter().any(|&(kind, pattern, _)| kind == super::GROWTH_KIND && matches(pattern))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{allows, grows};
+    use crate::engine::wildcard_match;
+
+    fn path(path: &'static str) -> impl Fn(&str) -> bool {
+        move |pattern| wildcard_match(pattern, path)
+    }
+
+    #[test]
+    fn growth_entries_judge_calls_instead_of_allowing_them() {
+        assert!(grows(path("smallvec::SmallVec::push")));
+        assert!(grows(path("bytes::bytes_mut::BytesMut::put_slice")));
+        assert!(grows(path("bytes::BytesMut::put_slice")));
+        assert!(!allows(path("smallvec::SmallVec::push")));
+        assert!(allows(path("libc::memcpy")) && !grows(path("libc::memcpy")));
+        // A trait's default method is not its implementor's.
+        assert!(!grows(path("bytes::buf::buf_mut::BufMut::put_u16")));
+    }
 }

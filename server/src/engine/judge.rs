@@ -45,13 +45,19 @@ pub(crate) fn follows(edge: &Edge<'_>, strict_panics: bool) -> bool {
 
 /// The growth verdicts of one vertex: growth with an unused room proof, in a
 /// `noalloc:fixed` type's method or a `noalloc:append` function, is allowed; other
-/// growth may grow. A proof is used up by the first growth it covers.
+/// growth in the workspace may grow. A proof is used up by the first growth it
+/// covers. Outside the workspace (std, dependencies) only room proofs count, and
+/// growth without one is judged by what it calls.
 pub(crate) struct GrowthRules {
+    pub in_workspace: bool,
     pub in_append_fn: bool,
     pub in_fixed_type: bool,
 }
 
 impl GrowthRules {
+    /// The rules for a body outside the workspace.
+    pub(crate) const OUTSIDE: GrowthRules = GrowthRules { in_workspace: false, in_append_fn: false, in_fixed_type: false };
+
     /// Verdicts for the growth edges of a vertex, in order. `scratch(holders)` says
     /// whether a place's holders make it a `--scratch` buffer.
     pub(crate) fn apply(&self, reach: &mut Reach<'_>, v: usize, scratch: &dyn Fn(&[hir_def::AdtId]) -> bool) {
@@ -63,11 +69,11 @@ impl GrowthRules {
             }
             let room = growth.proof.is_some_and(|proof| used.insert(proof));
             let trusted = self.in_append_fn || (self.in_fixed_type && growth.on_self);
-            resolved.verdict = if room || trusted {
-                Verdict::Allowed
-            } else {
-                Verdict::Grows { long_lived: growth.long_lived || scratch(&growth.holders) }
-            };
+            if room || trusted {
+                resolved.verdict = Verdict::Allowed;
+            } else if self.in_workspace {
+                resolved.verdict = Verdict::Grows { long_lived: growth.long_lived || scratch(&growth.holders) };
+            }
         }
     }
 }

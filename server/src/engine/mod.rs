@@ -46,10 +46,15 @@ pub struct CheckConfig {
     pub strict_panics: bool,
 }
 
-/// One allowlist line: calls of functions matching `path` are not reported.
+/// The allowlist kind of a growth function (`growth: smallvec::SmallVec::push`):
+/// a call to it grows its receiver and is judged like `Vec::push`, not let through.
+pub const GROWTH_KIND: &str = "growth";
+
+/// One allowlist line: calls of functions matching `path` are not reported; for a
+/// `growth` line, calls of them are judged as growth of their receiver.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllowEntry {
-    /// `amortized`, `measured`, `debug` or `profiling`.
+    /// `amortized`, `measured`, `debug`, `profiling`, or `growth` (`GROWTH_KIND`).
     pub kind: String,
     /// A crate-qualified function path (`alloc::vec::Vec::push`); `*` matches any run
     /// of characters.

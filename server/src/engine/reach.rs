@@ -5,6 +5,7 @@
 //! may be answered from the on-disk summaries. Decides nothing about allocation
 //! beyond which edges are followed at all (the panic policy, `judge::follows`).
 
+use hir_def::FunctionId;
 use hir_ty::ParamEnvAndCrate;
 use rustc_hash::FxHashMap;
 
@@ -102,6 +103,9 @@ impl Reach<'_> {
 pub(crate) struct ReachPolicy<'a> {
     pub is_local: &'a dyn Fn(&Node<'_>) -> bool,
     pub strict_panics: bool,
+    /// Whether a function is on the allowlist as `growth:`: a call to it grows its
+    /// receiver, as `Vec::push` does.
+    pub grows: &'a dyn Fn(FunctionId) -> bool,
 }
 
 /// Every vertex reachable from `root`, with open calls resolved to a fixpoint.
@@ -186,6 +190,12 @@ pub(crate) fn reach<'db>(
             let mut edges = Vec::with_capacity(walked.edges.len());
             for (e, edge) in walked.edges.iter().enumerate() {
                 let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
+                if let (None, Target::Node(Node::Fn { func, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site) {
+                    if (policy.grows)(*func) {
+                        resolved.edge.growth = graph.growth_at(site, *func);
+                    }
+                }
+                let edge = &resolved.edge;
                 if !follows(edge, policy.strict_panics) {
                     resolved.verdict = Verdict::Cut;
                     edges.push(resolved);

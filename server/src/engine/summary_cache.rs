@@ -128,7 +128,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// What the allowlist adds to the key: allowlisted functions change what closed
 /// summaries say.
 pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
-    allow.iter().map(|entry| format!("allow {}", entry.path)).collect()
+    // The kind counts: a `growth:` entry changes how calls into the function are
+    // judged inside the bodies whose summaries are kept, other kinds do not.
+    allow.iter().map(|entry| format!("allow {}: {}", entry.kind, entry.path)).collect()
 }
 
 /// What the summaries depend on besides the code itself, for the cache key: the

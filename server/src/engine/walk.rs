@@ -332,6 +332,24 @@ impl<'db> CallGraph<'db> {
             .clone()
     }
 
+    /// The growth a call of `func` at `site` makes when `func` is on the allowlist
+    /// as `growth:` (a third-party container's `push`): its receiver's place and the
+    /// room proof in the calling body. The site is the call, or a path call's callee.
+    pub(crate) fn growth_at(&mut self, site: Site, func: FunctionId) -> Option<Growth> {
+        let db = self.db;
+        let ExprOrPatId::ExprId(expr) = site.expr else { return None };
+        let body = Body::of(db, site.owner);
+        let store: &ExpressionStore = &body;
+        let call = match &store[expr] {
+            Expr::MethodCall { .. } | Expr::Call { .. } => expr,
+            _ => store.exprs().find(|(_, e)| matches!(e, Expr::Call { callee, .. } if *callee == expr))?.0,
+        };
+        let need = growth_entry_need(FunctionSignature::of(db, func).name.as_str());
+        let facts = self.facts_of(site.owner);
+        let infer = InferenceResult::of(db, site.owner);
+        growth_of_call(store, &facts, call, need, &mut |e| infer.type_of_expr_or_pat(e.into()))
+    }
+
     /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
     /// impl's self type, or for a trait method the `Self` it is called on.
     fn std_type_of_method(&self, func: FunctionId, args: GenericArgs<'db>) -> Option<String> {
@@ -708,6 +726,74 @@ fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     }
 }
 
+/// The receiver of a method call, or the first argument of a path call.
+fn receiver(store: &ExpressionStore, call: ExprId) -> Option<ExprId> {
+    match &store[call] {
+        Expr::MethodCall { receiver, .. } => Some(*receiver),
+        Expr::Call { args, .. } => args.first().copied(),
+        _ => None,
+    }
+}
+
+/// What a call appends, as `place_key` spells it: the argument of `push_str(s)`,
+/// `extend_from_slice(xs)` (the second argument of a path call); for a count
+/// (`reserve(xs.len())`, `resize(xs.len(), 0)`), the place whose length it is.
+fn appended(store: &ExpressionStore, call: ExprId) -> Option<String> {
+    let arg = match &store[call] {
+        Expr::MethodCall { args, .. } => args.first().copied(),
+        Expr::Call { args, .. } => args.get(1).copied(),
+        _ => None,
+    }?;
+    match &store[arg] {
+        Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "len" => {
+            place_key(store, *receiver)
+        }
+        _ => place_key(store, arg),
+    }
+}
+
+/// How much a call of a `growth:` allowlist function adds, by its name: the length
+/// of what it is given for the names that append many (`extend_from_slice`,
+/// `put_slice`, `reserve`, ...), one element otherwise, as `Vec::push`.
+fn growth_entry_need(name: &str) -> Room {
+    let many = GROWS_BY_MANY.contains(&name) || name.ends_with("_slice") || name.starts_with("reserve");
+    if many { Room::Many } else { Room::One }
+}
+
+/// The growth of the buffer a call's receiver names, by `need`, with the
+/// comparison of `facts` that proves room for it. `ty_of` gives an expression's type
+/// (for the types that hold the place's fields, and whether it is behind `&mut`).
+fn growth_of_call<'db>(
+    store: &ExpressionStore,
+    facts: &BodyFacts,
+    call: ExprId,
+    need: Room,
+    ty_of: &mut dyn FnMut(ExprId) -> Option<Ty<'db>>,
+) -> Option<Growth> {
+    let receiver = receiver(store, call)?;
+    let buffer = place_key(store, receiver)?;
+    let appended = if need == Room::Many { appended(store, call) } else { None };
+    let proof = facts.room(call, &buffer, need, appended.as_deref());
+    // The place's base, and the types that hold its fields.
+    let mut base = receiver;
+    let mut holders = Vec::new();
+    loop {
+        match &store[base] {
+            Expr::Field { expr, .. } => {
+                if let Some(TyKind::Adt(adt_def, _)) = ty_of(*expr).map(strip_refs).map(|t| t.kind()) {
+                    holders.push(adt_def.def_id());
+                }
+                base = *expr;
+            }
+            Expr::UnaryOp { expr, .. } | Expr::Ref { expr, .. } => base = *expr,
+            _ => break,
+        }
+    }
+    let on_self = buffer == "self" || buffer.starts_with("self.");
+    let through_mut_ref = ty_of(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
+    Some(Growth { buffer, proof, long_lived: on_self || through_mut_ref, on_self, holders })
+}
+
 /// The walk of one body at one instantiation.
 struct BodyWalker<'g, 'db> {
     graph: &'g mut CallGraph<'db>,
@@ -787,26 +873,6 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         self.out.edges.push(edge);
     }
 
-    /// The receiver of a method call, or the first argument of a path call.
-    fn receiver(store: &ExpressionStore, call: ExprId) -> Option<ExprId> {
-        match &store[call] {
-            Expr::MethodCall { receiver, .. } => Some(*receiver),
-            Expr::Call { args, .. } => args.first().copied(),
-            _ => None,
-        }
-    }
-
-    /// What a call appends, as `place_key` spells it: the argument of `push_str(s)`,
-    /// `extend_from_slice(xs)` (the second argument of a path call).
-    fn appended(store: &ExpressionStore, call: ExprId) -> Option<String> {
-        let arg = match &store[call] {
-            Expr::MethodCall { args, .. } => args.first().copied(),
-            Expr::Call { args, .. } => args.get(1).copied(),
-            _ => None,
-        }?;
-        place_key(store, arg)
-    }
-
     /// A call that grows a buffer: a growth method of a std collection, or a
     /// `noalloc:append` function, on a place the source names.
     fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
@@ -826,29 +892,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             }
             need
         };
-        let receiver = Self::receiver(store, call)?;
-        let buffer = place_key(store, receiver)?;
-        let appended = if need == Room::Many { Self::appended(store, call) } else { None };
-        let proof = self.facts.room(call, &buffer, need, appended.as_deref());
-        // The place's base, and the types that hold its fields.
-        let mut base = receiver;
-        let mut holders = Vec::new();
-        loop {
-            match &store[base] {
-                Expr::Field { expr, .. } => {
-                    if let Some(TyKind::Adt(adt_def, _)) = self.expr_ty(*expr).map(strip_refs).map(|t| t.kind()) {
-                        holders.push(adt_def.def_id());
-                    }
-                    base = *expr;
-                }
-                Expr::UnaryOp { expr, .. } | Expr::Ref { expr, .. } => base = *expr,
-                _ => break,
-            }
-        }
-        let on_self = buffer == "self" || buffer.starts_with("self.");
-        let through_mut_ref =
-            self.expr_ty(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
-        Some(Growth { buffer, proof, long_lived: on_self || through_mut_ref, on_self, holders })
+        let facts = self.facts.clone();
+        growth_of_call(store, &facts, call, need, &mut |expr| self.expr_ty(expr))
     }
 
     /// A call that initialises a field or static on first use:
@@ -861,7 +906,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             return false;
         }
         self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
-            && Self::receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
+            && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
     }
 
     /// `f` in `f(1)`, when the callee is a plain name.
@@ -1342,5 +1387,20 @@ pub(crate) fn dyn_principal<'db>(ty: Ty<'db>) -> Option<TraitId> {
     match ty.kind() {
         TyKind::Dynamic(preds, _) => preds.principal_def_id().map(|id| id.0),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Room, growth_entry_need};
+
+    #[test]
+    fn a_growth_entry_adds_one_element_unless_its_name_says_many() {
+        for one in ["push", "insert", "put_u8", "push_back"] {
+            assert_eq!(growth_entry_need(one), Room::One, "{one}");
+        }
+        for many in ["put_slice", "extend_from_slice", "insert_from_slice", "extend", "reserve", "reserve_exact", "append"] {
+            assert_eq!(growth_entry_need(many), Room::Many, "{many}");
+        }
     }
 }

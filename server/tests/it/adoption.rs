@@ -252,7 +252,7 @@ fn a_malformed_allow_line_stops_the_check_with_its_line_number() {
     assert_eq!(
         stderr,
         format!(
-            "error: {}:3: unknown allowlist kind `amortised` (expected amortized, measured, debug or profiling) \
+            "error: {}:3: unknown allowlist kind `amortised` (expected amortized, measured, debug, profiling or growth) \
              in `amortised: alloc::string::String::push`\n",
             allow.display()
         )
@@ -360,4 +360,37 @@ fn a_baseline_names_no_std_internals_and_holds_under_another_std_source() {
     let (code, stdout, stderr) = debian(&["--baseline", "baseline.toml"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("0 findings (4 more in the baseline)"), "{stdout}");
+}
+
+#[test]
+fn growth_lines_judge_calls_as_growth_of_their_receiver() {
+    // `test-data/growth-allow` names allow.txt in its Cargo.toml; that file's
+    // `growth: smallvec::SmallVec::append` makes the call with room clean and the
+    // one without a `may grow`, and the line counts as used.
+    let fixture = test_data("growth-allow");
+    let check = |extra: &[&str]| {
+        let mut args = vec!["--check", fixture.to_str().unwrap(), "--no-cache", "--message-format", "short", "--report"];
+        args.extend_from_slice(extra);
+        run(&mut noalloc(&args))
+    };
+    let (code, stdout, stderr) = check(&[]);
+    assert_eq!((code, stdout.as_str()), (1, "src/lib.rs:14: growth_allow::append_anyway: may grow `v`\n"), "{stderr}");
+
+    // The same line from `--allow`; without it, both calls are judged by append's body.
+    let dir = tempfile::tempdir().unwrap();
+    let (with_line, without_line) = (dir.path().join("with.txt"), dir.path().join("without.txt"));
+    std::fs::write(&with_line, "growth: smallvec::*SmallVec::append\n").unwrap();
+    std::fs::write(&without_line, "# nothing\n").unwrap();
+    let (code, flagged, _) = check(&["--allow", with_line.to_str().unwrap()]);
+    assert_eq!((code, flagged), (1, stdout));
+    let (code, stdout, _) = check(&["--allow", without_line.to_str().unwrap()]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(code, 1);
+    assert!(
+        lines.len() == 2
+            && lines[0].starts_with("src/lib.rs:8: growth_allow::append_with_room: calls ")
+            && lines[1].starts_with("src/lib.rs:14: growth_allow::append_anyway: calls ")
+            && lines.iter().all(|line| line.ends_with("::append")),
+        "{stdout}"
+    );
 }

@@ -30,14 +30,16 @@ fn precision_findings_match_golden() {
     expect_file!["../../../test-data/precision/expected.roots"].assert_eq(&roots_table(&own));
 }
 
-#[test]
-fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
-    let counts = oracle_counts("precision");
-    let shared = fixture("precision");
+/// Where the engine's verdicts on the roots of fixture `name` disagree with the
+/// counting allocator (flagged exactly when it counts an allocation), with the
+/// false alarms in `open` expected flagged. Returns the oracle's counts too.
+fn disagreements(name: &'static str, open: &[(&str, &str)]) -> (BTreeMap<String, u64>, Vec<String>) {
+    let counts = oracle_counts(name);
+    let shared = fixture(name);
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    let own = own(&fixture.analysis, "precision");
+    let own = own(&fixture.analysis, &name.replace('-', "_"));
     let verdicts: BTreeMap<&str, usize> = own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
-    let open: BTreeMap<&str, &str> = OPEN_FALSE_ALARMS.iter().copied().collect();
+    let open: BTreeMap<&str, &str> = open.iter().copied().collect();
     let mut wrong = Vec::new();
     for (root, &count) in &counts {
         let Some(&findings) = verdicts.get(root.as_str()) else {
@@ -57,8 +59,28 @@ fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
     for root in verdicts.keys().filter(|root| !counts.contains_key(**root)) {
         wrong.push(format!("{root}: a root the oracle does not run"));
     }
+    (counts, wrong)
+}
+
+#[test]
+fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
+    let (counts, wrong) = disagreements("precision", OPEN_FALSE_ALARMS);
     assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
     // Both sides are exercised.
     assert!(counts.values().filter(|&&n| n == 0).count() >= 10);
     assert!(counts.values().filter(|&&n| n > 0).count() >= 5);
+}
+
+/// `test-data/guarded-dependency`: a registry dependency (vendored) pushes only
+/// after `len() < capacity()` in its own body. That proof counts: calling it is
+/// clean; its method that pushes without one is flagged.
+#[test]
+fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
+    let (counts, wrong) = disagreements("guarded-dependency", &[]);
+    assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
+    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 1, "{counts:?}");
+    let shared = fixture("guarded-dependency");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let short = render(&fixture.ws, &fixture.analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
+    expect_file!["../../../test-data/guarded-dependency/expected.short"].assert_eq(&short);
 }

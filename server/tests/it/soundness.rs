@@ -147,6 +147,13 @@ fn cache_never_changes_findings_on_specifics() {
     cache_never_changes_findings("specifics");
 }
 
+/// Precision's containers are judged by `growth:` entries, and its summaries hold
+/// room proofs made in dependencies' bodies.
+#[test]
+fn cache_never_changes_findings_on_precision() {
+    cache_never_changes_findings("precision");
+}
+
 #[test]
 fn cache_never_changes_findings_on_example() {
     cache_never_changes_findings("example");
@@ -154,7 +161,7 @@ fn cache_never_changes_findings_on_example() {
 
 #[test]
 fn cache_never_changes_findings_on_the_small_fixtures() {
-    for name in ["adoption", "clean", "broken", "features"] {
+    for name in ["adoption", "clean", "broken", "features", "guarded-dependency"] {
         cache_never_changes_findings(name);
     }
 }

@@ -78,6 +78,137 @@ fn main() {
     case("precision::errors::error_to_string_allocates", count(|| keep(errors::error_to_string_allocates(errors::ParseError::Empty))));
     case("precision::errors::boxed_error_allocates", count(|| keep(errors::boxed_error_allocates("abc"))));
 
+    // buffered_io: writers made with their capacity once, outside the measured call.
+    use std::io::BufWriter;
+    let null = || std::fs::OpenOptions::new().write(true).open("/dev/null").expect("/dev/null");
+    let mut to_file = BufWriter::with_capacity(256, null());
+    let mut to_sink = BufWriter::with_capacity(256, std::io::sink());
+    let mut to_fixed = BufWriter::with_capacity(16, buffered_io::Fixed { bytes: [0; 64], len: 0 });
+    let record = [7u8; 40];
+    let file = null();
+    case("precision::buffered_io::write_record", count(|| keep(buffered_io::write_record(&mut to_file, &record))));
+    case("precision::buffered_io::write_parts", count(|| keep(buffered_io::write_parts(&mut to_sink, &record[..3], &record))));
+    case("precision::buffered_io::write_number", count(|| keep(buffered_io::write_number(&mut to_sink, 4_000_000_007))));
+    case("precision::buffered_io::write_through_fixed", count(|| keep(buffered_io::write_through_fixed(&mut to_fixed, &record))));
+    case("precision::buffered_io::flush_records", count(|| keep(buffered_io::flush_records(&mut to_file))));
+    case("precision::buffered_io::write_record_allocates", count(|| keep(buffered_io::write_record_allocates(&file, &record))));
+    case(
+        "precision::buffered_io::write_to_vec_allocates",
+        count(|| {
+            let mut out = Vec::new();
+            keep(buffered_io::write_to_vec_allocates(&mut out, &record));
+            keep(out);
+        }),
+    );
+
+    // containers: the clean roots get containers with room (made outside the
+    // measured call, emptied by it); the twins get full or empty ones.
+    use bytes::BytesMut;
+    use smallvec::SmallVec;
+    let mut small: SmallVec<[u32; 8]> = SmallVec::new();
+    case(
+        "precision::containers::smallvec_push_with_room",
+        count(|| {
+            small.clear();
+            keep(containers::smallvec_push_with_room(&mut small, 1));
+        }),
+    );
+    case(
+        "precision::containers::smallvec_insert_with_room",
+        count(|| {
+            small.clear();
+            keep(containers::smallvec_insert_with_room(&mut small, 1));
+        }),
+    );
+    let mut buf = BytesMut::with_capacity(64);
+    case(
+        "precision::containers::bytes_extend_with_room",
+        count(|| {
+            buf.clear();
+            keep(containers::bytes_extend_with_room(&mut buf, &record));
+        }),
+    );
+    case(
+        "precision::containers::bytes_put_with_room",
+        count(|| {
+            buf.clear();
+            keep(containers::bytes_put_with_room(&mut buf, &record));
+        }),
+    );
+    case(
+        "precision::containers::bytes_put_u8_with_room",
+        count(|| {
+            buf.clear();
+            keep(containers::bytes_put_u8_with_room(&mut buf, 1));
+        }),
+    );
+    case(
+        "precision::containers::bytes_reserve_with_room",
+        count(|| {
+            buf.clear();
+            keep(containers::bytes_reserve_with_room(&mut buf, &record));
+        }),
+    );
+    let mut map: indexmap::IndexMap<u32, u32> = indexmap::IndexMap::with_capacity(16);
+    let mut key = 0;
+    case(
+        "precision::containers::indexmap_insert_with_room",
+        count(|| {
+            map.clear();
+            key += 1;
+            keep(containers::indexmap_insert_with_room(&mut map, key, key));
+        }),
+    );
+    let mut fixed: heapless::Vec<u32, 8> = heapless::Vec::new();
+    case(
+        "precision::containers::heapless_push",
+        count(|| {
+            fixed.clear();
+            keep(containers::heapless_push(&mut fixed, 1));
+        }),
+    );
+    case(
+        "precision::containers::smallvec_push_allocates",
+        count(|| {
+            let mut full: SmallVec<[u32; 2]> = SmallVec::from_slice(&[1, 2]);
+            containers::smallvec_push_allocates(&mut full, 3);
+            keep(full);
+        }),
+    );
+    case("precision::containers::smallvec_local_allocates", count(|| keep(containers::smallvec_local_allocates(&u))));
+    case(
+        "precision::containers::smallvec_extend_room_for_one_allocates",
+        count(|| {
+            let mut almost: SmallVec<[u32; 4]> = SmallVec::from_slice(&[1, 2, 3]);
+            containers::smallvec_extend_room_for_one_allocates(&mut almost, &u);
+            keep(almost);
+        }),
+    );
+    case(
+        "precision::containers::bytes_put_allocates",
+        count(|| {
+            let mut empty = BytesMut::new();
+            containers::bytes_put_allocates(&mut empty, &record);
+            keep(empty);
+        }),
+    );
+    case(
+        "precision::containers::indexmap_insert_allocates",
+        count(|| {
+            let mut empty = indexmap::IndexMap::new();
+            keep(containers::indexmap_insert_allocates(&mut empty, 1, 2));
+            keep(empty);
+        }),
+    );
+    let mut named: indexmap::IndexMap<containers::Name, u32> = indexmap::IndexMap::with_capacity(16);
+    case(
+        "precision::containers::indexmap_insert_hash_allocates",
+        count(|| {
+            named.clear();
+            keep(containers::indexmap_insert_hash_allocates(&mut named, 7));
+        }),
+    );
+
     for (name, n) in out {
         println!("{name}\t{n}");
     }

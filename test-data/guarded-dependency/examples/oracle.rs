@@ -1,0 +1,35 @@
+//! The dynamic oracle: runs every root of this fixture under bounded's counting
+//! allocator (after one warm-up call) and prints `root<TAB>allocations per call`.
+use bounded::alloctest::{self, Counting};
+use guarded::Log;
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Allocations per call of `run`, after one warm-up call.
+fn count(mut run: impl FnMut()) -> u64 {
+    run();
+    let mut total = 0;
+    for _ in 0..3 {
+        let before = alloctest::allocations();
+        run();
+        total += alloctest::allocations() - before;
+    }
+    total.div_ceil(3)
+}
+
+fn main() {
+    assert!(alloctest::installed());
+    let mut log = Log::with_capacity(4);
+    let with_room = count(|| {
+        log.clear();
+        std::hint::black_box(guarded_dependency::record(&mut log, 1));
+    });
+    let grows = count(|| {
+        let mut full = Log::with_capacity(0);
+        guarded_dependency::record_allocates(&mut full, 1);
+        std::hint::black_box(full);
+    });
+    println!("guarded_dependency::record\t{with_room}");
+    println!("guarded_dependency::record_allocates\t{grows}");
+}
