@@ -7,16 +7,9 @@ use precision::*;
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// Allocations per call of `run`, after one warm-up call.
-fn count(mut run: impl FnMut()) -> u64 {
-    run();
-    let mut total = 0;
-    for _ in 0..3 {
-        let before = alloctest::allocations();
-        run();
-        total += alloctest::allocations() - before;
-    }
-    total.div_ceil(3)
+/// Allocations per call of `run`, after one warm-up call (three calls counted).
+fn count(run: impl FnMut()) -> u64 {
+    alloctest::count(3, run)
 }
 
 fn keep<T>(x: T) {
