@@ -305,8 +305,9 @@ pub(crate) struct CallGraph<'db> {
     facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
     panic_machinery: FxHashMap<FunctionId, bool>,
     holds_pointers: FxHashMap<Ty<'db>, bool>,
-    /// Trait method calls `lookup_impl_method` left to `impls::candidates`.
-    specialised: FxHashMap<(FunctionId, GenericArgs<'db>), Option<Vec<super::impls::Candidate<'db>>>>,
+    /// Trait method calls `lookup_impl_method` left to `impls::candidates`, per
+    /// crate whose dependencies' impls were searched.
+    specialised: FxHashMap<(FunctionId, GenericArgs<'db>, base_db::Crate), Option<Vec<super::impls::Candidate<'db>>>>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -598,7 +599,7 @@ impl<'db> CallGraph<'db> {
                 either::Either::Left(resolved) if resolved == func => {
                     let candidates = self
                         .specialised
-                        .entry((func, args))
+                        .entry((func, args, env.krate))
                         .or_insert_with(|| super::impls::candidates(db, self.interner, env, func, args))
                         .clone();
                     match candidates {
