@@ -24,12 +24,44 @@ use super::{
     GROWTH_KIND, Workspace, builtin,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     naming,
-    reach::{self, Reach, ReachPolicy, Resolved},
+    reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
-    roots::{ExemptLines, wildcard_match},
+    roots::{self, ExemptLines, wildcard_match},
     summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
-    walk::{CallGraph, Node, Site, Target},
+    walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
+
+/// The finding of a generic root no code of the workspace instantiates.
+pub(crate) const GENERIC_ROOT_NEVER_INSTANTIATED: &str =
+    "generic root never instantiated here: add a `--root` with concrete arguments or call it from a test";
+
+/// Takes the calls on type parameters the root leaves open out of its reach, where
+/// the root reaches them without an exemption or allowance covering them: what is
+/// left is what it does whatever they are. Returns whether there were any.
+fn strip_generic_calls(reach: &mut Reach<'_>) -> bool {
+    let mut any = false;
+    let mut seen = vec![false; reach.nodes.len()];
+    let mut stack = vec![0];
+    while let Some(v) = stack.pop() {
+        if std::mem::replace(&mut seen[v], true) || reach.allowed[v].is_some() {
+            continue;
+        }
+        let closure = reach.closure[v];
+        // As `Reach::reported` goes: not below an allowance or an error returned.
+        let followed = |resolved: &&mut ResolvedEdge<'_>| !resolved.allowed() && (closure || !resolved.edge.context.error_return);
+        for resolved in reach.edges[v].iter_mut().filter(followed) {
+            let before = resolved.targets.len();
+            resolved.targets.retain(|target| !matches!(target, Resolved::Terminal(Target::Unknown { kind: UnknownKind::Generic, .. })));
+            any |= resolved.targets.len() != before;
+            stack.extend(resolved.targets.iter().filter_map(|target| match target {
+                Resolved::Vertex(j) => Some(*j),
+                Resolved::Terminal(_) => None,
+            }));
+        }
+    }
+    any
+}
+
 
 /// Analyzes every root of the workspace.
 pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
@@ -135,97 +167,132 @@ impl<'a> Analyzer<'a> {
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
         let inference_before = super::incremental::inference_nanos();
         let (mut reach_time, mut judge_time, mut summaries_time) = Default::default();
+        let mut local_functions: Option<Vec<FunctionId>> = None;
         for root in &roots {
-            let reach_started = Instant::now();
             let root_name = naming::fn_path(db, root.func, None);
             let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
-            let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-            let root_node = Node::Fn { func: root.func, args };
-            let outside = resolve::outside_of_params(&mut graph, root.func, env);
-            let is_local = |node: &Node<'_>| is_local(db, node);
-            let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-            let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
-            let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
-            reach_time += reach_started.elapsed();
-            if reach.truncated {
-                // Reported at the root itself.
-                let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
-                let site = Site { owner: DefWithBodyId::FunctionId(root.func), expr: body.root_expr().into() };
-                if let Some(last) = reach.edges[0].last_mut() {
-                    last.edge.site = Some(site);
-                }
-            }
-            checked_overall.extend(reach.nodes.iter().copied());
-            let judge_started = Instant::now();
-            self.mark_allowances(&mut reach, config);
-            judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
-            let judged = Judged::new(&reach, &self.allowed_terminals);
-            let reported = reach.reported();
-            judge_time += judge_started.elapsed();
-            // `NOALLOC_LOG=noalloc_ls::engine::reach=trace`: every vertex and edge.
-            if tracing::enabled!(target: "noalloc_ls::engine::reach", tracing::Level::TRACE) {
-                for (v, node) in reach.nodes.iter().enumerate() {
-                    tracing::trace!(target: "noalloc_ls::engine::reach", "{root_name} [{v}] {} any={} own={} reported={}", node.name(db), judged.any[v], judged.own[v], reported[v]);
-                    for resolved in &reach.edges[v] {
-                        tracing::trace!(target: "noalloc_ls::engine::reach", "    {:?} first_use={} -> {:?} callbacks {:?}", resolved.verdict, resolved.edge.context.first_use, resolved.targets.iter().map(|t| match t { Resolved::Vertex(j) => format!("[{j}]"), Resolved::Terminal(t) => format!("{t:?}").chars().take(60).collect() }).collect::<Vec<_>>(), resolved.callbacks);
-                    }
-                }
-            }
-            if let Some(cache) = cache.as_mut() {
-                if !reach.truncated {
-                    let summaries_started = Instant::now();
-                    self.remember_closed(&reach, &judged, cache);
-                    summaries_time += summaries_started.elapsed();
-                }
-            }
-            self.note_used_allowances(&reach, &judged);
+            // A generic root is checked at each instantiation the workspace makes.
+            let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
+            let instances = if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+                let local = local_functions.get_or_insert_with(|| self.all_local_functions());
+                roots::instantiations(db, root.func, local)
+            } else {
+                vec![identity]
+            };
+            // The lines with findings, over every instantiation of this root.
             let mut root_lines = FxHashSet::default();
-            for (i, node) in reach.nodes.iter().enumerate() {
-                if !reach.local[i] || !reported[i] {
-                    continue;
-                }
-                if let Some(func) = holder_fn(db, node) {
-                    let reached_by = self.reached_by.entry(func).or_default();
-                    if !reached_by.contains(&root_name) {
-                        reached_by.push(root_name.clone());
+            let mut functions_checked = 0;
+            let mut allowed = Vec::new();
+            let never_instantiated = instances.is_empty();
+            let instances = if never_instantiated { vec![identity] } else { instances };
+            for args in instances {
+                let reach_started = Instant::now();
+                let root_node = Node::Fn { func: root.func, args };
+                let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
+                let is_local = |node: &Node<'_>| is_local(db, node);
+                let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
+                let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
+                let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
+                reach_time += reach_started.elapsed();
+                if reach.truncated {
+                    // Reported at the root itself.
+                    let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
+                    let site = Site { owner: DefWithBodyId::FunctionId(root.func), expr: body.root_expr().into() };
+                    if let Some(last) = reach.edges[0].last_mut() {
+                        last.edge.site = Some(site);
                     }
                 }
-                for (e, resolved) in reach.edges[i].iter().enumerate() {
-                    let Some(site) = resolved.edge.site else { continue };
-                    if let Some(x) = resolved.exempted {
-                        if let Some(let_through) = self.let_through(&reach, &judged, i, resolved) {
-                            let lets = &mut self.exemptions[x].report.lets_through;
-                            if !lets.contains(&let_through) {
-                                lets.push(let_through);
-                            }
+                checked_overall.extend(reach.nodes.iter().copied());
+                let judge_started = Instant::now();
+                self.mark_allowances(&mut reach, config);
+                // Never instantiated: checked at its own parameters for what it does
+                // whatever they are; its calls on them are one finding that says so.
+                let generic_calls = never_instantiated && strip_generic_calls(&mut reach);
+                if generic_calls {
+                    let reason = GENERIC_ROOT_NEVER_INSTANTIATED.to_owned();
+                    let key = (root.location.clone(), root_name.clone(), vec![reason.clone()]);
+                    let finding = Finding {
+                        kind: FindingKind::Allocation,
+                        location: root.location.clone(),
+                        function: root_name.clone(),
+                        roots: vec![root_name.clone()],
+                        reasons: vec![reason],
+                        chain: Vec::new(),
+                        buffer: None,
+                    };
+                    findings.insert(key, finding);
+                    root_lines.insert((root.location.file.clone(), root.location.line));
+                }
+                judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
+                let judged = Judged::new(&reach, &self.allowed_terminals);
+                let reported = reach.reported();
+                judge_time += judge_started.elapsed();
+                // `NOALLOC_LOG=noalloc_ls::engine::reach=trace`: every vertex and edge.
+                if tracing::enabled!(target: "noalloc_ls::engine::reach", tracing::Level::TRACE) {
+                    for (v, node) in reach.nodes.iter().enumerate() {
+                        tracing::trace!(target: "noalloc_ls::engine::reach", "{root_name} [{v}] {} any={} own={} reported={}", node.name(db), judged.any[v], judged.own[v], reported[v]);
+                        for resolved in &reach.edges[v] {
+                            tracing::trace!(target: "noalloc_ls::engine::reach", "    {:?} first_use={} -> {:?} callbacks {:?}", resolved.verdict, resolved.edge.context.first_use, resolved.targets.iter().map(|t| match t { Resolved::Vertex(j) => format!("[{j}]"), Resolved::Terminal(t) => format!("{t:?}").chars().take(60).collect() }).collect::<Vec<_>>(), resolved.callbacks);
                         }
+                    }
+                }
+                if let Some(cache) = cache.as_mut() {
+                    // A reach with calls on open parameters taken out is no summary.
+                    if !reach.truncated && !generic_calls {
+                        let summaries_started = Instant::now();
+                        self.remember_closed(&reach, &judged, cache);
+                        summaries_time += summaries_started.elapsed();
+                    }
+                }
+                self.note_used_allowances(&reach, &judged);
+                for (i, node) in reach.nodes.iter().enumerate() {
+                    if !reach.local[i] || !reported[i] {
                         continue;
                     }
-                    let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else { continue };
-                    let Some(location) = self.site_location(site) else { continue };
-                    let function = self.holder_name(node);
-                    let chain = self.chain(&reach, &judged, i, e);
-                    root_lines.insert((location.file.clone(), location.line));
-                    let key = (location.clone(), function.clone(), vec![reason.clone()]);
-                    let finding = findings.entry(key).or_insert_with(|| Finding {
-                        kind,
-                        location,
-                        function,
-                        roots: Vec::new(),
-                        reasons: vec![reason],
-                        chain,
-                        buffer,
-                    });
-                    if !finding.roots.contains(&root_name) {
-                        finding.roots.push(root_name.clone());
+                    if let Some(func) = holder_fn(db, node) {
+                        let reached_by = self.reached_by.entry(func).or_default();
+                        if !reached_by.contains(&root_name) {
+                            reached_by.push(root_name.clone());
+                        }
+                    }
+                    for (e, resolved) in reach.edges[i].iter().enumerate() {
+                        let Some(site) = resolved.edge.site else { continue };
+                        if let Some(x) = resolved.exempted {
+                            if let Some(let_through) = self.let_through(&reach, &judged, i, resolved) {
+                                let lets = &mut self.exemptions[x].report.lets_through;
+                                if !lets.contains(&let_through) {
+                                    lets.push(let_through);
+                                }
+                            }
+                            continue;
+                        }
+                        let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else { continue };
+                        let Some(location) = self.site_location(site) else { continue };
+                        let function = self.holder_name(node);
+                        let chain = self.chain(&reach, &judged, i, e);
+                        root_lines.insert((location.file.clone(), location.line));
+                        let key = (location.clone(), function.clone(), vec![reason.clone()]);
+                        let finding = findings.entry(key).or_insert_with(|| Finding {
+                            kind,
+                            location,
+                            function,
+                            roots: Vec::new(),
+                            reasons: vec![reason],
+                            chain,
+                            buffer,
+                        });
+                        if !finding.roots.contains(&root_name) {
+                            finding.roots.push(root_name.clone());
+                        }
                     }
                 }
+                allowed.extend(self.allowed_calls(&reach, &judged));
+                functions_checked += reach.nodes.len();
             }
-            let allowed = self.allowed_calls(&reach, &judged);
             analysis.roots.push(RootReport {
                 function: root_name,
                 location: root.location.clone(),
-                functions_checked: reach.nodes.len(),
+                functions_checked,
                 findings: root_lines.len(),
                 allowed,
             });

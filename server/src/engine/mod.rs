@@ -9,6 +9,7 @@ pub mod directives;
 pub mod edit;
 mod findings;
 pub mod identity;
+mod impls;
 pub mod incremental;
 mod judge;
 pub mod load;

@@ -215,9 +215,14 @@ fn all_impls<'db>(graph: &mut CallGraph<'db>, method: FunctionId, trait_: TraitI
 
 /// What the root receives from its caller: the `dyn` traits and fn-pointer
 /// signatures its parameters hold, through references, type arguments and fields.
-pub(crate) fn outside_of_params<'db>(graph: &mut CallGraph<'db>, func: FunctionId, env: ParamEnvAndCrate<'db>) -> Outside {
+pub(crate) fn outside_of_params<'db>(
+    graph: &mut CallGraph<'db>,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> Outside {
     let db = graph.db;
-    let sig = db.callable_item_signature(func.into()).skip_binder().skip_binder();
+    let sig = db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
     let mut out = Outside::default();
     let mut seen = FxHashSet::default();
     for &param in sig.inputs().iter() {

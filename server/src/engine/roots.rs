@@ -6,7 +6,12 @@
 //! reads the other directives (exemptions, `noalloc:fixed`, `noalloc:append`).
 
 use hir::{Semantics, db::HirDatabase};
-use hir_def::{FunctionId, ModuleDefId};
+use hir_def::{CallableDefId, DefWithBodyId, FunctionId, HasModule, ItemContainerId, ModuleDefId};
+use hir_ty::{
+    InferenceResult, ParamEnvAndCrate,
+    next_solver::{GenericArgs, TyKind},
+};
+use rustc_type_ir::{TypeVisitableExt, inherent::IntoKind};
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
 use ra_ap_syntax::{AstNode, ast::HasName};
 use ra_ap_vfs::FileId;
@@ -184,7 +189,7 @@ impl Analyzer<'_> {
         files
     }
 
-    fn all_local_functions(&self) -> Vec<FunctionId> {
+    pub(crate) fn all_local_functions(&self) -> Vec<FunctionId> {
         let db = self.db;
         let mut out = Vec::new();
         for krate in hir::Crate::all(db) {
@@ -328,6 +333,45 @@ fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::F
     for imp in module.impl_defs(db) {
         out.extend(impl_functions(db, imp));
     }
+}
+
+/// The concrete generic arguments the workspace's code instantiates `func` with:
+/// calls and function items naming it (a trait impl's method also through the
+/// trait's method, at the types that select it), with no parameter left open.
+pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, local: &[FunctionId]) -> Vec<GenericArgs<'db>> {
+    let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
+    let mut out: Vec<GenericArgs<'db>> = Vec::new();
+    for &caller in local {
+        let owner = DefWithBodyId::FunctionId(caller);
+        let infer = InferenceResult::of(db, owner);
+        let mut env = None;
+        for (expr, ty) in infer.expression_types() {
+            let named = match ty.kind() {
+                TyKind::FnDef(def, args) => Some((def.0, args)).filter(|&(def, _)| def == CallableDefId::FunctionId(func)).map(|(_, args)| args),
+                _ => None,
+            };
+            let resolved = infer.method_resolution(expr).and_then(|(callee, args)| {
+                if callee == func {
+                    return Some(args);
+                }
+                let ItemContainerId::TraitId(_) = callee.loc(db).container else { return None };
+                if hir_def::signatures::FunctionSignature::of(db, callee).name != *name || args.has_param() {
+                    return None;
+                }
+                let env = *env.get_or_insert_with(|| ParamEnvAndCrate { param_env: db.trait_environment(caller.into()), krate: caller.krate(db) });
+                match db.lookup_impl_method(env, callee, args) {
+                    (either::Either::Left(impl_fn), impl_args) if impl_fn == func => Some(impl_args),
+                    _ => None,
+                }
+            });
+            for args in named.into_iter().chain(resolved) {
+                if !args.has_param() && !args.has_non_region_infer() && !out.contains(&args) {
+                    out.push(args);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `*` matches any run of characters; everything else matches itself. How

@@ -12,7 +12,7 @@ use std::rc::Rc;
 use hir_def::{
     AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
     expr_store::{Body, ExpressionStore, scope::ExprScopes},
-    hir::{ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, Statement},
+    hir::{BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, Statement},
     lang_item::LangItems,
     resolver::{ValueNs, resolver_for_scope},
     signatures::{FnFlags, FunctionSignature},
@@ -25,7 +25,10 @@ use hir_ty::{
     next_solver::{DbInterner, GenericArgs, Ty, TyKind, TypingMode, infer::DbInternerInferExt},
 };
 use rustc_hash::FxHashMap;
-use rustc_type_ir::inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind};
+use rustc_type_ir::{
+    TypeVisitableExt,
+    inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind},
+};
 
 use super::{
     allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, place_key},
@@ -89,7 +92,10 @@ pub(crate) enum Target<'db> {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum UnknownKind {
-    /// A call on a type the root leaves generic, or a `dyn Fn` from the root's caller.
+    /// A call on a type parameter the root leaves open: a generic root checked
+    /// without an instantiation.
+    Generic,
+    /// A `dyn Fn` or fn pointer from the root's caller, an impl no source shows.
     Opaque,
     /// Type inference did not resolve the call (an inference gap, a derive whose
     /// macro did not expand).
@@ -299,6 +305,9 @@ pub(crate) struct CallGraph<'db> {
     facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
     panic_machinery: FxHashMap<FunctionId, bool>,
     holds_pointers: FxHashMap<Ty<'db>, bool>,
+    /// Trait method calls `lookup_impl_method` left to `impls::candidates`, per
+    /// crate whose dependencies' impls were searched.
+    specialised: FxHashMap<(FunctionId, GenericArgs<'db>, base_db::Crate), Option<Vec<super::impls::Candidate<'db>>>>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -311,6 +320,7 @@ impl<'db> CallGraph<'db> {
             facts: FxHashMap::default(),
             panic_machinery: FxHashMap::default(),
             holds_pointers: FxHashMap::default(),
+            specialised: FxHashMap::default(),
         }
     }
 
@@ -474,7 +484,7 @@ impl<'db> CallGraph<'db> {
                 if hir_ty::drop::destructor(self.db, adt).is_some() {
                     if let Some(drop_fn) = self.lang.Drop_drop {
                         let drop_args = GenericArgs::new_from_slice(&[ty.into()]);
-                        if let Some(target) = self.resolve_call(drop_fn, drop_args, env) {
+                        for target in self.resolve_call(drop_fn, drop_args, env) {
                             out.edges.push(Edge::new(target, None));
                         }
                     }
@@ -521,7 +531,7 @@ impl<'db> CallGraph<'db> {
                 .iter()
                 .map(|arg| if arg.ty() == Some(self_ty) { field_ty.into() } else { *arg })
                 .collect();
-            if let Some(target) = self.resolve_call(method, GenericArgs::new_from_slice(&field_args), env) {
+            for target in self.resolve_call(method, GenericArgs::new_from_slice(&field_args), env) {
                 out.edges.push(Edge::new(target, None));
             }
         }
@@ -578,34 +588,48 @@ impl<'db> CallGraph<'db> {
         !matches!(has_drop_glue(&infcx, ty, env.param_env), DropGlue::None)
     }
 
-    /// Where a call of `func` at `args` (already instantiated) goes.
-    pub(crate) fn resolve_call(
-        &mut self,
-        func: FunctionId,
-        args: GenericArgs<'db>,
-        env: ParamEnvAndCrate<'db>,
-    ) -> Option<Target<'db>> {
+    /// Where a call of `func` at `args` (already instantiated) goes: one target, or
+    /// for a specialised trait method whose impl cannot be decided, every candidate.
+    pub(crate) fn resolve_call(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let db = self.db;
+        let self_ty = || args.as_slice().first().and_then(|a| a.ty());
         if self.is_fn_trait_call(func) {
-            let self_ty = args.as_slice().first()?.ty()?;
-            return self.resolve_fn_trait_call(func, args, self_ty, env);
+            let Some(self_ty) = self_ty() else { return Vec::new() };
+            return self.resolve_fn_trait_call(func, args, self_ty, env).into_iter().collect();
         }
         if Some(func) == self.lang.DropInPlace {
-            let ty = args.as_slice().first()?.ty()?;
-            return self.needs_drop(ty, env).then_some(Target::Node(Node::DropGlue(ty)));
+            let Some(ty) = self_ty() else { return Vec::new() };
+            return self.needs_drop(ty, env).then_some(Target::Node(Node::DropGlue(ty))).into_iter().collect();
         }
         let container = func.loc(db).container;
-        if let ItemContainerId::TraitId(_) = container {
+        if let ItemContainerId::TraitId(trait_) = container {
             if is_dyn_method(self.interner, env.param_env, func, args).is_some() {
-                return Some(Target::Dyn { method: func, args });
+                return vec![Target::Dyn { method: func, args }];
+            }
+            // The compiler's own `Clone` of tuples and closures: element-wise.
+            if Some(trait_) == self.lang.Clone && self_ty().is_some_and(|ty| matches!(ty.kind(), TyKind::Tuple(_) | TyKind::Closure(..))) {
+                return vec![Target::Node(Node::Derived { method: func, args })];
             }
             let (resolved, resolved_args) = db.lookup_impl_method(env, func, args);
             return match resolved {
-                either::Either::Left(resolved) => Some(self.resolve_concrete(resolved, resolved_args)),
-                either::Either::Right(_) => Some(Target::Node(Node::Derived { method: func, args })),
+                // rust-analyzer gave up (ambiguity, or an item the selected impl
+                // inherits from the impl it specialises), or the trait's default runs.
+                either::Either::Left(resolved) if resolved == func => {
+                    let candidates = self
+                        .specialised
+                        .entry((func, args, env.krate))
+                        .or_insert_with(|| super::impls::candidates(db, self.interner, env, func, args))
+                        .clone();
+                    match candidates {
+                        Some(candidates) => candidates.into_iter().map(|(f, a)| self.resolve_concrete(f, a)).collect(),
+                        None => vec![self.resolve_concrete(resolved, resolved_args)],
+                    }
+                }
+                either::Either::Left(resolved) => vec![self.resolve_concrete(resolved, resolved_args)],
+                either::Either::Right(_) => vec![Target::Node(Node::Derived { method: func, args })],
             };
         }
-        Some(self.resolve_concrete(func, args))
+        vec![self.resolve_concrete(func, args)]
     }
 
     fn resolve_concrete(&mut self, func: FunctionId, args: GenericArgs<'db>) -> Target<'db> {
@@ -625,7 +649,8 @@ impl<'db> CallGraph<'db> {
                 ItemContainerId::TraitId(_) => {
                     let who = self_ty.map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
                     let what = format!("<{who} as {}>::{}", super::naming::trait_path_of(db, func), sig.name.as_str());
-                    Target::Unknown { what, kind: UnknownKind::Opaque }
+                    let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
+                    Target::Unknown { what, kind }
                 }
                 _ => Target::Unknown { what: super::naming::fn_path(db, func, None), kind: UnknownKind::NoBody },
             };
@@ -648,25 +673,28 @@ impl<'db> CallGraph<'db> {
         args: GenericArgs<'db>,
         self_ty: Ty<'db>,
         env: ParamEnvAndCrate<'db>,
-    ) -> Option<Target<'db>> {
+    ) -> Vec<Target<'db>> {
         let callee = strip_refs(self_ty);
-        match callee.kind() {
-            TyKind::FnDef(def, fn_args) => match def.0 {
-                CallableDefId::FunctionId(f) => self.resolve_call(f, fn_args, env),
-                _ => None,
-            },
+        let one = match callee.kind() {
+            TyKind::FnDef(def, fn_args) => {
+                return match def.0 {
+                    CallableDefId::FunctionId(f) => self.resolve_call(f, fn_args, env),
+                    // Constructors allocate nothing.
+                    _ => Vec::new(),
+                };
+            }
             TyKind::Closure(closure, closure_args) => Some(Target::Node(Node::Closure {
                 closure: closure.0,
                 parent_args: GenericArgs::new_from_slice(closure_args.as_closure().parent_args()),
             })),
-            TyKind::FnPtr(..) => Some(Target::FnPointer {
+            TyKind::FnPtr(..) => signature_of(self.db, self.interner, callee).map(|signature| Target::FnPointer {
                 what: format!("`{}`", super::naming::ty_name(self.db, callee)),
-                signature: signature_of(self.db, self.interner, callee)?,
+                signature,
             }),
             TyKind::Dynamic(..) => Some(Target::Dyn { method: func, args: replace_self(args, callee) }),
             TyKind::Param(_) | TyKind::Alias(..) => Some(Target::Unknown {
                 what: format!("`{}`", super::naming::ty_name(self.db, callee)),
-                kind: UnknownKind::Opaque,
+                kind: if callee.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque },
             }),
             _ => {
                 let (resolved, resolved_args) = self.db.lookup_impl_method(env, func, replace_self(args, callee));
@@ -678,7 +706,8 @@ impl<'db> CallGraph<'db> {
                     }),
                 }
             }
-        }
+        };
+        one.into_iter().collect()
     }
 }
 
@@ -810,6 +839,9 @@ struct BodyWalker<'g, 'db> {
     /// The arguments being visited belong to a call of a compiler intrinsic, which
     /// may call the functions it is given (`catch_unwind`).
     in_intrinsic_call: bool,
+    /// Immutable `let` bindings of this body and their initialisers: the only
+    /// source of a fn pointer bound by one (`let f: fn() -> i32 = helper;`).
+    let_initializers: FxHashMap<BindingId, ExprId>,
     out: Walked<'db>,
 }
 
@@ -828,6 +860,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             callee_of_call: None,
             panic: Panic::No,
             in_intrinsic_call: false,
+            let_initializers: FxHashMap::default(),
             out: Walked::default(),
         }
     }
@@ -854,7 +887,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     fn call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
         let args = self.inst.args(args);
-        let Some(target) = self.graph.resolve_call(func, args, self.env) else { return };
+        let targets = self.graph.resolve_call(func, args, self.env);
+        if targets.is_empty() {
+            return;
+        }
         let site = self.site(expr);
         let call = match self.callee_of_call {
             Some((callee, call)) if callee == expr => call,
@@ -863,14 +899,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
         let growth = self.growth(store, func, &name, args, call);
         let first_use = self.is_first_use_call(store, func, &name, args, call);
-        let mut edge = Edge { callee_label: label, growth, ..Edge::new(target, site) };
-        edge.context = self.facts.context(call.into());
-        edge.context.first_use |= first_use;
-        if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) {
-            edge.passed = PassedClosures::Fill;
+        for target in targets {
+            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), ..Edge::new(target, site) };
+            edge.context = self.facts.context(call.into());
+            edge.context.first_use |= first_use;
+            if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) {
+                edge.passed = PassedClosures::Fill;
+            }
+            edge.panic = self.panic;
+            self.out.edges.push(edge);
         }
-        edge.panic = self.panic;
-        self.out.edges.push(edge);
     }
 
     /// A call that grows a buffer: a growth method of a std collection, or a
@@ -1011,7 +1049,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
             for statement in statements.iter() {
                 match statement {
-                    Statement::Let { pat, initializer, .. } => {
+                    Statement::Let { pat, initializer, else_branch, .. } => {
+                        if let (Pat::Bind { id, subpat: None }, Some(init), None) = (&store[*pat], initializer, else_branch) {
+                            if store[*id].mode == BindingAnnotation::Unannotated {
+                                self.let_initializers.insert(*id, *init);
+                            }
+                        }
                         self.drop_bindings_of(store, *pat);
                         // `let _ = make();` drops the value at once.
                         if let Some(init) = initializer {
@@ -1104,6 +1147,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
             }
             TyKind::FnPtr(..) => {
+                if let Some(targets) = self.local_pointer_targets(store, callee, 0) {
+                    let site = self.site(expr);
+                    for target in targets {
+                        self.push(Edge { callee_label: Self::callee_label(store, expr), ..Edge::new(target, site) });
+                    }
+                    return;
+                }
                 let what = Self::callee_label(store, expr)
                     .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
                 match signature_of(self.graph.db, self.graph.interner, callee_ty) {
@@ -1179,12 +1229,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             if is_poll && !self.implements_future(ty) {
                 continue;
             }
-            match self.graph.resolve_call(method, args, self.env) {
-                Some(target) => {
-                    let edge = Edge::new(target, site);
-                    self.push(edge);
-                }
-                None => self.unknown(expr, "`.await`".to_owned(), UnknownKind::Unresolved),
+            let targets = self.graph.resolve_call(method, args, self.env);
+            if targets.is_empty() {
+                self.unknown(expr, "`.await`".to_owned(), UnknownKind::Unresolved);
+            }
+            for target in targets {
+                self.push(Edge::new(target, site));
             }
         }
     }
@@ -1201,15 +1251,45 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if !self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) {
             return;
         }
-        let Expr::Path(path) = &store[expr] else { return };
-        let db = self.graph.db;
-        let scopes = ExprScopes::of(db, self.owner);
-        let resolver = resolver_for_scope(db, self.owner, scopes.scope_for(expr));
-        let hygiene = store.expr_path_hygiene(expr);
-        match resolver.resolve_path_in_value_ns_fully(db, path, hygiene) {
+        match self.resolve_value_path(store, expr) {
             Some(ValueNs::StaticId(id)) => self.out.statics.push(DefWithBodyId::StaticId(id)),
             Some(ValueNs::ConstId(id)) => self.out.statics.push(DefWithBodyId::ConstId(id)),
             _ => {}
+        }
+    }
+
+    /// What a path expression names in the value namespace.
+    fn resolve_value_path(&self, store: &ExpressionStore, expr: ExprId) -> Option<ValueNs> {
+        let Expr::Path(path) = &store[expr] else { return None };
+        let db = self.graph.db;
+        let scopes = ExprScopes::of(db, self.owner);
+        let resolver = resolver_for_scope(db, self.owner, scopes.scope_for(expr));
+        resolver.resolve_path_in_value_ns_fully(db, path, store.expr_path_hygiene(expr))
+    }
+
+    /// The function a fn pointer holds when its only source is an immutable local
+    /// binding of this body initialised with a function item or a closure (through
+    /// casts and other such bindings): `let f: fn() -> i32 = helper; f()`. `None`
+    /// when the source is anything else (a parameter, a field, a `mut` binding): the
+    /// program-wide rule applies.
+    fn local_pointer_targets(&mut self, store: &ExpressionStore, callee: ExprId, depth: usize) -> Option<Vec<Target<'db>>> {
+        let Some(ValueNs::LocalBinding(binding)) = self.resolve_value_path(store, callee) else { return None };
+        let mut init = *self.let_initializers.get(&binding)?;
+        while let Expr::Cast { expr, .. } = &store[init] {
+            init = *expr;
+        }
+        match self.expr_ty(init)?.kind() {
+            TyKind::FnDef(def, args) => match def.0 {
+                CallableDefId::FunctionId(func) => Some(self.graph.resolve_call(func, args, self.env)),
+                // Constructors allocate nothing.
+                _ => Some(Vec::new()),
+            },
+            TyKind::Closure(closure, args) => Some(vec![Target::Node(Node::Closure {
+                closure: closure.0,
+                parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
+            })]),
+            TyKind::FnPtr(..) if depth < 4 => self.local_pointer_targets(store, init, depth + 1),
+            _ => None,
         }
     }
 
@@ -1218,8 +1298,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let fn_def_ty = self.inst.ty(fn_def_ty);
         let Some(signature) = signature_of(self.graph.db, self.graph.interner, fn_def_ty) else { return };
         let args = self.inst.args(args);
-        if let Some(target) = self.graph.resolve_call(func, args, self.env) {
-            self.out.address_taken.push((target, signature));
+        for target in self.graph.resolve_call(func, args, self.env) {
+            self.out.address_taken.push((target, signature.clone()));
         }
     }
 
@@ -1236,7 +1316,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         if mutability.is_mut() { self.graph.lang.DerefMut_deref_mut } else { self.graph.lang.Deref_deref };
                     if let Some(deref_fn) = deref_fn {
                         let args = GenericArgs::new_from_slice(&[source.into()]);
-                        if let Some(target) = self.graph.resolve_call(deref_fn, args, self.env) {
+                        for target in self.graph.resolve_call(deref_fn, args, self.env) {
                             let site = self.site(expr);
                             let mut edge = Edge::new(target, site);
                             edge.context = self.facts.context(expr.into());

@@ -15,10 +15,7 @@ use crate::roots_table;
 use crate::soundness::{oracle_counts, own};
 
 /// Roots that never allocate but are still flagged, each with why.
-const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[
-    ("precision::iterators::dot", "Iterator::zip's ZipImpl specialisation (issue 15, item 1)"),
-    ("precision::iterators::count_equal", "Iterator::zip's ZipImpl specialisation (issue 15, item 1)"),
-];
+const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[];
 
 #[test]
 fn precision_findings_match_golden() {

@@ -42,6 +42,32 @@ fn main() {
     case("precision::iterators::int_to_string_allocates", count(|| keep(iterators::int_to_string_allocates(12345))));
     case("precision::iterators::to_vec_allocates", count(|| keep(iterators::to_vec_allocates(&bytes))));
     case("precision::iterators::concat_allocates", count(|| keep(iterators::concat_allocates(&["a", "b"]))));
+    case("precision::iterators::zip_fold", count(|| keep(iterators::zip_fold(&u, &u[1..]))));
+    case("precision::iterators::zip_chunks", count(|| keep(iterators::zip_chunks(&bytes))));
+    case("precision::iterators::zeroed_allocates", count(|| keep(iterators::zeroed_allocates(16))));
+    case("precision::iterators::extend_allocates", count(|| keep(iterators::extend_allocates(&u))));
+
+    // builtin_impls
+    let pair = (7u32, String::from("seven"));
+    let strings = [String::from("a"), String::from("b")];
+    let mut taken = vec![1u8, 2, 3];
+    case("precision::builtin_impls::clone_pair", count(|| keep(builtin_impls::clone_pair(&(-1, 1)))));
+    case("precision::builtin_impls::clone_pair_allocates", count(|| keep(builtin_impls::clone_pair_allocates(&pair))));
+    case("precision::builtin_impls::clone_optional_pair", count(|| keep(builtin_impls::clone_optional_pair(&Some((1, 'x'))))));
+    case("precision::builtin_impls::clone_closure", count(|| keep(builtin_impls::clone_closure(5))));
+    case("precision::builtin_impls::clone_closure_allocates", count(|| keep(builtin_impls::clone_closure_allocates(&mut taken))));
+    case("precision::builtin_impls::clone_array", count(|| keep(builtin_impls::clone_array(&[3; 16]))));
+    case("precision::builtin_impls::clone_array_allocates", count(|| keep(builtin_impls::clone_array_allocates(&strings))));
+    case("precision::builtin_impls::fn_item_as_closure", count(|| keep(builtin_impls::fn_item_as_closure(&signed))));
+    case("precision::builtin_impls::local_pointer", count(|| keep(builtin_impls::local_pointer())));
+    case("precision::builtin_impls::local_pointer_allocates", count(|| keep(builtin_impls::local_pointer_allocates())));
+    case("precision::builtin_impls::local_closure_pointer", count(|| keep(builtin_impls::local_closure_pointer(&u))));
+
+    // generic_roots
+    let squares = [generic_roots::Square(3), generic_roots::Square(4)];
+    let labels = [generic_roots::Label(12345)];
+    case("precision::generic_roots::total_area", count(|| keep(generic_roots::total_area(&squares))));
+    case("precision::generic_roots::total_area_allocates", count(|| keep(generic_roots::total_area_allocates(&labels))));
 
     // text
     let csv = "1, 2, x, 40";

@@ -75,3 +75,25 @@ pub fn to_vec_allocates(a: &[u8]) -> Vec<u8> {
 pub fn concat_allocates(parts: &[&str]) -> String {
     parts.concat()
 }
+
+// noalloc:root
+pub fn zip_fold(a: &[u32], b: &[u32]) -> u32 {
+    a.iter().zip(b).fold(0, |acc, (x, y)| acc.wrapping_add(x ^ y))
+}
+
+// noalloc:root
+pub fn zip_chunks(a: &[u8]) -> usize {
+    a.chunks_exact(2).zip(a.windows(2)).filter(|(c, w)| c == w).count()
+}
+
+// noalloc:root
+pub fn zeroed_allocates(n: usize) -> Vec<u8> {
+    vec![0u8; n]
+}
+
+// noalloc:root
+pub fn extend_allocates(a: &[u32]) -> Vec<u32> {
+    let mut v = Vec::new();
+    v.extend(a.iter().copied());
+    v
+}

@@ -2,7 +2,9 @@
 //! topic; a clean root's twin carries the same name with `_allocates`.
 
 pub mod buffered_io;
+pub mod builtin_impls;
 pub mod containers;
 pub mod errors;
+pub mod generic_roots;
 pub mod iterators;
 pub mod text;

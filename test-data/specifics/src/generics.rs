@@ -58,3 +58,10 @@ pub fn largest<T: PartialOrd + Copy>(xs: &[T]) -> Option<T> {
 pub fn generic_clean(xs: &[u64]) -> Option<u64> {
     largest(xs)
 }
+
+// noalloc:root
+/// Generic, and nothing in the workspace instantiates it: one finding says so
+/// instead of a "no known callee" per call on `T`.
+pub fn never_instantiated<T: Greeter>(g: &T) -> usize {
+    g.greet_len() + g.name().len()
+}

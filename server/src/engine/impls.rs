@@ -1,0 +1,186 @@
+//! Which impl's method runs for a trait method call at concrete types when
+//! rust-analyzer's `lookup_impl_method` gives up, with std's specialisation
+//! (`default fn`) taken into account. `lookup_impl_method` selects the most
+//! specific impl but does not look for an item that impl inherits from the impl it
+//! specialises (`ZipImpl::fold` for `Zip<slice::Iter, slice::Iter>`: the
+//! `TrustedRandomAccess` impl specialises the `TrustedRandomAccessNoCoerce` one,
+//! which defines `fold`), and it gives up when the selection is ambiguous.
+//!
+//! Here every impl whose header unifies with the trait reference is tried with the
+//! trait solver: its where-clauses hold, fail, or are left undecided. Of the ones
+//! that hold, the one that specialises all the others runs: its item, or else the
+//! item of the nearest less specific impl that defines it, or else the trait's
+//! default body. When that cannot be decided (an undecided where-clause, no single
+//! most specific impl), every candidate may run: each one's item, and the default
+//! body if one of them inherits it. Never none: with no impl found, the caller keeps
+//! what `lookup_impl_method` answered.
+
+use std::cmp::Reverse;
+
+use hir::db::HirDatabase;
+use hir_def::{AssocItemId, FunctionId, GenericDefId, ImplId, ItemContainerId, TraitId, signatures::FunctionSignature};
+use hir_ty::{
+    GenericPredicates, ParamEnvAndCrate, Span,
+    method_resolution::TraitImpls,
+    next_solver::{
+        AnyImplId, DbInterner, GenericArg, GenericArgs, SolverDefId, TraitRef, Ty, TypingMode, Unnormalized,
+        infer::{
+            DbInternerInferExt,
+            traits::{Obligation, ObligationCause},
+        },
+        obligation_ctxt::ObligationCtxt,
+    },
+};
+use rustc_type_ir::{
+    Interner as _, TypeVisitableExt,
+    fast_reject::{TreatParams, simplify_type},
+    inherent::GenericArgs as _,
+};
+
+/// One function that may run for the call, at its generic arguments.
+pub(crate) type Candidate<'db> = (FunctionId, GenericArgs<'db>);
+
+/// The database, interner and environment the trait solver works in.
+#[derive(Clone, Copy)]
+struct Solver<'db> {
+    db: &'db dyn HirDatabase,
+    interner: DbInterner<'db>,
+    env: ParamEnvAndCrate<'db>,
+}
+
+/// Whether an impl applies to a trait reference.
+enum Applies<'db> {
+    /// Its where-clauses hold; the impl's generic arguments.
+    Yes(GenericArgs<'db>),
+    /// The solver leaves a where-clause undecided.
+    Maybe(GenericArgs<'db>),
+    No,
+}
+
+/// The functions that may run for `func` (a trait method) at `args` (the trait's
+/// arguments, `Self` first, then the method's own). `None` when no impl applies or
+/// the trait reference is still generic (a call on a type parameter): the caller
+/// keeps `lookup_impl_method`'s answer.
+pub(crate) fn candidates<'db>(
+    db: &'db dyn HirDatabase,
+    interner: DbInterner<'db>,
+    env: ParamEnvAndCrate<'db>,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+) -> Option<Vec<Candidate<'db>>> {
+    let ItemContainerId::TraitId(trait_) = func.loc(db).container else { return None };
+    let trait_params = GenericArgs::identity_for_item(interner, SolverDefId::TraitId(trait_)).len();
+    let trait_args = args.as_slice().get(..trait_params)?;
+    let method_args = &args.as_slice()[trait_params..];
+    let trait_args = GenericArgs::new_from_slice(trait_args);
+    if trait_args.has_param() || trait_args.has_non_region_infer() {
+        return None;
+    }
+    let self_ty = trait_args.as_slice().first()?.ty()?;
+    let trait_ref = TraitRef::new_from_args(interner, trait_.into(), trait_args);
+
+    let mut yes: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
+    let mut maybe: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
+    let solver = Solver { db, interner, env };
+    for impl_ in impls_for(solver, trait_, self_ty) {
+        match applies(solver, impl_, trait_ref) {
+            Applies::Yes(impl_args) => yes.push((impl_, impl_args)),
+            Applies::Maybe(impl_args) => maybe.push((impl_, impl_args)),
+            Applies::No => {}
+        }
+    }
+    if yes.is_empty() && maybe.is_empty() {
+        return None;
+    }
+    let name = FunctionSignature::of(db, func).name.clone();
+    let item = |impl_: ImplId| {
+        impl_.impl_items(db).items.iter().find_map(|(n, item)| match *item {
+            AssocItemId::FunctionId(f) if *n == name => Some(f),
+            _ => None,
+        })
+    };
+    let with_method_args = |impl_args: GenericArgs<'db>| {
+        GenericArgs::new_from_iter(interner, impl_args.iter().chain(method_args.iter().copied()))
+    };
+    let specializes = |a: ImplId, b: ImplId| interner.impl_specializes(AnyImplId::ImplId(a), AnyImplId::ImplId(b));
+
+    if maybe.is_empty() {
+        let others_below = |a: ImplId| yes.iter().filter(|&&(b, _)| a != b && specializes(a, b)).count();
+        let most_specific = yes.iter().any(|&(a, _)| others_below(a) == yes.len() - 1);
+        if most_specific {
+            // From the most specific down: the first impl that defines the item.
+            let mut chain = yes.clone();
+            chain.sort_by_key(|&(impl_, _)| Reverse(others_below(impl_)));
+            let found = chain.iter().find_map(|&(impl_, impl_args)| Some((item(impl_)?, with_method_args(impl_args))));
+            return Some(vec![found.unwrap_or((func, args))]);
+        }
+    }
+    // Undecided: whatever any candidate would run.
+    let mut out: Vec<Candidate<'db>> = Vec::new();
+    for &(impl_, impl_args) in yes.iter().chain(&maybe) {
+        let candidate = match item(impl_) {
+            Some(f) => (f, with_method_args(impl_args)),
+            None => (func, args),
+        };
+        if !out.contains(&candidate) {
+            out.push(candidate);
+        }
+    }
+    Some(out)
+}
+
+/// The impls of `trait_` in the root's crate and its dependencies that may be for
+/// `self_ty`: those indexed under its simplified type, and the blanket ones.
+fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: Ty<'db>) -> Vec<ImplId> {
+    let Solver { db, interner, env } = solver;
+    let simplified = simplify_type(interner, self_ty, TreatParams::InstantiateWithInfer);
+    let mut out = Vec::new();
+    for impls in TraitImpls::for_crate_and_deps(db, env.krate) {
+        match &simplified {
+            Some(simplified) => {
+                out.extend_from_slice(impls.for_trait_and_self_ty(trait_, simplified).0);
+                out.extend_from_slice(impls.blanket_impls(trait_));
+            }
+            None => impls.for_trait(trait_, |impls| {
+                if let either::Either::Left(impls) = impls {
+                    out.extend_from_slice(impls);
+                }
+            }),
+        }
+    }
+    out
+}
+
+/// Whether `impl_`'s header unifies with `trait_ref` and its where-clauses hold.
+fn applies<'db>(solver: Solver<'db>, impl_: ImplId, trait_ref: TraitRef<'db>) -> Applies<'db> {
+    let Solver { db, interner, env } = solver;
+    let Some(impl_trait) = db.impl_trait(impl_) else { return Applies::No };
+    let infcx = interner.infer_ctxt().build(TypingMode::PostAnalysis);
+    let fresh = infcx.fresh_args_for_item(Span::Dummy, SolverDefId::ImplId(impl_));
+    let impl_ref = impl_trait.instantiate(interner, fresh).skip_norm_wip();
+    let cause = ObligationCause::dummy();
+    let mut ocx = ObligationCtxt::new(&infcx);
+    if ocx.eq(&cause, env.param_env, trait_ref, impl_ref).is_err() {
+        return Applies::No;
+    }
+    for clause in GenericPredicates::query_all(db, GenericDefId::ImplId(impl_))
+        .iter_instantiated(interner, fresh.as_slice())
+        .map(Unnormalized::skip_norm_wip)
+    {
+        ocx.register_obligation(Obligation::new(interner, cause, env.param_env, clause));
+    }
+    if !ocx.try_evaluate_obligations().is_empty() {
+        return Applies::No;
+    }
+    let undecided = !ocx.into_pending_obligations().is_empty();
+    let impl_args = infcx.resolve_vars_if_possible(fresh);
+    let settled = !impl_args.has_non_region_infer();
+    let impl_args = GenericArgs::new_from_iter(
+        interner,
+        impl_args.iter().map(|arg| match arg.ty() {
+            Some(ty) => GenericArg::from(ty.replace_infer_with_error(interner)),
+            None => arg,
+        }),
+    );
+    if undecided || !settled { Applies::Maybe(impl_args) } else { Applies::Yes(impl_args) }
+}
