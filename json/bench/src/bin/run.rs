@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
-use json_bench::small::{Cookie, CookieRef, Feed, FeedCore, FeedRef};
 use json_bench::citm_catalog::{CitmCatalog, CitmCatalogRef};
+use json_bench::small::{Cookie, CookieRef, Feed, FeedCore, FeedRef};
 use json_bench::twitter::{Twitter, TwitterRef};
 use json_bench::{allocations, canada::Canada, cpu_seconds, data};
 
