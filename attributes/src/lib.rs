@@ -41,10 +41,11 @@ pub fn append(args: TokenStream, item: TokenStream) -> TokenStream {
     without_arguments("append", args, item)
 }
 
-/// Exempts the item's line and everything it calls: `#[noalloc::exempt(measured,
-/// "runs once per process")]`. Same as `// noalloc:exempt measured: runs once per
-/// process` on the line above. Statements keep the comment form (attributes on
-/// statements are not stable Rust).
+/// Exempts the whole item (every line of it, as `#[allow(..)]` covers its item)
+/// and everything those lines call: `#[noalloc::exempt(measured, "runs once per
+/// process")]`. The comment form, `// noalloc:exempt measured: runs once per
+/// process`, covers the one line below it. Statements keep the comment form
+/// (attributes on statements are not stable Rust).
 #[proc_macro_attribute]
 pub fn exempt(args: TokenStream, item: TokenStream) -> TokenStream {
     let args: Vec<TokenTree> = args.into_iter().collect();

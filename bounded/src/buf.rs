@@ -219,10 +219,14 @@ impl<'a> Buf<'a> {
     }
 
     /// Appends `n` in decimal, without `fmt`'s machinery.
+    #[inline]
     pub fn write_int<I: Int>(&mut self, n: I) {
-        let mut digits = [0u8; int::MAX_DIGITS];
+        let mut digits: int::Digits = [MaybeUninit::uninit(); int::MAX_DIGITS];
         let start = n.write_digits(&mut digits);
-        self.write_bytes(&digits[start..]);
+        let written = &digits[start..];
+        // SAFETY: `write_digits` initialised everything from `start` on.
+        let bytes = unsafe { core::slice::from_raw_parts(written.as_ptr().cast::<u8>(), written.len()) };
+        self.write_bytes(bytes);
     }
 
     /// Moves to memory that holds `additional` more bytes: a larger pooled chunk,
@@ -373,10 +377,17 @@ impl io::Write for Buf<'_> {
 pub use int::Int;
 
 mod int {
-    //! Decimal digits of any primitive integer, two at a time from a table.
+    //! Decimal digits of any primitive integer, written from the end of a stack
+    //! buffer four at a time (two pairs from a table).
+
+    use core::mem::MaybeUninit;
+    use core::ptr;
 
     /// Enough for `i128::MIN`.
     pub(crate) const MAX_DIGITS: usize = 40;
+
+    /// Room for one number's digits; only the tail from the returned start is written.
+    pub(crate) type Digits = [MaybeUninit<u8>; MAX_DIGITS];
 
     const PAIRS: &[u8; 200] = b"\
         0001020304050607080910111213141516171819\
@@ -388,44 +399,88 @@ mod int {
     /// A primitive integer that [`Buf::write_int`](crate::Buf::write_int) can write.
     pub trait Int: Copy + sealed::Sealed {
         #[doc(hidden)]
-        /// Writes the digits at the end of `out`; returns where they start.
-        fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize;
+        /// Writes the digits (and sign) at the end of `out`; returns where they
+        /// start. Everything from there on is initialised.
+        fn write_digits(self, out: &mut Digits) -> usize;
     }
 
     mod sealed {
         pub trait Sealed {}
     }
 
-    fn u64_digits(mut n: u64, out: &mut [u8; MAX_DIGITS], mut at: usize) -> usize {
-        while n >= 100 {
-            let pair = (n % 100) as usize * 2;
-            n /= 100;
+    /// Writes pair `pair` (0..100) at `out[at..at + 2]`.
+    ///
+    /// # Safety
+    /// `at + 2 <= MAX_DIGITS` and `pair < 100`.
+    #[inline(always)]
+    unsafe fn put_pair(out: &mut Digits, at: usize, pair: usize) {
+        debug_assert!(at + 2 <= MAX_DIGITS && pair < 100);
+        // SAFETY: both ranges are in bounds (the caller's promise); a table and a
+        // stack buffer never overlap.
+        unsafe { ptr::copy_nonoverlapping(PAIRS.as_ptr().add(pair * 2), out.as_mut_ptr().add(at).cast::<u8>(), 2) };
+    }
+
+    /// Writes `n` so that it ends at `end`; returns where it starts.
+    ///
+    /// # Safety
+    /// `end <= MAX_DIGITS`, and `end` is at least the number of digits of `n` (20
+    /// covers any `u64`).
+    #[inline]
+    unsafe fn u64_digits(mut n: u64, out: &mut Digits, end: usize) -> usize {
+        let mut at = end;
+        // SAFETY (every `put_pair` below): each step moves `at` down by the digits
+        // it writes, and `end` is at least the number of digits (the caller's
+        // promise), so `at` stays >= 0 and `at + 2 <= end`; pairs are `% 100` or
+        // `< 100`.
+        while n >= 10_000 {
+            let four = (n % 10_000) as usize;
+            n /= 10_000;
+            at -= 4;
+            unsafe {
+                put_pair(out, at, four / 100);
+                put_pair(out, at + 2, four % 100);
+            }
+        }
+        let mut n = n as usize;
+        if n >= 100 {
             at -= 2;
-            out[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+            unsafe { put_pair(out, at, n % 100) };
+            n /= 100;
         }
         if n >= 10 {
-            let pair = n as usize * 2;
             at -= 2;
-            out[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+            unsafe { put_pair(out, at, n) };
         } else {
             at -= 1;
-            out[at] = b'0' + n as u8;
+            out[at].write(b'0' + n as u8);
         }
         at
     }
 
-    fn u128_digits(mut n: u128, out: &mut [u8; MAX_DIGITS]) -> usize {
+    #[inline]
+    fn u64_at_end(n: u64, out: &mut Digits) -> usize {
+        // SAFETY: `MAX_DIGITS` (40) is at least the 20 digits of a `u64`.
+        unsafe { u64_digits(n, out, MAX_DIGITS) }
+    }
+
+    fn u128_digits(mut n: u128, out: &mut Digits) -> usize {
         const TEN19: u128 = 10_000_000_000_000_000_000;
         let mut at = MAX_DIGITS;
-        while n > u64::MAX as u128 {
+        while let Err(_) = u64::try_from(n) {
             let low = (n % TEN19) as u64;
             n /= TEN19;
-            let start = u64_digits(low, out, at);
+            // SAFETY: `u128::MAX` has 39 digits, so at most two 19-digit groups are
+            // written here and `at` is 40 or 21 (>= 20) before each.
+            let start = unsafe { u64_digits(low, out, at) };
             // Pad the 19-digit group with zeros.
-            out[at - 19..start].fill(b'0');
+            for zero in &mut out[at - 19..start] {
+                zero.write(b'0');
+            }
             at -= 19;
         }
-        u64_digits(n as u64, out, at)
+        // SAFETY: `at` is 40, 21 or 2 (after two groups): what is left has at most
+        // 20, 20 or 1 digits (`u128::MAX` has 39).
+        unsafe { u64_digits(n as u64, out, at) }
     }
 
     macro_rules! unsigned {
@@ -433,7 +488,7 @@ mod int {
             impl sealed::Sealed for $t {}
             impl Int for $t {
                 #[inline]
-                fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize {
+                fn write_digits(self, out: &mut Digits) -> usize {
                     $via(self as $wide, out)
                 }
             }
@@ -445,10 +500,10 @@ mod int {
             impl sealed::Sealed for $t {}
             impl Int for $t {
                 #[inline]
-                fn write_digits(self, out: &mut [u8; MAX_DIGITS]) -> usize {
+                fn write_digits(self, out: &mut Digits) -> usize {
                     let start = $via(self.unsigned_abs() as $wide, out);
                     if self < 0 {
-                        out[start - 1] = b'-';
+                        out[start - 1].write(b'-');
                         start - 1
                     } else {
                         start
@@ -456,10 +511,6 @@ mod int {
                 }
             }
         )*};
-    }
-
-    fn u64_at_end(n: u64, out: &mut [u8; MAX_DIGITS]) -> usize {
-        u64_digits(n, out, MAX_DIGITS)
     }
 
     unsigned!(u8 => u64_at_end as u64, u16 => u64_at_end as u64, u32 => u64_at_end as u64,

@@ -15,13 +15,24 @@ cargo build --release --manifest-path "$here/Cargo.toml" --bin run >&2
 bin="$CARGO_TARGET_DIR/release/run"
 
 corpus_libs="json serde_json serde_json-in-place simd-json sonic-rs"
+# Borrowed decodes (decode only) of twitter and citm; the feed and cookie have
+# their json and serde_json borrowed rows in small_libs, simd-json's and sonic-rs's
+# are added for decode.
+borrowed_libs="json-borrowed serde_json-borrowed serde_json-borrowed-in-place simd-json-borrowed sonic-rs-borrowed"
 small_libs="json json-borrowed serde_json serde_json-borrowed simd-json sonic-rs serde-json-core miniserde"
 : > "$results"
 for round in $(seq 1 "$rounds"); do
     for set in $sets; do
         case "$set" in feed|cookie) libs="$small_libs" ;; *) libs="$corpus_libs" ;; esac
         for op in $ops; do
-            for lib in $libs; do
+            op_libs="$libs"
+            if [[ "$op" == decode ]]; then
+                case "$set" in
+                    twitter|citm_catalog) op_libs="$libs $borrowed_libs" ;;
+                    feed|cookie) op_libs="$libs simd-json-borrowed sonic-rs-borrowed" ;;
+                esac
+            fi
+            for lib in $op_libs; do
                 nice -n 10 "$bin" "$lib" "$set" "$op" ${JSON_BENCH_ITERS:-} | tee -a "$results" >&2
             done
         done

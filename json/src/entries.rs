@@ -99,7 +99,9 @@ integer_keys!(u8 u16 u32 u64 i8 i16 i32 i64);
 #[cfg(feature = "alloc")]
 impl<K, V> WriteJson for Entries<K, V>
 where
-    K: for<'x> ObjectKey<'x>,
+    // Writing a key borrows nothing: any `'de` would do. `'static` is the one every
+    // key type has, borrowed keys (`&'a str`) included.
+    K: ObjectKey<'static>,
     V: WriteJson,
 {
     fn write_json<S: Sink>(&self, w: &mut Writer<'_, S>) {

@@ -45,6 +45,40 @@ fn write_int_matches_display_at_the_extremes() {
     assert_eq!(std::str::from_utf8(buf.bytes()), Ok(want.as_str()));
 }
 
+/// Around every power of ten (where the number of digits changes), for the `u64`
+/// path and the `u128` one with its 19-digit groups, negatives included.
+#[test]
+fn write_int_matches_display_at_every_length() {
+    let mut mem = [0u8; 8192];
+    let mut buf = Buf::new(&mut mem);
+    let mut want = String::new();
+    for power in 0..=38u32 {
+        let ten = 10u128.pow(power);
+        for n in [ten - 1, ten, ten + 1] {
+            if let Ok(small) = u64::try_from(n) {
+                buf.write_int(small);
+                buf.write_int(-(small as i128) as i64);
+                let _ = write!(want, "{small}{}", -(small as i128) as i64);
+            }
+            buf.write_int(n);
+            buf.write_int(-(n as i128));
+            let _ = write!(want, "{n}{}", -(n as i128));
+        }
+    }
+    assert!(!buf.is_full());
+    assert_eq!(std::str::from_utf8(buf.bytes()), Ok(want.as_str()));
+}
+
+/// An integer that does not fit is not written at all, as any other write.
+#[test]
+fn write_int_is_whole_or_nothing() {
+    let mut mem = [0u8; 8];
+    let mut buf = Buf::new(&mut mem);
+    buf.write_int(-123i32);
+    buf.write_int(123_456u32);
+    assert_eq!((buf.bytes(), buf.is_full()), (&b"-123"[..], true));
+}
+
 proptest! {
     #![proptest_config(crate::proptest_config())]
 

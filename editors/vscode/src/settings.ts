@@ -18,6 +18,9 @@ export interface ServerSettings {
   roots?: string[];
   severity: Severity;
   buildScripts: boolean;
+  /** `--strict-panics`: what a panic path computes before it panics is checked. Sent
+   * only when on, so `strict-panics = true` in Cargo.toml metadata still applies. */
+  strictPanics?: boolean;
   /** Features and target, under rust-analyzer's names (`cargo.features`, ...). */
   cargo?: CargoSettings;
   /** How findings the baseline lists are shown: as hints (the server's default) or not at all. */
@@ -68,6 +71,7 @@ export function serverSettings(
       out[key] = v;
     }
   }
+  if (get("strictPanics") === true) out.strictPanics = true;
   if (get("baselined") === "hide") out.baselined = "hide";
   const cargo: CargoSettings = {};
   const features = get("cargo.features");
@@ -105,6 +109,7 @@ export function checkArgs(s: ServerSettings, folder: string): string[] {
   for (const t of s.scratch ?? []) args.push("--scratch", t);
   for (const r of s.roots ?? []) args.push("--root", r);
   if (!s.buildScripts) args.push("--no-build-scripts");
+  if (s.strictPanics) args.push("--strict-panics");
   if (s.cargo?.features === "all") args.push("--all-features");
   else if (s.cargo?.features !== undefined) args.push("--features", s.cargo.features.join(","));
   if (s.cargo?.noDefaultFeatures) args.push("--no-default-features");

@@ -3,6 +3,7 @@
 
 use json::{Entries, ReadJson, WriteJson};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 #[derive(Serialize, Deserialize, WriteJson, ReadJson, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct CitmCatalog {
@@ -68,4 +69,67 @@ pub struct SeatCategory {
 pub struct Area {
     pub area_id: Id,
     pub block_ids: [(); 0],
+}
+
+// The borrowed model (`json-borrowed`, `serde_json-borrowed`, ... rows): names that
+// may hold escapes are `Cow<'a, str>` with `#[serde(borrow)]`; the maps' keys and
+// values (no escapes in the corpus; serde borrows `&str` inside `Entries` but would
+// not borrow a `Cow` there) are `&'a str`.
+
+#[derive(Serialize, Deserialize, WriteJson, ReadJson, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct CitmCatalogRef<'a> {
+    #[serde(borrow)]
+    pub area_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub audience_sub_category_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub block_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub events: Entries<&'a str, EventRef<'a>>,
+    #[serde(borrow)]
+    pub performances: Vec<PerformanceRef<'a>>,
+    #[serde(borrow)]
+    pub seat_category_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub sub_topic_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub subject_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub topic_names: Entries<&'a str, &'a str>,
+    #[serde(borrow)]
+    pub topic_sub_topics: Entries<&'a str, Vec<Id>>,
+    #[serde(borrow)]
+    pub venue_names: Entries<&'a str, &'a str>,
+}
+
+#[derive(Serialize, Deserialize, WriteJson, ReadJson, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct EventRef<'a> {
+    pub description: (),
+    pub id: Id,
+    #[serde(borrow)]
+    pub logo: Option<&'a str>,
+    #[serde(borrow)]
+    pub name: Cow<'a, str>,
+    pub sub_topic_ids: Vec<Id>,
+    pub subject_code: (),
+    pub subtitle: (),
+    pub topic_ids: Vec<Id>,
+}
+
+#[derive(Serialize, Deserialize, WriteJson, ReadJson, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PerformanceRef<'a> {
+    pub event_id: Id,
+    pub id: Id,
+    #[serde(borrow)]
+    pub logo: Option<&'a str>,
+    pub name: (),
+    pub prices: Vec<Price>,
+    pub seat_categories: Vec<SeatCategory>,
+    pub seat_map_image: (),
+    pub start: u64,
+    #[serde(borrow)]
+    pub venue_code: Cow<'a, str>,
 }

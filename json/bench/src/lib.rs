@@ -8,6 +8,7 @@ pub mod small;
 pub mod twitter;
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Counts every allocation, reallocation included, of the whole process.
@@ -54,5 +55,52 @@ pub fn data(name: &str) -> Vec<u8> {
         "feed" => small::feed(),
         "cookie" => small::cookie(),
         file => std::fs::read(format!("{CORPUS}{file}.json")).unwrap_or_else(|e| panic!("{CORPUS}{file}.json: {e}")),
+    }
+}
+
+/// A string of a borrowed model: borrowed from the input wherever the library can
+/// (serde's deserializers borrow unescaped strings; `json` borrows from the input,
+/// or from its arena when escaped), owned otherwise. Unlike a bare `Cow<'a, str>`,
+/// serde borrows it without `#[serde(borrow)]`, so it can stand for a type parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Str<'a>(pub Cow<'a, str>);
+
+impl serde::Serialize for Str<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Str<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Borrowing;
+        impl<'de> serde::de::Visitor<'de> for Borrowing {
+            type Value = Str<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Str<'de>, E> {
+                Ok(Str(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(Borrowing)
+    }
+}
+
+impl json::WriteJson for Str<'_> {
+    fn write_json<S: json::Sink>(&self, w: &mut json::Writer<'_, S>) {
+        self.0.write_json(w);
+    }
+}
+
+impl<'de: 'a, 'a> json::ReadJson<'de> for Str<'a> {
+    fn read_json(r: &mut json::Reader<'de>) -> json::Result<Self> {
+        Cow::read_json(r).map(Str)
     }
 }

@@ -99,3 +99,18 @@ fn clear_reuses_the_writer() {
     w.flush().unwrap();
     assert_eq!(w.bytes(), b"null");
 }
+
+/// `Entries` with borrowed keys writes and reads back (the write needs no lifetime
+/// of the input: a `&str` key of any lifetime will do).
+#[test]
+fn entries_with_borrowed_keys_write_and_read_back() {
+    let owned = String::from("caf\u{e9}");
+    let entries = json::Entries(vec![(owned.as_str(), 1u32), ("b\"q", 2)]);
+    let text = json::testing::encode(&entries);
+    assert_eq!(text, r#"{"café":1,"b\"q":2}"#.as_bytes());
+    let mut arena_mem = [0u8; 16];
+    let mut reader = json::Reader::new(&text).with_arena(json::Arena::new(&mut arena_mem));
+    let mut back: json::Entries<&str, u32> = json::Entries(Vec::with_capacity(2));
+    reader.read_into(&mut back).unwrap();
+    assert_eq!(back, entries);
+}

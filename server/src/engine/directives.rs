@@ -162,13 +162,24 @@ pub enum RootItem {
     Module(ast::Module),
 }
 
-/// An exemption as written, with the line it covers (0-based).
+/// An exemption as written, with the lines it covers (0-based): a comment covers
+/// one line; an attribute covers its whole item, as `#[allow(..)]` does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExemptionSite {
     pub kind: String,
     pub reason: String,
     pub comment: TextRange,
+    /// The first line it covers: the line the exemption is listed and reported by.
     pub covered_line: u32,
+    /// The last line it covers (`covered_line` for a comment).
+    pub last_covered_line: u32,
+}
+
+impl ExemptionSite {
+    /// Every line it covers (0-based).
+    pub fn covered_lines(&self) -> std::ops::RangeInclusive<u32> {
+        self.covered_line..=self.last_covered_line
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,7 +215,10 @@ pub fn collect(file: &SourceFile) -> FileDirectives {
             range,
             form: DirectiveForm::Comment,
             item: attached_item(&token),
-            covered_line: Some(if trailing { line } else { next_code_line(&text, &lines, line) }),
+            covered_lines: Some({
+                let covered = if trailing { line } else { next_code_line(&text, &lines, line) };
+                (covered, covered)
+            }),
         };
         place.record(parsed, &mut out);
     }
@@ -215,7 +229,10 @@ pub fn collect(file: &SourceFile) -> FileDirectives {
             let place = Place {
                 range: attr.syntax().text_range(),
                 form: DirectiveForm::Attribute,
-                covered_line: item.as_ref().map(|item| lines.line_of(u32::from(first_code_offset(item)))),
+                covered_lines: item.as_ref().map(|item| {
+                    let end = u32::from(item.text_range().end()).saturating_sub(1);
+                    (lines.line_of(u32::from(first_code_offset(item))), lines.line_of(end))
+                }),
                 item: item.clone(),
             };
             place.record(parsed, &mut out);
@@ -230,9 +247,9 @@ struct Place {
     form: DirectiveForm,
     /// The item it is attached to.
     item: Option<SyntaxNode>,
-    /// The line an exemption covers (0-based); `None` where an exemption may not stand
-    /// (an attribute on a statement).
-    covered_line: Option<u32>,
+    /// The first and last line an exemption covers (0-based); `None` where an
+    /// exemption may not stand (an attribute on a statement).
+    covered_lines: Option<(u32, u32)>,
 }
 
 impl Place {
@@ -266,8 +283,10 @@ impl Place {
                 Some(item) => out.append_fns.push(item),
                 None => out.errors.push(self.misplaced("append", "a fn")),
             },
-            Directive::Exempt { kind, reason } => match self.covered_line {
-                Some(covered_line) => out.exemptions.push(ExemptionSite { kind, reason, comment: range, covered_line }),
+            Directive::Exempt { kind, reason } => match self.covered_lines {
+                Some((covered_line, last_covered_line)) => {
+                    out.exemptions.push(ExemptionSite { kind, reason, comment: range, covered_line, last_covered_line })
+                }
                 None => out.errors.push(DirectiveError {
                     range,
                     message: format!(
@@ -483,8 +502,8 @@ fn f() {
         let d = directives(
             "fn f() {\n    let s = String::new(); // noalloc:exempt debug: logging\n    // noalloc:exempt measured: once per request\n\n    let t = vec![1];\n}\n",
         );
-        let covered: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.covered_line)).collect();
-        assert_eq!(covered, [("debug", 1), ("measured", 4)]);
+        let covered: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.covered_lines())).collect();
+        assert_eq!(covered, [("debug", 1..=1), ("measured", 4..=4)]);
     }
 
     #[test]
@@ -517,14 +536,17 @@ struct Ring;
 fn push_it() {}
 
 #[noalloc::exempt(measured, "runs once per process")]
-static TABLE: u8 = 0;
+/// The attribute covers the whole item, its initialiser too.
+static TABLE: [u8; 2] = [
+    0, 1,
+];
 "#,
         );
         assert_eq!(d.roots.len(), 3);
         assert_eq!(d.fixed_types.len(), 1);
         assert_eq!(d.append_fns.len(), 1);
-        let exempt: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.reason.as_str(), e.covered_line)).collect();
-        assert_eq!(exempt, [("measured", "runs once per process", 19)]);
+        let exempt: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.reason.as_str(), e.covered_lines())).collect();
+        assert_eq!(exempt, [("measured", "runs once per process", 20..=22)]);
         assert!(d.errors.is_empty(), "{:?}", d.errors);
         let file = SourceFile::parse("#[noalloc::append]\n#[inline]\nfn f() {}\n", Edition::CURRENT).tree();
         let f = file.syntax().descendants().find_map(ast::Fn::cast).unwrap();

@@ -74,7 +74,9 @@ impl Analyzer<'_> {
                 let func = function_at(site.comment.start());
                 let covered_line = site.covered_line + 1;
                 let line_only = config.line_only.contains(&site.kind);
-                self.exempt_lines.insert((location.file.clone(), covered_line), self.exemptions.len());
+                for line in site.covered_lines() {
+                    self.exempt_lines.insert((location.file.clone(), line + 1), self.exemptions.len());
+                }
                 self.exemptions.push(Exemption {
                     report: ExemptionReport {
                         location,

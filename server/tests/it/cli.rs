@@ -227,6 +227,7 @@ fn features_and_target_choose_what_is_checked() {
     assert_eq!(code, 1, "{stderr}");
     expect![[r#"
         src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
+        src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
     "#]]
     .assert_eq(&stdout);
 
@@ -234,6 +235,7 @@ fn features_and_target_choose_what_is_checked() {
     expect![[r#"
         src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
         src/lib.rs:21: features::gated: calls <str as alloc::borrow::ToOwned>::to_owned
+        src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
     "#]]
     .assert_eq(&gated);
     assert!(stderr.is_empty(), "{stderr}");
@@ -242,6 +244,21 @@ fn features_and_target_choose_what_is_checked() {
 
     let (_, narrow, stderr) = check("features", &["--message-format", "short", "--target", "i686-unknown-linux-gnu"]);
     assert!(narrow.contains("features::narrow: calls"), "{narrow}{stderr}");
+}
+
+/// `#[noalloc::exempt(..)]` on an item covers the whole item, as `#[allow(..)]`
+/// does: `warm_up`'s allocation, on the line after its signature, is let through
+/// (and listed as such), while its twin `cold_start` without the attribute is
+/// reported (in the test above).
+#[test]
+fn an_exemption_attribute_covers_its_whole_item() {
+    let (_, stdout, stderr) = check("features", &["--report"]);
+    let report = format!("{stdout}{stderr}");
+    assert!(!report.contains("features::warm_up"), "{report}");
+    assert!(
+        report.contains("exemption at src/lib.rs:45 (measured: runs once, at start-up)\n    lets through: calls alloc::vec::from_elem"),
+        "{report}"
+    );
 }
 
 #[test]

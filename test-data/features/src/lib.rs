@@ -30,6 +30,31 @@ pub fn narrow(values: &[u32]) -> usize {
     copied.len()
 }
 
-/// An exemption in the attribute form, on an item: it covers the item's line.
+/// An exemption in the attribute form, on an item: it covers the whole item.
 #[noalloc::exempt(measured, "built once, when the table is first read")]
 pub static TABLE: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| vec![1, 2, 3]);
+
+/// A root whose helper is exempted by an attribute: clean, although the helper
+/// allocates on a later line than its signature.
+#[noalloc::root]
+pub fn exempted_helper(len: usize) -> usize {
+    warm_up(len)
+}
+
+/// The attribute covers the whole fn, as `#[allow(..)]` would.
+#[noalloc::exempt(measured, "runs once, at start-up")]
+fn warm_up(len: usize) -> usize {
+    let table = vec![0u8; len];
+    table.len()
+}
+
+/// The same helper without the attribute: reported.
+#[noalloc::root]
+pub fn unexempted_helper(len: usize) -> usize {
+    cold_start(len)
+}
+
+fn cold_start(len: usize) -> usize {
+    let table = vec![1u8; len];
+    table.len()
+}

@@ -282,6 +282,18 @@ try {
   const yellow = await page.locator(".monaco-editor .squiggly-warning").first().waitFor({ state: "attached", timeout: 60_000 }).then(() => true, () => false);
   check("clearing it brings the warning back", yellow && (await page.locator(".monaco-editor .squiggly-error").count()) === 0);
 
+  // noalloc.strictPanics reaches the server too: `pick`'s panic message calls
+  // `describe`, which allocates; cut as a panic path by default, reported with the
+  // setting on (on line 24, in view below `greet`), and cut again when it is cleared.
+  const warnings = () => page.locator(".monaco-editor .squiggly-warning").count();
+  const before = await warnings();
+  writeWorkspaceSettings({ "noalloc.strictPanics": true });
+  const strict = await waitFor("a second squiggle with strictPanics", async () => (await warnings()) > before, 60_000).then(() => true, () => false);
+  check("noalloc.strictPanics = true checks what a panic path computes, without a restart", strict && starts() === 1, `squiggles ${before} -> ${await warnings()}, server starts=${starts()}`);
+  writeWorkspaceSettings({});
+  const lenient = await waitFor("back to one squiggle", async () => (await warnings()) === before, 60_000).then(() => true, () => false);
+  check("clearing it cuts the panic path again", lenient, `squiggles ${await warnings()}`);
+
   // The quick fix: cursor on the squiggle, Control+. , pick "Insert a noalloc exemption".
   box = await squiggle.boundingBox();
   await page.mouse.click(box.x + 3, box.y + box.height / 2);

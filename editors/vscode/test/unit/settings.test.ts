@@ -88,3 +88,16 @@ test("baselined findings: hints unless hidden", () => {
   assert.equal(serverSettings(reader({ baselined: "hint" }), env).baselined, undefined);
   assert.equal(serverSettings(reader({ baselined: "hide" }), env).baselined, "hide");
 });
+
+test("strictPanics reaches the server and the check only when on", () => {
+  const on = serverSettings(reader({ strictPanics: true }), env);
+  assert.equal(on.strictPanics, true);
+  assert.deepEqual(didChangeConfigurationParams(on).settings.noalloc, { severity: "warning", buildScripts: true, strictPanics: true });
+  assert.deepEqual(checkArgs(on, "/ws"), ["--check", "/ws", "--strict-panics"]);
+  // Off or malformed: left out, so `strict-panics = true` in Cargo.toml still applies.
+  for (const value of [false, "yes", undefined]) {
+    const off = serverSettings(reader({ strictPanics: value }), env);
+    assert.equal("strictPanics" in off, false, String(value));
+    assert.deepEqual(checkArgs(off, "/ws"), ["--check", "/ws"]);
+  }
+});

@@ -6,8 +6,10 @@
 use std::collections::BTreeMap;
 use std::hint::black_box;
 
+use json_bench::citm_catalog::{CitmCatalog, CitmCatalogRef};
 use json_bench::small::{Cookie, CookieRef, Feed, FeedCore, FeedRef};
-use json_bench::{allocations, canada::Canada, citm_catalog::CitmCatalog, cpu_seconds, data, twitter::Twitter};
+use json_bench::twitter::{Twitter, TwitterRef};
+use json_bench::{allocations, canada::Canada, cpu_seconds, data};
 
 #[global_allocator]
 static ALLOC: json_bench::Counting = json_bench::Counting;
@@ -34,9 +36,10 @@ fn measure(iters: u64, mut f: impl FnMut()) -> (f64, f64) {
     (t1 - t0, (a1 - a0) as f64 / iters as f64)
 }
 
-/// Equal up to one unit in the last place of floats: serde_json's default float
+/// The same JSON value (an owned and a borrowed model compare too), equal up to
+/// one unit in the last place of floats: serde_json's default float
 /// parser (the one benchmarked) is not always correctly rounded, ours is.
-fn same<T: serde::Serialize>(a: &T, b: &T) -> bool {
+fn same<T: serde::Serialize, U: serde::Serialize>(a: &T, b: &U) -> bool {
     fn close(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         use serde_json::Value::*;
         match (a, b) {
@@ -129,9 +132,118 @@ where
     })
 }
 
-fn miniserde_case<T: miniserde::Serialize + miniserde::Deserialize>(op: &str, input: &[u8], iters: u64) -> (f64, f64) {
+/// A model whose strings borrow the input: `Of<'a>` borrows for `'a`.
+trait Borrowed {
+    type Of<'a>: serde::Serialize + serde::Deserialize<'a> + json::ReadJson<'a> + json::WriteJson;
+}
+
+struct TwitterModel;
+impl Borrowed for TwitterModel {
+    type Of<'a> = TwitterRef<'a>;
+}
+
+struct CitmModel;
+impl Borrowed for CitmModel {
+    type Of<'a> = CitmCatalogRef<'a>;
+}
+
+struct FeedModel;
+impl Borrowed for FeedModel {
+    type Of<'a> = FeedRef<'a>;
+}
+
+struct CookieModel;
+impl Borrowed for CookieModel {
+    type Of<'a> = CookieRef<'a>;
+}
+
+/// Borrowed decodes (strings borrow the input; escaped ones are decoded into an
+/// arena by `json`, into a `Cow::Owned` by serde): ours into a reused value, serde_json
+/// fresh and in place, simd-json and sonic-rs fresh. Each is checked against
+/// serde_json's owned decode.
+fn borrowed<B: Borrowed>(lib: &str, op: &str, input: &[u8], iters: u64, reference: &impl serde::Serialize) -> Option<(f64, f64)> {
+    if op != "decode" {
+        return None;
+    }
+    Some(match lib {
+        "json-borrowed" => {
+            // Escaped strings go to the arena. A reused value keeps borrowing the
+            // arena memory of its last decode, so each call gets a fresh slice of
+            // one buffer (written once before timing, so no page faults are timed).
+            let mut probe = vec![0u8; input.len()];
+            let used = {
+                let mut first: B::Of<'_> = serde_json::from_slice(input).unwrap();
+                let mut reader = json::Reader::new(input).with_arena(json::Arena::new(&mut probe));
+                reader.read_into(&mut first).unwrap();
+                reader.arena().used()
+            };
+            // The arena lends a string its escaped length before it is decoded:
+            // leave room for the longest one after the decoded total.
+            let slice = used + input.len().min(1 << 16);
+            let mut memory = vec![1u8; slice * (iters as usize + 1)];
+            let mut slices = memory.chunks_mut(slice);
+            let mut place: B::Of<'_> = serde_json::from_slice(input).unwrap();
+            let r = measure(iters, || {
+                let arena = json::Arena::new(slices.next().expect("one arena slice per call"));
+                let mut reader = json::Reader::new(black_box(input)).with_arena(arena);
+                reader.read_into(black_box(&mut place)).unwrap();
+            });
+            assert!(same(&place, reference), "json decodes borrowed to serde_json's value");
+            r
+        }
+        "serde_json-borrowed" => {
+            let mut last = None;
+            let r = measure(iters, || last = Some(black_box(serde_json::from_slice::<B::Of<'_>>(black_box(input)).unwrap())));
+            assert!(same(&last.expect("decoded"), reference), "serde_json decodes borrowed to the reference value");
+            r
+        }
+        "serde_json-borrowed-in-place" => {
+            let mut place: B::Of<'_> = serde_json::from_slice(input).unwrap();
+            let r = measure(iters, || {
+                let mut de = serde_json::Deserializer::from_slice(black_box(input));
+                serde::Deserialize::deserialize_in_place(&mut de, black_box(&mut place)).unwrap();
+            });
+            assert!(same(&place, reference), "serde_json in place decodes borrowed to the reference value");
+            r
+        }
+        "simd-json-borrowed" => {
+            // The decoded value borrows simd-json's mutable copy of the input, so it
+            // is dropped within each call; a separate decode is checked.
+            let mut buf = Vec::with_capacity(input.len());
+            let mut buffers = simd_json::Buffers::new(input.len());
+            let r = measure(iters, || {
+                buf.clear();
+                buf.extend_from_slice(black_box(input));
+                black_box(simd_json::serde::from_slice_with_buffers::<B::Of<'_>>(&mut buf, &mut buffers).unwrap());
+            });
+            let mut copy = input.to_vec();
+            let once = simd_json::serde::from_slice_with_buffers::<B::Of<'_>>(&mut copy, &mut buffers).unwrap();
+            assert!(same(&once, reference), "simd-json decodes borrowed to the reference value");
+            r
+        }
+        "sonic-rs-borrowed" => {
+            let mut last = None;
+            let r = measure(iters, || last = Some(black_box(sonic_rs::from_slice::<B::Of<'_>>(black_box(input)).unwrap())));
+            assert!(same(&last.expect("decoded"), reference), "sonic-rs decodes borrowed to the reference value");
+            r
+        }
+        _ => return None,
+    })
+}
+
+/// Asserts that `lib`'s decode of `input` is serde_json's owned decode, as `Owned`.
+fn check_decode<Owned: serde::de::DeserializeOwned + serde::Serialize>(lib: &str, decoded: &impl serde::Serialize, input: &[u8]) {
+    let reference: Owned = serde_json::from_slice(input).expect("serde_json decodes the data set");
+    assert!(same(decoded, &reference), "{lib} decodes to serde_json's value");
+}
+
+fn miniserde_case<T>(op: &str, input: &[u8], iters: u64) -> (f64, f64)
+where
+    T: miniserde::Serialize + miniserde::Deserialize + serde::Serialize + serde::de::DeserializeOwned,
+{
     let text = std::str::from_utf8(input).unwrap();
     let value: T = miniserde::json::from_str(text).unwrap();
+    check_decode::<T>("miniserde", &value, input);
     match op {
         "decode" => measure(iters, || {
             black_box(miniserde::json::from_str::<T>(black_box(text)).unwrap());
@@ -144,6 +256,18 @@ fn miniserde_case<T: miniserde::Serialize + miniserde::Deserialize>(op: &str, in
 
 fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64, f64)> {
     match (set, lib) {
+        ("feed", "simd-json-borrowed" | "sonic-rs-borrowed") => {
+            borrowed::<FeedModel>(lib, op, input, iters, &serde_json::from_slice::<Feed>(input).unwrap())
+        }
+        ("cookie", "simd-json-borrowed" | "sonic-rs-borrowed") => {
+            borrowed::<CookieModel>(lib, op, input, iters, &serde_json::from_slice::<Cookie>(input).unwrap())
+        }
+        ("twitter", _) if lib.contains("-borrowed") => {
+            borrowed::<TwitterModel>(lib, op, input, iters, &serde_json::from_slice::<Twitter>(input).unwrap())
+        }
+        ("citm_catalog", _) if lib.contains("-borrowed") => {
+            borrowed::<CitmModel>(lib, op, input, iters, &serde_json::from_slice::<CitmCatalog>(input).unwrap())
+        }
         ("twitter", _) => owned::<Twitter>(lib, op, input, iters),
         ("citm_catalog", _) => owned::<CitmCatalog>(lib, op, input, iters),
         ("canada", _) => owned::<Canada>(lib, op, input, iters),
@@ -154,7 +278,11 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
             let value = place.clone();
             let mut buf = vec![0u8; input.len() * 2];
             Some(match op {
-                "decode" => measure(iters, || json::from_slice_into(black_box(&mut place), black_box(input)).unwrap()),
+                "decode" => {
+                    let r = measure(iters, || json::from_slice_into(black_box(&mut place), black_box(input)).unwrap());
+                    check_decode::<Feed>(lib, &place, input);
+                    r
+                }
                 _ => measure(iters, || {
                     black_box(json::to_slice(black_box(&value), &mut buf).unwrap());
                 }),
@@ -162,6 +290,7 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
         }
         ("cookie", "json-borrowed") => {
             let value: CookieRef = json::from_slice(input).unwrap();
+            check_decode::<Cookie>(lib, &value, input);
             let mut buf = [0u8; 512];
             Some(match op {
                 "decode" => measure(iters, || {
@@ -174,6 +303,7 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
         }
         ("feed", "serde_json-borrowed") => {
             let value: FeedRef = serde_json::from_slice(input).unwrap();
+            check_decode::<Feed>(lib, &value, input);
             let mut out = Vec::with_capacity(input.len() * 2);
             Some(match op {
                 "decode" => measure(iters, || {
@@ -187,6 +317,7 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
         }
         ("cookie", "serde_json-borrowed") => {
             let value: CookieRef = serde_json::from_slice(input).unwrap();
+            check_decode::<Cookie>(lib, &value, input);
             let mut out = Vec::with_capacity(512);
             Some(match op {
                 "decode" => measure(iters, || {
@@ -200,6 +331,7 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
         }
         ("feed", "serde-json-core") => {
             let value: FeedCore = serde_json_core::from_slice(input).unwrap().0;
+            check_decode::<Feed>(lib, &value, input);
             let mut buf = vec![0u8; input.len() * 2];
             Some(match op {
                 "decode" => measure(iters, || {
@@ -212,6 +344,7 @@ fn run(lib: &str, set: &str, op: &str, input: &[u8], iters: u64) -> Option<(f64,
         }
         ("cookie", "serde-json-core") => {
             let value: CookieRef = serde_json_core::from_slice(input).unwrap().0;
+            check_decode::<Cookie>(lib, &value, input);
             let mut buf = [0u8; 512];
             Some(match op {
                 "decode" => measure(iters, || {
