@@ -1,5 +1,5 @@
 //! The names users read: crate-qualified paths of functions (`krate::m::Type::method`,
-//! `std::vec::Vec::<u32>::push`), of closures and of types. Code outside the
+//! `alloc::vec::Vec::<u32>::push`), of closures and of types. Code outside the
 //! workspace is named by the public path its crate exports it under, from
 //! rust-analyzer's import map (`core::iter::IntoIterator`, not
 //! `core::iter::traits::collect::IntoIterator`), so reasons and the baseline keys
