@@ -5,7 +5,7 @@
 //! allowances that need the workspace's directives and settings, and what goes
 //! into the on-disk summaries.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup};
@@ -96,18 +96,25 @@ pub(crate) struct Analyzer<'a> {
     /// Types marked `noalloc:fixed` and functions marked `noalloc:append`.
     pub fixed_types: FxHashSet<hir_def::AdtId>,
     pub append_fns: FxHashSet<FunctionId>,
-    /// Which allowlist entry names a function, once looked up: `Some(Ok(i))` an
-    /// entry of `CheckConfig::allow`, `Some(Err(()))` a built-in one.
-    allow_matches: FxHashMap<FunctionId, Option<Result<usize, ()>>>,
-    /// Which `growth:` allowlist entry names a function, once looked up (as
-    /// `allow_matches`; asked while the reach is built).
-    growth_matches: std::cell::RefCell<FxHashMap<FunctionId, Option<Result<usize, ()>>>>,
+    /// Which allowlist entries name a function, looked up once from its names
+    /// (asked while the reach is built, hence the cell).
+    allow_matches: std::cell::RefCell<FxHashMap<FunctionId, AllowMatch>>,
     /// Foreign functions and intrinsics on the allowlist that some root calls.
     pub allowed_terminals: FxHashSet<FunctionId>,
     /// Allowlist entries that let something through.
     used_allow: FxHashSet<usize>,
     /// The roots that reach each workspace function whose lines are reported.
     reached_by: FxHashMap<FunctionId, Vec<String>>,
+}
+
+/// The allowlist entries that name a function: `Some(Ok(i))` entry `i` of
+/// `CheckConfig::allow`, `Some(Err(()))` a built-in one.
+#[derive(Clone, Copy)]
+struct AllowMatch {
+    /// An entry that lets its calls through.
+    allow: Option<Result<usize, ()>>,
+    /// A `growth:` entry: its calls grow their receiver.
+    growth: Option<Result<usize, ()>>,
 }
 
 /// An exemption comment and what the analysis learns about it.
@@ -127,8 +134,7 @@ impl<'a> Analyzer<'a> {
             exempt_lines: FxHashMap::default(),
             fixed_types: FxHashSet::default(),
             append_fns: FxHashSet::default(),
-            allow_matches: FxHashMap::default(),
-            growth_matches: Default::default(),
+            allow_matches: Default::default(),
             allowed_terminals: FxHashSet::default(),
             used_allow: FxHashSet::default(),
             reached_by: FxHashMap::default(),
@@ -166,7 +172,7 @@ impl<'a> Analyzer<'a> {
         let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
         let inference_before = super::incremental::inference_nanos();
-        let (mut reach_time, mut judge_time, mut summaries_time) = Default::default();
+        let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let mut local_functions: Option<Vec<FunctionId>> = None;
         for root in &roots {
             let root_name = naming::fn_path(db, root.func, None);
@@ -326,8 +332,6 @@ impl<'a> Analyzer<'a> {
             analysis.timings.cache_entries = cache.len();
         }
         analysis.timings.analysis_ms = started.elapsed().as_millis();
-        let (reach_time, judge_time, summaries_time): (std::time::Duration, std::time::Duration, std::time::Duration) =
-            (reach_time, judge_time, summaries_time);
         analysis.timings.reach_ms = reach_time.as_millis();
         analysis.timings.judge_ms = judge_time.as_millis();
         analysis.timings.summaries_ms = summaries_time.as_millis();
@@ -428,17 +432,36 @@ impl<'a> Analyzer<'a> {
         out
     }
 
-    /// The allowlist entry that names `func`, if any: `Ok` an entry of the
-    /// configuration, `Err` a built-in one.
-    fn allow_entry(&mut self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
+    /// The allowlist entries that name `func`, looked up once for both kinds.
+    fn allow_match(&self, func: FunctionId, config: &CheckConfig) -> AllowMatch {
         let db: &dyn HirDatabase = self.db;
-        *self.allow_matches.entry(func).or_insert_with(|| {
+        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| {
             let names = FnNames::of(db, func);
-            match config.allow.iter().position(|entry| entry.kind != GROWTH_KIND && names.matches(&entry.path)) {
-                Some(i) => Some(Ok(i)),
-                None => builtin::allows(|pattern| names.defined_matches(pattern)).then_some(Err(())),
+            let configured = |growth: bool| {
+                config.allow.iter().position(|entry| (entry.kind == GROWTH_KIND) == growth && names.matches(&entry.path))
+            };
+            AllowMatch {
+                allow: match configured(false) {
+                    Some(i) => Some(Ok(i)),
+                    None => builtin::allows(|pattern| names.defined_matches(pattern)).then_some(Err(())),
+                },
+                growth: match configured(true) {
+                    Some(i) => Some(Ok(i)),
+                    None => builtin::grows(|pattern| names.matches(pattern)).then_some(Err(())),
+                },
             }
         })
+    }
+
+    /// The allowlist entry that names `func`, if any: `Ok` an entry of the
+    /// configuration, `Err` a built-in one.
+    fn allow_entry(&self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
+        self.allow_match(func, config).allow
+    }
+
+    /// The `growth:` allowlist entry that names `func`, if any (as `allow_entry`).
+    fn growth_entry(&self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
+        self.allow_match(func, config).growth
     }
 
     /// An error finding in `func` (if any), with the roots known so far to reach it.
@@ -453,25 +476,12 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// The `growth:` allowlist entry that names `func`, if any: `Ok` an entry of the
-    /// configuration, `Err` a built-in one.
-    fn growth_entry(&self, func: FunctionId, config: &CheckConfig) -> Option<Result<usize, ()>> {
-        let db: &dyn HirDatabase = self.db;
-        *self.growth_matches.borrow_mut().entry(func).or_insert_with(|| {
-            let names = FnNames::of(db, func);
-            match config.allow.iter().position(|entry| entry.kind == GROWTH_KIND && names.matches(&entry.path)) {
-                Some(i) => Some(Ok(i)),
-                None => builtin::grows(|pattern| names.matches(pattern)).then_some(Err(())),
-            }
-        })
-    }
-
     /// A `growth:` entry is used by every call it makes a growth of.
     fn note_growth_entries(&mut self, reach: &Reach<'_>, v: usize) {
-        let matches = self.growth_matches.borrow();
+        let matches = self.allow_matches.borrow();
         for resolved in reach.edges[v].iter().filter(|resolved| resolved.edge.growth.is_some()) {
             if let Target::Node(Node::Fn { func, .. }) = resolved.edge.target {
-                if let Some(Some(Ok(entry))) = matches.get(&func) {
+                if let Some(AllowMatch { growth: Some(Ok(entry)), .. }) = matches.get(&func) {
                     self.used_allow.insert(*entry);
                 }
             }
@@ -495,7 +505,7 @@ impl<'a> Analyzer<'a> {
             }
         }
         for f in &self.allowed_terminals {
-            if let Some(Some(Ok(entry))) = self.allow_matches.get(f) {
+            if let Some(AllowMatch { allow: Some(Ok(entry)), .. }) = self.allow_matches.borrow().get(f) {
                 self.used_allow.insert(*entry);
             }
         }
