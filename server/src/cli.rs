@@ -151,14 +151,19 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     };
     // Patterns that match nothing stop the check before any root is walked.
-    let unmatched = if config.roots.is_empty() { Vec::new() } else { engine::unmatched_root_patterns(&ws, &config) };
-    if !unmatched.is_empty() {
-        let patterns: Vec<String> = unmatched.iter().map(|p| format!("`{p}`")).collect();
+    let problems = if config.roots.is_empty() { Default::default() } else { engine::root_pattern_problems(&ws, &config) };
+    if !problems.unmatched.is_empty() {
+        let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(
             err,
             "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
             patterns.join(", ")
         );
+    }
+    for message in &problems.bad_arguments {
+        let _ = writeln!(err, "error: {message}");
+    }
+    if problems != Default::default() {
         return EXIT_COULD_NOT_RUN;
     }
     let analysis = only_in_packages(engine::analyze(&ws, &config), &packages);
@@ -555,6 +560,7 @@ fn finding_json(paths: &Paths<'_>, finding: &Finding) -> serde_json::Value {
         "function": finding.function,
         "roots": finding.roots,
         "reasons": finding.reasons,
+        "allocates_in": finding.allocates_in,
         "chain": chain,
     })
 }
@@ -643,11 +649,15 @@ fn render_human(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOptions)
         let label = finding.reasons.first().map(String::as_str).unwrap_or("");
         let roots_note = format!("reached from root{} {}", if finding.roots.len() == 1 { "" } else { "s" }, finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "));
         let chain_note = chain_text(paths, finding);
+        let first_note = finding.allocates_in.as_ref().map(|first| format!("first allocates in {first}"));
         let mut message = Level::Error
             .title(&title)
             .id("noalloc")
             .snippet(snippet(&source, &origin, &finding.location, Level::Error, label))
             .footer(Level::Note.title(&roots_note));
+        if let Some(first_note) = &first_note {
+            message = message.footer(Level::Note.title(first_note));
+        }
         if options.report && !chain_note.is_empty() {
             message = message.footer(Level::Note.title(&chain_note));
         }

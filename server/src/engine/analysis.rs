@@ -69,11 +69,13 @@ pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
     hir::attach_db(db, || Analyzer::new(ws).run(config, None))
 }
 
-/// The `--root` patterns (`CheckConfig::roots`) that match no function of the
-/// workspace: what a check refuses to run with, found before any root is walked.
-pub fn unmatched_root_patterns(ws: &Workspace, config: &CheckConfig) -> Vec<String> {
+/// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
+/// match no function of the workspace, and those whose generic arguments cannot be
+/// read. What a check refuses to run with, found before any root is walked.
+pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> super::RootPatternProblems {
     let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).collect_roots(config).unmatched_patterns)
+    let found = hir::attach_db(db, || Analyzer::new(ws).collect_roots(config));
+    super::RootPatternProblems { unmatched: found.unmatched_patterns, bad_arguments: found.bad_root_arguments }
 }
 
 /// `analyze` with summaries the caller keeps across analyses (the language server
@@ -156,6 +158,7 @@ impl<'a> Analyzer<'a> {
         let pending_errors = found.errors;
         analysis.files_with_syntax_errors = found.broken;
         analysis.unmatched_root_patterns = found.unmatched_patterns;
+        analysis.bad_root_arguments = found.bad_root_arguments;
         let roots = found.roots;
         let Some(first_root) = roots.first() else {
             analysis.timings.analysis_ms = started.elapsed().as_millis();
@@ -175,11 +178,17 @@ impl<'a> Analyzer<'a> {
         let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let mut local_functions: Option<Vec<FunctionId>> = None;
         for root in &roots {
-            let root_name = naming::fn_path(db, root.func, None);
+            let mut root_name = naming::fn_path(db, root.func, None);
             let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
-            // A generic root is checked at each instantiation the workspace makes.
+            // A generic root is checked at each instantiation the workspace makes,
+            // or at the arguments its `--root` pattern gives.
             let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-            let instances = if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+            let explicit = (!root.args.is_empty()).then(|| super::root_args::lower_root_args(self.db, root.func, &root.args));
+            let instances = if let Some(explicit) = explicit {
+                root_name = format!("{root_name}::<{}>", root.args.join(", "));
+                // Read once already when the roots were collected.
+                explicit.into_iter().collect()
+            } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
                 let local = local_functions.get_or_insert_with(|| self.all_local_functions());
                 roots::instantiations(db, root.func, local)
             } else {
@@ -224,6 +233,7 @@ impl<'a> Analyzer<'a> {
                         roots: vec![root_name.clone()],
                         reasons: vec![reason],
                         chain: Vec::new(),
+                        allocates_in: None,
                         buffer: None,
                     };
                     findings.insert(key, finding);
@@ -284,6 +294,7 @@ impl<'a> Analyzer<'a> {
                             function,
                             roots: Vec::new(),
                             reasons: vec![reason],
+                            allocates_in: super::first_allocating(&chain),
                             chain,
                             buffer,
                         });
@@ -569,6 +580,7 @@ impl<'a> Analyzer<'a> {
                         line: step.location.as_ref().map_or(0, |l| l.line),
                         column: step.location.as_ref().map_or(0, |l| l.column),
                         file: step.location.map(|l| l.file),
+                        exported: step.exported,
                     })
                     .collect()
             } else {
@@ -601,6 +613,11 @@ fn merge_by_line(findings: Vec<Finding>) -> Vec<Finding> {
                     existing.kind = FindingKind::Allocation;
                 }
                 existing.buffer = existing.buffer.take().or(finding.buffer);
+                // The chain stays the one of the reason shown first (reasons are sorted below).
+                if finding.reasons.iter().min() < existing.reasons.iter().min() {
+                    existing.chain = finding.chain;
+                    existing.allocates_in = finding.allocates_in;
+                }
                 for reason in finding.reasons {
                     if !existing.reasons.contains(&reason) {
                         existing.reasons.push(reason);

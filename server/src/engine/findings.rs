@@ -212,22 +212,27 @@ impl Analyzer<'_> {
                         end_line: step.line,
                         end_column: step.column,
                     }),
+                    exported: step.exported,
                 }));
                 break;
             }
             let name = self.target_name(reach, &target);
             let Resolved::Vertex(j) = target else {
-                chain.push(ChainStep { function: name, location: None });
+                chain.push(ChainStep { function: name, location: None, exported: false });
                 break;
+            };
+            let exported = match reach.nodes[j] {
+                Node::Fn { func, .. } if !reach.local[j] => naming::is_exported(self.db, func),
+                _ => false,
             };
             let witness = if seen.insert(j) { judged.witness[j] } else { None };
             let Some(w) = witness else {
-                chain.push(ChainStep { function: name, location: None });
+                chain.push(ChainStep { function: name, location: None, exported });
                 break;
             };
             let resolved = &reach.edges[j][w.edge];
             let location = resolved.edge.site.and_then(|site| self.site_location(site));
-            chain.push(ChainStep { function: name, location });
+            chain.push(ChainStep { function: name, location, exported });
             target = match resolved.targets.get(w.target) {
                 Some(next) => next.clone(),
                 None => match resolved.callbacks.get(w.target - resolved.targets.len()) {

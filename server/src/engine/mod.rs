@@ -16,6 +16,7 @@ pub mod load;
 pub(crate) mod naming;
 mod reach;
 mod resolve;
+mod root_args;
 mod roots;
 pub mod std_source;
 mod subst;
@@ -24,7 +25,7 @@ pub(crate) mod walk;
 
 use std::path::PathBuf;
 
-pub use analysis::{analyze, analyze_with_summaries, unmatched_root_patterns};
+pub use analysis::{analyze, analyze_with_summaries, root_pattern_problems};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use roots::wildcard_match;
 
@@ -140,6 +141,20 @@ pub struct Location {
 pub struct ChainStep {
     pub function: String,
     pub location: Option<Location>,
+    /// A function a user can call by a path its crate exports (`Vec::with_capacity`),
+    /// not an internal one (`RawVec::try_allocate_in`).
+    pub exported: bool,
+}
+
+/// The first thing in a chain that allocates, as a user would name it: the deepest
+/// exported function below the callee, short of the allocator's own API
+/// (`alloc::alloc::alloc`, `Global`'s `Allocator` impl). `None` when that is the
+/// callee itself.
+pub(crate) fn first_allocating(chain: &[ChainStep]) -> Option<String> {
+    let allocator_api = |name: &str| {
+        ["alloc::alloc::", "core::alloc::", "std::alloc::"].iter().any(|prefix| name.starts_with(prefix)) || name.contains("Allocator>::")
+    };
+    chain.iter().skip(1).rev().find(|step| step.exported && !allocator_api(&step.function)).map(|step| step.function.clone())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -178,6 +193,9 @@ pub struct Finding {
     pub reasons: Vec<String>,
     /// From the callee named in the first reason down to the allocation.
     pub chain: Vec<ChainStep>,
+    /// The first thing in the chain that allocates, as a user names it
+    /// (`alloc::string::String::with_capacity` under `alloc::fmt::format`).
+    pub allocates_in: Option<String>,
     /// For `MayGrow`: the buffer as written (`self.buf`), and where its growth is.
     pub buffer: Option<String>,
 }
@@ -309,4 +327,15 @@ pub struct Analysis {
     /// `--root` patterns (or `roots = [..]` settings) that match no function: the
     /// check cannot run as asked.
     pub unmatched_root_patterns: Vec<String>,
+    /// `--root` patterns whose generic arguments cannot be read, as whole messages.
+    pub bad_root_arguments: Vec<String>,
+}
+
+/// `--root` patterns a check refuses to run with.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RootPatternProblems {
+    /// Patterns that match no function of the workspace.
+    pub unmatched: Vec<String>,
+    /// Whole messages for patterns whose generic arguments cannot be read.
+    pub bad_arguments: Vec<String>,
 }

@@ -111,6 +111,42 @@ fn type_prefix(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
     }
 }
 
+/// Whether a user can call `func` by a path its crate exports: a public free
+/// function, trait method or inherent method of an exported type, or a method of
+/// an exported trait's impl (`<Vec<T> as FromIterator>::from_iter`). Workspace
+/// functions are the user's own: never "exported" in this sense.
+pub(crate) fn is_exported(db: &dyn HirDatabase, func: FunctionId) -> bool {
+    use hir::HasVisibility;
+    // Neither an unstable function (`Vec::with_capacity_in`) nor a hidden one is
+    // what a user on stable writes.
+    let attrs = hir::HasAttrs::attrs(hir::Function::from(func), db);
+    if attrs.is_unstable() || attrs.is_doc_hidden() {
+        return false;
+    }
+    let exported = |item: ItemInNs| public_path(db, item).is_some();
+    let exported_ty = |ty: Ty<'_>| match ty.kind() {
+        TyKind::Adt(adt, _) => exported(ItemInNs::Types(ModuleDefId::AdtId(adt.def_id()))),
+        _ => true,
+    };
+    match func.loc(db).container {
+        ItemContainerId::ModuleId(_) => exported(ItemInNs::Values(ModuleDefId::FunctionId(func))),
+        ItemContainerId::TraitId(trait_) => exported(ItemInNs::Types(ModuleDefId::TraitId(trait_))),
+        ItemContainerId::ImplId(impl_) => {
+            let self_ty = db.impl_self_ty(impl_).skip_binder();
+            match db.impl_trait(impl_) {
+                Some(trait_ref) => {
+                    exported(ItemInNs::Types(ModuleDefId::TraitId(trait_ref.skip_binder().def_id.0))) && exported_ty(self_ty)
+                }
+                None => {
+                    hir::Function::from(func).visibility(db) == hir::Visibility::Public
+                        && (!matches!(self_ty.kind(), TyKind::Adt(..)) || exported_ty(self_ty))
+                }
+            }
+        }
+        ItemContainerId::ExternBlockId(_) => false,
+    }
+}
+
 /// The path where a function is defined (`alloc::vec::Vec::push`), whatever
 /// re-exports it.
 pub(crate) fn defined_fn_path(db: &dyn HirDatabase, func: FunctionId) -> String {

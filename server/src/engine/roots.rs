@@ -21,22 +21,28 @@ use super::{
     CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Location,
     analysis::{Analyzer, Exemption},
     directives::{self, RootItem},
+    root_args::RootPattern,
     naming,
 };
 
 pub(crate) struct RootFn {
     pub func: FunctionId,
     pub location: Location,
+    /// Concrete generic arguments a `--root` pattern gave (`krate::f::<u32>`),
+    /// read already once; empty for every other root.
+    pub args: Vec<String>,
 }
 
 /// The roots, the directive errors, the files that do not parse, and the `--root`
-/// patterns that matched no function.
+/// patterns that matched no function or whose generic arguments cannot be read.
 pub(crate) struct Roots {
     pub roots: Vec<RootFn>,
     /// Each error with the function it stands in, whose roots it gets once known.
     pub errors: Vec<(ErrorFinding, Option<FunctionId>)>,
     pub broken: Vec<std::path::PathBuf>,
     pub unmatched_patterns: Vec<String>,
+    /// Whole messages, one per pattern and function whose arguments fail.
+    pub bad_root_arguments: Vec<String>,
 }
 
 impl Analyzer<'_> {
@@ -127,42 +133,52 @@ impl Analyzer<'_> {
                 }
                 for f in funcs {
                     let Some(id) = function_id(f) else { continue };
-                    if seen.insert(id) {
+                    if seen.insert((id, Vec::new())) {
                         let location = self.fn_location(id).or_else(|| self.location(file, range));
                         if let Some(location) = location {
-                            roots.push(RootFn { func: id, location });
+                            roots.push(RootFn { func: id, location, args: Vec::new() });
                         }
                     }
                 }
             }
         }
         let mut unmatched_patterns = Vec::new();
+        let mut bad_root_arguments = Vec::new();
         if !config.roots.is_empty() {
+            let mut patterns = Vec::new();
+            for pattern in &config.roots {
+                match RootPattern::parse(pattern) {
+                    Ok(parsed) => patterns.push((pattern, parsed)),
+                    Err(message) => bad_root_arguments.push(message),
+                }
+            }
             let paths = self.user_paths();
-            let mut matched = vec![false; config.roots.len()];
+            let mut matched = vec![false; patterns.len()];
             for func in self.all_local_functions() {
                 let names = paths.of(db, func);
-                let hits: Vec<usize> = config
-                    .roots
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, pattern)| names.iter().any(|name| wildcard_match(pattern, name)))
-                    .map(|(i, _)| i)
-                    .collect();
-                for &i in &hits {
+                for (i, (written, pattern)) in patterns.iter().enumerate() {
+                    if !names.iter().any(|name| wildcard_match(&pattern.path, name)) {
+                        continue;
+                    }
                     matched[i] = true;
-                }
-                if !hits.is_empty() && seen.insert(func) {
-                    if let Some(location) = self.fn_location(func) {
-                        roots.push(RootFn { func, location });
+                    if !pattern.args.is_empty() {
+                        if let Err(why) = super::root_args::lower_root_args(db, func, &pattern.args) {
+                            bad_root_arguments.push(format!("--root `{written}` on `{}`: {why}", naming::fn_path(db, func, None)));
+                            continue;
+                        }
+                    }
+                    if seen.insert((func, pattern.args.clone())) {
+                        if let Some(location) = self.fn_location(func) {
+                            roots.push(RootFn { func, location, args: pattern.args.clone() });
+                        }
                     }
                 }
             }
             unmatched_patterns =
-                config.roots.iter().zip(matched).filter(|(_, matched)| !matched).map(|(p, _)| p.clone()).collect();
+                patterns.iter().zip(matched).filter(|(_, matched)| !matched).map(|((written, _), _)| (*written).clone()).collect();
         }
         roots.sort_by(|a, b| a.location.cmp(&b.location));
-        Roots { roots, errors, broken, unmatched_patterns }
+        Roots { roots, errors, broken, unmatched_patterns, bad_root_arguments }
     }
 
     pub(crate) fn fn_location(&mut self, func: FunctionId) -> Option<Location> {
@@ -305,7 +321,7 @@ pub(crate) fn function_id(f: hir::Function) -> Option<FunctionId> {
     }
 }
 
-fn adt_id(adt: hir::Adt) -> hir_def::AdtId {
+pub(crate) fn adt_id(adt: hir::Adt) -> hir_def::AdtId {
     match adt {
         hir::Adt::Struct(s) => hir_def::AdtId::StructId(s.into()),
         hir::Adt::Enum(e) => hir_def::AdtId::EnumId(e.into()),

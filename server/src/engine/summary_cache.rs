@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::identity::InstanceIdentity;
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 5;
+const FORMAT_VERSION: u32 = 6;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -37,6 +37,9 @@ pub struct CachedStep {
     pub file: Option<PathBuf>,
     pub line: u32,
     pub column: u32,
+    /// See `ChainStep::exported`.
+    #[serde(default)]
+    pub exported: bool,
 }
 
 /// The file: JSON, with each summary beside the identity of its instance.
@@ -201,7 +204,7 @@ mod tests {
             allocates,
             on_error: false,
             once: false,
-            chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5 }],
+            chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5, exported: true }],
         }
     }
 

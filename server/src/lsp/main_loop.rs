@@ -1005,6 +1005,11 @@ impl Server {
                 format!("noalloc: the roots setting {} matches no function: nothing is checked for it", patterns.join(", ")),
             );
         }
+        let bad_before = self.analysis.as_ref().map(|old| old.bad_root_arguments.as_slice()).unwrap_or_default();
+        if !analysis.bad_root_arguments.is_empty() && analysis.bad_root_arguments != bad_before {
+            let messages = analysis.bad_root_arguments.join("; ");
+            self.show_message(MessageType::ERROR, format!("noalloc: {messages}: nothing is checked for it"));
+        }
         let fresh: BTreeMap<PathBuf, Vec<Diagnostic>> = {
             let lookup = |p: &Path| self.text_of(p);
             let mut texts = Texts::new(&lookup, self.root.as_deref());

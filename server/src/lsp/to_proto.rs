@@ -105,8 +105,12 @@ fn code_description(code: &str) -> Option<CodeDescription> {
 
 /// The one-line message of a finding.
 pub fn finding_message(finding: &Finding) -> String {
+    let first = match &finding.allocates_in {
+        Some(first) => format!(" (first allocates in {first})"),
+        None => String::new(),
+    };
     format!(
-        "`{}` can allocate: {}",
+        "`{}` can allocate: {}{first}",
         finding.function,
         finding.reasons.join("; ")
     )

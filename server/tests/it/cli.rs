@@ -86,6 +86,32 @@ fn json_errors_carry_their_function_and_roots() {
 }
 
 #[test]
+fn a_finding_names_the_first_stable_exported_function_that_allocates() {
+    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
+    let findings: Vec<serde_json::Value> =
+        stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).filter(|l| l["kind"] == "finding").collect();
+    let at = |file: &str, line: u64| {
+        findings.iter().find(|f| f["file"] == file && f["line"] == line).unwrap_or_else(|| panic!("a finding at {file}:{line}"))
+    };
+    // `String::from` copies through `<[u8]>::to_vec`; the unstable `to_vec_in` and
+    // `Vec::with_capacity_in`, the private `ConvertVec` and `RawVec` are skipped.
+    assert_eq!(at("src/containers.rs", 19)["allocates_in"], "<[u8]>::to_vec");
+    assert_eq!(at("src/formatting.rs", 47)["allocates_in"], "alloc::vec::Vec::<u8>::with_capacity");
+    // Nothing below `Box::new` that a user writes: the callee is the first thing.
+    assert_eq!(at("src/containers.rs", 30)["allocates_in"], serde_json::Value::Null);
+    // A call with no known callee allocates nowhere known.
+    assert!(findings.iter().filter(|f| f["reasons"][0].as_str().unwrap().starts_with("call with no known callee")).all(|f| f["allocates_in"].is_null()));
+    // Two reasons on one line: the chain and its first allocation follow the reason shown first.
+    let two = at("src/directives.rs", 16);
+    assert_eq!(two["reasons"][0], "calls <str as alloc::borrow::ToOwned>::to_owned");
+    assert_eq!(two["chain"][0]["function"], "<str as alloc::borrow::ToOwned>::to_owned");
+    assert_eq!(two["allocates_in"], "<[u8]>::to_vec");
+
+    let (_, human, _) = check("specifics", &[]);
+    assert!(human.contains("= note: first allocates in <[u8]>::to_vec"), "{human}");
+}
+
+#[test]
 fn example_short_format() {
     let (code, stdout, _) = check("example", &["--message-format", "short"]);
     assert_eq!(code, 1);
@@ -365,4 +391,17 @@ fn toolchain_is_found_in_home_cargo_bin_when_path_lacks_it() {
     let (code, stdout, stderr) = run_in_home(home.path());
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.contains("src/lib.rs:30: example::log_request: calls alloc::fmt::format"), "{stdout}");
+}
+
+#[test]
+fn root_arguments_that_cannot_be_read_stop_the_check() {
+    let root = |args: &str| format!("specifics::generics::never_instantiated::<{args}>");
+    let (code, _, stderr) = check(
+        "specifics",
+        &["--root", &root("NoSuchType"), "--root", &root("specifics::generics::Plain, u8"), "--root", &root("fn()")],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    for why in ["`NoSuchType` names no type in scope", "the function takes 1 generic argument, 2 given", "`fn()` cannot be read here"] {
+        assert!(stderr.contains(why), "{why}: {stderr}");
+    }
 }

@@ -121,6 +121,35 @@ fn root_patterns_accept_reexported_paths_and_report_the_unmatched() {
     assert_eq!(analysis.unmatched_root_patterns, ["soundness::nothing::here*"]);
 }
 
+#[test]
+fn a_root_pattern_gives_a_generic_root_its_concrete_arguments() {
+    let shared = fixture("specifics");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let generic = "specifics::generics::never_instantiated";
+    // Never instantiated by the workspace: one finding at the root says so.
+    let unargued = fixture.analysis.findings.iter().find(|f| f.function == generic).expect("the never-instantiated finding");
+    assert!(unargued.reasons[0].starts_with("generic root never instantiated here"), "{:?}", unargued.reasons);
+    // `Plain`'s `name` does not allocate, `Loud`'s does; each pattern checks its own
+    // instance, by the crate-qualified path or the name in the function's scope.
+    let (plain, loud) = (format!("{generic}::<specifics::generics::Plain>"), format!("{generic}::<Loud>"));
+    let config = CheckConfig { roots: vec![plain.clone(), loud.clone()], ..CheckConfig::default() };
+    assert_eq!(noalloc_ls::engine::root_pattern_problems(&fixture.ws, &config), Default::default());
+    let analysis = analyze(&fixture.ws, &config);
+    let findings_of = |root: &str| {
+        let report = analysis.roots.iter().find(|r| r.function == root).unwrap_or_else(|| panic!("{root} is checked"));
+        let lines: Vec<(String, u32)> = analysis
+            .findings
+            .iter()
+            .filter(|f| f.roots.iter().any(|r| r == root))
+            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
+            .collect();
+        (report.findings, lines)
+    };
+    assert_eq!(findings_of(&plain), (0, vec![]));
+    // The calls on `T` reach `Loud::name`, whose line allocates.
+    assert_eq!(findings_of(&loud), (1, vec![("generics.rs".to_owned(), 75)]));
+}
+
 /// Cold (empty cache), warm (the cache the cold run wrote) and `--no-cache` runs
 /// give the same findings.
 fn cache_never_changes_findings(name: &'static str) {

@@ -65,3 +65,13 @@ pub fn generic_clean(xs: &[u64]) -> Option<u64> {
 pub fn never_instantiated<T: Greeter>(g: &T) -> usize {
     g.greet_len() + g.name().len()
 }
+
+/// Instantiates `never_instantiated` only through `--root
+/// 'specifics::generics::never_instantiated::<specifics::generics::Loud>'`.
+pub struct Loud;
+
+impl Greeter for Loud {
+    fn name(&self) -> &str {
+        Box::leak(String::from("LOUD").into_boxed_str())
+    }
+}
