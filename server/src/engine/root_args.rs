@@ -5,7 +5,7 @@
 
 use hir::{ModuleDef, PathResolution, Semantics};
 use hir_def::{FunctionId, GenericDefId, GenericParamId};
-use hir_ty::next_solver::{DbInterner, GenericArg, GenericArgs, Region, SolverDefId, Ty};
+use hir_ty::next_solver::{DbInterner, GenericArg, GenericArgs, Region, Ty};
 use ra_ap_ide_db::RootDatabase;
 use ra_ap_syntax::{AstNode, ast::{self, HasGenericArgs}};
 use rustc_type_ir::{Mutability, inherent::Ty as _};
@@ -88,12 +88,18 @@ pub(crate) fn lower_root_args<'db>(db: &'db RootDatabase, func: FunctionId, text
     for text in texts {
         types.push(lower_text(&scope, interner, text)?);
     }
-    let def = GenericDefId::FunctionId(func);
-    let defaults = hir_ty::db::HirDatabase::generic_defaults(db, def);
-    let mut given = types.into_iter();
-    let mut missing = Vec::new();
-    let mut expected = 0;
-    let args = GenericArgs::for_item(interner, SolverDefId::FunctionId(func), |idx, id, _, prev| match id {
+    apply(interner, GenericDefId::FunctionId(func), types).map_err(|wrong| format!("the function {wrong}"))
+}
+
+/// The generic arguments of `def` from `given` in order (type and const
+/// parameters; lifetimes erased; defaults for what is left out), or what is wrong
+/// with their number ("takes 1 generic argument, 2 given").
+fn apply<'db>(interner: DbInterner<'db>, def: GenericDefId, given: Vec<Ty<'db>>) -> Result<GenericArgs<'db>, String> {
+    let defaults = hir_ty::db::HirDatabase::generic_defaults(interner.db(), def);
+    let count = given.len();
+    let mut given = given.into_iter();
+    let (mut expected, mut missing) = (0, false);
+    let args = GenericArgs::for_item(interner, def.into(), |idx, id, _, prev| match id {
         GenericParamId::LifetimeParamId(_) => Region::new_erased(interner).into(),
         _ => {
             expected += 1;
@@ -102,16 +108,15 @@ pub(crate) fn lower_root_args<'db>(db: &'db RootDatabase, func: FunctionId, text
                 None => match defaults.get(idx as usize) {
                     Some(default) => default.instantiate(interner, prev).skip_norm_wip(),
                     None => {
-                        missing.push(idx);
+                        missing = true;
                         GenericArg::error_from_id(interner, id)
                     }
                 },
             }
         }
     });
-    let extra = given.count();
-    if extra > 0 || !missing.is_empty() {
-        return Err(format!("the function takes {expected} generic argument{}, {} given", if expected == 1 { "" } else { "s" }, texts.len()));
+    if missing || given.next().is_some() {
+        return Err(format!("takes {expected} generic argument{}, {count} given", if expected == 1 { "" } else { "s" }));
     }
     Ok(args)
 }
@@ -198,32 +203,8 @@ fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
 /// `adt` applied to `args` (lifetimes erased, defaults for what is left out).
 fn adt_ty<'db>(interner: DbInterner<'db>, adt: hir::Adt, args: Vec<Ty<'db>>, path: &ast::Path) -> Result<Ty<'db>, String> {
     let id = super::roots::adt_id(adt);
-    let def = GenericDefId::AdtId(id);
-    let defaults = hir_ty::db::HirDatabase::generic_defaults(interner.db(), def);
-    let given = args.len();
-    let mut args = args.into_iter();
-    let mut expected = 0;
-    let mut missing = false;
-    let generic_args = GenericArgs::for_item(interner, SolverDefId::AdtId(id), |idx, id, _, prev| match id {
-        GenericParamId::LifetimeParamId(_) => Region::new_erased(interner).into(),
-        _ => {
-            expected += 1;
-            match args.next() {
-                Some(ty) => ty.into(),
-                None => match defaults.get(idx as usize) {
-                    Some(default) => default.instantiate(interner, prev).skip_norm_wip(),
-                    None => {
-                        missing = true;
-                        GenericArg::error_from_id(interner, id)
-                    }
-                },
-            }
-        }
-    });
-    if missing || args.next().is_some() {
-        return Err(format!("`{path}`: the type takes {expected} generic argument{}, {given} given", if expected == 1 { "" } else { "s" }));
-    }
-    Ok(Ty::new_adt(interner, id, generic_args))
+    let args = apply(interner, GenericDefId::AdtId(id), args).map_err(|wrong| format!("`{path}`: the type {wrong}"))?;
+    Ok(Ty::new_adt(interner, id, args))
 }
 
 #[cfg(test)]
