@@ -1037,8 +1037,12 @@ fn fresh_check(root: &Path) -> Vec<(String, u64, String, String)> {
                     .iter()
                     .map(|r| r.as_str().unwrap())
                     .collect();
+                let first = match v["allocates_in"].as_str() {
+                    Some(first) => format!(" (first allocates in {first})"),
+                    None => String::new(),
+                };
                 let message = format!(
-                    "`{}` can allocate: {}",
+                    "`{}` can allocate: {}{first}",
                     v["function"].as_str().unwrap(),
                     reasons.join("; ")
                 );
