@@ -5,6 +5,7 @@
 //! allowances that need the workspace's directives and settings, and what goes
 //! into the on-disk summaries.
 
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hir::db::HirDatabase;
@@ -65,8 +66,66 @@ fn strip_generic_calls(reach: &mut Reach<'_>) -> bool {
 
 /// Analyzes every root of the workspace.
 pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
+    analyze_watched(ws, config, None, &mut Unwatched)
+}
+
+/// What a front end hears while an analysis runs, so that it can show the answer
+/// for the files it cares about before the whole answer is ready (the language
+/// server: the open files' diagnostics, and `$/progress`). The engine orders its
+/// work by `first_files` and calls back; it knows nothing of why.
+pub trait Watch {
+    /// The files whose answer is wanted first.
+    fn first_files(&self) -> &[PathBuf];
+    /// One more root is judged: `judged` of `total`.
+    fn root_judged(&mut self, judged: usize, total: usize);
+    /// Every root that can say anything about `files` is judged: what `partial`
+    /// says about them (findings, errors and exemptions there) is what the whole
+    /// analysis will say. The rest of `partial` is not complete yet.
+    fn files_complete(&mut self, files: &[PathBuf], partial: &Analysis);
+}
+
+/// No one watching: the roots are judged in order.
+pub struct Unwatched;
+
+impl Watch for Unwatched {
+    fn first_files(&self) -> &[PathBuf] {
+        &[]
+    }
+    fn root_judged(&mut self, _: usize, _: usize) {}
+    fn files_complete(&mut self, _: &[PathBuf], _: &Analysis) {}
+}
+
+/// `analyze`, telling `watch` how it goes and judging first what its files need;
+/// with `summaries`, as `analyze_with_summaries`.
+pub fn analyze_watched(ws: &Workspace, config: &CheckConfig, summaries: Option<&mut SummaryCache>, watch: &mut dyn Watch) -> Analysis {
     let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).run(config, None))
+    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, watch))
+}
+
+/// A watch's files, as given and as the file system names them (the workspace's
+/// paths are canonical; an editor's may go through a symlink).
+struct FirstFiles {
+    given: Vec<PathBuf>,
+    paths: FxHashSet<PathBuf>,
+}
+
+impl FirstFiles {
+    fn new(given: &[PathBuf]) -> FirstFiles {
+        let paths = given.iter().cloned().chain(given.iter().filter_map(|path| std::fs::canonicalize(path).ok())).collect();
+        FirstFiles { given: given.to_vec(), paths }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+
+    fn holds(&self, path: &Path) -> bool {
+        self.paths.contains(path)
+    }
+
+    fn as_given(&self) -> &[PathBuf] {
+        &self.given
+    }
 }
 
 /// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
@@ -82,8 +141,7 @@ pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> super::Roo
 /// opens them once per workspace load) instead of opening `config.cache_dir`'s file:
 /// no `rustc -vV` and no reading of the file per analysis.
 pub fn analyze_with_summaries(ws: &Workspace, config: &CheckConfig, summaries: &mut SummaryCache) -> Analysis {
-    let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).run(config, Some(summaries)))
+    analyze_watched(ws, config, Some(summaries), &mut Unwatched)
 }
 
 /// The state of one analysis: the workspace's directives and what the rules have
@@ -143,7 +201,7 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn run(mut self, config: &CheckConfig, summaries: Option<&mut SummaryCache>) -> Analysis {
+    fn run(mut self, config: &CheckConfig, summaries: Option<&mut SummaryCache>, watch: &mut dyn Watch) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
         // Name resolution of the workspace's crates (and so of every crate they
@@ -161,6 +219,9 @@ impl<'a> Analyzer<'a> {
         analysis.bad_root_arguments = found.bad_root_arguments;
         let roots = found.roots;
         let Some(first_root) = roots.first() else {
+            // Nothing to walk; the directives are still read and their errors told.
+            (analysis.exemptions, analysis.errors) = self.directives_report(&pending_errors);
+            analysis.unused_allow = (0..config.allow.len()).collect();
             analysis.timings.analysis_ms = started.elapsed().as_millis();
             return analysis;
         };
@@ -171,13 +232,42 @@ impl<'a> Analyzer<'a> {
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
         let mut cache = summaries.or(opened.as_mut());
-        let mut findings: FxHashMap<(Location, String, Vec<String>), Finding> = FxHashMap::default();
+        // Each finding with the index of the first root (in `roots`) that reports it:
+        // its chain is that root's, whatever order the roots are judged in.
+        let mut findings: FxHashMap<(Location, String, Vec<String>), (Finding, usize)> = FxHashMap::default();
         let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
         let inference_before = super::incremental::inference_nanos();
         let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let mut local_functions: Option<Vec<FunctionId>> = None;
-        for root in &roots {
+        // The order of work. Unwatched: the roots in order. Watched: (1) the roots
+        // defined in the watched files, (2) the others, each reached first and judged
+        // at once if its reach holds code of a watched file, else put off to (3).
+        // After (2) no root left can say anything about the watched files.
+        let first_files = FirstFiles::new(watch.first_files());
+        let (mut order, others): (Vec<usize>, Vec<usize>) =
+            (0..roots.len()).partition(|&r| first_files.holds(&roots[r].location.file));
+        order.extend(others);
+        let mut put_off: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        let mut next_in_order = 0;
+        let mut first_files_told = first_files.is_empty();
+        let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
+        loop {
+            let (r, probe) = if let Some(&r) = order.get(next_in_order) {
+                next_in_order += 1;
+                (r, !first_files.is_empty() && !first_files.holds(&roots[r].location.file))
+            } else {
+                if !first_files_told {
+                    first_files_told = true;
+                    let partial = self.answer_so_far(&findings, &reports, &pending_errors);
+                    watch.files_complete(first_files.as_given(), &partial);
+                }
+                match put_off.pop_front() {
+                    Some(r) => (r, false),
+                    None => break,
+                }
+            };
+            let root = &roots[r];
             let mut root_name = naming::fn_path(db, root.func, None);
             let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
             // A generic root is checked at each instantiation the workspace makes,
@@ -200,6 +290,7 @@ impl<'a> Analyzer<'a> {
             let mut allowed = Vec::new();
             let never_instantiated = instances.is_empty();
             let instances = if never_instantiated { vec![identity] } else { instances };
+            let mut reaches = Vec::with_capacity(instances.len());
             for args in instances {
                 let reach_started = Instant::now();
                 let root_node = Node::Fn { func: root.func, args };
@@ -217,6 +308,14 @@ impl<'a> Analyzer<'a> {
                         last.edge.site = Some(site);
                     }
                 }
+                reaches.push(reach);
+            }
+            if probe && !self.holds_code_of(&reaches, &first_files) {
+                // Reached again in the last pass: the walks are kept by then.
+                put_off.push_back(r);
+                continue;
+            }
+            for mut reach in reaches {
                 checked_overall.extend(reach.nodes.iter().copied());
                 let judge_started = Instant::now();
                 self.mark_allowances(&mut reach, config);
@@ -236,7 +335,7 @@ impl<'a> Analyzer<'a> {
                         allocates_in: None,
                         buffer: None,
                     };
-                    findings.insert(key, finding);
+                    findings.insert(key, (finding, r));
                     root_lines.insert((root.location.file.clone(), root.location.line));
                 }
                 judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
@@ -288,16 +387,35 @@ impl<'a> Analyzer<'a> {
                         let chain = self.chain(&reach, &judged, i, e);
                         root_lines.insert((location.file.clone(), location.line));
                         let key = (location.clone(), function.clone(), vec![reason.clone()]);
-                        let finding = findings.entry(key).or_insert_with(|| Finding {
-                            kind,
-                            location,
-                            function,
-                            roots: Vec::new(),
-                            reasons: vec![reason],
-                            allocates_in: super::first_allocating(&chain),
-                            chain,
-                            buffer,
-                        });
+                        let allocates_in = super::first_allocating(&chain);
+                        let finding = match findings.entry(key) {
+                            std::collections::hash_map::Entry::Vacant(slot) => {
+                                let finding = Finding {
+                                    kind,
+                                    location,
+                                    function,
+                                    roots: Vec::new(),
+                                    reasons: vec![reason],
+                                    allocates_in,
+                                    chain,
+                                    buffer,
+                                };
+                                &mut slot.insert((finding, r)).0
+                            }
+                            std::collections::hash_map::Entry::Occupied(slot) => {
+                                let (finding, first_root) = slot.into_mut();
+                                if r < *first_root {
+                                    // Judged out of order (the watched files first): the
+                                    // chain is the earlier root's, as in a run in order.
+                                    *first_root = r;
+                                    finding.kind = kind;
+                                    finding.chain = chain;
+                                    finding.allocates_in = allocates_in;
+                                    finding.buffer = buffer;
+                                }
+                                finding
+                            }
+                        };
                         if !finding.roots.contains(&root_name) {
                             finding.roots.push(root_name.clone());
                         }
@@ -306,32 +424,22 @@ impl<'a> Analyzer<'a> {
                 allowed.extend(self.allowed_calls(&reach, &judged));
                 functions_checked += reach.nodes.len();
             }
-            analysis.roots.push(RootReport {
-                function: root_name,
-                location: root.location.clone(),
-                functions_checked,
-                findings: root_lines.len(),
-                allowed,
-            });
+            reports.push((
+                r,
+                RootReport {
+                    function: root_name,
+                    location: root.location.clone(),
+                    functions_checked,
+                    findings: root_lines.len(),
+                    allowed,
+                },
+            ));
+            watch.root_judged(reports.len(), roots.len());
         }
-        analysis.findings = merge_by_line(findings.into_values().collect());
-        for exemption in std::mem::take(&mut self.exemptions) {
-            let mut report = exemption.report;
-            report.lets_through.sort();
-            let reached = exemption.func.is_some_and(|func| self.reached_by.contains_key(&func));
-            if reached && report.lets_through.is_empty() {
-                let message =
-                    format!("exemption lets nothing through: delete it (noalloc:exempt {}: {})", report.kind, report.reason);
-                let error = self.error(ErrorKind::UnusedExemption, report.location.clone(), message, exemption.func);
-                analysis.errors.push(error);
-            }
-            analysis.exemptions.push(report);
-        }
-        for (mut error, func) in pending_errors {
-            error.roots = func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default();
-            analysis.errors.push(error);
-        }
-        analysis.errors.sort_by(|a, b| a.location.cmp(&b.location));
+        reports.sort_by_key(|(r, _)| *r);
+        analysis.roots = reports.into_iter().map(|(_, report)| report).collect();
+        analysis.findings = merge_by_line(findings.into_values().map(|(finding, _)| finding).collect());
+        (analysis.exemptions, analysis.errors) = self.directives_report(&pending_errors);
         analysis.functions_checked = checked_overall.len();
         analysis.unused_allow = (0..config.allow.len()).filter(|i| !self.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = walked_nodes.len();
@@ -348,6 +456,76 @@ impl<'a> Analyzer<'a> {
         analysis.timings.summaries_ms = summaries_time.as_millis();
         analysis.timings.inference_ms = u128::from((super::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
+    }
+
+    /// The answer of the roots judged so far (`reports`, with their index in the
+    /// order of roots), without the run's totals.
+    fn answer_so_far(
+        &self,
+        findings: &FxHashMap<(Location, String, Vec<String>), (Finding, usize)>,
+        reports: &[(usize, RootReport)],
+        pending_errors: &[(ErrorFinding, Option<FunctionId>)],
+    ) -> Analysis {
+        let mut reports = reports.to_vec();
+        reports.sort_by_key(|(r, _)| *r);
+        let (exemptions, errors) = self.directives_report(pending_errors);
+        Analysis {
+            findings: merge_by_line(findings.values().map(|(finding, _)| finding.clone()).collect()),
+            roots: reports.into_iter().map(|(_, report)| report).collect(),
+            exemptions,
+            errors,
+            ..Analysis::default()
+        }
+    }
+
+    /// The exemptions with what they let through, and the errors in directives:
+    /// malformed ones (`pending`, found with the roots) and exemptions on a reached
+    /// line that let nothing through; each with the roots known to reach it.
+    fn directives_report(&self, pending: &[(ErrorFinding, Option<FunctionId>)]) -> (Vec<ExemptionReport>, Vec<ErrorFinding>) {
+        let mut exemptions = Vec::with_capacity(self.exemptions.len());
+        let mut errors = Vec::new();
+        for exemption in &self.exemptions {
+            let mut report = exemption.report.clone();
+            report.lets_through.sort();
+            let reached = exemption.func.is_some_and(|func| self.reached_by.contains_key(&func));
+            if reached && report.lets_through.is_empty() {
+                let message =
+                    format!("exemption lets nothing through: delete it (noalloc:exempt {}: {})", report.kind, report.reason);
+                errors.push(self.error(ErrorKind::UnusedExemption, report.location.clone(), message, exemption.func));
+            }
+            exemptions.push(report);
+        }
+        for (error, func) in pending {
+            let mut error = error.clone();
+            error.roots = func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default();
+            errors.push(error);
+        }
+        errors.sort_by(|a, b| a.location.cmp(&b.location));
+        (exemptions, errors)
+    }
+
+    /// Whether a root's reaches hold code of one of `files`: a workspace function
+    /// or closure defined there, or a call written there (a macro's expansion is
+    /// where the macro is called). Only then can judging the root say anything
+    /// about those files.
+    fn holds_code_of(&mut self, reaches: &[Reach<'_>], files: &FirstFiles) -> bool {
+        let db: &dyn HirDatabase = self.db;
+        let mut holders: FxHashSet<FunctionId> = FxHashSet::default();
+        for reach in reaches {
+            for v in (0..reach.nodes.len()).filter(|&v| reach.local[v]) {
+                if let Some(func) = holder_fn(db, &reach.nodes[v]).filter(|&func| holders.insert(func)) {
+                    if self.fn_location(func).is_some_and(|location| files.holds(&location.file)) {
+                        return true;
+                    }
+                }
+                for site in reach.edges[v].iter().filter_map(|resolved| resolved.edge.site) {
+                    if self.site_location(site).is_some_and(|location| files.holds(&location.file)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
     }
 
     /// Decides each edge's verdict: first-use setup, growth of buffers (with room,

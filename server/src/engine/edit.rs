@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap;
 
 use super::incremental::walks_executed;
 use super::summary_cache::{self, SummaryCache};
-use super::{analyze, analyze_with_summaries, Analysis, CheckConfig, Workspace};
+use super::{analyze_watched, Analysis, CheckConfig, Unwatched, Watch, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -191,11 +191,17 @@ impl Snapshot {
     /// `cache_dir`, uses the summaries kept in memory since the first analysis of
     /// this load (reopened only when the directory setting or the allowlist changes).
     pub fn analyze(&mut self, config: &CheckConfig) -> Result<Analysis, AnalysisFailure> {
+        self.analyze_watched(config, &mut Unwatched)
+    }
+
+    /// `analyze`, telling `watch` how it goes (`engine::Watch`): the answer for its
+    /// files as soon as it is complete, and each root judged.
+    pub fn analyze_watched(&mut self, config: &CheckConfig, watch: &mut dyn Watch) -> Result<Analysis, AnalysisFailure> {
         let Home { ws, summaries } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
             inject_panic_for_tests();
             let Some(dir) = &config.cache_dir else {
-                return analyze(ws, config);
+                return analyze_watched(ws, config, None, watch);
             };
             let mut allow = summary_cache::allow_key_material(&config.allow);
             allow.push(format!("strict-panics {}", config.strict_panics));
@@ -206,7 +212,7 @@ impl Snapshot {
             }
             let cache = &mut summaries.as_mut().expect("opened above").cache;
             cache.hits = 0;
-            analyze_with_summaries(ws, config, cache)
+            analyze_watched(ws, config, Some(cache), watch)
         });
         let before = walks_executed();
         match std::panic::catch_unwind(run) {

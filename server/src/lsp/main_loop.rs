@@ -36,7 +36,7 @@ use super::settings::Settings;
 use super::to_proto::{self, Texts, SOURCE};
 use super::transport::{Incoming, Outgoing};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
-use crate::engine::{Analysis, FindingKind, LoadError, Workspace};
+use crate::engine::{Analysis, FindingKind, LoadError, Watch, Workspace};
 
 /// Results of work done off the main loop.
 enum Task {
@@ -49,6 +49,21 @@ enum Task {
         result: Result<Box<Workspace>, LoadError>,
         ms: u128,
     },
+    /// One more root of an analysis judged.
+    RootJudged {
+        load: u64,
+        generation: u64,
+        judged: usize,
+        total: usize,
+    },
+    /// The answer for `files` (the files open when the analysis started) is
+    /// complete, before the rest of the analysis.
+    FilesComplete {
+        load: u64,
+        generation: u64,
+        files: Vec<PathBuf>,
+        partial: Box<Analysis>,
+    },
     Analyzed {
         load: u64,
         generation: u64,
@@ -56,6 +71,34 @@ enum Task {
         returned: Box<Returned>,
         ms: u128,
     },
+}
+
+/// What the analysis thread tells the main loop while it runs: the open files are
+/// judged first, their diagnostics published as soon as they are complete, and
+/// each root judged counts in `$/progress`.
+struct AnalysisWatch {
+    tasks: Sender<Task>,
+    load: u64,
+    generation: u64,
+    open_files: Vec<PathBuf>,
+}
+
+impl Watch for AnalysisWatch {
+    fn first_files(&self) -> &[PathBuf] {
+        &self.open_files
+    }
+
+    fn root_judged(&mut self, judged: usize, total: usize) {
+        let (load, generation) = (self.load, self.generation);
+        let _ = self.tasks.send(Task::RootJudged { load, generation, judged, total });
+    }
+
+    fn files_complete(&mut self, files: &[PathBuf], partial: &Analysis) {
+        let (load, generation) = (self.load, self.generation);
+        let files = files.to_vec();
+        let partial = Box::new(partial.clone());
+        let _ = self.tasks.send(Task::FilesComplete { load, generation, files, partial });
+    }
 }
 
 enum Phase {
@@ -837,6 +880,17 @@ impl Server {
                     }
                 }
             }
+            Task::RootJudged { load, generation, judged, total } => {
+                if load == self.load && generation == self.generation {
+                    self.progress_report(format!("{judged}/{total} roots"));
+                }
+            }
+            Task::FilesComplete { load, generation, files, partial } => {
+                if load == self.load && generation == self.generation {
+                    let fresh = self.diagnostics_of(&partial);
+                    self.publish_changed(fresh, Some(&files));
+                }
+            }
             Task::Analyzed {
                 load,
                 generation,
@@ -956,13 +1010,19 @@ impl Server {
             }
         };
         let tasks = self.tasks.0.clone();
+        let mut watch = AnalysisWatch {
+            tasks: tasks.clone(),
+            load,
+            generation,
+            open_files: self.docs.paths().map(Path::to_path_buf).collect(),
+        };
         self.running = Some((generation, Instant::now()));
         let spawned = std::thread::Builder::new()
             .name("noalloc-analysis".to_owned())
             .stack_size(64 << 20)
             .spawn(move || {
                 let started = Instant::now();
-                let result = snapshot.analyze(&config);
+                let result = snapshot.analyze_watched(&config, &mut watch);
                 let returned = Box::new(snapshot.release());
                 let _ = tasks.send(Task::Analyzed {
                     load,
@@ -1010,20 +1070,45 @@ impl Server {
             let messages = analysis.bad_root_arguments.join("; ");
             self.show_message(MessageType::ERROR, format!("noalloc: {messages}: nothing is checked for it"));
         }
-        let fresh: BTreeMap<PathBuf, Vec<Diagnostic>> = {
-            let lookup = |p: &Path| self.text_of(p);
-            let mut texts = Texts::new(&lookup, self.root.as_deref());
-            let mut diagnostics = to_proto::diagnostics(&analysis, &self.settings, &mut texts);
-            if let Some(root) = self.root.as_deref() {
-                adoption::apply(root, &self.settings, &analysis, &mut diagnostics, &mut texts);
-            }
-            diagnostics
-        };
-        let mut paths: Vec<PathBuf> = fresh.keys().cloned().collect();
+        let fresh = self.diagnostics_of(&analysis);
+        self.publish_changed(fresh, None);
+        let lenses_changed = self
+            .analysis
+            .as_ref()
+            .is_none_or(|old| old.roots != analysis.roots);
+        self.analysis = Some(Arc::new(analysis));
+        if lenses_changed && self.caps.code_lens_refresh {
+            self.request(
+                "workspace/codeLens/refresh",
+                serde_json::Value::Null,
+                Pending::Ignore,
+            );
+        }
+    }
+
+    /// The diagnostics of an analysis by file, the adoption files applied.
+    fn diagnostics_of(&self, analysis: &Analysis) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+        let lookup = |p: &Path| self.text_of(p);
+        let mut texts = Texts::new(&lookup, self.root.as_deref());
+        let mut diagnostics = to_proto::diagnostics(analysis, &self.settings, &mut texts);
+        if let Some(root) = self.root.as_deref() {
+            adoption::apply(root, &self.settings, analysis, &mut diagnostics, &mut texts);
+        }
+        diagnostics
+    }
+
+    /// Publishes the diagnostics of each file whose diagnostics changed: every file,
+    /// or only those of `only` (files whose answer is complete before the rest).
+    fn publish_changed(&mut self, fresh: BTreeMap<PathBuf, Vec<Diagnostic>>, only: Option<&[PathBuf]>) {
+        let only: Option<std::collections::HashSet<PathBuf>> = only.map(|files| {
+            files.iter().cloned().chain(files.iter().filter_map(|f| std::fs::canonicalize(f).ok())).collect()
+        });
+        let wanted = |path: &Path| only.as_ref().is_none_or(|only| only.contains(path));
+        let mut paths: Vec<PathBuf> = fresh.keys().filter(|p| wanted(p)).cloned().collect();
         paths.extend(
             self.published
                 .keys()
-                .filter(|p| !fresh.contains_key(*p))
+                .filter(|p| !fresh.contains_key(*p) && wanted(p))
                 .cloned(),
         );
         paths.sort();
@@ -1048,18 +1133,6 @@ impl Server {
             } else {
                 self.published.insert(path, diagnostics);
             }
-        }
-        let lenses_changed = self
-            .analysis
-            .as_ref()
-            .is_none_or(|old| old.roots != analysis.roots);
-        self.analysis = Some(Arc::new(analysis));
-        if lenses_changed && self.caps.code_lens_refresh {
-            self.request(
-                "workspace/codeLens/refresh",
-                serde_json::Value::Null,
-                Pending::Ignore,
-            );
         }
     }
 

@@ -138,6 +138,26 @@ fn clean_workspace_exits_zero() {
     assert_eq!((code, stdout.as_str()), (0, ""));
 }
 
+/// With no root to walk the directives are still read: a workspace whose only
+/// directive is malformed fails on it (it used to pass, silent, exit 0).
+#[test]
+fn a_malformed_directive_is_reported_when_there_is_no_root() {
+    let ws = crate::lsp::Scratch::of("clean");
+    let lib = r#"//! Its only directive is malformed: nothing is a root.
+
+// noalloc:rooot
+pub fn sum(xs: &[u64]) -> u64 {
+    xs.iter().copied().sum()
+}
+"#;
+    std::fs::write(ws.file("src/lib.rs"), lib).unwrap();
+    let root = ws.root();
+    let (code, stdout, stderr) =
+        run(&mut noalloc(&["--check", root.to_str().unwrap(), "--no-cache", "--message-format", "short"]));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(stdout, "src/lib.rs:3: error: unknown noalloc directive `rooot` (expected root, exempt, fixed or append)\n");
+}
+
 #[test]
 fn broken_code_is_checked_as_far_as_it_goes() {
     let (code, stdout, stderr) = check("broken", &["--message-format", "short"]);

@@ -414,6 +414,92 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
     assert_eq!(client.shutdown(), 0);
 }
 
+/// The open file first: its roots are judged first, then every other root is
+/// reached, and those whose reach holds code of the open file are judged; the open
+/// file's diagnostics go out then, once and complete (both roots that reach
+/// `label`), before the roots that have no part in it are judged. `$/progress`
+/// counts the roots judged.
+#[test]
+fn the_open_file_is_published_first_and_progress_counts_roots() {
+    let ws = Scratch::of("clean");
+    std::fs::write(ws.file("src/lib.rs"), "mod elsewhere;\nmod opened;\n").unwrap();
+    let opened = ws.file("src/opened.rs");
+    std::fs::write(
+        &opened,
+        r#"// noalloc:root
+pub fn open_root() -> usize {
+    label().len()
+}
+
+pub fn label() -> String {
+    String::from("opened")
+}
+"#,
+    )
+    .unwrap();
+    // Before `opened.rs` in the order of roots (by file), which judges them first.
+    let elsewhere = ws.file("src/elsewhere.rs");
+    std::fs::write(
+        &elsewhere,
+        r#"// noalloc:root
+pub fn boxed() -> u8 {
+    *Box::new(1u8)
+}
+
+// noalloc:root
+pub fn summed(xs: &[u64]) -> u64 {
+    xs.iter().sum()
+}
+
+// noalloc:root
+pub fn through_the_open_file() -> usize {
+    crate::opened::label().capacity()
+}
+"#,
+    )
+    .unwrap();
+    let mut client = Client::start(&ws.root(), fast());
+    client.open(&opened);
+    client.wait_quiescent();
+
+    let reports: Vec<(usize, String)> = client
+        .notifications
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "report")
+        .map(|(i, n)| (i, n["params"]["value"]["message"].as_str().unwrap_or_default().to_owned()))
+        .filter(|(_, message)| message.ends_with(" roots") && message.contains('/'))
+        .collect();
+    let counts: Vec<&str> = reports.iter().map(|(_, message)| message.as_str()).collect();
+    assert_eq!(counts, ["1/4 roots", "2/4 roots", "3/4 roots", "4/4 roots"]);
+    let published = |path: &Path| -> Vec<usize> {
+        client
+            .notifications
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri(path))
+            .map(|(i, _)| i)
+            .collect()
+    };
+    let (opened_at, elsewhere_at) = (published(&opened), published(&elsewhere));
+    assert_eq!(opened_at.len(), 1, "published once, never retracted");
+    assert_eq!(elsewhere_at.len(), 1);
+    // After the open file's two roots, before the two that have no part in it.
+    assert!(reports[1].0 < opened_at[0] && opened_at[0] < reports[2].0, "{reports:?}, published at {opened_at:?}");
+    assert!(reports[3].0 < elsewhere_at[0]);
+
+    let label = finding_on(&client, &opened, line_of(&opened, "String::from"));
+    let roots: Vec<&str> = label["relatedInformation"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["message"].as_str()?.strip_prefix("root: "))
+        .collect();
+    assert_eq!(roots, ["clean::elsewhere::through_the_open_file", "clean::opened::open_root"]);
+    assert_eq!(published_rows(&client), fresh_check(&ws.root()));
+    assert_eq!(client.shutdown(), 0);
+}
+
 #[test]
 fn hover_and_code_lens_on_roots_and_findings() {
     let (_ws, lib, mut client) = opened("example", "src/lib.rs");
