@@ -1,7 +1,8 @@
 //! Judging a workspace, root by root: finds the roots (`roots`), builds what each
 //! reaches (`reach`, with open calls resolved by `resolve`), applies the rules
 //! (`judge`), and turns the judged reach into findings at workspace lines
-//! (`findings`). This module owns the run: the order of those steps, the
+//! (`findings`). This module owns the run: the order of those steps and of the
+//! roots (a `Watch`'s files first, with their answer handed over once complete), the
 //! allowances that need the workspace's directives and settings, and what goes
 //! into the on-disk summaries.
 
@@ -165,6 +166,9 @@ pub(crate) struct Analyzer<'a> {
     used_allow: FxHashSet<usize>,
     /// The roots that reach each workspace function whose lines are reported.
     reached_by: FxHashMap<FunctionId, Vec<String>>,
+    /// Each root judged, by name: its place in the order of roots (they may be
+    /// judged in another order, the watched files' first).
+    root_order: FxHashMap<String, usize>,
 }
 
 /// The allowlist entries that name a function: `Some(Ok(i))` entry `i` of
@@ -198,6 +202,7 @@ impl<'a> Analyzer<'a> {
             allowed_terminals: FxHashSet::default(),
             used_allow: FxHashSet::default(),
             reached_by: FxHashMap::default(),
+            root_order: FxHashMap::default(),
         }
     }
 
@@ -315,6 +320,7 @@ impl<'a> Analyzer<'a> {
                 put_off.push_back(r);
                 continue;
             }
+            self.root_order.insert(root_name.clone(), r);
             for mut reach in reaches {
                 checked_overall.extend(reach.nodes.iter().copied());
                 let judge_started = Instant::now();
@@ -499,6 +505,9 @@ impl<'a> Analyzer<'a> {
             let mut error = error.clone();
             error.roots = func.and_then(|func| self.reached_by.get(&func)).cloned().unwrap_or_default();
             errors.push(error);
+        }
+        for error in &mut errors {
+            error.roots.sort_by_key(|root| self.root_order.get(root).copied());
         }
         errors.sort_by(|a, b| a.location.cmp(&b.location));
         (exemptions, errors)
