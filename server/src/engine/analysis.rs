@@ -33,6 +33,10 @@ use super::{
     walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
 
+/// How many instances the reaches of the roots put off to the last pass (watched
+/// files first) may hold in memory, together; past it they are built again.
+const PUT_OFF_NODES_KEPT: usize = 200_000;
+
 /// The finding of a generic root no code of the workspace instantiates.
 pub(crate) const GENERIC_ROOT_NEVER_INSTANTIATED: &str =
     "generic root never instantiated here: add a `--root` with concrete arguments or call it from a test";
@@ -108,12 +112,19 @@ pub fn analyze_watched(ws: &Workspace, config: &CheckConfig, summaries: Option<&
 struct FirstFiles {
     given: Vec<PathBuf>,
     paths: FxHashSet<PathBuf>,
+    /// The workspace's files among them.
+    ids: FxHashSet<FileId>,
 }
 
 impl FirstFiles {
-    fn new(given: &[PathBuf]) -> FirstFiles {
-        let paths = given.iter().cloned().chain(given.iter().filter_map(|path| std::fs::canonicalize(path).ok())).collect();
-        FirstFiles { given: given.to_vec(), paths }
+    fn new(given: &[PathBuf], ws: &Workspace) -> FirstFiles {
+        let paths: FxHashSet<PathBuf> =
+            given.iter().cloned().chain(given.iter().filter_map(|path| std::fs::canonicalize(path).ok())).collect();
+        let ids = match given.is_empty() {
+            true => FxHashSet::default(),
+            false => ws.vfs.iter().map(|(id, _)| id).filter(|&id| ws.file_path(id).is_some_and(|path| paths.contains(&path))).collect(),
+        };
+        FirstFiles { given: given.to_vec(), paths, ids }
     }
 
     fn is_empty(&self) -> bool {
@@ -249,18 +260,19 @@ impl<'a> Analyzer<'a> {
         // defined in the watched files, (2) the others, each reached first and judged
         // at once if its reach holds code of a watched file, else put off to (3).
         // After (2) no root left can say anything about the watched files.
-        let first_files = FirstFiles::new(watch.first_files());
+        let first_files = FirstFiles::new(watch.first_files(), self.ws);
         let (mut order, others): (Vec<usize>, Vec<usize>) =
             (0..roots.len()).partition(|&r| first_files.holds(&roots[r].location.file));
         order.extend(others);
-        let mut put_off: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
+        let mut put_off = std::collections::VecDeque::new();
+        let mut kept_nodes = 0;
         let mut next_in_order = 0;
         let mut first_files_told = first_files.is_empty();
         let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
         loop {
-            let (r, probe) = if let Some(&r) = order.get(next_in_order) {
+            let (r, probe, kept) = if let Some(&r) = order.get(next_in_order) {
                 next_in_order += 1;
-                (r, !first_files.is_empty() && !first_files.holds(&roots[r].location.file))
+                (r, !first_files.is_empty() && !first_files.holds(&roots[r].location.file), None)
             } else {
                 if !first_files_told {
                     first_files_told = true;
@@ -268,58 +280,68 @@ impl<'a> Analyzer<'a> {
                     watch.files_complete(first_files.as_given(), &partial);
                 }
                 match put_off.pop_front() {
-                    Some(r) => (r, false),
+                    Some((r, kept)) => (r, false, kept),
                     None => break,
                 }
             };
             let root = &roots[r];
-            let mut root_name = naming::fn_path(db, root.func, None);
-            let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
-            // A generic root is checked at each instantiation the workspace makes,
-            // or at the arguments its `--root` pattern gives.
-            let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-            let explicit = (!root.args.is_empty()).then(|| super::root_args::lower_root_args(self.db, root.func, &root.args));
-            let instances = if let Some(explicit) = explicit {
-                root_name = format!("{root_name}::<{}>", root.args.join(", "));
-                // Read once already when the roots were collected.
-                explicit.into_iter().collect()
-            } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
-                let local = local_functions.get_or_insert_with(|| self.all_local_functions());
-                roots::instantiations(db, root.func, local)
-            } else {
-                vec![identity]
+            let (root_name, never_instantiated, reaches) = match kept {
+                Some(kept) => kept,
+                None => {
+                    let mut root_name = naming::fn_path(db, root.func, None);
+                    let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
+                    // A generic root is checked at each instantiation the workspace makes,
+                    // or at the arguments its `--root` pattern gives.
+                    let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
+                    let explicit = (!root.args.is_empty()).then(|| super::root_args::lower_root_args(self.db, root.func, &root.args));
+                    let instances = if let Some(explicit) = explicit {
+                        root_name = format!("{root_name}::<{}>", root.args.join(", "));
+                        // Read once already when the roots were collected.
+                        explicit.into_iter().collect()
+                    } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+                        let local = local_functions.get_or_insert_with(|| self.all_local_functions());
+                        roots::instantiations(db, root.func, local)
+                    } else {
+                        vec![identity]
+                    };
+                    let never_instantiated = instances.is_empty();
+                    let instances = if never_instantiated { vec![identity] } else { instances };
+                    let mut reaches = Vec::with_capacity(instances.len());
+                    for args in instances {
+                        let reach_started = Instant::now();
+                        let root_node = Node::Fn { func: root.func, args };
+                        let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
+                        let is_local = |node: &Node<'_>| is_local(db, node);
+                        let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
+                        let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
+                        let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
+                        reach_time += reach_started.elapsed();
+                        if reach.truncated {
+                            // Reported at the root itself.
+                            let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
+                            let site = Site { owner: DefWithBodyId::FunctionId(root.func), expr: body.root_expr().into() };
+                            if let Some(last) = reach.edges[0].last_mut() {
+                                last.edge.site = Some(site);
+                            }
+                        }
+                        reaches.push(reach);
+                    }
+                    (root_name, never_instantiated, reaches)
+                }
             };
+            if probe && !self.holds_code_of(&reaches, &first_files) {
+                // Judged in the last pass: its reaches are kept for it while they are
+                // small, else built again then (the walks are salsa's by then).
+                let nodes: usize = reaches.iter().map(|reach| reach.nodes.len()).sum();
+                let keep = kept_nodes + nodes <= PUT_OFF_NODES_KEPT;
+                kept_nodes += if keep { nodes } else { 0 };
+                put_off.push_back((r, keep.then_some((root_name, never_instantiated, reaches))));
+                continue;
+            }
             // The lines with findings, over every instantiation of this root.
             let mut root_lines = FxHashSet::default();
             let mut functions_checked = 0;
             let mut allowed = Vec::new();
-            let never_instantiated = instances.is_empty();
-            let instances = if never_instantiated { vec![identity] } else { instances };
-            let mut reaches = Vec::with_capacity(instances.len());
-            for args in instances {
-                let reach_started = Instant::now();
-                let root_node = Node::Fn { func: root.func, args };
-                let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
-                let is_local = |node: &Node<'_>| is_local(db, node);
-                let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-                let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
-                let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
-                reach_time += reach_started.elapsed();
-                if reach.truncated {
-                    // Reported at the root itself.
-                    let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
-                    let site = Site { owner: DefWithBodyId::FunctionId(root.func), expr: body.root_expr().into() };
-                    if let Some(last) = reach.edges[0].last_mut() {
-                        last.edge.site = Some(site);
-                    }
-                }
-                reaches.push(reach);
-            }
-            if probe && !self.holds_code_of(&reaches, &first_files) {
-                // Reached again in the last pass: the walks are kept by then.
-                put_off.push_back(r);
-                continue;
-            }
             self.root_order.insert(root_name.clone(), r);
             for mut reach in reaches {
                 checked_overall.extend(reach.nodes.iter().copied());
@@ -520,15 +542,28 @@ impl<'a> Analyzer<'a> {
     fn holds_code_of(&mut self, reaches: &[Reach<'_>], files: &FirstFiles) -> bool {
         let db: &dyn HirDatabase = self.db;
         let mut holders: FxHashSet<FunctionId> = FxHashSet::default();
+        let mut real_files = FxHashSet::default();
         for reach in reaches {
             for v in (0..reach.nodes.len()).filter(|&v| reach.local[v]) {
                 if let Some(func) = holder_fn(db, &reach.nodes[v]).filter(|&func| holders.insert(func)) {
-                    if self.fn_location(func).is_some_and(|location| files.holds(&location.file)) {
+                    let held = match func.lookup(db).id.file_id.file_id() {
+                        Some(file) => files.ids.contains(&file.file_id(db)),
+                        // Defined by a macro: where its name is shown.
+                        None => self.fn_location(func).is_some_and(|location| files.holds(&location.file)),
+                    };
+                    if held {
                         return true;
                     }
                 }
                 for site in reach.edges[v].iter().filter_map(|resolved| resolved.edge.site) {
-                    if self.site_location(site).is_some_and(|location| files.holds(&location.file)) {
+                    let (_, source_map) = hir_def::expr_store::Body::with_source_map(db, site.owner);
+                    let Ok(source) = source_map.expr_or_pat_syntax(site.expr) else { continue };
+                    let held = match source.file_id.file_id() {
+                        Some(file) => real_files.insert(file) && files.ids.contains(&file.file_id(db)),
+                        // In a macro's expansion: where findings place it.
+                        None => self.site_location(site).is_some_and(|location| files.holds(&location.file)),
+                    };
+                    if held {
                         return true;
                     }
                 }
