@@ -81,6 +81,9 @@ struct AnalysisWatch {
     load: u64,
     generation: u64,
     open_files: Vec<PathBuf>,
+    /// Whether `$/progress` is open (the first analysis after a load), so that the
+    /// roots judged are worth telling the loop.
+    count_roots: bool,
 }
 
 impl Watch for AnalysisWatch {
@@ -89,6 +92,9 @@ impl Watch for AnalysisWatch {
     }
 
     fn root_judged(&mut self, judged: usize, total: usize) {
+        if !self.count_roots {
+            return;
+        }
         let (load, generation) = (self.load, self.generation);
         let _ = self.tasks.send(Task::RootJudged { load, generation, judged, total });
     }
@@ -1015,6 +1021,7 @@ impl Server {
             load,
             generation,
             open_files: self.docs.paths().map(Path::to_path_buf).collect(),
+            count_roots: self.progress_open,
         };
         self.running = Some((generation, Instant::now()));
         let spawned = std::thread::Builder::new()
