@@ -9,7 +9,7 @@
 
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ra_ap_ide_db::base_db::{self, SourceDatabase};
 use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
@@ -83,7 +83,9 @@ impl AnalysisStore {
             analysis: analysis.clone(),
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
-        summary_cache::write_atomically(&self.path, &bytes)
+        summary_cache::write_atomically(&self.path, &bytes)?;
+        forget_old_analyses(self.path.parent().unwrap_or(Path::new(".")));
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {
@@ -167,4 +169,29 @@ fn fingerprint(ws: &Workspace, settings: &[String]) -> Fingerprint {
         text.hash(&mut hasher);
     }
     hasher.finish()
+}
+
+/// How long a stored analysis no run has written is kept: one file per workspace
+/// directory and settings would otherwise pile up (temporary checkouts, CI clones).
+const KEPT_UNTOUCHED: Duration = Duration::from_secs(14 * 24 * 60 * 60);
+
+/// Deletes the stored analyses of `dir` that no run wrote for `KEPT_UNTOUCHED`.
+fn forget_old_analyses(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let stored = name
+            .to_str()
+            .is_some_and(|name| name.starts_with("analysis-") && name.ends_with(".json"));
+        let old = entry
+            .metadata()
+            .and_then(|meta| meta.modified())
+            .ok()
+            .and_then(|at| at.elapsed().ok());
+        if stored && old.is_some_and(|old| old > KEPT_UNTOUCHED) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
