@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark: cold and warm `noalloc-ls --check` (cold = empty summary cache, warm =
-# the summaries of the cold run), next to `cargo check` of the same workspace, in one
-# run. Workspaces: the bundled fixtures and `semver` from crates.io with --root on its
+# Benchmark: `noalloc-ls --check` cold (empty cache), unchanged (a re-run: the stored
+# analysis is the answer) and edited (a comment added to a workspace file: a full
+# check, std and dependencies answered from the summaries of the cold run), next to
+# `cargo check` of the same workspace, in one run. Workspaces: the bundled fixtures and `semver` from crates.io with --root on its
 # public entry points. Prints a table; nothing here is a pass/fail test.
 #
 #   server/benches/check_speed.sh            # dev profile (dependencies optimised)
@@ -35,15 +36,20 @@ printf '\n[workspace]\n' >> "$WORK/semver/Cargo.toml"
 
 ms() { local s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; echo $(( ($(date +%s%N) - s) / 1000000 )); }
 
-printf '%-22s %10s %10s %8s %14s\n' workspace "cold ms" "warm ms" "warm/cold" "cargo check ms"
+printf '%-22s %9s %11s %7s %9s %7s %14s\n' workspace "cold ms" "unchanged" "/cold" "edited" "/cold" "cargo check ms"
 bench() {
     local name=$1 path=$2; shift 2
-    local cache="$WORK/cache-$name"
-    local cold warm check
-    cold=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$path" "$@")
-    warm=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$path" "$@")
-    check=$(CARGO_TARGET_DIR="$WORK/target-$name" ms cargo check -q --manifest-path "$path/Cargo.toml")
-    printf '%-22s %10d %10d %8.2f %14d\n' "$name" "$cold" "$warm" "$(awk "BEGIN { print $warm / $cold }")" "$check"
+    # A copy, so that the edit leaves the repository alone.
+    local ws="$WORK/ws-${name%% *}" cache="$WORK/cache-${name%% *}"
+    cp -r "$path" "$ws"
+    local cold unchanged edited check
+    cold=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$ws" "$@")
+    unchanged=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$ws" "$@")
+    echo "// edited" >> "$ws/src/lib.rs"
+    edited=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$ws" "$@")
+    check=$(CARGO_TARGET_DIR="$WORK/target-${name%% *}" ms cargo check -q --manifest-path "$ws/Cargo.toml")
+    printf '%-22s %9d %11d %7.2f %9d %7.2f %14d\n' "$name" "$cold" "$unchanged" \
+        "$(awk "BEGIN { print $unchanged / $cold }")" "$edited" "$(awk "BEGIN { print $edited / $cold }")" "$check"
 }
 bench example test-data/example
 bench specifics test-data/specifics

@@ -150,29 +150,22 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_COULD_NOT_RUN;
         }
     };
-    // Patterns that match nothing stop the check before any root is walked.
-    let problems = if config.roots.is_empty() { Default::default() } else { engine::root_pattern_problems(&ws, &config) };
-    if !problems.unmatched.is_empty() {
-        let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
-        let _ = writeln!(
-            err,
-            "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
-            patterns.join(", ")
-        );
-    }
-    for message in &problems.bad_arguments {
-        let _ = writeln!(err, "error: {message}");
-    }
-    if problems != Default::default() {
+    let Some(analysis) = analysis_of(&ws, &config, err) else {
         return EXIT_COULD_NOT_RUN;
-    }
-    let analysis = only_in_packages(engine::analyze(&ws, &config), &packages);
+    };
+    let analysis = only_in_packages(analysis, &packages);
     let total_ms = started.elapsed().as_millis();
     let quiet = options.verbosity == Verbosity::Quiet;
     for file in analysis.files_with_syntax_errors.iter().filter(|_| !quiet) {
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
     }
-    if options.timings {
+    if options.timings && analysis.timings.reused {
+        let _ = writeln!(
+            err,
+            "timings: load {load_ms} ms, nothing changed since the stored analysis (fingerprint {} ms), total {total_ms} ms",
+            analysis.timings.fingerprint_ms
+        );
+    } else if options.timings {
         let _ = writeln!(
             err,
             "timings: load {load_ms} ms, analysis {} ms (name resolution {} ms, roots {} ms, reach {} ms of which inference {} ms, judge {} ms, summaries {} ms; {} bodies walked, {} summaries from cache, {} cached), total {total_ms} ms",
@@ -216,6 +209,44 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
     if report.findings.is_empty() && report.errors().is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
+}
+
+/// The analysis of the workspace: the stored one when nothing it reads changed
+/// since a run with the same settings stored it, else worked out (and stored).
+/// `None`, with the reason written to `err`, when `--root` patterns stop the check.
+fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Option<Analysis> {
+    let store = engine::AnalysisStore::open(ws, config);
+    if let Some(store) = &store {
+        if let Some(mut analysis) = store.load() {
+            analysis.timings = engine::Timings { reused: true, fingerprint_ms: store.fingerprint_ms, ..Default::default() };
+            return Some(analysis);
+        }
+    }
+    // Patterns that match nothing stop the check before any root is walked (and
+    // so an analysis is stored only for patterns that all match).
+    let problems = if config.roots.is_empty() { Default::default() } else { engine::root_pattern_problems(ws, config) };
+    if !problems.unmatched.is_empty() {
+        let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
+        let _ = writeln!(
+            err,
+            "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
+            patterns.join(", ")
+        );
+    }
+    for message in &problems.bad_arguments {
+        let _ = writeln!(err, "error: {message}");
+    }
+    if problems != Default::default() {
+        return None;
+    }
+    let mut analysis = engine::analyze(ws, config);
+    if let Some(store) = &store {
+        analysis.timings.fingerprint_ms = store.fingerprint_ms;
+        if let Err(error) = store.store(&analysis) {
+            let _ = writeln!(err, "warning: could not store the analysis in {}: {error}", store.path().display());
+        }
+    }
+    Some(analysis)
 }
 
 /// The directories of the packages `-p` names, each with the directories of the

@@ -36,6 +36,9 @@ pub struct CargoSelection {
     /// Check for the target triple.
     #[arg(long, value_name = "TRIPLE", help_heading = "Compilation Options")]
     pub target: Option<String>,
+    /// Threads for name resolution (default: every core, up to 8).
+    #[arg(short = 'j', long, value_name = "N", help_heading = "Compilation Options")]
+    pub jobs: Option<std::num::NonZeroUsize>,
 }
 
 impl CargoSelection {
@@ -205,6 +208,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             line_only: flags.line_only.clone(),
             scratch: flags.scratch.clone(),
             strict_panics: flags.strict_panics,
+            jobs: selection.jobs,
             ..CheckConfig::default()
         },
         adoption: AdoptionOptions {

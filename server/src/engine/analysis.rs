@@ -225,7 +225,8 @@ impl<'a> Analyzer<'a> {
         let mut analysis = Analysis::default();
         // Name resolution of the workspace's crates (and so of every crate they
         // import from, std's too): rust-analyzer's def maps, which everything after
-        // reads. Forced here so that `--timings` can tell it apart.
+        // reads. Forced here so that `--timings` can tell it apart, on every core.
+        super::parallel_names::resolve_names(self.db, super::parallel_names::threads(config.jobs));
         for krate in base_db::all_crates(self.db).iter().filter(|krate| krate.data(self.db).origin.is_local()) {
             hir_def::nameres::crate_def_map(self.db, *krate);
         }

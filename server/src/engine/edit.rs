@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap;
 
 use super::incremental::walks_executed;
 use super::summary_cache::{self, SummaryCache};
-use super::{analyze_watched, Analysis, CheckConfig, Unwatched, Watch, Workspace};
+use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, Unwatched, Watch, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -229,6 +229,14 @@ impl Snapshot {
                 Err(payload) => AnalysisFailure::Panicked(panic_message(&*payload)),
             }),
         }
+    }
+
+    /// Where the analysis of exactly what this snapshot holds (files, settings) is
+    /// stored between runs (`stored_analysis`), with its fingerprint worked out;
+    /// `None` without a cache directory, or when an edit cancelled the hashing.
+    pub fn analysis_store(&self, config: &CheckConfig) -> Option<AnalysisStore> {
+        let ws = &self.home.ws;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| AnalysisStore::open(ws, config))).ok().flatten()
     }
 
     /// Drops the database clone (letting a waiting edit go on) and returns the

@@ -119,7 +119,8 @@ pub struct Workspace {
     pub std_source: StdSource,
     features: Features,
     target: Option<String>,
-    _proc_macro_server: Option<ProcMacroClient>,
+    build_scripts: bool,
+    proc_macro_server: Option<ProcMacroClient>,
 }
 
 impl Workspace {
@@ -171,7 +172,8 @@ impl Workspace {
             std_source,
             features: options.features.clone(),
             target: options.target.clone(),
-            _proc_macro_server: proc_macro_server,
+            build_scripts: options.build_scripts,
+            proc_macro_server: proc_macro_server,
         })
     }
 
@@ -183,6 +185,16 @@ impl Workspace {
     /// The target triple it was loaded for; `None` for the host's.
     pub fn target(&self) -> Option<&str> {
         self.target.as_deref()
+    }
+
+    /// Whether build scripts ran (`--no-build-scripts` turns them off).
+    pub fn build_scripts(&self) -> bool {
+        self.build_scripts
+    }
+
+    /// Whether the toolchain's proc-macro server expands derives and attributes.
+    pub fn has_proc_macro_server(&self) -> bool {
+        self.proc_macro_server.is_some()
     }
 
     /// The on-disk path of a file, if it has one.

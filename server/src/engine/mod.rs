@@ -14,11 +14,13 @@ pub mod incremental;
 mod judge;
 pub mod load;
 pub(crate) mod naming;
+mod parallel_names;
 mod reach;
 mod resolve;
 mod root_args;
 mod roots;
 pub mod std_source;
+pub mod stored_analysis;
 mod subst;
 pub mod summary_cache;
 pub(crate) mod walk;
@@ -28,6 +30,7 @@ use std::path::PathBuf;
 pub use analysis::{analyze, analyze_watched, analyze_with_summaries, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use roots::wildcard_match;
+pub use stored_analysis::AnalysisStore;
 
 /// What to check, beyond the directives in the code.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +49,9 @@ pub struct CheckConfig {
     /// Cut only the call into the panic machinery, not what a panic path computes
     /// before it (`--strict-panics`, setting `strict-panics = true`).
     pub strict_panics: bool,
+    /// Threads that resolve names (`--jobs`); `None` uses every core this process
+    /// may run on, up to 8.
+    pub jobs: Option<std::num::NonZeroUsize>,
 }
 
 /// The allowlist kind of a growth function (`growth: smallvec::SmallVec::push`):
@@ -127,7 +133,7 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 }
 
 /// A place in a file of the workspace or of a dependency. Lines and columns are 1-based.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Location {
     pub file: PathBuf,
     pub line: u32,
@@ -137,7 +143,7 @@ pub struct Location {
 }
 
 /// One step of a chain: `function` calls the next step at `location`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChainStep {
     pub function: String,
     pub location: Option<Location>,
@@ -157,7 +163,7 @@ pub(crate) fn first_allocating(chain: &[ChainStep]) -> Option<String> {
     chain.iter().skip(1).rev().find(|step| step.exported && !allocator_api(&step.function)).map(|step| step.function.clone())
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FindingKind {
     /// The line allocates, or calls something that does.
     Allocation,
@@ -182,7 +188,7 @@ impl FindingKind {
 }
 
 /// A line of the workspace that can allocate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Finding {
     pub kind: FindingKind,
     pub location: Location,
@@ -200,7 +206,7 @@ pub struct Finding {
     pub buffer: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ErrorKind {
     MalformedDirective,
     /// An exemption on a reached line that lets nothing through.
@@ -217,7 +223,7 @@ impl ErrorKind {
 }
 
 /// An exemption as written, and what it lets through.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExemptionReport {
     /// Where the comment is.
     pub location: Location,
@@ -232,7 +238,7 @@ pub struct ExemptionReport {
 }
 
 /// A problem with the directives themselves; it fails the check like a finding.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorFinding {
     pub kind: ErrorKind,
     pub location: Location,
@@ -244,7 +250,7 @@ pub struct ErrorFinding {
 }
 
 /// What was checked for one root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RootReport {
     pub function: String,
     pub location: Location,
@@ -256,7 +262,7 @@ pub struct RootReport {
 }
 
 /// A call the engine's rules allowed, at a workspace line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AllowedCall {
     pub kind: AllowanceKind,
     pub location: Location,
@@ -264,7 +270,7 @@ pub struct AllowedCall {
     pub callee: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AllowanceKind {
     /// Building an error that ends the root's call, or dropping one once per call.
     ErrorPath,
@@ -288,7 +294,7 @@ impl AllowanceKind {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Timings {
     pub analysis_ms: u128,
     /// Building the roots' reaches: walking bodies, inference included.
@@ -309,10 +315,15 @@ pub struct Timings {
     pub cache_hits: usize,
     /// Summaries in the cache file after the run.
     pub cache_entries: usize,
+    /// Nothing the analysis reads changed since a run stored it: it was read back
+    /// (`stored_analysis`), not worked out.
+    pub reused: bool,
+    /// Hashing what the analysis reads, to find a stored one.
+    pub fingerprint_ms: u128,
 }
 
 /// The answer for a workspace.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Analysis {
     pub findings: Vec<Finding>,
     pub errors: Vec<ErrorFinding>,

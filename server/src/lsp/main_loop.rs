@@ -71,6 +71,13 @@ enum Task {
         returned: Box<Returned>,
         ms: u128,
     },
+    /// The analysis a run stored for exactly what the analysis of `generation`
+    /// reads: published while that analysis runs.
+    Stored {
+        load: u64,
+        generation: u64,
+        analysis: Box<Analysis>,
+    },
 }
 
 /// What the analysis thread tells the main loop while it runs: the open files are
@@ -146,6 +153,8 @@ struct Server {
     /// The generation whose analysis ended (published, or panicked).
     analyzed: Option<u64>,
     running: Option<(u64, Instant)>,
+    /// The load whose first analysis looked for a stored one (`stored_analysis`).
+    store_tried: Option<u64>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
     settings_error: Option<String>,
     analysis: Option<Arc<Analysis>>,
@@ -297,6 +306,7 @@ impl Server {
             generation: 0,
             analyzed: None,
             running: None,
+            store_tried: None,
             settings_error: None,
             analysis: None,
             published: HashMap::new(),
@@ -897,6 +907,13 @@ impl Server {
                     self.publish_changed(fresh, Some(&files));
                 }
             }
+            Task::Stored { load, generation, analysis } => {
+                if load == self.load && generation == self.generation && self.analyzed != Some(generation) {
+                    tracing::info!("published the stored analysis of unchanged files");
+                    self.progress_report("diagnostics of the last check (nothing changed since); confirming".to_owned());
+                    self.publish(*analysis);
+                }
+            }
             Task::Analyzed {
                 load,
                 generation,
@@ -1024,12 +1041,26 @@ impl Server {
             count_roots: self.progress_open,
         };
         self.running = Some((generation, Instant::now()));
+        // The first analysis of a load first looks for one a run stored (the
+        // editor reopened on files the last check saw): its diagnostics go out at
+        // once, and the analysis then confirms them. It stores its own for the next.
+        let use_store = self.store_tried != Some(load);
+        self.store_tried = Some(load);
         let spawned = std::thread::Builder::new()
             .name("noalloc-analysis".to_owned())
             .stack_size(64 << 20)
             .spawn(move || {
                 let started = Instant::now();
+                let store = if use_store { snapshot.analysis_store(&config) } else { None };
+                if let Some(analysis) = store.as_ref().and_then(|store| store.load()) {
+                    let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
+                }
                 let result = snapshot.analyze_watched(&config, &mut watch);
+                if let (Some(store), Ok(analysis)) = (&store, &result) {
+                    if let Err(err) = store.store(analysis) {
+                        tracing::warn!("could not store the analysis in {}: {err}", store.path().display());
+                    }
+                }
                 let returned = Box::new(snapshot.release());
                 let _ = tasks.send(Task::Analyzed {
                     load,

@@ -232,14 +232,71 @@ fn second_run_reuses_summaries_from_disk_with_the_same_findings() {
             .env("NOALLOC_CACHE_DIR", cache.path()))
     };
     let (code_cold, out_cold, err_cold) = run_once();
+    // Without the stored analysis, as after an edit: only the summaries are reused.
+    let files = |prefix: &str| -> Vec<std::path::PathBuf> {
+        let entries = std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().path());
+        entries.filter(|path| path.file_name().unwrap().to_str().unwrap().starts_with(prefix)).collect()
+    };
+    for stored in files("analysis-") {
+        std::fs::remove_file(stored).unwrap();
+    }
     let (code_warm, out_warm, err_warm) = run_once();
     assert_eq!((code_cold, &out_cold), (code_warm, &out_warm));
     let (walked_cold, _) = timings_figures(&err_cold);
     let (walked_warm, hits_warm) = timings_figures(&err_warm);
     assert!(hits_warm > 0, "{err_warm}");
     assert!(walked_warm < walked_cold, "cold {err_cold} warm {err_warm}");
-    let files: Vec<_> = std::fs::read_dir(cache.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(files.len(), 1, "one summary file per configuration: {files:?}");
+    assert_eq!(files("summaries-").len(), 1, "one summary file per configuration: {:?}", files(""));
+}
+
+/// An unchanged workspace is answered from the analysis a run stored; an edit,
+/// other settings or a damaged store make the check run again.
+#[test]
+fn an_unchanged_workspace_reuses_its_stored_analysis_and_an_edit_does_not() {
+    const REUSED: &str = "nothing changed since the stored analysis";
+    let ws = crate::lsp::Scratch::of("example");
+    let cache = tempfile::tempdir().unwrap();
+    let root = ws.root();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["--check", root.to_str().unwrap(), "--message-format", "short", "--timings"];
+        args.extend_from_slice(extra);
+        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache.path()))
+    };
+    let (code, first, err) = check(&[]);
+    assert!(code == 1 && !err.contains(REUSED), "{err}");
+    let (code, again, err) = check(&[]);
+    assert!(code == 1 && err.contains(REUSED), "{err}");
+    assert_eq!(again, first);
+
+    // Other settings: worked out again, and kept beside the first.
+    let (_, _, err) = check(&["--strict-panics"]);
+    assert!(!err.contains(REUSED), "{err}");
+    let (_, _, err) = check(&["--strict-panics"]);
+    assert!(err.contains(REUSED), "{err}");
+    let (_, _, err) = check(&[]);
+    assert!(err.contains(REUSED), "{err}");
+
+    // An edit: a new root that allocates.
+    let lib = ws.file("src/lib.rs");
+    let mut text = std::fs::read_to_string(&lib).unwrap();
+    text.push_str("\n// noalloc:root\npub fn added() -> Vec<u8> {\n    Vec::with_capacity(8)\n}\n");
+    std::fs::write(&lib, &text).unwrap();
+    let (code, edited, err) = check(&[]);
+    assert!(code == 1 && !err.contains(REUSED), "{err}");
+    assert!(edited.contains("example::added"), "{edited}");
+    let (_, _, err) = check(&[]);
+    assert!(err.contains(REUSED), "{err}");
+
+    // A damaged store is a miss, never an error.
+    for entry in std::fs::read_dir(cache.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.file_name().unwrap().to_str().unwrap().starts_with("analysis-") {
+            std::fs::write(&path, "{\"version\": 1, \"fingerprint\"").unwrap();
+        }
+    }
+    let (code, damaged, err) = check(&[]);
+    assert!(code == 1 && !err.contains(REUSED), "{err}");
+    assert_eq!(damaged, edited);
 }
 
 #[test]

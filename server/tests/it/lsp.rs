@@ -116,6 +116,8 @@ impl Client {
     pub fn spawn_with_env(env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"))
             .arg("--stdio")
+            // Tests never touch the user's cache directory.
+            .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cache"))
             .envs(env.iter().copied())
             .env_remove("NOALLOC_LOG")
             .stdin(Stdio::piped())
@@ -1350,4 +1352,49 @@ source = 'let s = String::from("gone");'
     let on_format_line = |d: &&serde_json::Value| d["range"]["start"]["line"] == format_line;
     assert!(!client.diagnostics_of(&lib).iter().any(|d| on_format_line(&d)), "{:#?}", client.diagnostics_of(&lib));
     assert_eq!(client.shutdown(), 0);
+}
+
+/// Reopened on the files its last analysis saw, the server publishes the analysis
+/// it stored then before the new one is done; the new one confirms it.
+#[test]
+fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
+    const STORED: &str = "diagnostics of the last check";
+    let ws = Scratch::of("example");
+    let cache = tempfile::tempdir().unwrap();
+    let env = [("NOALLOC_CACHE_DIR", cache.path().to_str().unwrap())];
+    let lib = ws.file("src/lib.rs");
+    let session = |expect_stored: bool| {
+        let mut client = Client::start_with_env(&ws.root(), fast(), &env);
+        client.open(&lib);
+        client.wait_quiescent();
+        let progress: Vec<(usize, String)> = client
+            .notifications
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n["method"] == "$/progress")
+            .map(|(i, n)| (i, format!("{} {}", n["params"]["value"]["kind"], n["params"]["value"]["message"])))
+            .collect();
+        let stored_at = progress.iter().find(|(_, m)| m.contains(STORED)).map(|(i, _)| *i);
+        assert_eq!(stored_at.is_some(), expect_stored, "{progress:?}");
+        if let Some(stored_at) = stored_at {
+            // Its findings went out before the analysis ended.
+            let end = progress.iter().rev().find(|(_, m)| m.starts_with("\"end\"")).expect("an end").0;
+            let published = client.notifications[stored_at..end].iter().any(|n| {
+                n["method"] == "textDocument/publishDiagnostics"
+                    && n["params"]["uri"] == uri(&lib)
+                    && !n["params"]["diagnostics"].as_array().unwrap().is_empty()
+            });
+            assert!(published, "{:?}", &client.notifications[stored_at..]);
+        }
+        let rows = published_rows(&client);
+        assert_eq!(client.shutdown(), 0);
+        rows
+    };
+    let first = session(false);
+    assert!(!first.is_empty());
+    assert_eq!(session(true), first);
+    // An edit on disk since: nothing stored matches.
+    let text = std::fs::read_to_string(&lib).unwrap();
+    std::fs::write(&lib, format!("{text}\n// edited\n")).unwrap();
+    assert_eq!(session(false), first);
 }

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use expect_test::expect_file;
 use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
-use noalloc_ls::engine::{Analysis, CheckConfig, analyze};
+use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
 
 use crate::{fixture, roots_table, test_data};
 
@@ -212,4 +212,18 @@ fn a_derived_call_without_its_derive_is_no_known_callee() {
         .filter(|reason| reason.starts_with("call with no known callee"))
         .collect();
     assert!(!unknown.is_empty(), "{:#?}", analysis.findings);
+}
+
+/// Name resolution on one thread and on several (`--jobs`) gives the same findings,
+/// each on a freshly loaded workspace so that neither reads the other's def maps.
+#[test]
+fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
+    let check = |jobs: usize| {
+        let ws = Workspace::load(&test_data("example"), &LoadOptions::default(), &|_| {}).expect("fixture loads");
+        let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+        let analysis = analyze(&ws, &config);
+        assert!(!analysis.findings.is_empty(), "the example has findings");
+        render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0)
+    };
+    assert_eq!(check(1), check(3));
 }

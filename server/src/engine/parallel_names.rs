@@ -1,0 +1,158 @@
+//! Name resolution of the crates a check reads, on every core: each crate's def
+//! map is built once the def maps of its dependencies are, so std's crates and the
+//! workspace's dependencies resolve side by side instead of one after another
+//! (rust-analyzer's own `parallel_prime_caches` works the same way, without the
+//! symbol indexes a check never reads). Only the workspace's crates and what they
+//! depend on are resolved.
+
+use std::any::Any;
+use std::panic::AssertUnwindSafe;
+use std::sync::{Condvar, Mutex};
+
+use ra_ap_ide_db::{
+    RootDatabase,
+    base_db::{self, Crate},
+};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// The crates left, those whose dependencies are done, and how many
+/// dependencies each waiting crate still waits for.
+struct Schedule {
+    ready: Vec<Crate>,
+    waiting_on: FxHashMap<Crate, usize>,
+    left: usize,
+    /// Threads building a def map now.
+    working: usize,
+    /// What a thread panicked with (a salsa cancellation among others): the
+    /// others stop, and the calling thread raises it again.
+    panicked: Option<Box<dyn Any + Send>>,
+}
+
+/// Builds the def map of every workspace crate and of every crate they depend
+/// on, with up to `threads` threads, and the impls of each crate on a thread that
+/// has no def map to build meanwhile. Must run where `db` is attached
+/// (`hir::attach_db`); a panic or cancellation is raised again on this thread.
+pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
+    let scope = workspace_closure(db);
+    let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
+    let mut waiting_on = FxHashMap::default();
+    let mut ready = Vec::new();
+    for &krate in &scope {
+        let deps: Vec<Crate> = krate
+            .data(db)
+            .dependencies
+            .iter()
+            .map(|dep| dep.crate_id)
+            .filter(|dep| scope.contains(dep))
+            .collect();
+        for &dep in &deps {
+            dependents.entry(dep).or_default().push(krate);
+        }
+        if deps.is_empty() {
+            ready.push(krate);
+        } else {
+            waiting_on.insert(krate, deps.len());
+        }
+    }
+    let schedule = Mutex::new(Schedule {
+        ready,
+        waiting_on,
+        left: scope.len(),
+        working: 0,
+        panicked: None,
+    });
+    let changed = Condvar::new();
+    let lock = || schedule.lock().unwrap_or_else(|e| e.into_inner());
+    let work = |db: &RootDatabase| loop {
+        let krate = {
+            let mut state = lock();
+            loop {
+                // Nothing ready and nobody working would be a cycle in the crate
+                // graph: the caller's own pass resolves what is left.
+                if state.left == 0
+                    || state.panicked.is_some()
+                    || (state.ready.is_empty() && state.working == 0)
+                {
+                    return;
+                }
+                if let Some(krate) = state.ready.pop() {
+                    state.working += 1;
+                    break krate;
+                }
+                state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            hir_def::nameres::crate_def_map(db, krate);
+            // The crate's impls, which method resolution reads, when no other def
+            // map is ready to build.
+            if lock().ready.is_empty() {
+                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
+                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+            }
+        }));
+        let mut state = lock();
+        state.working -= 1;
+        match outcome {
+            Ok(()) => {
+                state.left -= 1;
+                for &dependent in dependents.get(&krate).into_iter().flatten() {
+                    let waiting = state
+                        .waiting_on
+                        .get_mut(&dependent)
+                        .expect("a dependent waits");
+                    *waiting -= 1;
+                    if *waiting == 0 {
+                        state.ready.push(dependent);
+                    }
+                }
+            }
+            Err(payload) => state.panicked = Some(payload),
+        }
+        changed.notify_all();
+    };
+    std::thread::scope(|threads_scope| {
+        for _ in 1..threads.max(1) {
+            let db = db.clone();
+            let work = &work;
+            // Macro expansion recurses deeply: the stack the analysis thread has.
+            let spawned = std::thread::Builder::new()
+                .name("noalloc-names".to_owned())
+                .stack_size(64 << 20)
+                .spawn_scoped(threads_scope, move || hir::attach_db(&db, || work(&db)));
+            if spawned.is_err() {
+                break;
+            }
+        }
+        work(db);
+    });
+    if let Some(payload) = schedule
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .panicked
+    {
+        std::panic::resume_unwind(payload);
+    }
+}
+
+/// The workspace's crates and everything they depend on.
+fn workspace_closure(db: &RootDatabase) -> FxHashSet<Crate> {
+    let mut scope = FxHashSet::default();
+    let mut stack: Vec<Crate> = base_db::all_crates(db)
+        .iter()
+        .copied()
+        .filter(|krate| krate.data(db).origin.is_local())
+        .collect();
+    while let Some(krate) = stack.pop() {
+        if scope.insert(krate) {
+            stack.extend(krate.data(db).dependencies.iter().map(|dep| dep.crate_id));
+        }
+    }
+    scope
+}
+
+/// How many threads name resolution uses: `jobs` when given, else the cores this
+/// process may run on (at most 8).
+pub(crate) fn threads(jobs: Option<std::num::NonZeroUsize>) -> usize {
+    jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(8), |jobs| jobs.get())
+}
