@@ -272,6 +272,18 @@ impl Client {
     }
 
     /// Shuts down and exits; returns the exit status.
+    /// Every `$/progress` notification so far: its index in `notifications`, its
+    /// kind (`begin`, `report`, `end`) and its message.
+    pub fn progress(&self) -> Vec<(usize, String, String)> {
+        let text = |value: &Value| value.as_str().unwrap_or_default().to_owned();
+        self.notifications
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n["method"] == "$/progress")
+            .map(|(i, n)| (i, text(&n["params"]["value"]["kind"]), text(&n["params"]["value"]["message"])))
+            .collect()
+    }
+
     pub fn shutdown(mut self) -> i32 {
         let response = self.request("shutdown", Value::Null);
         assert_eq!(response["result"], Value::Null, "{response}");
@@ -465,12 +477,10 @@ pub fn through_the_open_file() -> usize {
     client.wait_quiescent();
 
     let reports: Vec<(usize, String)> = client
-        .notifications
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "report")
-        .map(|(i, n)| (i, n["params"]["value"]["message"].as_str().unwrap_or_default().to_owned()))
-        .filter(|(_, message)| message.ends_with(" roots") && message.contains('/'))
+        .progress()
+        .into_iter()
+        .filter(|(_, kind, message)| kind == "report" && message.ends_with(" roots") && message.contains('/'))
+        .map(|(i, _, message)| (i, message))
         .collect();
     let counts: Vec<&str> = reports.iter().map(|(_, message)| message.as_str()).collect();
     assert_eq!(counts, ["1/4 roots", "2/4 roots", "3/4 roots", "4/4 roots"]);
@@ -1367,18 +1377,12 @@ fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
         let mut client = Client::start_with_env(&ws.root(), fast(), &env);
         client.open(&lib);
         client.wait_quiescent();
-        let progress: Vec<(usize, String)> = client
-            .notifications
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n["method"] == "$/progress")
-            .map(|(i, n)| (i, format!("{} {}", n["params"]["value"]["kind"], n["params"]["value"]["message"])))
-            .collect();
-        let stored_at = progress.iter().find(|(_, m)| m.contains(STORED)).map(|(i, _)| *i);
+        let progress = client.progress();
+        let stored_at = progress.iter().find(|(_, _, message)| message.contains(STORED)).map(|(i, ..)| *i);
         assert_eq!(stored_at.is_some(), expect_stored, "{progress:?}");
         if let Some(stored_at) = stored_at {
             // Its findings went out before the analysis ended.
-            let end = progress.iter().rev().find(|(_, m)| m.starts_with("\"end\"")).expect("an end").0;
+            let end = progress.iter().rev().find(|(_, kind, _)| kind == "end").expect("an end").0;
             let published = client.notifications[stored_at..end].iter().any(|n| {
                 n["method"] == "textDocument/publishDiagnostics"
                     && n["params"]["uri"] == uri(&lib)
