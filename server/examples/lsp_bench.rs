@@ -21,7 +21,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
@@ -67,47 +67,8 @@ fn main() {
         .expect("a file with a root");
     let text = std::fs::read_to_string(&lib).unwrap();
 
-    let mut child = Command::new(&server)
-        .arg("--stdio")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(match std::env::var_os("NOALLOC_BENCH_STDERR") {
-            Some(path) => Stdio::from(std::fs::File::create(path).expect("stderr file")),
-            None => Stdio::null(),
-        })
-        .spawn()
-        .unwrap_or_else(|e| panic!("{}: {e}", server.display()));
+    let (mut child, mut session, first, open_file_first) = Session::open(&server, &root, &lib, &text);
     let pid = child.id();
-    let mut stdin = child.stdin.take().unwrap();
-    let incoming = reader(child.stdout.take().unwrap());
-    let mut session = Session {
-        stdin: &mut stdin,
-        incoming,
-        next_id: 0,
-        quiescent: false,
-        publishes: 0,
-        watched: uri(&lib),
-        watched_published: None,
-    };
-
-    let started = Instant::now();
-    session.request(
-        "initialize",
-        json!({
-            "processId": null,
-            "rootUri": uri(&root),
-            "capabilities": { "experimental": { "serverStatusNotification": true } },
-            "initializationOptions": { "buildScripts": false },
-        }),
-    );
-    session.notify("initialized", json!({}));
-    session.notify(
-        "textDocument/didOpen",
-        json!({ "textDocument": { "uri": uri(&lib), "languageId": "rust", "version": 1, "text": text } }),
-    );
-    session.wait_quiescent();
-    let first = started.elapsed();
-    let open_file_first = session.watched_published.map(|at| at.duration_since(started));
     let rss_loaded = rss_kib(pid, "VmRSS");
 
     // The edit site: the first line of the first root's body.
@@ -145,9 +106,13 @@ fn main() {
     }
     let rss_peak = rss_kib(pid, "VmHWM");
     let rss_end = rss_kib(pid, "VmRSS");
-    session.request("shutdown", Value::Null);
-    session.notify("exit", Value::Null);
-    let _ = child.wait();
+    session.shutdown(&mut child);
+
+    // Reopened on the same files, unchanged on disk: the analysis the first session
+    // stored is published before the server has analyzed anything (when a cache
+    // directory is in use, as by default).
+    let (mut child, mut reopened, _, reopened_first) = Session::open(&server, &root, &lib, &text);
+    reopened.shutdown(&mut child);
 
     // What rust-analyzer itself holds for this workspace once it has indexed it: load
     // it here and prime the caches as rust-analyzer does at start-up (def maps, import
@@ -172,9 +137,11 @@ fn main() {
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));
-    match open_file_first {
-        Some(at) => println!("load + the open file's first diagnostics: {:.0} ms", ms(at)),
-        None => println!("load + the open file's first diagnostics: none published (no findings there)"),
+    for (what, at) in [("", open_file_first), ("reopened, files unchanged: ", reopened_first)] {
+        match at {
+            Some(at) => println!("{what}load + the open file's first diagnostics: {:.0} ms", ms(at)),
+            None => println!("{what}load + the open file's first diagnostics: none published (no findings there)"),
+        }
     }
     println!(
         "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes)",
@@ -197,8 +164,8 @@ fn main() {
     );
 }
 
-struct Session<'a> {
-    stdin: &'a mut std::process::ChildStdin,
+struct Session {
+    stdin: std::process::ChildStdin,
     incoming: Receiver<Value>,
     next_id: i64,
     quiescent: bool,
@@ -208,7 +175,58 @@ struct Session<'a> {
     watched_published: Option<Instant>,
 }
 
-impl Session<'_> {
+impl Session {
+    /// Starts the server on `root` and opens `lib`; returns once it is quiescent,
+    /// with the time that took and the time to `lib`'s first diagnostics.
+    fn open(server: &Path, root: &Path, lib: &Path, text: &str) -> (Child, Session, Duration, Option<Duration>) {
+        let mut child = Command::new(server)
+            .arg("--stdio")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(match std::env::var_os("NOALLOC_BENCH_STDERR") {
+                Some(path) => Stdio::from(std::fs::File::create(path).expect("stderr file")),
+                None => Stdio::null(),
+            })
+            .spawn()
+            .unwrap_or_else(|e| panic!("{}: {e}", server.display()));
+        let stdin = child.stdin.take().unwrap();
+        let incoming = reader(child.stdout.take().unwrap());
+        let mut session = Session {
+            stdin,
+            incoming,
+            next_id: 0,
+            quiescent: false,
+            publishes: 0,
+            watched: uri(lib),
+            watched_published: None,
+        };
+        let started = Instant::now();
+        session.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": uri(root),
+                "capabilities": { "experimental": { "serverStatusNotification": true } },
+                "initializationOptions": { "buildScripts": false },
+            }),
+        );
+        session.notify("initialized", json!({}));
+        session.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri(lib), "languageId": "rust", "version": 1, "text": text } }),
+        );
+        session.wait_quiescent();
+        let first = started.elapsed();
+        let open_file_first = session.watched_published.map(|at| at.duration_since(started));
+        (child, session, first, open_file_first)
+    }
+
+    fn shutdown(&mut self, child: &mut Child) {
+        self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        let _ = child.wait();
+    }
+
     fn send(&mut self, message: Value) {
         let body = message.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
