@@ -226,7 +226,12 @@ impl<'a> Analyzer<'a> {
         // Name resolution of the workspace's crates (and so of every crate they
         // import from, std's too): rust-analyzer's def maps, which everything after
         // reads. Forced here so that `--timings` can tell it apart, on every core.
-        super::parallel_names::resolve_names(self.db, super::parallel_names::threads(config.jobs));
+        // Once per load (std's and the dependencies' def maps outlive edits; the
+        // workspace's are resolved below). On one thread, on demand instead.
+        let threads = super::parallel_names::threads(config.jobs);
+        if threads > 1 {
+            self.ws.resolve_names_once(|| super::parallel_names::resolve_names(self.db, threads));
+        }
         for krate in base_db::all_crates(self.db).iter().filter(|krate| krate.data(self.db).origin.is_local()) {
             hir_def::nameres::crate_def_map(self.db, *krate);
         }

@@ -121,6 +121,9 @@ pub struct Workspace {
     target: Option<String>,
     build_scripts: bool,
     proc_macro_server: Option<ProcMacroClient>,
+    /// Every crate's names were resolved up front once (`parallel_names`): std's
+    /// and the dependencies' do not change while the workspace stays loaded.
+    names_resolved: std::sync::atomic::AtomicBool,
 }
 
 impl Workspace {
@@ -173,7 +176,8 @@ impl Workspace {
             features: options.features.clone(),
             target: options.target.clone(),
             build_scripts: options.build_scripts,
-            proc_macro_server: proc_macro_server,
+            proc_macro_server,
+            names_resolved: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -195,6 +199,16 @@ impl Workspace {
     /// Whether the toolchain's proc-macro server expands derives and attributes.
     pub fn has_proc_macro_server(&self) -> bool {
         self.proc_macro_server.is_some()
+    }
+
+    /// Runs `resolve` the first time it is called for this loaded workspace (and
+    /// again after a `resolve` that did not finish, e.g. cancelled by an edit).
+    pub(crate) fn resolve_names_once(&self, resolve: impl FnOnce()) {
+        use std::sync::atomic::Ordering;
+        if !self.names_resolved.load(Ordering::Acquire) {
+            resolve();
+            self.names_resolved.store(true, Ordering::Release);
+        }
     }
 
     /// The on-disk path of a file, if it has one.

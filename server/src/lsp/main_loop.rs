@@ -1037,7 +1037,14 @@ impl Server {
             tasks: tasks.clone(),
             load,
             generation,
-            open_files: self.docs.paths().map(Path::to_path_buf).collect(),
+            // The open files first only in the first analysis after a load (the one
+            // that takes seconds, under `$/progress`): after an edit the whole
+            // analysis takes a fraction of a second, and judging the open files
+            // first would build most reaches twice.
+            open_files: match self.progress_open {
+                true => self.docs.paths().map(Path::to_path_buf).collect(),
+                false => Vec::new(),
+            },
             count_roots: self.progress_open,
         };
         self.running = Some((generation, Instant::now()));
