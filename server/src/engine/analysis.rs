@@ -103,8 +103,10 @@ impl Watch for Unwatched {
     fn files_complete(&mut self, _: &[PathBuf], _: &Analysis) {}
 }
 
-/// `analyze`, telling `watch` how it goes and judging first what its files need;
-/// with `summaries`, as `analyze_with_summaries`.
+/// `analyze`, telling `watch` how it goes and judging first what its files need.
+/// With `summaries`, uses those the caller keeps across analyses (the language
+/// server opens them once per workspace load) instead of opening
+/// `config.cache_dir`'s file: no `rustc -vV` and no reading of the file per analysis.
 pub fn analyze_watched(ws: &Workspace, config: &CheckConfig, summaries: Option<&mut SummaryCache>, watch: &mut dyn Watch) -> Analysis {
     let db: &RootDatabase = &ws.db;
     hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, watch))
@@ -150,13 +152,6 @@ pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> super::Roo
     let db: &RootDatabase = &ws.db;
     let found = hir::attach_db(db, || Analyzer::new(ws).collect_roots(config));
     super::RootPatternProblems { unmatched: found.unmatched_patterns, bad_arguments: found.bad_root_arguments }
-}
-
-/// `analyze` with summaries the caller keeps across analyses (the language server
-/// opens them once per workspace load) instead of opening `config.cache_dir`'s file:
-/// no `rustc -vV` and no reading of the file per analysis.
-pub fn analyze_with_summaries(ws: &Workspace, config: &CheckConfig, summaries: &mut SummaryCache) -> Analysis {
-    analyze_watched(ws, config, Some(summaries), &mut Unwatched)
 }
 
 /// The state of one analysis: the workspace's directives and what the rules have

@@ -27,7 +27,7 @@ pub(crate) mod walk;
 
 use std::path::PathBuf;
 
-pub use analysis::{analyze, analyze_watched, analyze_with_summaries, root_pattern_problems, Unwatched, Watch};
+pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use roots::wildcard_match;
 pub use stored_analysis::AnalysisStore;
