@@ -30,7 +30,7 @@ struct Schedule {
 
 /// Builds the def map of every workspace crate and of every crate they depend
 /// on, with up to `threads` threads, and the impls of each crate on a thread that
-/// has no def map to build meanwhile. Must run where `db` is attached
+/// holds no def map up meanwhile. Must run where `db` is attached
 /// (`hir::attach_db`); a panic or cancellation is raised again on this thread.
 pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     let scope = workspace_closure(db);
@@ -83,33 +83,46 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             }
         };
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let started = std::time::Instant::now();
             hir_def::nameres::crate_def_map(db, krate);
-            // The crate's impls, which method resolution reads, when no other def
-            // map is ready to build.
-            if lock().ready.is_empty() {
-                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
-                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
-            }
+            // `NOALLOC_LOG=noalloc_ls::engine::parallel_names=debug`: where name resolution goes.
+            tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
         }));
-        let mut state = lock();
-        state.working -= 1;
-        match outcome {
-            Ok(()) => {
-                state.left -= 1;
-                for &dependent in dependents.get(&krate).into_iter().flatten() {
-                    let waiting = state
-                        .waiting_on
-                        .get_mut(&dependent)
-                        .expect("a dependent waits");
-                    *waiting -= 1;
-                    if *waiting == 0 {
-                        state.ready.push(dependent);
+        let impls_now = {
+            let mut state = lock();
+            state.working -= 1;
+            match outcome {
+                Ok(()) => {
+                    state.left -= 1;
+                    for &dependent in dependents.get(&krate).into_iter().flatten() {
+                        let waiting = state.waiting_on.get_mut(&dependent).expect("a dependent waits");
+                        *waiting -= 1;
+                        if *waiting == 0 {
+                            state.ready.push(dependent);
+                        }
                     }
                 }
+                Err(payload) => state.panicked = Some(payload),
             }
-            Err(payload) => state.panicked = Some(payload),
+            changed.notify_all();
+            // The crate's impls, which method resolution reads, when no def map is
+            // ready that this thread would hold up meanwhile (its dependents are
+            // handed to the other threads first: core's impls take as long as
+            // several crates' def maps).
+            state.panicked.is_none() && state.ready.len() < threads.max(1)
+        };
+        if impls_now {
+            let started = std::time::Instant::now();
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
+                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+            }));
+            tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+            if let Err(payload) = outcome {
+                lock().panicked = Some(payload);
+                changed.notify_all();
+            }
         }
-        changed.notify_all();
     };
     std::thread::scope(|threads_scope| {
         for _ in 1..threads.max(1) {
@@ -133,6 +146,10 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     {
         std::panic::resume_unwind(payload);
     }
+}
+
+fn crate_name(db: &RootDatabase, krate: Crate) -> String {
+    krate.extra_data(db).display_name.as_ref().map_or_else(|| "?".to_owned(), |name| name.to_string())
 }
 
 /// The workspace's crates and everything they depend on.
