@@ -21,10 +21,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
-    identity::FnNames,
     AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, RootReport,
-    GROWTH_KIND, Workspace, builtin,
+    GROWTH_KIND, Workspace,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
+    incremental::AllowMatch,
     naming,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
@@ -169,6 +169,8 @@ pub(crate) struct Analyzer<'a> {
     /// Which allowlist entries name a function, looked up once from its names
     /// (asked while the reach is built, hence the cell).
     allow_matches: std::cell::RefCell<FxHashMap<FunctionId, AllowMatch>>,
+    /// The configured allowlist, as the memoized matches know it.
+    allow_list: std::cell::OnceCell<super::incremental::AllowList<'a>>,
     /// Foreign functions and intrinsics on the allowlist that some root calls.
     pub allowed_terminals: FxHashSet<FunctionId>,
     /// Allowlist entries that let something through.
@@ -178,16 +180,6 @@ pub(crate) struct Analyzer<'a> {
     /// Each root judged, by name: its place in the order of roots (they may be
     /// judged in another order, the watched files' first).
     root_order: FxHashMap<String, usize>,
-}
-
-/// The allowlist entries that name a function: `Some(Ok(i))` entry `i` of
-/// `CheckConfig::allow`, `Some(Err(()))` a built-in one.
-#[derive(Clone, Copy)]
-struct AllowMatch {
-    /// An entry that lets its calls through.
-    allow: Option<Result<usize, ()>>,
-    /// A `growth:` entry: its calls grow their receiver.
-    growth: Option<Result<usize, ()>>,
 }
 
 /// An exemption comment and what the analysis learns about it.
@@ -208,6 +200,7 @@ impl<'a> Analyzer<'a> {
             fixed_types: FxHashSet::default(),
             append_fns: FxHashSet::default(),
             allow_matches: Default::default(),
+            allow_list: Default::default(),
             allowed_terminals: FxHashSet::default(),
             used_allow: FxHashSet::default(),
             reached_by: FxHashMap::default(),
@@ -672,22 +665,11 @@ impl<'a> Analyzer<'a> {
     /// The allowlist entries that name `func`, looked up once for both kinds.
     fn allow_match(&self, func: FunctionId, config: &CheckConfig) -> AllowMatch {
         let db: &dyn HirDatabase = self.db;
-        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| {
-            let names = FnNames::of(db, func);
-            let configured = |growth: bool| {
-                config.allow.iter().position(|entry| (entry.kind == GROWTH_KIND) == growth && names.matches(&entry.path))
-            };
-            AllowMatch {
-                allow: match configured(false) {
-                    Some(i) => Some(Ok(i)),
-                    None => builtin::allows(|pattern| names.defined_matches(pattern)).then_some(Err(())),
-                },
-                growth: match configured(true) {
-                    Some(i) => Some(Ok(i)),
-                    None => builtin::grows(|pattern| names.matches(pattern)).then_some(Err(())),
-                },
-            }
-        })
+        let list = *self.allow_list.get_or_init(|| {
+            let patterns: Vec<(bool, String)> = config.allow.iter().map(|entry| (entry.kind == GROWTH_KIND, entry.path.clone())).collect();
+            super::incremental::AllowList::new(db, patterns)
+        });
+        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| super::incremental::allow_match(db, list, func))
     }
 
     /// The allowlist entry that names `func`, if any: `Ok` an entry of the
@@ -797,6 +779,9 @@ impl<'a> Analyzer<'a> {
                 continue;
             }
             let Some(key) = super::incremental::instance_key(db, reach.nodes[v]) else { continue };
+            if cache.contains(key) {
+                continue;
+            }
             let flags = judged.own[v];
             let chain = if flags != 0 {
                 self.chain_from(reach, judged, Resolved::Vertex(v))
@@ -818,7 +803,7 @@ impl<'a> Analyzer<'a> {
                 once: flags & ONCE != 0,
                 chain,
             };
-            cache.insert(key, summary);
+            cache.insert(key.clone(), summary);
         }
     }
 }

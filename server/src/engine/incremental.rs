@@ -29,8 +29,7 @@ use hir_ty::{
 };
 
 use super::allowances::{CallContext, Growth};
-use super::identity::InstanceIdentity;
-use super::summary_cache::CachedSummary;
+use super::summary_cache::{CachedSummary, SummaryKey};
 use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
 
 thread_local! {
@@ -71,9 +70,9 @@ pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamE
 }
 
 /// `identity::instance_identity`, memoized: the summary cache's key for `node`.
-pub(crate) fn instance_key(db: &dyn HirDatabase, node: Node<'_>) -> Option<InstanceIdentity> {
+pub(crate) fn instance_key<'db>(db: &'db dyn HirDatabase, node: Node<'db>) -> Option<&'db SummaryKey> {
     let Node::Fn { .. } = node else { return None };
-    instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).clone()
+    instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).as_ref()
 }
 
 #[salsa::interned(revisions = usize::MAX)]
@@ -83,8 +82,50 @@ struct InstanceKey<'db> {
 }
 
 #[salsa::tracked(returns(ref))]
-fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<InstanceIdentity> {
-    super::identity::instance_identity(db, &key.node(db).get())
+fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<SummaryKey> {
+    super::identity::instance_identity(db, &key.node(db).get()).map(SummaryKey::new)
+}
+
+/// The allowlist entries that name a function: `Some(Ok(i))` entry `i` of
+/// `CheckConfig::allow`, `Some(Err(()))` a built-in one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub(crate) struct AllowMatch {
+    /// An entry that lets its calls through.
+    pub allow: Option<Result<usize, ()>>,
+    /// A `growth:` entry: its calls grow their receiver.
+    pub growth: Option<Result<usize, ()>>,
+}
+
+/// The configured allowlist: `(growth, path pattern)` of each entry, in order.
+#[salsa::interned(revisions = usize::MAX)]
+pub(crate) struct AllowList<'db> {
+    #[returns(ref)]
+    patterns: Vec<(bool, String)>,
+}
+
+/// Which entries of `list`, then of the built-in allowlist, name `func`.
+/// Memoized across analyses: matching every reached function's paths against every
+/// pattern is a fifth of an edit's analysis otherwise, and std's functions never
+/// change names.
+pub(crate) fn allow_match<'db>(db: &'db dyn HirDatabase, list: AllowList<'db>, func: FunctionId) -> AllowMatch {
+    *allow_match_query(db, list, func)
+}
+
+#[salsa::tracked]
+fn allow_match_query<'db>(db: &'db dyn HirDatabase, list: AllowList<'db>, func: FunctionId) -> AllowMatch {
+    let names = super::identity::FnNames::of(db, func);
+    let patterns = list.patterns(db);
+    let configured = |growth: bool| patterns.iter().position(|(grows, path)| *grows == growth && names.matches(path));
+    AllowMatch {
+        allow: match configured(false) {
+            Some(i) => Some(Ok(i)),
+            None => super::builtin::allows(|pattern| names.defined_matches(pattern)).then_some(Err(())),
+        },
+        growth: match configured(true) {
+            Some(i) => Some(Ok(i)),
+            None => super::builtin::grows(|pattern| names.matches(pattern)).then_some(Err(())),
+        },
+    }
 }
 
 #[salsa::interned(revisions = usize::MAX)]

@@ -168,7 +168,7 @@ pub(crate) fn reach<'db>(
             if !reach.local[v] && !expanded[v] {
                 let cached = cache.as_deref_mut().and_then(|cache| {
                     let key = super::incremental::instance_key(graph.db, reach.nodes[v])?;
-                    cache.get(&key)
+                    cache.get(key)
                 });
                 if let Some(summary) = cached {
                     let target = Target::Summary(summary);

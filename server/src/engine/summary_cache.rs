@@ -3,8 +3,8 @@
 //! dependencies again. One file per toolchain + std source + dependency versions +
 //! target + features, in the user's cache directory; written atomically.
 
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use rustc_hash::FxHashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -42,6 +42,26 @@ pub struct CachedStep {
     pub exported: bool,
 }
 
+/// An instance's identity with its hash worked out once: identities hold paths and
+/// type names, and hashing them again on every lookup cost more than the lookup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummaryKey {
+    hash: u64,
+    identity: InstanceIdentity,
+}
+
+impl SummaryKey {
+    pub fn new(identity: InstanceIdentity) -> SummaryKey {
+        SummaryKey { hash: rustc_hash::FxBuildHasher.hash_one(&identity), identity }
+    }
+}
+
+impl Hash for SummaryKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 /// The file: JSON, with each summary beside the identity of its instance.
 #[derive(Serialize, Deserialize, Default)]
 struct SummaryFile {
@@ -52,7 +72,7 @@ struct SummaryFile {
 /// The summaries of one toolchain/dependency configuration.
 pub struct SummaryCache {
     path: PathBuf,
-    entries: HashMap<InstanceIdentity, Arc<CachedSummary>>,
+    entries: FxHashMap<SummaryKey, Arc<CachedSummary>>,
     dirty: bool,
     pub hits: usize,
 }
@@ -69,7 +89,7 @@ impl SummaryCache {
             .ok()
             .and_then(|bytes| serde_json::from_slice::<SummaryFile>(&bytes).ok())
             .filter(|file| file.version == FORMAT_VERSION)
-            .map(|file| file.entries.into_iter().map(|(k, v)| (k, Arc::new(v))).collect())
+            .map(|file| file.entries.into_iter().map(|(k, v)| (SummaryKey::new(k), Arc::new(v))).collect())
             .unwrap_or_default();
         SummaryCache { path, entries, dirty: false, hits: 0 }
     }
@@ -86,13 +106,17 @@ impl SummaryCache {
         self.entries.is_empty()
     }
 
-    pub fn get(&mut self, key: &InstanceIdentity) -> Option<Arc<CachedSummary>> {
+    pub fn get(&mut self, key: &SummaryKey) -> Option<Arc<CachedSummary>> {
         let found = self.entries.get(key).cloned();
         self.hits += found.is_some() as usize;
         found
     }
 
-    pub fn insert(&mut self, key: InstanceIdentity, summary: CachedSummary) {
+    pub fn contains(&self, key: &SummaryKey) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    pub fn insert(&mut self, key: SummaryKey, summary: CachedSummary) {
         if !self.entries.contains_key(&key) {
             self.entries.insert(key, Arc::new(summary));
             self.dirty = true;
@@ -106,7 +130,7 @@ impl SummaryCache {
         }
         let file = SummaryFile {
             version: FORMAT_VERSION,
-            entries: self.entries.iter().map(|(k, v)| (k.clone(), (**v).clone())).collect(),
+            entries: self.entries.iter().map(|(k, v)| (k.identity.clone(), (**v).clone())).collect(),
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
         write_atomically(&self.path, &bytes)?;
@@ -186,9 +210,9 @@ mod tests {
     use super::*;
 
     /// The identity of a free function `name` of crate `krate`.
-    fn key(krate: &str, name: &str) -> InstanceIdentity {
+    fn key(krate: &str, name: &str) -> SummaryKey {
         use super::super::identity::{Container, CrateIdentity, FnIdentity, Place};
-        InstanceIdentity {
+        SummaryKey::new(InstanceIdentity {
             func: FnIdentity {
                 krate: CrateIdentity { name: krate.into(), version: None },
                 container: Container::Free,
@@ -196,7 +220,7 @@ mod tests {
                 place: Place { file: "lib.rs".into(), offsets: vec![0] },
             },
             args: Vec::new(),
-        }
+        })
     }
 
     fn summary(allocates: bool) -> CachedSummary {
