@@ -184,7 +184,10 @@ impl Session {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(match std::env::var_os("NOALLOC_BENCH_STDERR") {
-                Some(path) => Stdio::from(std::fs::File::create(path).expect("stderr file")),
+                // Appended to: both sessions' logs.
+                Some(path) => Stdio::from(
+                    std::fs::OpenOptions::new().create(true).append(true).open(path).expect("stderr file"),
+                ),
                 None => Stdio::null(),
             })
             .spawn()

@@ -75,6 +75,17 @@ pub(crate) fn instance_key<'db>(db: &'db dyn HirDatabase, node: Node<'db>) -> Op
     instance_key_query(db, InstanceKey::new(db, StoredNode::new(node))).as_ref()
 }
 
+/// `Node::name`, memoized across analyses: the chains of findings name the same
+/// instances after every edit.
+pub(crate) fn node_name<'db>(db: &'db dyn HirDatabase, node: Node<'db>) -> &'db str {
+    node_name_query(db, InstanceKey::new(db, StoredNode::new(node)))
+}
+
+#[salsa::tracked(returns(ref))]
+fn node_name_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> String {
+    key.node(db).get().name_uncached(db)
+}
+
 #[salsa::interned(revisions = usize::MAX)]
 struct InstanceKey<'db> {
     #[returns(ref)]

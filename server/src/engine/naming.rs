@@ -169,6 +169,20 @@ pub(crate) fn defined_fn_path(db: &dyn HirDatabase, func: FunctionId) -> String 
 /// The crate-qualified path of a function as a user writes it; with `args`,
 /// generic impl types are shown.
 pub(crate) fn fn_path(db: &dyn HirDatabase, func: FunctionId, args: Option<GenericArgs<'_>>) -> String {
+    match args {
+        None => plain_fn_path(db, func).clone(),
+        Some(_) => fn_path_uncached(db, func, args),
+    }
+}
+
+/// `fn_path` without arguments, memoized across analyses: findings, chains and
+/// allowlist matching name the same functions after every edit.
+#[salsa::tracked(returns(ref))]
+fn plain_fn_path(db: &dyn HirDatabase, func: FunctionId) -> String {
+    fn_path_uncached(db, func, None)
+}
+
+fn fn_path_uncached(db: &dyn HirDatabase, func: FunctionId, args: Option<GenericArgs<'_>>) -> String {
     let name = FunctionSignature::of(db, func).name.as_str().to_owned();
     match func.loc(db).container {
         ItemContainerId::ModuleId(module) => public_path(db, ItemInNs::Values(ModuleDefId::FunctionId(func)))

@@ -51,9 +51,14 @@ pub(crate) enum Node<'db> {
     Init(DefWithBodyId),
 }
 
-impl Node<'_> {
+impl<'db> Node<'db> {
     /// The function (or closure) a node stands for, as users write it.
-    pub(crate) fn name(&self, db: &dyn HirDatabase) -> String {
+    pub(crate) fn name(&self, db: &'db dyn HirDatabase) -> String {
+        super::incremental::node_name(db, *self).to_owned()
+    }
+
+    /// `name`, worked out (`incremental::node_name` memoizes it).
+    pub(crate) fn name_uncached(&self, db: &dyn HirDatabase) -> String {
         use super::naming::{fn_path, owner_path, ty_name};
         match *self {
             Node::Fn { func, args } => fn_path(db, func, Some(args)),
