@@ -84,6 +84,7 @@ fn main() {
     let alloc = "    let _bench: Vec<u64> = Vec::with_capacity(16);\n";
     let mut latencies = Vec::with_capacity(edits);
     let mut version = 1;
+    let cpu_before = cpu_ticks(pid);
     for i in 0..edits {
         version += 1;
         let end = lines.len();
@@ -104,6 +105,7 @@ fn main() {
         session.wait_quiescent();
         latencies.push(sent.elapsed());
     }
+    let cpu_per_edit_ms = (cpu_ticks(pid) - cpu_before) as f64 * 1000.0 / ticks_per_second() / edits.max(1) as f64;
     let rss_peak = rss_kib(pid, "VmHWM");
     let rss_end = rss_kib(pid, "VmRSS");
     session.shutdown(&mut child);
@@ -144,7 +146,7 @@ fn main() {
         }
     }
     println!(
-        "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes)",
+        "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes); server CPU {cpu_per_edit_ms:.1} ms per edit",
         latencies.len(),
         ms(pct(0.5)),
         ms(pct(0.95)),
@@ -325,6 +327,25 @@ fn rss_kib(pid: u32, field: &str) -> u64 {
         .find_map(|l| l.strip_prefix(&format!("{field}:")))
         .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// The CPU time (user and system, all threads) a process has used, in clock ticks:
+/// less noisy than latency on a shared machine, for comparing builds.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields 14 and 15 (utime, stime), counted after the command name's ')'.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    fields.get(11..13).map_or(0, |f| f.iter().filter_map(|v| v.parse::<u64>().ok()).sum())
+}
+
+fn ticks_per_second() -> f64 {
+    // `getconf CLK_TCK`; 100 on Linux everywhere this runs.
+    std::process::Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|out| String::from_utf8(out.stdout).ok()?.trim().parse().ok())
+        .unwrap_or(100.0)
 }
 
 fn uri(path: &Path) -> String {

@@ -380,7 +380,7 @@ impl<'a> Analyzer<'a> {
                     // A reach with calls on open parameters taken out is no summary.
                     if !reach.truncated && !generic_calls {
                         let summaries_started = Instant::now();
-                        self.remember_closed(&reach, &judged, cache);
+                        self.remember_closed(&mut graph, &reach, &judged, cache);
                         summaries_time += summaries_started.elapsed();
                     }
                 }
@@ -734,8 +734,7 @@ impl<'a> Analyzer<'a> {
     /// closed: no workspace code, no allowlisted function, no call resolved against
     /// the program (`dyn`, fn pointers, `dyn` drops) and no unknown callee below it.
     /// Such a summary holds in any program.
-    fn remember_closed(&mut self, reach: &Reach<'_>, judged: &Judged, cache: &mut SummaryCache) {
-        let db: &dyn HirDatabase = self.db;
+    fn remember_closed<'db>(&mut self, graph: &mut CallGraph<'db>, reach: &Reach<'db>, judged: &Judged, cache: &mut SummaryCache) {
         let n = reach.nodes.len();
         let mut open = vec![false; n];
         let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -778,7 +777,7 @@ impl<'a> Analyzer<'a> {
             if open[v] {
                 continue;
             }
-            let Some(key) = super::incremental::instance_key(db, reach.nodes[v]) else { continue };
+            let Some(key) = graph.instance_key(reach.nodes[v]) else { continue };
             if cache.contains(key) {
                 continue;
             }

@@ -167,7 +167,7 @@ pub(crate) fn reach<'db>(
             }
             if !reach.local[v] && !expanded[v] {
                 let cached = cache.as_deref_mut().and_then(|cache| {
-                    let key = super::incremental::instance_key(graph.db, reach.nodes[v])?;
+                    let key = graph.instance_key(reach.nodes[v])?;
                     cache.get(key)
                 });
                 if let Some(summary) = cached {
@@ -178,7 +178,7 @@ pub(crate) fn reach<'db>(
                 }
             }
             walked_nodes.insert(reach.nodes[v]);
-            let walked = super::incremental::walked(graph.db, reach.nodes[v], env);
+            let walked = graph.walked(reach.nodes[v], env);
             reach.contributes[v] = !(walked.coercions.is_empty()
                 && walked.address_taken.is_empty()
                 && walked.fn_casts.is_empty()

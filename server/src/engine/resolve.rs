@@ -78,7 +78,7 @@ impl<'db> Program<'db> {
         if !self.statics.insert(def) {
             return false;
         }
-        let walked = super::incremental::walked(graph.db, Node::Init(def), env);
+        let walked = graph.walked(Node::Init(def), env);
         let mut changed = self.absorb(&walked);
         let ty = match def {
             DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),

@@ -313,6 +313,10 @@ pub(crate) struct CallGraph<'db> {
     /// Trait method calls `lookup_impl_method` left to `impls::candidates`, per
     /// crate whose dependencies' impls were searched.
     specialised: FxHashMap<(FunctionId, GenericArgs<'db>, base_db::Crate), Option<Vec<super::impls::Candidate<'db>>>>,
+    /// The walks this analysis has read (the roots' reaches overlap: specifics asks
+    /// for 2,700 walks 17,600 times), and the summary keys of its instances.
+    walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), Rc<Walked<'db>>>,
+    instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary_cache::SummaryKey>>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -326,7 +330,21 @@ impl<'db> CallGraph<'db> {
             panic_machinery: FxHashMap::default(),
             holds_pointers: FxHashMap::default(),
             specialised: FxHashMap::default(),
+            walks: FxHashMap::default(),
+            instance_keys: FxHashMap::default(),
         }
+    }
+
+    /// `incremental::walked`, read once per analysis.
+    pub(crate) fn walked(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Rc<Walked<'db>> {
+        let db = self.db;
+        self.walks.entry((node, env)).or_insert_with(|| Rc::new(super::incremental::walked(db, node, env))).clone()
+    }
+
+    /// `incremental::instance_key`, read once per analysis.
+    pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db super::summary_cache::SummaryKey> {
+        let db = self.db;
+        *self.instance_keys.entry(node).or_insert_with(|| super::incremental::instance_key(db, node))
     }
 
     pub(crate) fn is_allocator_symbol(name: &str) -> bool {
