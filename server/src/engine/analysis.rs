@@ -28,6 +28,7 @@ use super::{
     naming,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
+    root_reuse::{RootKey, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
     summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
@@ -182,6 +183,14 @@ pub(crate) struct Analyzer<'a> {
     root_order: FxHashMap<String, usize>,
 }
 
+/// The sets every root adds to, taken out while one root is judged.
+struct Shared {
+    used_allow: FxHashSet<usize>,
+    allowed_terminals: FxHashSet<FunctionId>,
+    reached_by: FxHashMap<FunctionId, Vec<String>>,
+    lets_through: Vec<Vec<String>>,
+}
+
 /// An exemption comment and what the analysis learns about it.
 pub(crate) struct Exemption {
     pub report: ExemptionReport,
@@ -248,7 +257,7 @@ impl<'a> Analyzer<'a> {
         // Each finding with the index of the first root (in `roots`) that reports it:
         // its chain is that root's, whatever order the roots are judged in.
         let mut findings: FxHashMap<(Location, String, Vec<String>), (Finding, usize)> = FxHashMap::default();
-        let mut checked_overall: FxHashSet<Node<'_>> = FxHashSet::default();
+        let mut checked_overall: FxHashSet<salsa::Id> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
         let inference_before = super::incremental::inference_nanos();
         let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
@@ -266,6 +275,13 @@ impl<'a> Analyzer<'a> {
         let mut next_in_order = 0;
         let mut first_files_told = first_files.is_empty();
         let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
+        // Outcomes of the last analysis are reused (and this one's kept) only when
+        // nothing is watched: the roots are then judged one at a time, in order.
+        let reuse = first_files.is_empty();
+        let mut memos = self.ws.root_memos.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if reuse {
+            memos.begin(self.reuse_context(config));
+        }
         loop {
             let (r, probe, kept) = if let Some(&r) = order.get(next_in_order) {
                 next_in_order += 1;
@@ -282,6 +298,19 @@ impl<'a> Analyzer<'a> {
                 }
             };
             let root = &roots[r];
+            let root_key: RootKey = (root.func, root.args.clone(), root.location.clone());
+            if reuse {
+                if let Some(outcome) = memos.reusable(db, &root_key) {
+                    let outcome = outcome.clone();
+                    self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
+                    reports.push((r, outcome.report.expect("a kept outcome has its report")));
+                    watch.root_judged(reports.len(), roots.len());
+                    continue;
+                }
+                graph.record_walks();
+            }
+            // Checked at the instantiations the workspace makes: any body may add one.
+            let mut keepable = reuse;
             let (root_name, never_instantiated, reaches) = match kept {
                 Some(kept) => kept,
                 None => {
@@ -296,6 +325,7 @@ impl<'a> Analyzer<'a> {
                         // Read once already when the roots were collected.
                         explicit.into_iter().collect()
                     } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+                        keepable = false;
                         let local = local_functions.get_or_insert_with(|| self.all_local_functions());
                         roots::instantiations(db, root.func, local)
                     } else {
@@ -339,9 +369,24 @@ impl<'a> Analyzer<'a> {
             let mut root_lines = FxHashSet::default();
             let mut functions_checked = 0;
             let mut allowed = Vec::new();
-            self.root_order.insert(root_name.clone(), r);
+            // What this root adds, apart from what the others add (`apply_outcome`
+            // merges it): its own findings, and the shared sets taken out meanwhile.
+            let others = self.take_shared();
+            let mut root_findings: FxHashMap<(Location, String, Vec<String>), (Finding, usize)> = FxHashMap::default();
+            let mut root_checked: FxHashSet<Node<'_>> = FxHashSet::default();
+            let mut holders: FxHashSet<FunctionId> = FxHashSet::default();
             for mut reach in reaches {
-                checked_overall.extend(reach.nodes.iter().copied());
+                root_checked.extend(reach.nodes.iter().copied());
+                for (node, _) in reach.nodes.iter().zip(&reach.local).filter(|(_, local)| **local) {
+                    match holder_fn(db, node) {
+                        Some(func) => {
+                            holders.insert(func);
+                        }
+                        // Workspace code outside a function (a const's closure): its
+                        // file is not known here, so the outcome is not kept.
+                        None => keepable = false,
+                    }
+                }
                 let judge_started = Instant::now();
                 self.mark_allowances(&mut reach, config);
                 // Never instantiated: checked at its own parameters for what it does
@@ -360,7 +405,7 @@ impl<'a> Analyzer<'a> {
                         allocates_in: None,
                         buffer: None,
                     };
-                    findings.insert(key, (finding, r));
+                    root_findings.insert(key, (finding, r));
                     root_lines.insert((root.location.file.clone(), root.location.line));
                 }
                 judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
@@ -413,7 +458,7 @@ impl<'a> Analyzer<'a> {
                         root_lines.insert((location.file.clone(), location.line));
                         let key = (location.clone(), function.clone(), vec![reason.clone()]);
                         let allocates_in = super::first_allocating(&chain);
-                        let finding = match findings.entry(key) {
+                        let finding = match root_findings.entry(key) {
                             std::collections::hash_map::Entry::Vacant(slot) => {
                                 let finding = Finding {
                                     kind,
@@ -427,19 +472,8 @@ impl<'a> Analyzer<'a> {
                                 };
                                 &mut slot.insert((finding, r)).0
                             }
-                            std::collections::hash_map::Entry::Occupied(slot) => {
-                                let (finding, first_root) = slot.into_mut();
-                                if r < *first_root {
-                                    // Judged out of order (the watched files first): the
-                                    // chain is the earlier root's, as in a run in order.
-                                    *first_root = r;
-                                    finding.kind = kind;
-                                    finding.chain = chain;
-                                    finding.allocates_in = allocates_in;
-                                    finding.buffer = buffer;
-                                }
-                                finding
-                            }
+                            // This root's first finding of the line keeps its chain.
+                            std::collections::hash_map::Entry::Occupied(slot) => &mut slot.into_mut().0,
                         };
                         if !finding.roots.contains(&root_name) {
                             finding.roots.push(root_name.clone());
@@ -449,16 +483,16 @@ impl<'a> Analyzer<'a> {
                 allowed.extend(self.allowed_calls(&reach, &judged));
                 functions_checked += reach.nodes.len();
             }
-            reports.push((
-                r,
-                RootReport {
-                    function: root_name,
-                    location: root.location.clone(),
-                    functions_checked,
-                    findings: root_lines.len(),
-                    allowed,
-                },
-            ));
+            let report = RootReport { function: root_name, location: root.location.clone(), functions_checked, findings: root_lines.len(), allowed };
+            let mut outcome = self.restore_shared(others);
+            outcome.report = Some(report.clone());
+            outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
+            outcome.checked = root_checked.into_iter().map(|node| super::incremental::instance_number(db, node)).collect();
+            self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
+            if keepable {
+                memos.keep(db, root_key, graph.recorded_walks(), &holders, outcome);
+            }
+            reports.push((r, report));
             watch.root_judged(reports.len(), roots.len());
         }
         reports.sort_by_key(|(r, _)| *r);
@@ -481,6 +515,108 @@ impl<'a> Analyzer<'a> {
         analysis.timings.summaries_ms = summaries_time.as_millis();
         analysis.timings.inference_ms = u128::from((super::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
+    }
+
+    /// What an outcome is reused under: the settings, the directives and the item
+    /// level of the workspace's crates.
+    fn reuse_context(&self, config: &CheckConfig) -> u64 {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let db: &dyn HirDatabase = self.db;
+        let local: Vec<base_db::Crate> =
+            base_db::all_crates(self.db).iter().copied().filter(|krate| krate.data(self.db).origin.is_local()).collect();
+        let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
+        super::incremental::items_generation(db, local).hash(&mut hasher);
+        format!("{config:?}").hash(&mut hasher);
+        for exemption in &self.exemptions {
+            format!("{:?} {:?}", exemption.report, exemption.func).hash(&mut hasher);
+        }
+        let mut lines: Vec<_> = self.exempt_lines.iter().collect();
+        lines.sort();
+        lines.hash(&mut hasher);
+        let mut marked: Vec<String> = self.fixed_types.iter().map(|adt| format!("{adt:?}")).collect();
+        marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
+        marked.sort();
+        marked.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    /// Takes the sets every root adds to out of the analyzer, so that what one root
+    /// adds can be told apart; `restore_shared` puts them back.
+    fn take_shared(&mut self) -> Shared {
+        Shared {
+            used_allow: std::mem::take(&mut self.used_allow),
+            allowed_terminals: std::mem::take(&mut self.allowed_terminals),
+            reached_by: std::mem::take(&mut self.reached_by),
+            lets_through: self.exemptions.iter_mut().map(|exemption| std::mem::take(&mut exemption.report.lets_through)).collect(),
+        }
+    }
+
+    /// Puts back what `take_shared` took; returns what the root judged since added
+    /// (to be merged by `apply_outcome`).
+    fn restore_shared(&mut self, others: Shared) -> RootOutcome {
+        let mut outcome = RootOutcome {
+            used_allow: std::mem::replace(&mut self.used_allow, others.used_allow).into_iter().collect(),
+            allowed_terminals: std::mem::replace(&mut self.allowed_terminals, others.allowed_terminals).into_iter().collect(),
+            reached: std::mem::replace(&mut self.reached_by, others.reached_by).into_keys().collect(),
+            ..RootOutcome::default()
+        };
+        for (x, lets) in others.lets_through.into_iter().enumerate() {
+            let mine = std::mem::replace(&mut self.exemptions[x].report.lets_through, lets);
+            outcome.lets_through.extend(mine.into_iter().map(|let_through| (x, let_through)));
+        }
+        outcome
+    }
+
+    /// Adds what root `r` found (judged now or reused) to the analysis.
+    fn apply_outcome(
+        &mut self,
+        outcome: &RootOutcome,
+        r: usize,
+        findings: &mut FxHashMap<(Location, String, Vec<String>), (Finding, usize)>,
+        checked_overall: &mut FxHashSet<salsa::Id>,
+    ) {
+        let Some(report) = &outcome.report else { return };
+        let root_name = &report.function;
+        self.root_order.insert(root_name.clone(), r);
+        for (key, finding) in &outcome.findings {
+            match findings.entry(key.clone()) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert((finding.clone(), r));
+                }
+                std::collections::hash_map::Entry::Occupied(slot) => {
+                    let (merged, first_root) = slot.into_mut();
+                    if r < *first_root {
+                        // Judged out of order (the watched files first): the chain
+                        // is the earlier root's, as in a run in order.
+                        *first_root = r;
+                        merged.kind = finding.kind;
+                        merged.chain = finding.chain.clone();
+                        merged.allocates_in = finding.allocates_in.clone();
+                        merged.buffer = finding.buffer.clone();
+                    }
+                    for name in &finding.roots {
+                        if !merged.roots.contains(name) {
+                            merged.roots.push(name.clone());
+                        }
+                    }
+                }
+            }
+        }
+        for &func in &outcome.reached {
+            let reached_by = self.reached_by.entry(func).or_default();
+            if !reached_by.contains(root_name) {
+                reached_by.push(root_name.clone());
+            }
+        }
+        for (x, let_through) in &outcome.lets_through {
+            let lets = &mut self.exemptions[*x].report.lets_through;
+            if !lets.contains(let_through) {
+                lets.push(let_through.clone());
+            }
+        }
+        self.used_allow.extend(&outcome.used_allow);
+        self.allowed_terminals.extend(&outcome.allowed_terminals);
+        checked_overall.extend(&outcome.checked);
     }
 
     /// The answer of the roots judged so far (`reports`, with their index in the

@@ -15,8 +15,11 @@
 //! into interned storage that is collected between revisions unless something holds
 //! it; salsa may only keep the owning `StoredTy` / `StoredGenericArgs`.
 //!
-//! Also memoized here: the identity of an instance (`identity::instance_identity`),
-//! the key of its on-disk summary, which costs more to build than the lookup itself.
+//! Also memoized here, across analyses: the identity of an instance
+//! (`identity::instance_identity`), the key of its on-disk summary, which costs
+//! more to build than the lookup itself; an instance's name; and which allowlist
+//! entries name a function. After an edit these are read again for every function
+//! the roots reach, and nearly all are std's, whose answers never change.
 
 use std::cell::Cell;
 
@@ -64,9 +67,63 @@ pub(crate) fn inference_of<'db>(db: &'db dyn HirDatabase, def: hir_def::DefWithB
 
 /// The edges of `node` under `env`, from salsa: walked the first time, and again only
 /// when something the walk read has changed.
-pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
+pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> (Walked<'db>, WalkStamp) {
     let key = WalkKey::new(db, StoredNode::new(node), env.store());
-    walk_query(db, key).get(db)
+    let stored = walk_query(db, key);
+    (stored.get(db), WalkStamp { key: salsa::plumbing::AsId::as_id(&key), generation: stored.generation })
+}
+
+/// Which execution of which walk an analysis read: the same stamp later means the
+/// walk was reused as it was, every read it made unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) struct WalkStamp {
+    key: salsa::Id,
+    generation: u64,
+}
+
+/// Numbers the executions of walks (and of `items_generation`), process-wide.
+static GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn next_generation() -> u64 {
+    GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Whether the walk `stamp` names is still the execution it names: salsa verifies
+/// its reads (and walks it again if one changed, under a new generation).
+pub(crate) fn walk_unchanged(db: &dyn HirDatabase, stamp: WalkStamp) -> bool {
+    let key: WalkKey<'_> = salsa::plumbing::FromId::from_id(stamp.key);
+    walk_query(db, key).generation == stamp.generation
+}
+
+/// A number that changes whenever the item level of `crates` may have: their def
+/// maps or their trait and inherent impls (rust-analyzer keeps them when an edit
+/// changes a body only). What an analysis resolves outside the walks (`dyn`
+/// targets, root signatures, impls of a type) depends on nothing else.
+pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
+    *items_generation_query(db, CratesKey::new(db, crates))
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct CratesKey<'db> {
+    #[returns(ref)]
+    crates: Vec<ra_ap_ide_db::base_db::Crate>,
+}
+
+#[salsa::tracked(returns(ref))]
+fn items_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
+    for &krate in key.crates(db) {
+        hir_def::nameres::crate_def_map(db, krate);
+        hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
+        hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+    }
+    next_generation()
+}
+
+/// A number for an instance that stays the same across analyses (its interned
+/// key, never collected): how outcomes kept from one analysis count the functions
+/// they checked together with another's.
+pub(crate) fn instance_number(db: &dyn HirDatabase, node: Node<'_>) -> salsa::Id {
+    salsa::plumbing::AsId::as_id(&InstanceKey::new(db, StoredNode::new(node)))
 }
 
 /// `identity::instance_identity`, memoized: the summary cache's key for `node`.
@@ -153,7 +210,7 @@ fn walk_query<'db>(db: &'db dyn HirDatabase, key: WalkKey<'db>) -> StoredWalked<
     let env = key.env(db).as_ref(db);
     let node = key.node(db).get();
     let mut graph = CallGraph::new(db, env.krate);
-    StoredWalked::new(&graph.walk_uncached(node, env))
+    StoredWalked::new(&graph.walk_uncached(node, env), next_generation())
 }
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
@@ -198,6 +255,8 @@ struct StoredWalked<'db> {
     address_taken: Vec<StoredTaken<'db>>,
     fn_casts: Vec<(Signature, Signature)>,
     statics: Vec<hir_def::DefWithBodyId>,
+    /// Which execution of the walk this is (`WalkStamp`).
+    generation: u64,
 }
 
 #[derive(Debug, salsa::SalsaValue)]
@@ -262,8 +321,9 @@ impl<'db> StoredTarget<'db> {
 }
 
 impl<'db> StoredWalked<'db> {
-    fn new(walked: &Walked<'db>) -> Self {
+    fn new(walked: &Walked<'db>, generation: u64) -> Self {
         StoredWalked {
+            generation,
             edges: walked.edges.iter().map(StoredEdge::new).collect(),
             coercions: walked.coercions.iter().map(|(from, to)| (from.store(), to.store())).collect(),
             address_taken: walked.address_taken.iter().map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() }).collect(),

@@ -18,6 +18,7 @@ mod parallel_names;
 mod reach;
 mod resolve;
 mod root_args;
+mod root_reuse;
 mod roots;
 pub mod std_source;
 pub mod stored_analysis;

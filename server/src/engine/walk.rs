@@ -315,8 +315,11 @@ pub(crate) struct CallGraph<'db> {
     specialised: FxHashMap<(FunctionId, GenericArgs<'db>, base_db::Crate), Option<Vec<super::impls::Candidate<'db>>>>,
     /// The walks this analysis has read (the roots' reaches overlap: specifics asks
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
-    walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), Rc<Walked<'db>>>,
+    walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
     instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary_cache::SummaryKey>>,
+    /// The stamps of the walks read since `record_walks` (a root's, to reuse its
+    /// outcome while they hold).
+    recorded: Option<Vec<super::incremental::WalkStamp>>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -332,13 +335,34 @@ impl<'db> CallGraph<'db> {
             specialised: FxHashMap::default(),
             walks: FxHashMap::default(),
             instance_keys: FxHashMap::default(),
+            recorded: None,
         }
     }
 
     /// `incremental::walked`, read once per analysis.
     pub(crate) fn walked(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Rc<Walked<'db>> {
         let db = self.db;
-        self.walks.entry((node, env)).or_insert_with(|| Rc::new(super::incremental::walked(db, node, env))).clone()
+        let (walked, stamp) = self.walks.entry((node, env)).or_insert_with(|| {
+            let (walked, stamp) = super::incremental::walked(db, node, env);
+            (Rc::new(walked), stamp)
+        });
+        if let Some(recorded) = &mut self.recorded {
+            recorded.push(*stamp);
+        }
+        walked.clone()
+    }
+
+    /// Starts keeping the stamps of the walks read from now on.
+    pub(crate) fn record_walks(&mut self) {
+        self.recorded = Some(Vec::new());
+    }
+
+    /// The stamps kept since `record_walks`, and stops keeping them.
+    pub(crate) fn recorded_walks(&mut self) -> Vec<super::incremental::WalkStamp> {
+        let mut recorded = self.recorded.take().unwrap_or_default();
+        recorded.sort_unstable();
+        recorded.dedup();
+        recorded
     }
 
     /// `incremental::instance_key`, read once per analysis.
