@@ -304,6 +304,7 @@ impl<'a> Analyzer<'a> {
                     let outcome = outcome.clone();
                     self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
                     reports.push((r, outcome.report.expect("a kept outcome has its report")));
+                    analysis.timings.roots_reused += 1;
                     watch.root_judged(reports.len(), roots.len());
                     continue;
                 }

@@ -218,9 +218,11 @@ impl Snapshot {
         match std::panic::catch_unwind(run) {
             Ok(analysis) => {
                 tracing::info!(
-                    "{} of {} walks re-run, the rest reused from the database",
+                    "{} of {} walks re-run, the rest reused from the database; {} of {} roots' outcomes reused",
                     walks_executed() - before,
-                    analysis.timings.bodies_walked
+                    analysis.timings.bodies_walked,
+                    analysis.timings.roots_reused,
+                    analysis.roots.len()
                 );
                 Ok(analysis)
             }

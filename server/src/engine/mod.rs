@@ -321,6 +321,10 @@ pub struct Timings {
     pub reused: bool,
     /// Hashing what the analysis reads, to find a stored one.
     pub fingerprint_ms: u128,
+    /// Roots whose outcome in the last analysis of a live workspace still held, and
+    /// was reused (`root_reuse`).
+    #[serde(default)]
+    pub roots_reused: usize,
 }
 
 /// The answer for a workspace.

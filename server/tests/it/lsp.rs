@@ -1293,6 +1293,107 @@ fn an_edit_re_walks_only_the_edited_body() {
     assert_eq!(third.timings.bodies_walked, second.timings.bodies_walked);
 }
 
+/// After an edit, a root whose outcome nothing the edit touched could change is not
+/// judged again (engine/root_reuse.rs); one whose reach reads the edited body, whose
+/// workspace code sits in the edited file (lines move), whose walks read a type
+/// the edit changed in another file, or any root once a directive changes, is.
+/// Each answer is checked against the lines it must have, and the last against a
+/// fresh load of the same files.
+#[test]
+fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"reuse\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
+    std::fs::write(root.join("src/lib.rs"), "pub mod a;\npub mod b;\npub mod c;\n").unwrap();
+    let a = root.join("src/a.rs");
+    let b = root.join("src/b.rs");
+    let a_text = "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\npub fn helper() -> usize {\n    1\n}\n";
+    let b_text = "// noalloc:root\npub fn b_root(v: &mut Vec<u8>) {\n    v.push(1);\n}\n\n// noalloc:root\npub fn b_through_a() -> usize {\n    crate::a::helper()\n}\n\n// noalloc:root\npub fn b_alias() -> usize {\n    crate::c::Store::from([1u8]).len()\n}\n";
+    let c = root.join("src/c.rs");
+    std::fs::write(&a, a_text).unwrap();
+    std::fs::write(&b, b_text).unwrap();
+    std::fs::write(&c, "pub type Store = [u8; 1];\n").unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    // (file, line, roots) of each finding.
+    let rows = |analysis: &Analysis| -> Vec<(String, u32, Vec<String>)> {
+        let mut rows: Vec<_> = analysis
+            .findings
+            .iter()
+            .map(|f| {
+                let mut roots = f.roots.clone();
+                roots.sort();
+                (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line, roots)
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let edit = |live: &mut LiveWorkspace, path: &Path, text: &str| {
+        std::fs::write(path, text).unwrap();
+        assert!(live.set_file_text(path, text).unwrap());
+        live.analyze_here(&config).unwrap().unwrap()
+    };
+    let row = |file: &str, line: u32, roots: &[&str]| (file.to_owned(), line, roots.iter().map(|r| format!("reuse::{r}")).collect::<Vec<_>>());
+
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    assert_eq!(first.timings.roots_reused, 0);
+    assert_eq!(first.roots.len(), 4);
+    assert_eq!(rows(&first), vec![row("b.rs", 3, &["b::b_root"])]);
+
+    // `helper`'s body: the two roots that reach it are judged again, the others not.
+    let a_text = a_text.replace("    1\n", "    2\n");
+    let second = edit(&mut live, &a, &a_text);
+    assert_eq!(second.timings.roots_reused, 2);
+    assert_eq!(rows(&second), rows(&first));
+
+    // Now it allocates: found through both roots that reach it.
+    let a_text = a_text.replace("    2\n", "    vec![1u8].len()\n");
+    let third = edit(&mut live, &a, &a_text);
+    assert_eq!(third.timings.roots_reused, 2);
+    assert_eq!(rows(&third), vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 3, &["b::b_root"])]);
+
+    // A line above `b_root` moves its finding: the roots of b.rs are judged again
+    // (bodies unchanged), `a_root` is reused, and keeps its part of a.rs's finding.
+    let b_text = format!("\n{b_text}");
+    let fourth = edit(&mut live, &b, &b_text);
+    assert_eq!(fourth.timings.roots_reused, 1);
+    assert_eq!(rows(&fourth), vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 4, &["b::b_root"])]);
+
+    // A directive changes what every root may be told: none is reused.
+    let b_text = b_text.replace("    v.push(1);\n", "    v.push(1); // noalloc:exempt measured: the test's\n");
+    let fifth = edit(&mut live, &b, &b_text);
+    assert_eq!(fifth.timings.roots_reused, 0);
+    assert_eq!(rows(&fifth), vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"])]);
+    assert_eq!(fifth.exemptions.len(), 1);
+    assert_eq!(fifth.exemptions[0].lets_through.len(), 1, "{:?}", fifth.exemptions);
+
+    // A type alias in c.rs, which holds no code: `b_alias` now builds a `Vec`. Only
+    // its walk read the alias; the other three are reused.
+    let c_text = "pub type Store = Vec<u8>;\n";
+    let alias = edit(&mut live, &c, c_text);
+    assert_eq!(alias.timings.roots_reused, 3);
+    assert_eq!(
+        rows(&alias),
+        vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 14, &["b::b_alias"])]
+    );
+
+    // Unchanged: every outcome reused, the same answer as a fresh load of the files.
+    let sixth = live.analyze_here(&config).unwrap().unwrap();
+    assert_eq!(sixth.timings.roots_reused, 4);
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&sixth), rows(&fresh));
+    assert_eq!(sixth.exemptions, fresh.exemptions);
+    assert_eq!(sixth.roots, fresh.roots);
+    assert_eq!(sixth.errors, fresh.errors);
+    assert_eq!(sixth.functions_checked, fresh.functions_checked);
+}
+
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
 /// and the root behind it is checked; roots written as `#[noalloc::root]` are read.
 #[test]
