@@ -28,7 +28,7 @@ use super::{
     naming,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
-    root_reuse::{RootKey, RootOutcome},
+    root_reuse::{FindingKey, RootKey, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
     summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
@@ -256,7 +256,7 @@ impl<'a> Analyzer<'a> {
         let mut cache = summaries.or(opened.as_mut());
         // Each finding with the index of the first root (in `roots`) that reports it:
         // its chain is that root's, whatever order the roots are judged in.
-        let mut findings: FxHashMap<(Location, String, Vec<String>), (Finding, usize)> = FxHashMap::default();
+        let mut findings: FxHashMap<FindingKey, (Finding, usize)> = FxHashMap::default();
         let mut checked_overall: FxHashSet<salsa::Id> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
         let inference_before = super::incremental::inference_nanos();
@@ -373,7 +373,7 @@ impl<'a> Analyzer<'a> {
             // What this root adds, apart from what the others add (`apply_outcome`
             // merges it): its own findings, and the shared sets taken out meanwhile.
             let others = self.take_shared();
-            let mut root_findings: FxHashMap<(Location, String, Vec<String>), (Finding, usize)> = FxHashMap::default();
+            let mut root_findings: FxHashMap<FindingKey, (Finding, usize)> = FxHashMap::default();
             let mut root_checked: FxHashSet<Node<'_>> = FxHashSet::default();
             let mut holders: FxHashSet<FunctionId> = FxHashSet::default();
             for mut reach in reaches {
@@ -573,7 +573,7 @@ impl<'a> Analyzer<'a> {
         &mut self,
         outcome: &RootOutcome,
         r: usize,
-        findings: &mut FxHashMap<(Location, String, Vec<String>), (Finding, usize)>,
+        findings: &mut FxHashMap<FindingKey, (Finding, usize)>,
         checked_overall: &mut FxHashSet<salsa::Id>,
     ) {
         let Some(report) = &outcome.report else { return };
@@ -624,7 +624,7 @@ impl<'a> Analyzer<'a> {
     /// order of roots), without the run's totals.
     fn answer_so_far(
         &self,
-        findings: &FxHashMap<(Location, String, Vec<String>), (Finding, usize)>,
+        findings: &FxHashMap<FindingKey, (Finding, usize)>,
         reports: &[(usize, RootReport)],
         pending_errors: &[(ErrorFinding, Option<FunctionId>)],
     ) -> Analysis {

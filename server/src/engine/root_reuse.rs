@@ -27,7 +27,7 @@ use super::{Finding, Location, RootReport, incremental::WalkStamp};
 pub(crate) struct RootOutcome {
     pub report: Option<RootReport>,
     /// Its findings, keyed as the analysis merges them, each naming this root only.
-    pub findings: Vec<((Location, String, Vec<String>), Finding)>,
+    pub findings: Vec<(FindingKey, Finding)>,
     /// The workspace functions whose lines it reports.
     pub reached: Vec<FunctionId>,
     /// (exemption index, what it lets through).
@@ -39,6 +39,9 @@ pub(crate) struct RootOutcome {
     /// The instances it checks (`incremental::instance_number`).
     pub checked: Vec<salsa::Id>,
 }
+
+/// How an analysis merges findings: one per place, function and reasons.
+pub(crate) type FindingKey = (Location, String, Vec<String>);
 
 /// What a root is: its function, the arguments its pattern gives, where it is.
 pub(crate) type RootKey = (FunctionId, Vec<String>, Location);

@@ -117,8 +117,8 @@ impl SummaryCache {
     }
 
     pub fn insert(&mut self, key: SummaryKey, summary: CachedSummary) {
-        if !self.entries.contains_key(&key) {
-            self.entries.insert(key, Arc::new(summary));
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.entries.entry(key) {
+            slot.insert(Arc::new(summary));
             self.dirty = true;
         }
     }
