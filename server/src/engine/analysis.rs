@@ -28,7 +28,7 @@ use super::{
     naming,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
-    root_reuse::{FindingKey, RootKey, RootOutcome},
+    root_reuse::{FindingKey, RootKey, RootMemos, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
     summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
@@ -75,7 +75,7 @@ fn strip_generic_calls(reach: &mut Reach<'_>) -> bool {
 
 /// Analyzes every root of the workspace.
 pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
-    analyze_watched(ws, config, None, &mut Unwatched)
+    analyze_watched(ws, config, None, None, &mut Unwatched)
 }
 
 /// What a front end hears while an analysis runs, so that it can show the answer
@@ -108,9 +108,18 @@ impl Watch for Unwatched {
 /// With `summaries`, uses those the caller keeps across analyses (the language
 /// server opens them once per workspace load) instead of opening
 /// `config.cache_dir`'s file: no `rustc -vV` and no reading of the file per analysis.
-pub fn analyze_watched(ws: &Workspace, config: &CheckConfig, summaries: Option<&mut SummaryCache>, watch: &mut dyn Watch) -> Analysis {
+/// With `outcomes` (the language server keeps them per workspace load), reuses each
+/// root's outcome from the analyses before while it holds (`root_reuse`), and keeps
+/// this one's.
+pub fn analyze_watched(
+    ws: &Workspace,
+    config: &CheckConfig,
+    summaries: Option<&mut SummaryCache>,
+    outcomes: Option<&mut RootMemos>,
+    watch: &mut dyn Watch,
+) -> Analysis {
     let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, watch))
+    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, outcomes, watch))
 }
 
 /// A watch's files, as given and as the file system names them (the workspace's
@@ -217,7 +226,13 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    fn run(mut self, config: &CheckConfig, summaries: Option<&mut SummaryCache>, watch: &mut dyn Watch) -> Analysis {
+    fn run(
+        mut self,
+        config: &CheckConfig,
+        summaries: Option<&mut SummaryCache>,
+        outcomes: Option<&mut RootMemos>,
+        watch: &mut dyn Watch,
+    ) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
         // Name resolution of the workspace's crates (and so of every crate they
@@ -275,11 +290,10 @@ impl<'a> Analyzer<'a> {
         let mut next_in_order = 0;
         let mut first_files_told = first_files.is_empty();
         let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
-        // Outcomes of the last analysis are reused (and this one's kept) only when
+        // Outcomes of the analyses before are reused (and this one's kept) only when
         // nothing is watched: the roots are then judged one at a time, in order.
-        let reuse = first_files.is_empty();
-        let mut memos = self.ws.root_memos.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if reuse {
+        let mut memos = outcomes.filter(|_| first_files.is_empty());
+        if let Some(memos) = memos.as_deref_mut() {
             memos.begin(self.reuse_context(config));
         }
         loop {
@@ -299,7 +313,7 @@ impl<'a> Analyzer<'a> {
             };
             let root = &roots[r];
             let root_key: RootKey = (root.func, root.args.clone(), root.location.clone());
-            if reuse {
+            if let Some(memos) = memos.as_deref_mut() {
                 if let Some(outcome) = memos.reusable(db, &root_key) {
                     let outcome = outcome.clone();
                     self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
@@ -311,7 +325,7 @@ impl<'a> Analyzer<'a> {
                 graph.record_walks();
             }
             // Checked at the instantiations the workspace makes: any body may add one.
-            let mut keepable = reuse;
+            let mut keepable = memos.is_some();
             let (root_name, never_instantiated, reaches) = match kept {
                 Some(kept) => kept,
                 None => {
@@ -490,7 +504,7 @@ impl<'a> Analyzer<'a> {
             outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
             outcome.checked = root_checked.into_iter().map(|node| super::incremental::instance_number(db, node)).collect();
             self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
-            if keepable {
+            if let Some(memos) = memos.as_deref_mut().filter(|_| keepable) {
                 memos.keep(db, root_key, graph.recorded_walks(), &holders, outcome);
             }
             reports.push((r, report));

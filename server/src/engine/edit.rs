@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap;
 
 use super::incremental::walks_executed;
 use super::summary_cache::{self, SummaryCache};
-use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, Unwatched, Watch, Workspace};
+use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -71,6 +71,8 @@ pub enum AnalysisFailure {
 struct Home {
     ws: Workspace,
     summaries: Option<Summaries>,
+    /// Each root's outcome in the last analyses, reused while it holds.
+    outcomes: RootMemos,
 }
 
 /// The summaries of one cache directory, in memory.
@@ -101,7 +103,7 @@ impl LiveWorkspace {
         let root = ws.root.clone();
         LiveWorkspace {
             db,
-            home: Some(Home { ws, summaries: None }),
+            home: Some(Home { ws, summaries: None, outcomes: RootMemos::default() }),
             files,
             root,
         }
@@ -197,11 +199,11 @@ impl Snapshot {
     /// `analyze`, telling `watch` how it goes (`engine::Watch`): the answer for its
     /// files as soon as it is complete, and each root judged.
     pub fn analyze_watched(&mut self, config: &CheckConfig, watch: &mut dyn Watch) -> Result<Analysis, AnalysisFailure> {
-        let Home { ws, summaries } = &mut self.home;
+        let Home { ws, summaries, outcomes } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
             inject_panic_for_tests();
             let Some(dir) = &config.cache_dir else {
-                return analyze_watched(ws, config, None, watch);
+                return analyze_watched(ws, config, None, Some(outcomes), watch);
             };
             let mut allow = summary_cache::allow_key_material(&config.allow);
             allow.push(format!("strict-panics {}", config.strict_panics));
@@ -212,7 +214,7 @@ impl Snapshot {
             }
             let cache = &mut summaries.as_mut().expect("opened above").cache;
             cache.hits = 0;
-            analyze_watched(ws, config, Some(cache), watch)
+            analyze_watched(ws, config, Some(cache), Some(outcomes), watch)
         });
         let before = walks_executed();
         match std::panic::catch_unwind(run) {

@@ -124,9 +124,6 @@ pub struct Workspace {
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
-    /// The outcome of each root in the last analysis, reused by the next while it
-    /// holds (`root_reuse`).
-    pub(crate) root_memos: std::sync::Mutex<super::root_reuse::RootMemos>,
 }
 
 impl Workspace {
@@ -181,7 +178,6 @@ impl Workspace {
             build_scripts: options.build_scripts,
             proc_macro_server,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
-            root_memos: Default::default(),
         })
     }
 

@@ -30,6 +30,7 @@ use std::path::PathBuf;
 
 pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
+pub use root_reuse::RootMemos;
 pub use roots::wildcard_match;
 pub use stored_analysis::AnalysisStore;
 

@@ -79,7 +79,7 @@ fn a_watched_files_early_answer_is_the_whole_analysis_answer_for_it() {
     let mut judged_early = Vec::new();
     for file in files {
         let mut heard = Heard { files: vec![file.clone()], ..Heard::default() };
-        let analysis = analyze_watched(&fixture.ws, &config, None, &mut heard);
+        let analysis = analyze_watched(&fixture.ws, &config, None, None, &mut heard);
         let total = whole.roots.len();
         assert_eq!(heard.judged, (1..=total).map(|n| (n, total)).collect::<Vec<_>>());
         assert_eq!(heard.complete.len(), 1, "{}", file.display());
