@@ -96,11 +96,69 @@ pub(crate) fn walk_unchanged(db: &dyn HirDatabase, stamp: WalkStamp) -> bool {
 }
 
 /// A number that changes whenever the item level of `crates` may have: their def
-/// maps or their trait and inherent impls (rust-analyzer keeps them when an edit
-/// changes a body only). What an analysis resolves outside the walks (`dyn`
-/// targets, root signatures, impls of a type) depends on nothing else.
+/// maps, trait and inherent impls, and the signatures of their items, with the
+/// items and headers of impls and traits and the fields of types (rust-analyzer
+/// keeps each of them when an edit changes a body only). What an analysis resolves
+/// outside the walks (`dyn` targets, which method of an impl a call picks, the
+/// values a root's parameters may hold) reads nothing else of the workspace.
 pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
     *items_generation_query(db, CratesKey::new(db, crates))
+}
+
+/// Reads the signature of `def` and of what it holds (fields, variants, a trait's
+/// items), so that a query calling this depends on them.
+fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
+    use hir_def::{AdtId, ModuleDefId, signatures::*};
+    match def {
+        ModuleDefId::FunctionId(id) => {
+            FunctionSignature::of(db, id);
+        }
+        ModuleDefId::AdtId(AdtId::StructId(id)) => {
+            StructSignature::of(db, id);
+            VariantFields::of(db, id.into());
+        }
+        ModuleDefId::AdtId(AdtId::UnionId(id)) => {
+            UnionSignature::of(db, id);
+            VariantFields::of(db, id.into());
+        }
+        ModuleDefId::AdtId(AdtId::EnumId(id)) => {
+            EnumSignature::of(db, id);
+            for variant in hir::Enum::from(id).variants(db) {
+                VariantFields::of(db, hir_def::EnumVariantId::from(variant).into());
+            }
+        }
+        ModuleDefId::TraitId(id) => {
+            TraitSignature::of(db, id);
+            for (_, item) in hir_def::nameres::assoc::TraitItems::query_with_diagnostics(db, id).0.items.iter() {
+                read_assoc_signature(db, *item);
+            }
+        }
+        ModuleDefId::TypeAliasId(id) => {
+            TypeAliasSignature::of(db, id);
+        }
+        ModuleDefId::ConstId(id) => {
+            ConstSignature::of(db, id);
+        }
+        ModuleDefId::StaticId(id) => {
+            StaticSignature::of(db, id);
+        }
+        _ => {}
+    }
+}
+
+fn read_assoc_signature(db: &dyn HirDatabase, item: hir_def::AssocItemId) {
+    use hir_def::{AssocItemId, signatures::*};
+    match item {
+        AssocItemId::FunctionId(id) => {
+            FunctionSignature::of(db, id);
+        }
+        AssocItemId::ConstId(id) => {
+            ConstSignature::of(db, id);
+        }
+        AssocItemId::TypeAliasId(id) => {
+            TypeAliasSignature::of(db, id);
+        }
+    }
 }
 
 #[salsa::interned(revisions = usize::MAX)]
@@ -112,9 +170,20 @@ struct CratesKey<'db> {
 #[salsa::tracked(returns(ref))]
 fn items_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
     for &krate in key.crates(db) {
-        hir_def::nameres::crate_def_map(db, krate);
+        let def_map = hir_def::nameres::crate_def_map(db, krate);
         hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
         hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+        for (_, module) in def_map.modules() {
+            for def in module.scope.declarations() {
+                read_signatures(db, def);
+            }
+            for impl_ in module.scope.impls() {
+                hir_def::signatures::ImplSignature::of(db, impl_);
+                for (_, item) in hir_def::nameres::assoc::ImplItems::of(db, impl_).0.items.iter() {
+                    read_assoc_signature(db, *item);
+                }
+            }
+        }
     }
     next_generation()
 }

@@ -1295,8 +1295,9 @@ fn an_edit_re_walks_only_the_edited_body() {
 
 /// After an edit, a root whose outcome nothing the edit touched could change is not
 /// judged again (engine/root_reuse.rs); one whose reach reads the edited body, whose
-/// workspace code sits in the edited file (lines move), whose walks read a type
-/// the edit changed in another file, or any root once a directive changes, is.
+/// workspace code sits in the edited file (lines move), whose walks read a macro
+/// the edit changed in another file, or any root once a directive or an item (a
+/// type alias; an impl's methods: where a `dyn` call goes) changes, is.
 /// Each answer is checked against the lines it must have, and the last against a
 /// fresh load of the same files.
 #[test]
@@ -1308,15 +1309,21 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     let root = dir.path().canonicalize().unwrap();
     std::fs::create_dir_all(root.join("src")).unwrap();
     std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"reuse\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
-    std::fs::write(root.join("src/lib.rs"), "pub mod a;\npub mod b;\npub mod c;\n").unwrap();
+    std::fs::write(root.join("src/lib.rs"), "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n").unwrap();
     let a = root.join("src/a.rs");
     let b = root.join("src/b.rs");
     let a_text = "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\npub fn helper() -> usize {\n    1\n}\n";
-    let b_text = "// noalloc:root\npub fn b_root(v: &mut Vec<u8>) {\n    v.push(1);\n}\n\n// noalloc:root\npub fn b_through_a() -> usize {\n    crate::a::helper()\n}\n\n// noalloc:root\npub fn b_alias() -> usize {\n    crate::c::Store::from([1u8]).len()\n}\n";
+    let b_text = "// noalloc:root\npub fn b_root(v: &mut Vec<u8>) {\n    v.push(1);\n}\n\n// noalloc:root\npub fn b_through_a() -> usize {\n    crate::a::helper()\n}\n\n// noalloc:root\npub fn b_alias() -> usize {\n    crate::c::Store::from([1u8]).len()\n}\n\n// noalloc:root\npub fn b_dyn() -> usize {\n    let shape: &dyn crate::c::Shape = &crate::c::Square;\n    shape.area()\n}\n\n// noalloc:root\npub fn b_macro() -> usize {\n    crate::make!()\n}\n";
     let c = root.join("src/c.rs");
     std::fs::write(&a, a_text).unwrap();
     std::fs::write(&b, b_text).unwrap();
-    std::fs::write(&c, "pub type Store = [u8; 1];\n").unwrap();
+    let c_tail = "pub trait Shape {\n    fn area(&self) -> usize {\n        1\n    }\n}\n\npub struct Square;\n";
+    std::fs::write(&c, format!("pub type Store = [u8; 1];\n{c_tail}")).unwrap();
+    let d = root.join("src/d.rs");
+    std::fs::write(&d, "impl crate::c::Shape for crate::c::Square {}\n").unwrap();
+    let e = root.join("src/e.rs");
+    let e_text = "#[macro_export]\nmacro_rules! make {\n    () => {\n        1usize\n    };\n}\n";
+    std::fs::write(&e, e_text).unwrap();
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let config = CheckConfig::default();
     let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
@@ -1343,19 +1350,19 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
 
     let first = live.analyze_here(&config).unwrap().unwrap();
     assert_eq!(first.timings.roots_reused, 0);
-    assert_eq!(first.roots.len(), 4);
+    assert_eq!(first.roots.len(), 6);
     assert_eq!(rows(&first), vec![row("b.rs", 3, &["b::b_root"])]);
 
     // `helper`'s body: the two roots that reach it are judged again, the others not.
     let a_text = a_text.replace("    1\n", "    2\n");
     let second = edit(&mut live, &a, &a_text);
-    assert_eq!(second.timings.roots_reused, 2);
+    assert_eq!(second.timings.roots_reused, 4);
     assert_eq!(rows(&second), rows(&first));
 
     // Now it allocates: found through both roots that reach it.
     let a_text = a_text.replace("    2\n", "    vec![1u8].len()\n");
     let third = edit(&mut live, &a, &a_text);
-    assert_eq!(third.timings.roots_reused, 2);
+    assert_eq!(third.timings.roots_reused, 4);
     assert_eq!(rows(&third), vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 3, &["b::b_root"])]);
 
     // A line above `b_root` moves its finding: the roots of b.rs are judged again
@@ -1373,19 +1380,44 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     assert_eq!(fifth.exemptions.len(), 1);
     assert_eq!(fifth.exemptions[0].lets_through.len(), 1, "{:?}", fifth.exemptions);
 
-    // A type alias in c.rs, which holds no code: `b_alias` now builds a `Vec`. Only
-    // its walk read the alias; the other three are reused.
-    let c_text = "pub type Store = Vec<u8>;\n";
-    let alias = edit(&mut live, &c, c_text);
-    assert_eq!(alias.timings.roots_reused, 3);
+    // The macro in e.rs, which holds no code: `b_macro` now builds a `Vec`. Only its
+    // walk read the macro; the other five are reused.
+    let made = edit(&mut live, &e, &e_text.replace("1usize", "vec![1u8].len()"));
+    assert_eq!(made.timings.roots_reused, 5);
+    assert_eq!(rows(&made), vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 25, &["b::b_macro"])]);
+
+    // A type alias in c.rs: `b_alias` now builds a `Vec`. An item's signature
+    // changed, so nothing is reused.
+    let alias = edit(&mut live, &c, &format!("pub type Store = Vec<u8>;\n{c_tail}"));
+    assert_eq!(alias.timings.roots_reused, 0);
     assert_eq!(
         rows(&alias),
-        vec![row("a.rs", 7, &["a::a_root", "b::b_through_a"]), row("b.rs", 14, &["b::b_alias"])]
+        vec![
+            row("a.rs", 7, &["a::a_root", "b::b_through_a"]),
+            row("b.rs", 14, &["b::b_alias"]),
+            row("b.rs", 25, &["b::b_macro"]),
+        ]
+    );
+
+    // d.rs, which holds no code the roots reach, gives the impl its own `area`: the
+    // `dyn` call in `b_dyn` now goes there. Its walks are all as they were.
+    let d_text = "impl crate::c::Shape for crate::c::Square {\n    fn area(&self) -> usize {\n        vec![1u8].len()\n    }\n}\n";
+    let method = edit(&mut live, &d, d_text);
+    assert_eq!(method.timings.roots_reused, 0);
+    assert_eq!(
+        rows(&method),
+        vec![
+            row("a.rs", 7, &["a::a_root", "b::b_through_a"]),
+            row("b.rs", 14, &["b::b_alias"]),
+            row("b.rs", 20, &["b::b_dyn"]),
+            row("b.rs", 25, &["b::b_macro"]),
+            row("d.rs", 3, &["b::b_dyn"]),
+        ]
     );
 
     // Unchanged: every outcome reused, the same answer as a fresh load of the files.
     let sixth = live.analyze_here(&config).unwrap().unwrap();
-    assert_eq!(sixth.timings.roots_reused, 4);
+    assert_eq!(sixth.timings.roots_reused, 6);
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     assert_eq!(rows(&sixth), rows(&fresh));
     assert_eq!(sixth.exemptions, fresh.exemptions);
