@@ -5,8 +5,9 @@
 //! was most of the analysis.
 //!
 //! An outcome is reused only while everything it was made of holds: the same
-//! settings, directives and item level (def maps and impls of the workspace's
-//! crates: what `dyn` targets, signatures and impls of a type come from), every
+//! settings, directives and items (`incremental::items_generation`: def maps,
+//! impls and every item's signature, what `dyn` targets and the values a root's
+//! parameters may hold come from), every
 //! walk its reach read still the same execution (salsa verifies their reads), and
 //! the text of every file holding its workspace code unchanged (findings carry
 //! lines). Generic roots checked at the instantiations the workspace makes are
