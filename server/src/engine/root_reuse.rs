@@ -6,13 +6,12 @@
 //!
 //! An outcome is reused only while everything it was made of holds: the same
 //! settings, directives and items (`incremental::items_generation`: def maps,
-//! impls and every item's signature, what `dyn` targets and the values a root's
-//! parameters may hold come from), every
-//! walk its reach read still the same execution (salsa verifies their reads), and
-//! the text of every file holding its workspace code unchanged (findings carry
-//! lines). Generic roots checked at the instantiations the workspace makes are
-//! never reused: any body may add one. Knows nothing of how outcomes are made
-//! (`analysis`).
+//! impls and every item's signature, where `dyn` targets and the values a root's
+//! parameters may hold come from), every walk its reach read still the same
+//! execution (salsa verifies their reads), and the text of every file holding its
+//! workspace code unchanged (findings carry lines). Generic roots checked at the
+//! instantiations the workspace makes are never reused: any body may add one.
+//! Knows nothing of how outcomes are made (`analysis`).
 
 use triomphe::Arc;
 
