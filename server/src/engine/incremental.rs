@@ -108,11 +108,12 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
 /// Reads the signature of `def` and of what it holds (fields, variants, a trait's
 /// items), so that a query calling this depends on them.
 fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
-    use hir_def::{AdtId, ModuleDefId, signatures::*};
+    use hir_def::{AdtId, AssocItemId, ModuleDefId, signatures::*};
     match def {
-        ModuleDefId::FunctionId(id) => {
-            FunctionSignature::of(db, id);
-        }
+        // Free functions, consts and type aliases: as associated ones.
+        ModuleDefId::FunctionId(id) => read_assoc_signature(db, AssocItemId::FunctionId(id)),
+        ModuleDefId::ConstId(id) => read_assoc_signature(db, AssocItemId::ConstId(id)),
+        ModuleDefId::TypeAliasId(id) => read_assoc_signature(db, AssocItemId::TypeAliasId(id)),
         ModuleDefId::AdtId(AdtId::StructId(id)) => {
             StructSignature::of(db, id);
             VariantFields::of(db, id.into());
@@ -132,12 +133,6 @@ fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
             for (_, item) in hir_def::nameres::assoc::TraitItems::query_with_diagnostics(db, id).0.items.iter() {
                 read_assoc_signature(db, *item);
             }
-        }
-        ModuleDefId::TypeAliasId(id) => {
-            TypeAliasSignature::of(db, id);
-        }
-        ModuleDefId::ConstId(id) => {
-            ConstSignature::of(db, id);
         }
         ModuleDefId::StaticId(id) => {
             StaticSignature::of(db, id);
