@@ -533,26 +533,24 @@ impl<'a> Analyzer<'a> {
     }
 
     /// What an outcome is reused under: the settings, the directives and the item
-    /// level of the workspace's crates.
-    fn reuse_context(&self, config: &CheckConfig) -> u64 {
-        use std::hash::{BuildHasher, Hash, Hasher};
+    /// level of the workspace's crates, written out whole (compared, not hashed).
+    fn reuse_context(&self, config: &CheckConfig) -> String {
+        use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local: Vec<base_db::Crate> =
             base_db::all_crates(self.db).iter().copied().filter(|krate| krate.data(self.db).origin.is_local()).collect();
-        let mut hasher = rustc_hash::FxBuildHasher.build_hasher();
-        super::incremental::items_generation(db, local).hash(&mut hasher);
-        format!("{config:?}").hash(&mut hasher);
+        let mut context = format!("items {}\n{config:?}\n", super::incremental::items_generation(db, local));
         for exemption in &self.exemptions {
-            format!("{:?} {:?}", exemption.report, exemption.func).hash(&mut hasher);
+            let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
         }
         let mut lines: Vec<_> = self.exempt_lines.iter().collect();
         lines.sort();
-        lines.hash(&mut hasher);
+        let _ = writeln!(context, "{lines:?}");
         let mut marked: Vec<String> = self.fixed_types.iter().map(|adt| format!("{adt:?}")).collect();
         marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
         marked.sort();
-        marked.hash(&mut hasher);
-        hasher.finish()
+        let _ = writeln!(context, "{marked:?}");
+        context
     }
 
     /// Takes the sets every root adds to out of the analyzer, so that what one root

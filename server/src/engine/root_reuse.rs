@@ -56,15 +56,15 @@ struct Memo {
 #[derive(Default)]
 pub struct RootMemos {
     /// Settings, directives and item level of the analysis that made them.
-    context: Option<u64>,
+    context: Option<String>,
     memos: FxHashMap<RootKey, Memo>,
 }
 
 impl RootMemos {
     /// Starts an analysis made under `context`: outcomes made under another are
     /// dropped.
-    pub(crate) fn begin(&mut self, context: u64) {
-        if self.context != Some(context) {
+    pub(crate) fn begin(&mut self, context: String) {
+        if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             self.context = Some(context);
         }
