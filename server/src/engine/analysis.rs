@@ -315,9 +315,8 @@ impl<'a> Analyzer<'a> {
             let root_key: RootKey = (root.func, root.args.clone(), root.location.clone());
             if let Some(memos) = memos.as_deref_mut() {
                 if let Some(outcome) = memos.reusable(db, &root_key) {
-                    let outcome = outcome.clone();
-                    self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
-                    reports.push((r, outcome.report.expect("a kept outcome has its report")));
+                    self.apply_outcome(outcome, r, &mut findings, &mut checked_overall);
+                    reports.push((r, outcome.report.clone()));
                     analysis.timings.roots_reused += 1;
                     watch.root_judged(reports.len(), roots.len());
                     continue;
@@ -499,8 +498,7 @@ impl<'a> Analyzer<'a> {
                 functions_checked += reach.nodes.len();
             }
             let report = RootReport { function: root_name, location: root.location.clone(), functions_checked, findings: root_lines.len(), allowed };
-            let mut outcome = self.restore_shared(others);
-            outcome.report = Some(report.clone());
+            let mut outcome = self.restore_shared(others, report.clone());
             outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
             outcome.checked = root_checked.into_iter().map(|node| super::incremental::instance_number(db, node)).collect();
             self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
@@ -565,13 +563,17 @@ impl<'a> Analyzer<'a> {
     }
 
     /// Puts back what `take_shared` took; returns what the root judged since added
-    /// (to be merged by `apply_outcome`).
-    fn restore_shared(&mut self, others: Shared) -> RootOutcome {
+    /// (to be merged by `apply_outcome`), with its report; its findings and the
+    /// instances it checked are the caller's to fill in.
+    fn restore_shared(&mut self, others: Shared, report: RootReport) -> RootOutcome {
         let mut outcome = RootOutcome {
+            report,
+            findings: Vec::new(),
             used_allow: std::mem::replace(&mut self.used_allow, others.used_allow).into_iter().collect(),
             allowed_terminals: std::mem::replace(&mut self.allowed_terminals, others.allowed_terminals).into_iter().collect(),
             reached: std::mem::replace(&mut self.reached_by, others.reached_by).into_keys().collect(),
-            ..RootOutcome::default()
+            lets_through: Vec::new(),
+            checked: Vec::new(),
         };
         for (x, lets) in others.lets_through.into_iter().enumerate() {
             let mine = std::mem::replace(&mut self.exemptions[x].report.lets_through, lets);
@@ -588,8 +590,7 @@ impl<'a> Analyzer<'a> {
         findings: &mut FxHashMap<FindingKey, (Finding, usize)>,
         checked_overall: &mut FxHashSet<salsa::Id>,
     ) {
-        let Some(report) = &outcome.report else { return };
-        let root_name = &report.function;
+        let root_name = &outcome.report.function;
         self.root_order.insert(root_name.clone(), r);
         for (key, finding) in &outcome.findings {
             match findings.entry(key.clone()) {

@@ -23,9 +23,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::{Finding, Location, RootReport, incremental::WalkStamp};
 
 /// What one root adds to an analysis.
-#[derive(Clone, Default)]
 pub(crate) struct RootOutcome {
-    pub report: Option<RootReport>,
+    pub report: RootReport,
     /// Its findings, keyed as the analysis merges them, each naming this root only.
     pub findings: Vec<(FindingKey, Finding)>,
     /// The workspace functions whose lines it reports.
