@@ -239,7 +239,10 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
     if problems != Default::default() {
         return None;
     }
-    let mut analysis = engine::analyze(ws, config);
+    let mut analysis = match &store {
+        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, &mut engine::Unwatched),
+        None => engine::analyze(ws, config),
+    };
     if let Some(store) = &store {
         analysis.timings.fingerprint_ms = store.fingerprint_ms;
         if let Err(error) = store.store(&analysis) {

@@ -15,7 +15,7 @@ use ra_ap_ide_db::base_db::{self, SourceDatabase};
 use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
-use super::{Analysis, CheckConfig, Workspace, summary_cache};
+use super::{Analysis, CheckConfig, Workspace, summary_cache::{self, SummaryCache}};
 
 /// Bump when `Analysis` changes shape or meaning.
 const FORMAT_VERSION: u32 = 1;
@@ -43,6 +43,9 @@ struct StoredFile {
 pub struct AnalysisStore {
     path: PathBuf,
     fingerprint: Fingerprint,
+    /// What keys the summary cache (part of the fingerprint already: asking again
+    /// would run `rustc -vV` again).
+    summary_key: Vec<String>,
     /// How long working out the fingerprint took.
     pub fingerprint_ms: u128,
 }
@@ -53,7 +56,8 @@ impl AnalysisStore {
     pub fn open(ws: &Workspace, config: &CheckConfig) -> Option<AnalysisStore> {
         let dir = config.cache_dir.as_ref()?;
         let started = Instant::now();
-        let settings = settings_material(ws, config);
+        let summary_key = summary_cache::key_material_for(ws, config);
+        let settings = settings_material(ws, config, &summary_key);
         let mut slot = StableSipHasher128::new();
         ws.root.hash(&mut slot);
         settings.hash(&mut slot);
@@ -63,6 +67,7 @@ impl AnalysisStore {
         Some(AnalysisStore {
             path,
             fingerprint,
+            summary_key,
             fingerprint_ms: started.elapsed().as_millis(),
         })
     }
@@ -91,14 +96,21 @@ impl AnalysisStore {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The summaries of the same cache directory and key, for working the analysis
+    /// out when none is stored.
+    pub fn summaries(&self) -> SummaryCache {
+        let key: Vec<&str> = self.summary_key.iter().map(String::as_str).collect();
+        SummaryCache::open(self.path.parent().unwrap_or(Path::new(".")), &key)
+    }
 }
 
 /// The settings an analysis depends on besides the files: what keys the
 /// summaries (toolchain, std source, lock file, manifest, engine build,
 /// features, target, allowlist, panic policy), the roots and buffer settings,
 /// and whether build scripts and proc macros ran.
-fn settings_material(ws: &Workspace, config: &CheckConfig) -> Vec<String> {
-    let mut material = summary_cache::key_material_for(ws, config);
+fn settings_material(ws: &Workspace, config: &CheckConfig, summary_key: &[String]) -> Vec<String> {
+    let mut material = summary_key.to_vec();
     material.push(format!("roots {:?}", config.roots));
     material.push(format!("line-only {:?}", config.line_only));
     material.push(format!("scratch {:?}", config.scratch));
