@@ -95,12 +95,17 @@ pub(crate) fn walk_unchanged(db: &dyn HirDatabase, stamp: WalkStamp) -> bool {
     walk_query(db, key).generation == stamp.generation
 }
 
-/// A number that changes whenever the item level of `crates` may have: their def
-/// maps, trait and inherent impls, and the signatures of their items, with the
-/// items and headers of impls and traits and the fields of types (rust-analyzer
-/// keeps each of them when an edit changes a body only). What an analysis resolves
-/// outside the walks (`dyn` targets, which method of an impl a call picks, the
-/// values a root's parameters may hold) reads nothing else of the workspace.
+/// A number that changes whenever what an analysis resolves outside the walks may
+/// read of `crates`' item level has: their trait and inherent impls with the impls'
+/// headers, items and their signatures; traits and their items; the signatures of
+/// types, type aliases, consts and statics with the fields of types; and the names
+/// the types, values and macros of each module resolve to (`ItemLevel`). What
+/// resolves outside the walks (`dyn` targets, which method of an impl a call picks,
+/// the values a root's parameters may hold, the paths allowlists match) reads
+/// nothing else of the workspace. A free function's signature or a new one is not
+/// among them: only bodies read those, through their walks. So adding or removing a
+/// function leaves this number as it was (rust-analyzer keeps each of these values
+/// when an edit changes neither, and salsa does not re-run this query).
 pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
     *items_generation_query(db, CratesKey::new(db, crates))
 }
@@ -165,22 +170,90 @@ struct CratesKey<'db> {
 #[salsa::tracked(returns(ref))]
 fn items_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
     for &krate in key.crates(db) {
-        let def_map = hir_def::nameres::crate_def_map(db, krate);
         hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
         hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
-        for (_, module) in def_map.modules() {
-            for def in module.scope.declarations() {
-                read_signatures(db, def);
-            }
-            for impl_ in module.scope.impls() {
-                hir_def::signatures::ImplSignature::of(db, impl_);
-                for (_, item) in hir_def::nameres::assoc::ImplItems::of(db, impl_).0.items.iter() {
-                    read_assoc_signature(db, *item);
-                }
+        let level = item_level(db, krate);
+        for &def in &level.declarations {
+            read_signatures(db, def);
+        }
+        for &impl_ in &level.impls {
+            hir_def::signatures::ImplSignature::of(db, impl_);
+            for (_, item) in hir_def::nameres::assoc::ImplItems::of(db, impl_).0.items.iter() {
+                read_assoc_signature(db, *item);
             }
         }
     }
     next_generation()
+}
+
+/// One crate's def map less what only bodies read: the functions it declares.
+/// Equal after an edit that adds, removes or moves a free function (their ids are
+/// kept with their names), so salsa keeps it and `items_generation` stands.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+struct ItemLevel {
+    /// Per module, each name with what it resolves to in the type, value and macro
+    /// namespaces, with its visibility. A value that is a function declared there
+    /// is left out; one imported (a re-export, which gives a function a path) is kept.
+    names: Vec<(hir_def::ModuleId, hir::Name, Option<NameTarget<hir_def::ModuleDefId>>, Option<NameTarget<hir_def::ModuleDefId>>, Option<NameTarget<hir_def::MacroId>>)>,
+    impls: Vec<hir_def::ImplId>,
+    /// Every item declared, free functions but for.
+    declarations: Vec<hir_def::ModuleDefId>,
+}
+
+type NameTarget<Def> = (Def, hir_def::visibility::Visibility);
+
+#[salsa::tracked(returns(ref))]
+fn item_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> ItemLevel {
+    use hir_def::ModuleDefId;
+    let is_declared_fn = |def: &ModuleDefId| matches!(def, ModuleDefId::FunctionId(_));
+    let mut level = ItemLevel { names: Vec::new(), impls: Vec::new(), declarations: Vec::new() };
+    for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
+        for (name, per_ns) in module.scope.entries() {
+            let types = per_ns.types.map(|item| (item.def, item.vis));
+            let values = per_ns.values.filter(|item| item.import.is_some() || !is_declared_fn(&item.def)).map(|item| (item.def, item.vis));
+            let macros = per_ns.macros.map(|item| (item.def, item.vis));
+            if types.is_some() || values.is_some() || macros.is_some() {
+                level.names.push((module_id, name.clone(), types, values, macros));
+            }
+        }
+        level.impls.extend(module.scope.impls());
+        level.declarations.extend(module.scope.declarations().filter(|def| !is_declared_fn(def)));
+        level.declarations.extend(module.scope.unnamed_consts().map(ModuleDefId::ConstId));
+    }
+    level
+}
+
+/// What a path expression of a body names in the value namespace, as far as the
+/// walks ask: a local binding, a static or a const.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, salsa::SalsaValue)]
+pub(crate) enum PathValue {
+    Local(hir_def::hir::BindingId),
+    Static(hir_def::StaticId),
+    Const(hir_def::ConstId),
+    Other,
+}
+
+/// What the path expression `expr` of `owner`'s body names. A query of its own:
+/// resolving reads the crate's def map, which adding or removing any item changes,
+/// while the answer seldom does; salsa keeps the answer, and the walk that asked
+/// stands instead of running again.
+pub(crate) fn value_path(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: hir_def::hir::ExprId) -> Option<PathValue> {
+    *value_path_query(db, owner, expr)
+}
+
+#[salsa::tracked]
+fn value_path_query(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: hir_def::hir::ExprId) -> Option<PathValue> {
+    use hir_def::{expr_store::{Body, scope::ExprScopes}, hir::Expr, resolver::{ValueNs, resolver_for_scope}};
+    let body = Body::of(db, owner);
+    let Expr::Path(path) = &body[expr] else { return None };
+    let scopes = ExprScopes::of(db, owner);
+    let resolver = resolver_for_scope(db, owner, scopes.scope_for(expr));
+    Some(match resolver.resolve_path_in_value_ns_fully(db, path, body.expr_path_hygiene(expr))? {
+        ValueNs::LocalBinding(binding) => PathValue::Local(binding),
+        ValueNs::StaticId(id) => PathValue::Static(id),
+        ValueNs::ConstId(id) => PathValue::Const(id),
+        _ => PathValue::Other,
+    })
 }
 
 /// A number for an instance that stays the same across analyses (its interned
@@ -434,3 +507,4 @@ impl<'db> StoredEdge<'db> {
         }
     }
 }
+

@@ -5,9 +5,11 @@
 //! was most of the analysis.
 //!
 //! An outcome is reused only while everything it was made of holds: the same
-//! settings, directives and items (`incremental::items_generation`: def maps,
-//! impls and every item's signature, where `dyn` targets and the values a root's
-//! parameters may hold come from), every walk its reach read still the same
+//! settings, directives and item level (`incremental::items_generation`: impls,
+//! traits, types and what each name resolves to, where `dyn` targets and the
+//! values a root's parameters may hold come from; a free function added or removed
+//! is not among them, only the walks of bodies that name it see it), every walk
+//! its reach read still the same
 //! execution (salsa verifies their reads), and the text of every file holding its
 //! workspace code unchanged (findings carry lines). Generic roots checked at the
 //! instantiations the workspace makes are never reused: any body may add one.

@@ -11,10 +11,9 @@ use std::rc::Rc;
 
 use hir_def::{
     AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
-    expr_store::{Body, ExpressionStore, scope::ExprScopes},
+    expr_store::{Body, ExpressionStore},
     hir::{BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, Statement},
     lang_item::LangItems,
-    resolver::{ValueNs, resolver_for_scope},
     signatures::{FnFlags, FunctionSignature},
 };
 use hir_ty::{
@@ -32,6 +31,7 @@ use rustc_type_ir::{
 
 use super::{
     allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, place_key},
+    incremental::PathValue,
     subst::Instantiate,
 };
 
@@ -1091,7 +1091,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             self.visit_await(*awaited, expr);
         }
         if let Expr::Path(_) = &store[expr] {
-            self.note_static(store, expr, ty);
+            self.note_static(expr, ty);
         }
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
             for statement in statements.iter() {
@@ -1293,25 +1293,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A path to a static or const whose type holds a trait object or a fn pointer:
     /// its initialiser is read for them.
-    fn note_static(&mut self, store: &ExpressionStore, expr: ExprId, ty: Option<Ty<'db>>) {
+    fn note_static(&mut self, expr: ExprId, ty: Option<Ty<'db>>) {
         let Some(ty) = ty else { return };
         if !self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) {
             return;
         }
-        match self.resolve_value_path(store, expr) {
-            Some(ValueNs::StaticId(id)) => self.out.statics.push(DefWithBodyId::StaticId(id)),
-            Some(ValueNs::ConstId(id)) => self.out.statics.push(DefWithBodyId::ConstId(id)),
+        match super::incremental::value_path(self.graph.db, self.owner, expr) {
+            Some(PathValue::Static(id)) => self.out.statics.push(DefWithBodyId::StaticId(id)),
+            Some(PathValue::Const(id)) => self.out.statics.push(DefWithBodyId::ConstId(id)),
             _ => {}
         }
-    }
-
-    /// What a path expression names in the value namespace.
-    fn resolve_value_path(&self, store: &ExpressionStore, expr: ExprId) -> Option<ValueNs> {
-        let Expr::Path(path) = &store[expr] else { return None };
-        let db = self.graph.db;
-        let scopes = ExprScopes::of(db, self.owner);
-        let resolver = resolver_for_scope(db, self.owner, scopes.scope_for(expr));
-        resolver.resolve_path_in_value_ns_fully(db, path, store.expr_path_hygiene(expr))
     }
 
     /// The function a fn pointer holds when its only source is an immutable local
@@ -1320,7 +1311,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// when the source is anything else (a parameter, a field, a `mut` binding): the
     /// program-wide rule applies.
     fn local_pointer_targets(&mut self, store: &ExpressionStore, callee: ExprId, depth: usize) -> Option<Vec<Target<'db>>> {
-        let Some(ValueNs::LocalBinding(binding)) = self.resolve_value_path(store, callee) else { return None };
+        let Some(PathValue::Local(binding)) = super::incremental::value_path(self.graph.db, self.owner, callee) else { return None };
         let mut init = *self.let_initializers.get(&binding)?;
         while let Expr::Cast { expr, .. } = &store[init] {
             init = *expr;

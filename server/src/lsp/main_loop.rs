@@ -935,6 +935,7 @@ impl Server {
                             analysis.timings.bodies_walked,
                             analysis.functions_checked
                         );
+                        tracing::debug!("timings of generation {generation}: {:?}", analysis.timings);
                         self.analyzed = Some(generation);
                         self.panic_message = None;
                         self.publish(analysis);

@@ -1297,7 +1297,8 @@ fn an_edit_re_walks_only_the_edited_body() {
 /// judged again (engine/root_reuse.rs); one whose reach reads the edited body, whose
 /// workspace code sits in the edited file (lines move), whose walks read a macro
 /// the edit changed in another file, or any root once a directive or an item (a
-/// type alias; an impl's methods: where a `dyn` call goes) changes, is.
+/// type alias; an impl's methods: where a `dyn` call goes) changes, is. A free
+/// function added elsewhere changes no other root's outcome.
 /// Each answer is checked against the lines it must have, and the last against a
 /// fresh load of the same files.
 #[test]
@@ -1386,6 +1387,20 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     let made = edit(&mut live, &e, &e_text.replace("1usize", "vec![1u8].len()"));
     assert_eq!(made.timings.roots_reused, 5);
     assert_eq!(rows(&made), vec![helper_row.clone(), row("b.rs", 25, &["b::b_macro"])]);
+
+    // A function added to e.rs (after the macro): no root's walks or items change,
+    // and every outcome is reused.
+    let e_text = format!("{}pub fn unused() -> usize {{\n    2\n}}\n", e_text.replace("1usize", "vec![1u8].len()"));
+    let added = edit(&mut live, &e, &e_text);
+    assert_eq!(added.timings.roots_reused, 6);
+    assert_eq!(rows(&added), rows(&made));
+
+    // One added to a.rs, beside `helper`: the two roots whose code is in a.rs are
+    // judged again, the four others reused.
+    let a_text = format!("{a_text}\npub fn also_unused() -> usize {{\n    3\n}}\n");
+    let beside = edit(&mut live, &a, &a_text);
+    assert_eq!(beside.timings.roots_reused, 4);
+    assert_eq!(rows(&beside), rows(&made));
 
     // A type alias in c.rs: `b_alias` now builds a `Vec`. An item's signature
     // changed, so nothing is reused.
