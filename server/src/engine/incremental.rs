@@ -256,6 +256,36 @@ fn value_path_query(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: h
     })
 }
 
+/// What a body may name a function by: the last segments of its paths and the
+/// names of its method calls, macro expansions included; and whether it holds
+/// items of its own (whose `use`s may name one by another name).
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+pub(crate) struct NamesInBody {
+    pub names: Vec<hir::Name>,
+    pub holds_items: bool,
+}
+
+/// `NamesInBody` of `func`'s body: read from its lowered body, no inference.
+#[salsa::tracked(returns(ref))]
+pub(crate) fn names_in_body(db: &dyn HirDatabase, func: FunctionId) -> NamesInBody {
+    use hir_def::{expr_store::{Body, path::Path}, hir::Expr};
+    let body = Body::of(db, hir_def::DefWithBodyId::FunctionId(func));
+    let mut names: Vec<hir::Name> = Vec::new();
+    let mut seen: rustc_hash::FxHashSet<&hir::Name> = rustc_hash::FxHashSet::default();
+    for (_, expr) in body.exprs() {
+        let name = match expr {
+            Expr::Path(Path::LangItem(_, name)) => name.as_ref(),
+            Expr::Path(path) => path.segments().last().map(|segment| segment.name),
+            Expr::MethodCall { method_name, .. } => Some(method_name),
+            _ => None,
+        };
+        if let Some(name) = name.filter(|name| seen.insert(name)) {
+            names.push(name.clone());
+        }
+    }
+    NamesInBody { names, holds_items: body.blocks(db).next().is_some() }
+}
+
 /// A number for an instance that stays the same across analyses (its interned
 /// key, never collected): how outcomes kept from one analysis count the functions
 /// they checked together with another's.

@@ -7,6 +7,7 @@
 
 use hir::{Semantics, db::HirDatabase};
 use hir_def::{CallableDefId, DefWithBodyId, FunctionId, HasModule, ItemContainerId, ModuleDefId};
+use ra_ap_ide_db::base_db;
 use hir_ty::{
     InferenceResult, ParamEnvAndCrate,
     next_solver::{GenericArgs, TyKind},
@@ -356,10 +357,24 @@ fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::F
 /// The concrete generic arguments the workspace's code instantiates `func` with:
 /// calls and function items naming it (a trait impl's method also through the
 /// trait's method, at the types that select it), with no parameter left open.
+///
+/// Only the bodies that can name `func` are inferred: those whose paths or method
+/// calls use one of its names (the names it is imported under included), or that
+/// hold items of their own (a `use` there may rename it). A function an operator,
+/// a `for` loop, `?` or `.await` may call without naming it is looked for in every
+/// body. So a generic root costs the bodies that mention it, not the workspace.
 pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, local: &[FunctionId]) -> Vec<GenericArgs<'db>> {
     let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
+    let called_unnamed = CALLED_WITHOUT_ITS_NAME.contains(&name.as_str());
+    let names = if called_unnamed { Vec::new() } else { names_of(db, func) };
     let mut out: Vec<GenericArgs<'db>> = Vec::new();
     for &caller in local {
+        if !called_unnamed {
+            let named = super::incremental::names_in_body(db, caller);
+            if !named.holds_items && !names.iter().any(|name| named.names.contains(name)) {
+                continue;
+            }
+        }
         let owner = DefWithBodyId::FunctionId(caller);
         let infer = InferenceResult::of(db, owner);
         let mut env = None;
@@ -390,6 +405,32 @@ pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, lo
         }
     }
     out
+}
+
+/// Methods of the traits that operators, `for` loops, `?`, `.await`, calls of
+/// closures, drops and formatting call without naming them.
+const CALLED_WITHOUT_ITS_NAME: &[&str] = &[
+    "add", "sub", "mul", "div", "rem", "neg", "not", "bitand", "bitor", "bitxor", "shl", "shr",
+    "add_assign", "sub_assign", "mul_assign", "div_assign", "rem_assign", "bitand_assign",
+    "bitor_assign", "bitxor_assign", "shl_assign", "shr_assign", "index", "index_mut", "deref",
+    "deref_mut", "eq", "ne", "lt", "le", "gt", "ge", "partial_cmp", "cmp", "into_iter", "next",
+    "branch", "from_residual", "from_output", "from", "poll", "into_future", "call", "call_mut",
+    "call_once", "drop", "fmt", "clone",
+];
+
+/// The names `func` goes by in the workspace: its own and those imports give it.
+fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
+    let mut names = vec![hir_def::signatures::FunctionSignature::of(db, func).name.clone()];
+    for krate in base_db::all_crates(db).iter().filter(|krate| krate.data(db).origin.is_local()) {
+        for (_, module) in hir_def::nameres::crate_def_map(db, *krate).modules() {
+            for (name, item) in module.scope.values() {
+                if item.def == ModuleDefId::FunctionId(func) && !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
+        }
+    }
+    names
 }
 
 /// `*` matches any run of characters; everything else matches itself. How

@@ -68,6 +68,10 @@ fn main() {
     let labels = [generic_roots::Label(12345)];
     case("precision::generic_roots::total_area", count(|| keep(generic_roots::total_area(&squares))));
     case("precision::generic_roots::total_area_allocates", count(|| keep(generic_roots::total_area_allocates(&labels))));
+    // Through the callers that name them otherwise (the only instantiations).
+    case("precision::generic_roots::halve_renamed", count(|| keep(generic_roots::callers::through_rename(12))));
+    case("precision::generic_roots::halve_in_block", count(|| keep(generic_roots::callers::through_block_use(34))));
+    case("precision::generic_roots::halve_by_macro", count(|| keep(generic_roots::callers::through_macro(56))));
 
     // text
     let csv = "1, 2, x, 40";

@@ -39,3 +39,46 @@ pub fn total_area_allocates<S: Shape>(shapes: &[S]) -> u32 {
 pub fn labels(xs: &[Label]) -> u32 {
     total_area_allocates(xs)
 }
+
+// Generic roots the workspace instantiates only under names other than their own:
+// an import that renames one, a `use` inside a body, a macro of another module
+// that writes the call. Clean at each instantiation; were one not found, its root
+// would be reported as never instantiated.
+
+// noalloc:root
+pub fn halve_renamed<T: Into<u64>>(x: T) -> u64 {
+    x.into() / 2
+}
+
+// noalloc:root
+pub fn halve_in_block<T: Into<u64>>(x: T) -> u64 {
+    x.into() / 2
+}
+
+// noalloc:root
+pub fn halve_by_macro<T: Into<u64>>(x: T) -> u64 {
+    x.into() / 2
+}
+
+macro_rules! halved {
+    ($x:expr) => {
+        $crate::generic_roots::halve_by_macro($x)
+    };
+}
+
+pub mod callers {
+    use super::halve_renamed as half;
+
+    pub fn through_rename(x: u16) -> u64 {
+        half(x)
+    }
+
+    pub fn through_block_use(x: u32) -> u64 {
+        use super::halve_in_block as h;
+        h(x)
+    }
+
+    pub fn through_macro(x: u8) -> u64 {
+        halved!(x)
+    }
+}
