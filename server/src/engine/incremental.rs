@@ -20,6 +20,13 @@
 //! more to build than the lookup itself; an instance's name; and which allowlist
 //! entries name a function. After an edit these are read again for every function
 //! the roots reach, and nearly all are std's, whose answers never change.
+//!
+//! And the answers that stand between an item edit and the walks: what a path in
+//! a body resolves to (`value_path`, so that no walk reads a def map, which any
+//! item added changes), the item level that root outcomes are kept under
+//! (`items_generation`), and the names a body may call a function by
+//! (`names_in_body`, which keeps a generic root's search for its instantiations to
+//! the bodies that mention it).
 
 use std::cell::Cell;
 
