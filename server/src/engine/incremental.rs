@@ -544,4 +544,3 @@ impl<'db> StoredEdge<'db> {
         }
     }
 }
-
