@@ -124,6 +124,9 @@ pub struct Workspace {
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
+    /// Milliseconds spent resolving names before an analysis began (checking
+    /// `--root` patterns), for that analysis's timings to report.
+    names_ms_before_analysis: std::sync::atomic::AtomicU64,
 }
 
 impl Workspace {
@@ -178,6 +181,7 @@ impl Workspace {
             build_scripts: options.build_scripts,
             proc_macro_server,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
+            names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -209,6 +213,16 @@ impl Workspace {
             resolve();
             self.names_resolved.store(true, Ordering::Release);
         }
+    }
+
+    /// Notes time spent resolving names before an analysis began.
+    pub(crate) fn note_names_before_analysis(&self, elapsed: std::time::Duration) {
+        self.names_ms_before_analysis.fetch_add(elapsed.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The time `note_names_before_analysis` noted since the last call.
+    pub(crate) fn take_names_before_analysis(&self) -> u128 {
+        self.names_ms_before_analysis.swap(0, std::sync::atomic::Ordering::Relaxed).into()
     }
 
     /// The on-disk path of a file, if it has one.
