@@ -378,6 +378,10 @@ struct WalkKey<'db> {
     env: StoredParamEnvAndCrate,
 }
 
+/// A walk must read no def map directly (a resolver, a module's path, a name
+/// worked out without its query): adding any item to a crate changes its def map,
+/// and every walk of the crate's bodies would run again. What it needs of one goes
+/// through a query whose answer salsa keeps (`value_path`, `node_name`).
 #[salsa::tracked(returns(ref), no_eq)]
 fn walk_query<'db>(db: &'db dyn HirDatabase, key: WalkKey<'db>) -> StoredWalked<'db> {
     EXECUTED.with(|n| n.set(n.get() + 1));
