@@ -198,13 +198,23 @@ fn items_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) ->
 /// kept with their names), so salsa keeps it and `items_generation` stands.
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 struct ItemLevel {
-    /// Per module, each name with what it resolves to in the type, value and macro
-    /// namespaces, with its visibility. A value that is a function declared there
-    /// is left out; one imported (a re-export, which gives a function a path) is kept.
-    names: Vec<(hir_def::ModuleId, hir::Name, Option<NameTarget<hir_def::ModuleDefId>>, Option<NameTarget<hir_def::ModuleDefId>>, Option<NameTarget<hir_def::MacroId>>)>,
+    /// Per module, each name with what it resolves to.
+    names: Vec<ModuleName>,
     impls: Vec<hir_def::ImplId>,
     /// Every item declared, free functions but for.
     declarations: Vec<hir_def::ModuleDefId>,
+}
+
+/// A name of a module with what it resolves to in the type, value and macro
+/// namespaces, with its visibility. A value that is a function declared there is
+/// left out; one imported (a re-export, which gives a function a path) is kept.
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
+struct ModuleName {
+    module: hir_def::ModuleId,
+    name: hir::Name,
+    types: Option<NameTarget<hir_def::ModuleDefId>>,
+    values: Option<NameTarget<hir_def::ModuleDefId>>,
+    macros: Option<NameTarget<hir_def::MacroId>>,
 }
 
 type NameTarget<Def> = (Def, hir_def::visibility::Visibility);
@@ -220,7 +230,7 @@ fn item_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Item
             let values = per_ns.values.filter(|item| item.import.is_some() || !is_declared_fn(&item.def)).map(|item| (item.def, item.vis));
             let macros = per_ns.macros.map(|item| (item.def, item.vis));
             if types.is_some() || values.is_some() || macros.is_some() {
-                level.names.push((module_id, name.clone(), types, values, macros));
+                level.names.push(ModuleName { module: module_id, name: name.clone(), types, values, macros });
             }
         }
         level.impls.extend(module.scope.impls());
