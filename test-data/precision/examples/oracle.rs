@@ -72,6 +72,7 @@ fn main() {
     case("precision::generic_roots::halve_renamed", count(|| keep(generic_roots::callers::through_rename(12))));
     case("precision::generic_roots::halve_in_block", count(|| keep(generic_roots::callers::through_block_use(34))));
     case("precision::generic_roots::halve_by_macro", count(|| keep(generic_roots::callers::through_macro(56))));
+    case("precision::generic_roots::Meter::add", count(|| keep(generic_roots::callers::through_operator(generic_roots::Meter(7), 8))));
 
     // text
     let csv = "1, 2, x, 40";

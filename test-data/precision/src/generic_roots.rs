@@ -42,8 +42,9 @@ pub fn labels(xs: &[Label]) -> u32 {
 
 // Generic roots the workspace instantiates only under names other than their own:
 // an import that renames one, a `use` inside a body, a macro of another module
-// that writes the call. Clean at each instantiation; were one not found, its root
-// would be reported as never instantiated.
+// that writes the call, an operator that calls one without naming it. Clean at
+// each instantiation; were one not found, its root would be reported as never
+// instantiated.
 
 // noalloc:root
 pub fn halve_renamed<T: Into<u64>>(x: T) -> u64 {
@@ -66,6 +67,18 @@ macro_rules! halved {
     };
 }
 
+/// A length that grows by whatever converts into one.
+pub struct Meter(pub u64);
+
+impl<T: Into<u64>> core::ops::Add<T> for Meter {
+    type Output = Meter;
+
+    // noalloc:root
+    fn add(self, x: T) -> Meter {
+        Meter(self.0 + x.into())
+    }
+}
+
 pub mod callers {
     use super::halve_renamed as half;
 
@@ -80,5 +93,9 @@ pub mod callers {
 
     pub fn through_macro(x: u8) -> u64 {
         halved!(x)
+    }
+
+    pub fn through_operator(m: super::Meter, x: u8) -> u64 {
+        (m + x).0
     }
 }
