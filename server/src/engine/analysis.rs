@@ -539,8 +539,7 @@ impl<'a> Analyzer<'a> {
     fn reuse_context(&self, config: &CheckConfig) -> String {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
-        let local: Vec<base_db::Crate> =
-            base_db::all_crates(self.db).iter().copied().filter(|krate| krate.data(self.db).origin.is_local()).collect();
+        let local = super::load::workspace_crates(self.db);
         let mut context = format!("items {}\n{config:?}\n", super::incremental::items_generation(db, local));
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
@@ -563,8 +562,8 @@ impl<'a> Analyzer<'a> {
         if threads > 1 {
             self.ws.resolve_names_once(|| super::parallel_names::resolve_names(self.db, threads));
         }
-        for krate in base_db::all_crates(self.db).iter().filter(|krate| krate.data(self.db).origin.is_local()) {
-            hir_def::nameres::crate_def_map(self.db, *krate);
+        for krate in super::load::workspace_crates(self.db) {
+            hir_def::nameres::crate_def_map(self.db, krate);
         }
     }
 

@@ -122,8 +122,8 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
 fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
     use hir_def::{AdtId, AssocItemId, ModuleDefId, signatures::*};
     match def {
-        // Free functions, consts and type aliases: as associated ones.
-        ModuleDefId::FunctionId(id) => read_assoc_signature(db, AssocItemId::FunctionId(id)),
+        // Consts and type aliases: as associated ones. Free functions never come
+        // here (`ItemLevel` leaves them out).
         ModuleDefId::ConstId(id) => read_assoc_signature(db, AssocItemId::ConstId(id)),
         ModuleDefId::TypeAliasId(id) => read_assoc_signature(db, AssocItemId::TypeAliasId(id)),
         ModuleDefId::AdtId(AdtId::StructId(id)) => {

@@ -260,3 +260,8 @@ fn keep_noalloc_attributes_unexpanded(db: &mut RootDatabase) {
     by_crate.retain(|krate, _| !noalloc_crates.contains(krate));
     proc_macros.set_by_crate(db).to(by_crate);
 }
+
+/// The workspace's own crates: not std's, nor the dependencies'.
+pub(crate) fn workspace_crates(db: &dyn ra_ap_ide_db::base_db::SourceDatabase) -> Vec<ra_ap_ide_db::base_db::Crate> {
+    ra_ap_ide_db::base_db::all_crates(db).iter().copied().filter(|krate| krate.data(db).origin.is_local()).collect()
+}

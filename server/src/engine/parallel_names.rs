@@ -11,7 +11,7 @@ use std::sync::{Condvar, Mutex};
 
 use ra_ap_ide_db::{
     RootDatabase,
-    base_db::{self, Crate},
+    base_db::Crate,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -155,11 +155,7 @@ fn crate_name(db: &RootDatabase, krate: Crate) -> String {
 /// The workspace's crates and everything they depend on.
 fn workspace_closure(db: &RootDatabase) -> FxHashSet<Crate> {
     let mut scope = FxHashSet::default();
-    let mut stack: Vec<Crate> = base_db::all_crates(db)
-        .iter()
-        .copied()
-        .filter(|krate| krate.data(db).origin.is_local())
-        .collect();
+    let mut stack: Vec<Crate> = super::load::workspace_crates(db);
     while let Some(krate) = stack.pop() {
         if scope.insert(krate) {
             stack.extend(krate.data(db).dependencies.iter().map(|dep| dep.crate_id));

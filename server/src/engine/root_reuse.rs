@@ -10,9 +10,10 @@
 //! values a root's parameters may hold come from; a free function added or removed
 //! is not among them, only the walks of bodies that name it see it), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
-//! text of every file holding its workspace code unchanged (findings carry lines). Generic roots checked at the
-//! instantiations the workspace makes are never reused: any body may add one.
-//! Knows nothing of how outcomes are made (`analysis`).
+//! text of every file holding its workspace code unchanged (findings carry lines).
+//! Generic roots checked at the instantiations the workspace makes are never
+//! reused: any body may add one. Knows nothing of how outcomes are made
+//! (`analysis`).
 
 use triomphe::Arc;
 

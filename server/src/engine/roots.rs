@@ -7,7 +7,6 @@
 
 use hir::{Semantics, db::HirDatabase};
 use hir_def::{CallableDefId, DefWithBodyId, FunctionId, HasModule, ItemContainerId, ModuleDefId};
-use ra_ap_ide_db::base_db;
 use hir_ty::{
     InferenceResult, ParamEnvAndCrate,
     next_solver::{GenericArgs, TyKind},
@@ -421,8 +420,8 @@ const CALLED_WITHOUT_ITS_NAME: &[&str] = &[
 /// The names `func` goes by in the workspace: its own and those imports give it.
 fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
     let mut names = vec![hir_def::signatures::FunctionSignature::of(db, func).name.clone()];
-    for krate in base_db::all_crates(db).iter().filter(|krate| krate.data(db).origin.is_local()) {
-        for (_, module) in hir_def::nameres::crate_def_map(db, *krate).modules() {
+    for krate in super::load::workspace_crates(db) {
+        for (_, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
             for (name, item) in module.scope.values() {
                 if item.def == ModuleDefId::FunctionId(func) && !names.contains(name) {
                     names.push(name.clone());
