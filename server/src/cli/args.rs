@@ -201,6 +201,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             std_source: None,
             features: selection.features(),
             target: selection.target.clone(),
+            defer_intrinsics: true,
         },
         config: CheckConfig {
             roots: flags.roots.clone(),

@@ -23,6 +23,7 @@ use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
+use super::deferred_intrinsics::DeferredIntrinsics;
 use super::incremental::walks_executed;
 use super::summary_cache::{self, SummaryCache};
 use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
@@ -36,6 +37,9 @@ pub struct LiveWorkspace {
     home: Option<Home>,
     files: FxHashMap<PathBuf, FileId>,
     root: PathBuf,
+    /// std's intrinsics left out until an edit names one (moved out of the
+    /// workspace, which may be lent when the edit comes).
+    deferred_intrinsics: DeferredIntrinsics,
 }
 
 /// Why an edit was not applied.
@@ -101,11 +105,13 @@ impl LiveWorkspace {
             .filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id)))
             .collect();
         let root = ws.root.clone();
+        let deferred_intrinsics = std::mem::take(&mut ws.deferred_intrinsics);
         LiveWorkspace {
             db,
             home: Some(Home { ws, summaries: None, outcomes: RootMemos::default() }),
             files,
             root,
+            deferred_intrinsics,
         }
     }
 
@@ -148,6 +154,9 @@ impl LiveWorkspace {
         if **self.db.file_text(id).text(&self.db) == *text {
             return Ok(false);
         }
+        if self.deferred_intrinsics.needed_after_edit(&self.db, id, path, &text) {
+            self.deferred_intrinsics.restore(&mut self.db);
+        }
         let mut change = ChangeWithProcMacros::default();
         change.change_file(id, Some(text));
         let waited = self.db.apply_change(change);
@@ -168,6 +177,16 @@ impl LiveWorkspace {
     pub fn give_back(&mut self, returned: Returned) {
         debug_assert!(self.home.is_none(), "two workspaces came home");
         self.home = Some(returned.0);
+    }
+
+    /// The live database, to read (tests, tools); changes go through `set_file_text`.
+    pub fn database(&self) -> &RootDatabase {
+        &self.db
+    }
+
+    /// How many of std's intrinsic files are left out now (`deferred_intrinsics`).
+    pub fn deferred_intrinsic_files(&self) -> usize {
+        self.deferred_intrinsics.deferred_files()
     }
 
     /// Whether an analysis holds the workspace.

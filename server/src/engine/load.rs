@@ -12,6 +12,7 @@ use ra_ap_proc_macro_api::ProcMacroClient;
 use ra_ap_project_model::{CargoConfig, CargoFeatures, RustLibSource};
 use ra_ap_vfs::{FileId, Vfs, VfsPath};
 
+use super::deferred_intrinsics::DeferredIntrinsics;
 use super::std_source::{self, MISSING_STD_SOURCE, StdSource};
 
 #[derive(Debug, Clone)]
@@ -26,11 +27,20 @@ pub struct LoadOptions {
     pub features: Features,
     /// The target triple to check for (`--target`); the host's when `None`.
     pub target: Option<String>,
+    /// Leave std's AVX-512 intrinsics out while no source names one
+    /// (`deferred_intrinsics`). Off only to measure rust-analyzer as it loads.
+    pub defer_intrinsics: bool,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        LoadOptions { build_scripts: true, std_source: None, features: Features::default(), target: None }
+        LoadOptions {
+            build_scripts: true,
+            std_source: None,
+            features: Features::default(),
+            target: None,
+            defer_intrinsics: true,
+        }
     }
 }
 
@@ -121,6 +131,8 @@ pub struct Workspace {
     target: Option<String>,
     build_scripts: bool,
     proc_macro_server: Option<ProcMacroClient>,
+    /// std's intrinsics left out of `db` until a source names one.
+    pub deferred_intrinsics: DeferredIntrinsics,
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
@@ -171,6 +183,11 @@ impl Workspace {
         let (mut db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
             .map_err(|err| LoadError::Failed(one_line(&err)))?;
         keep_noalloc_attributes_unexpanded(&mut db);
+        let deferred_intrinsics = if options.defer_intrinsics {
+            DeferredIntrinsics::defer(&mut db, &vfs, &std_source.library)
+        } else {
+            DeferredIntrinsics::default()
+        };
         Ok(Workspace {
             db,
             vfs,
@@ -180,6 +197,7 @@ impl Workspace {
             target: options.target.clone(),
             build_scripts: options.build_scripts,
             proc_macro_server,
+            deferred_intrinsics,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
             names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })

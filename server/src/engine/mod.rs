@@ -4,6 +4,7 @@
 
 mod allowances;
 mod analysis;
+pub mod deferred_intrinsics;
 pub mod builtin;
 pub mod directives;
 pub mod edit;

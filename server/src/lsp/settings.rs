@@ -195,6 +195,7 @@ impl Settings {
             std_source: None,
             features: Features { all, no_default: self.cargo.no_default_features, names },
             target: self.cargo.target.clone(),
+            defer_intrinsics: true,
         }
     }
 

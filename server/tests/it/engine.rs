@@ -100,3 +100,108 @@ fn a_watched_files_early_answer_is_the_whole_analysis_answer_for_it() {
     // Most files are complete well before the last root.
     assert!(judged_early.iter().filter(|&&n| n < whole.roots.len() / 2).count() > 10, "{judged_early:?}");
 }
+
+/// std's AVX-512 intrinsics stay out of the database while no source names one
+/// (engine/deferred_intrinsics.rs), and come back with the edit that names one.
+/// What leaving them out removes is checked against rust-analyzer itself on the
+/// installed std: only the names the files declare (no impl, no macro, nothing of
+/// `core`'s root), and no file of std's crates names one where its `cfg` keeps it.
+#[test]
+fn std_intrinsics_stay_out_until_a_source_names_one() {
+    use std::collections::BTreeSet;
+
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+
+    /// What `core` declares that a left-out file could have touched: the names in
+    /// `core::arch::x86_64` and in `core`'s root (macros land there), and its impls.
+    fn core_surface(db: &RootDatabase) -> (BTreeSet<String>, BTreeSet<String>, usize) {
+        hir::attach_db(db, || {
+            let core = hir::Crate::all(db)
+                .into_iter()
+                .find(|k| k.origin(db).is_lang() && k.display_name(db).is_some_and(|n| n.to_string() == "core"))
+                .expect("core is loaded");
+            let names = |module: hir::Module| -> BTreeSet<String> {
+                module.scope(db, None).into_iter().map(|(name, _)| name.as_str().to_owned()).collect()
+            };
+            // `core::arch` re-exports the modules of `core_arch`: look names up in scopes.
+            let child = |module: hir::Module, name: &str| {
+                module
+                    .scope(db, None)
+                    .into_iter()
+                    .find_map(|(n, def)| match def {
+                        hir::ScopeDef::ModuleDef(hir::ModuleDef::Module(m)) if n.as_str() == name => Some(m),
+                        _ => None,
+                    })
+                    .unwrap_or_else(|| panic!("core has a module {name}"))
+            };
+            let root = core.root_module(db);
+            let x86_64 = child(child(root, "arch"), "x86_64");
+            (names(x86_64), names(root), hir::Impl::all_in_crate(db, core).len())
+        })
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"simd\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
+    let lib = root.join("src/lib.rs");
+    // `_mm512_setzero_si512` in a comment and a string names nothing.
+    let plain = "// noalloc:root\npub fn sum(xs: &[u64]) -> u64 {\n    let _ = \"_mm512_setzero_si512\"; // _mm512_setzero_si512\n    xs.iter().copied().sum()\n}\n";
+    std::fs::write(&lib, plain).unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
+    let deferred = &ws.deferred_intrinsics;
+    assert!(deferred.deferred_files() >= 10, "{} files left out", deferred.deferred_files());
+    let declared = deferred.names().clone();
+    assert!(declared.contains("_mm512_setzero_si512") && declared.contains("_MM_CMPINT_LT"), "{} names", declared.len());
+
+    // No file of std's crates (their modules as rust-analyzer resolved them) names
+    // one in code its crate's cfg keeps.
+    let left_out: BTreeSet<_> = deferred.files().collect();
+    let naming: Vec<String> = hir::attach_db(&ws.db, || {
+        let db = &ws.db;
+        let mut files = BTreeSet::new();
+        for krate in hir::Crate::all(db).into_iter().filter(|k| k.origin(db).is_lang()) {
+            for module in krate.modules(db) {
+                if let Some(file) = module.definition_source_file_id(db).file_id() {
+                    files.insert(file.file_id(db));
+                }
+            }
+        }
+        files
+            .into_iter()
+            .filter(|file| !left_out.contains(file) && deferred.named_in(db, *file, db.file_text(*file).text(db)))
+            .map(|file| format!("{:?}", ws.file_path(file)))
+            .collect()
+    });
+    assert!(naming.is_empty(), "std code names a left-out intrinsic: {naming:?}");
+    let (arch_out, root_out, impls_out) = core_surface(&ws.db);
+    assert!(arch_out.contains("_mm_setzero_si128") && !arch_out.contains("_mm512_setzero_si512"));
+
+    let mut live = LiveWorkspace::new(ws);
+    let config = CheckConfig::default();
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    assert_eq!((first.roots.len(), first.findings.len()), (1, 0));
+    assert!(live.deferred_intrinsic_files() >= 10);
+
+    let naming_one = format!(
+        "{plain}\n// noalloc:root\npub fn wide(run: bool) -> i64 {{\n    #[cfg(target_arch = \"x86_64\")]\n    if run {{\n        return unsafe {{ zero() }};\n    }}\n    0\n}}\n\n#[cfg(target_arch = \"x86_64\")]\n#[target_feature(enable = \"avx512f\")]\nunsafe fn zero() -> i64 {{\n    use core::arch::x86_64::{{_mm512_setzero_si512, _mm512_storeu_si512}};\n    let mut out = [0i64; 8];\n    _mm512_storeu_si512(out.as_mut_ptr().cast(), _mm512_setzero_si512());\n    out[0]\n}}\n"
+    );
+    assert!(live.set_file_text(&lib, &naming_one).unwrap());
+    assert_eq!(live.deferred_intrinsic_files(), 0, "the edit names one: all are back");
+    let second = live.analyze_here(&config).unwrap().unwrap();
+    assert_eq!(second.roots.len(), 2);
+    assert!(second.findings.is_empty(), "{:#?}", second.findings);
+
+    // Putting the files back added to `core` only names they declare.
+    let (arch_in, root_in, impls_in) = core_surface(live.database());
+    let added: BTreeSet<_> = arch_in.difference(&arch_out).cloned().collect();
+    assert!(added.contains("_mm512_setzero_si512") && added.len() > 2000, "{} names added", added.len());
+    let undeclared: Vec<_> = added.iter().filter(|name| !declared.contains(*name)).collect();
+    assert!(undeclared.is_empty(), "names the scan of the left-out files missed: {undeclared:?}");
+    assert!(arch_out.is_subset(&arch_in));
+    assert_eq!(root_in, root_out, "core's root (macros included) is the same");
+    assert_eq!(impls_in, impls_out, "core's impls are the same");
+}

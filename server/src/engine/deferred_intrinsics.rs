@@ -1,0 +1,356 @@
+//! std's AVX-512, AMX, Key Locker and AVX-NE-CONVERT intrinsics, left out of the
+//! database until some source names one. They are 150,000 of the 340,000 lines
+//! rust-analyzer reads to resolve `core`'s names, the longest step of a cold check,
+//! and rarely called. Owns the decision, the emptied files and putting them back.
+//!
+//! Why leaving them out cannot change a verdict, unless a source names one of them:
+//! - what the files declare is functions, constants and type aliases (all of them
+//!   `pub` with names that begin with `_`), `use`s and private helpers: no impls,
+//!   no exported macros, no types another file uses (the SIMD types are declared in
+//!   `x86/mod.rs`, which stays). Nothing else can be reached through them: only
+//!   paths that name them, which `named_in` looks for in every file of the
+//!   workspace and its dependencies, tokenised as Rust (`ra_ap_rustc_lexer`);
+//! - std's own code names them only in `core_simd`'s `swizzle_dyn`, under
+//!   `target_feature = "avx512…"`: with such a feature turned on they stay;
+//! - a call the resolution could not follow is reported ("type inference did not
+//!   resolve the call"), never dropped: a name made up by a macro that no file
+//!   spells out is a finding, not a wrong verdict.
+//!
+//! `it::deferred_intrinsics` checks those facts against the installed std source
+//! and against rust-analyzer's own name resolution with and without the files.
+
+use std::path::{Path, PathBuf};
+
+use ra_ap_ide_db::{ChangeWithProcMacros, RootDatabase, base_db::SourceDatabase};
+use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
+use ra_ap_vfs::{FileId, Vfs};
+use rustc_hash::FxHashSet;
+
+/// Where the deferrable modules are, below std's `library` directory.
+const INTRINSIC_DIRS: [&str; 2] = ["stdarch/crates/core_arch/src/x86", "stdarch/crates/core_arch/src/x86_64"];
+
+/// Whether a file of those directories is one left out: the extensions no x86 CPU
+/// had before 2016, which std's own code does not call.
+fn is_deferrable_module(file_name: &str) -> bool {
+    file_name.starts_with("avx512") || matches!(file_name, "amx.rs" | "kl.rs" | "avxneconvert.rs")
+}
+
+/// Target features under which std's own code names a deferrable intrinsic.
+fn enables_deferrable_feature(feature: &str) -> bool {
+    ["avx512", "amx", "avxneconvert", "kl", "widekl"].iter().any(|prefix| feature.starts_with(prefix))
+}
+
+/// The intrinsic files left out of a loaded workspace, and the names they declare.
+#[derive(Debug, Default)]
+pub struct DeferredIntrinsics {
+    /// Emptied in the database; their text is on disk, in std's source.
+    files: Vec<(FileId, PathBuf)>,
+    names: FxHashSet<String>,
+    /// std's `library` directory: its files are not looked at for names.
+    library: PathBuf,
+}
+
+impl DeferredIntrinsics {
+    /// How many files are left out now (0 once put back, or when none could be).
+    pub fn deferred_files(&self) -> usize {
+        self.files.len()
+    }
+
+    /// The files left out.
+    pub fn files(&self) -> impl Iterator<Item = FileId> + '_ {
+        self.files.iter().map(|&(id, _)| id)
+    }
+
+    /// The names the files left out declare: what a source must name for them to
+    /// be needed.
+    pub fn names(&self) -> &FxHashSet<String> {
+        &self.names
+    }
+
+    /// Leaves the deferrable files of std's source at `library` out of `db` when no
+    /// other file names what they declare and no enabled target feature makes std
+    /// call them.
+    pub fn defer(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> DeferredIntrinsics {
+        let started = std::time::Instant::now();
+        let mut files = Vec::new();
+        let mut others = Vec::new();
+        for (id, path) in vfs.iter() {
+            let Some(path) = path.as_path() else { continue };
+            let path: &Path = path.as_ref();
+            let deferrable = path.parent().is_some_and(|dir| INTRINSIC_DIRS.iter().any(|d| dir == library.join(d)))
+                && path.file_name().and_then(|n| n.to_str()).is_some_and(is_deferrable_module);
+            if deferrable {
+                files.push((id, path.to_path_buf()));
+            } else if !path.starts_with(library) {
+                others.push(id);
+            }
+        }
+        if files.is_empty() || core_enables_deferrable_feature(db) {
+            return DeferredIntrinsics::default();
+        }
+        let mut names = FxHashSet::default();
+        for &(id, _) in &files {
+            names.extend(declared_names(db.file_text(id).text(db)).map(str::to_owned));
+        }
+        let deferred = DeferredIntrinsics { files, names, library: library.to_path_buf() };
+        let names_at = std::time::Instant::now();
+        if let Some(&named_in) = others.iter().find(|&&id| deferred.named_in(db, id, db.file_text(id).text(db))) {
+            tracing::info!("std's AVX-512 intrinsics loaded: {} names one", vfs.file_path(named_in));
+            return DeferredIntrinsics::default();
+        }
+        tracing::debug!(
+            "names of the intrinsics in {} ms, looked for in {} files in {} ms",
+            (names_at - started).as_millis(),
+            others.len(),
+            names_at.elapsed().as_millis()
+        );
+        let mut change = ChangeWithProcMacros::default();
+        for &(id, _) in &deferred.files {
+            change.change_file(id, Some(String::new()));
+        }
+        db.apply_change(change);
+        tracing::info!(
+            "left {} files of std's intrinsics out ({} names; no source names one), decided in {} ms",
+            deferred.files.len(),
+            deferred.names.len(),
+            started.elapsed().as_millis()
+        );
+        deferred
+    }
+
+    /// Whether `text`, the text of `file` (outside std's source), names an intrinsic
+    /// left out, where its crate's `cfg` keeps the code. An identifier is looked
+    /// for byte by byte; the rare file that holds one is parsed to see whether it is
+    /// a token of code and whether a `#[cfg]` on an item or macro call around it is
+    /// off (as `rand` names `_mm512_mulhi_epu16` under `target_feature = "avx512bw"`).
+    pub fn named_in(&self, db: &RootDatabase, file: FileId, text: &str) -> bool {
+        let mut offsets = candidate_offsets(text, &self.names).peekable();
+        if offsets.peek().is_none() {
+            return false;
+        }
+        let krate = ra_ap_ide_db::base_db::relevant_crates(db, file).first().copied();
+        let edition = krate.map_or(ra_ap_syntax::Edition::CURRENT, |krate| krate.data(db).edition);
+        let cfg = krate.map(|krate| krate.cfg_options(db));
+        let tree = ra_ap_syntax::SourceFile::parse(text, edition).tree();
+        offsets.any(|offset| is_live_identifier(&tree, offset, cfg))
+    }
+
+    /// Whether the new `text` of `file`, at `path`, makes the intrinsics needed:
+    /// some are left out, the file is not std's, and it names one.
+    pub fn needed_after_edit(&self, db: &RootDatabase, file: FileId, path: &Path, text: &str) -> bool {
+        !self.files.is_empty() && !path.starts_with(&self.library) && self.named_in(db, file, text)
+    }
+
+    /// Puts the files back into `db` (their text from disk). Afterwards nothing is
+    /// left out. A file that cannot be read stays empty, and says so.
+    pub fn restore(&mut self, db: &mut RootDatabase) {
+        let mut change = ChangeWithProcMacros::default();
+        for (id, path) in self.files.drain(..) {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => change.change_file(id, Some(text)),
+                Err(err) => tracing::warn!("could not read {} back: {err}", path.display()),
+            }
+        }
+        self.names.clear();
+        db.apply_change(change);
+        tracing::info!("std's AVX-512 intrinsics put back: an edit names one");
+    }
+}
+
+/// Whether `core` is built with a target feature under which std calls a
+/// deferrable intrinsic (`-C target-feature=+avx512f`, `-C target-cpu=native` on
+/// such a CPU).
+fn core_enables_deferrable_feature(db: &RootDatabase) -> bool {
+    ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| {
+        let is_core = krate.data(db).origin.is_lang()
+            && krate.extra_data(db).display_name.as_ref().is_some_and(|name| name.crate_name().as_str() == "core");
+        is_core
+            && krate
+                .cfg_options(db)
+                .get_cfg_values("target_feature")
+                .any(|feature| enables_deferrable_feature(feature.as_str()))
+    })
+}
+
+/// Where in `text` an identifier in `names` begins (all of them begin with `_`),
+/// comments and literals included.
+fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl Iterator<Item = usize> + 'a {
+    let bytes = text.as_bytes();
+    let is_ident_byte = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+    memchr::memchr_iter(b'_', bytes).filter(move |&at| {
+        if at > 0 && is_ident_byte(bytes[at - 1]) {
+            return false;
+        }
+        let end = bytes[at..].iter().position(|&b| !is_ident_byte(b)).map_or(bytes.len(), |len| at + len);
+        names.contains(&text[at..end])
+    })
+}
+
+/// Whether the token at `offset` is an identifier of code that `cfg` keeps: not in
+/// a comment or literal, and under no item, macro call or statement whose `#[cfg]`
+/// is off. Without the crate's `cfg`, every identifier is live.
+fn is_live_identifier(tree: &ra_ap_syntax::SourceFile, offset: usize, cfg: Option<&ra_ap_cfg::CfgOptions>) -> bool {
+    use ra_ap_syntax::{AstNode, SyntaxKind, TextSize, ast, ast::HasAttrs};
+    let Some(token) = tree.syntax().token_at_offset(TextSize::from(offset as u32)).right_biased() else {
+        return true;
+    };
+    if token.kind() != SyntaxKind::IDENT {
+        return false;
+    }
+    let Some(cfg) = cfg else { return true };
+    !token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| {
+        node.attrs().any(|attr| match attr.meta() {
+            Some(ast::Meta::CfgMeta(meta)) => meta
+                .cfg_predicate()
+                .is_some_and(|predicate| cfg.check(&ra_ap_cfg::CfgExpr::parse_from_ast(predicate)) == Some(false)),
+            _ => false,
+        })
+    })
+}
+
+/// The names that `pub` items of `text` declare, and its `macro_rules!` macros: what
+/// other files can name.
+pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
+    const DECLARES: [&str; 11] =
+        ["fn", "const", "static", "type", "struct", "enum", "union", "trait", "mod", "macro", "macro_rules"];
+    const QUALIFIERS: [&str; 6] = ["unsafe", "extern", "mut", "async", "safe", "default"];
+    let mut at = 0usize;
+    let tokens: Vec<(TokenKind, &str)> = tokenize(text, FrontmatterAllowed::Yes)
+        .filter_map(|token| {
+            let start = at;
+            at += token.len as usize;
+            let trivia = matches!(
+                token.kind,
+                TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }
+            );
+            (!trivia).then(|| (token.kind, &text[start..at]))
+        })
+        .collect();
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let (kind, word) = tokens[i];
+        i += 1;
+        if kind == TokenKind::Ident && word == "macro_rules" {
+            // `macro_rules! name`
+            if let Some(&(TokenKind::Ident, name)) = tokens.get(i + 1) {
+                names.push(name);
+            }
+            continue;
+        }
+        if !(kind == TokenKind::Ident && word == "pub") {
+            continue;
+        }
+        // `pub(crate)`, `pub(in path)`
+        if tokens.get(i).is_some_and(|&(kind, _)| kind == TokenKind::OpenParen) {
+            while i < tokens.len() && tokens[i].0 != TokenKind::CloseParen {
+                i += 1;
+            }
+            i += 1;
+        }
+        // `const unsafe extern "C" fn name`, `const NAME`, `type Name`…: the first
+        // identifier after a declaring keyword, in the run of words that follows `pub`.
+        let mut previous: Option<&str> = None;
+        while let Some(&(kind, word)) = tokens.get(i) {
+            match kind {
+                TokenKind::Ident | TokenKind::RawIdent => {
+                    if previous.is_some_and(|p| DECLARES.contains(&p)) && !DECLARES.contains(&word) && !QUALIFIERS.contains(&word) {
+                        names.push(word.trim_start_matches("r#"));
+                        break;
+                    }
+                    if !QUALIFIERS.contains(&word) {
+                        previous = Some(word);
+                    }
+                }
+                TokenKind::Literal { .. } => {}
+                _ => break,
+            }
+            i += 1;
+        }
+    }
+    names.into_iter()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn declared_names_are_the_public_items_and_macros() {
+        let text = r#"
+            /// pub fn not_this() in a comment
+            pub const fn _mm512_a(a: __m512i) -> __m512i { a }
+            pub unsafe fn _mm512_b() {}
+            pub const unsafe fn _mm512_c() {}
+            pub(crate) fn _helper() {}
+            pub const _MM_X: _MM_ENUM = 0;
+            pub type _MM_ENUM = i32;
+            pub static mut _STATIC: u8 = 0;
+            pub unsafe extern "C" fn _extern() {}
+            pub struct _S(u8);
+            fn private_one() {}
+            const PRIVATE: u8 = 0;
+            pub use crate::other::*;
+            macro_rules! local_macro { () => {} }
+            unsafe extern "unadjusted" { fn llvm_binding(); }
+            let s = "pub fn in_a_string()";
+        "#;
+        let mut names: Vec<&str> = declared_names(text).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["_MM_ENUM", "_MM_X", "_S", "_STATIC", "_extern", "_helper", "_mm512_a", "_mm512_b", "_mm512_c", "local_macro"]
+        );
+    }
+
+    fn live(text: &str, cfg: &ra_ap_cfg::CfgOptions) -> Vec<bool> {
+        let names: FxHashSet<String> = ["_mm512_a".to_owned()].into_iter().collect();
+        let tree = ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT).tree();
+        candidate_offsets(text, &names).map(|offset| is_live_identifier(&tree, offset, Some(cfg))).collect()
+    }
+
+    #[test]
+    fn only_identifiers_of_code_the_cfg_keeps_are_live() {
+        let mut cfg = ra_ap_cfg::CfgOptions::default();
+        cfg.insert_key_value(
+            ra_ap_intern::Symbol::intern("target_feature"),
+            ra_ap_intern::Symbol::intern("sse2"),
+        );
+        // Not candidates: part of a longer identifier.
+        assert_eq!(live("fn f() { x_mm512_a(); _mm512_ab(); }", &cfg), Vec::<bool>::new());
+        // In a comment and a string: candidates, not live.
+        assert_eq!(live("// _mm512_a\nfn f() { let s = \"_mm512_a\"; }", &cfg), [false, false]);
+        assert_eq!(live("fn f() { unsafe { _mm512_a() } }", &cfg), [true]);
+        assert_eq!(live("use core::arch::x86_64::{_mm512_a as z};", &cfg), [true]);
+        // Under a `cfg` that is off: on a macro call (as `rand` has it), a function, a statement.
+        let off = r#"
+            #[cfg(target_feature = "avx512bw")]
+            wmul! { u16x32, _mm512_a }
+            #[cfg(all(target_feature = "sse2", target_feature = "avx512f"))]
+            fn g() { _mm512_a(); }
+            fn h() { #[cfg(target_feature = "avx512f")] _mm512_a(); }
+        "#;
+        assert_eq!(live(off, &cfg), [false, false, false]);
+        // Under a `cfg` that is on.
+        let on = r#"
+            #[cfg(target_feature = "sse2")]
+            fn g() { _mm512_a(); }
+            #[cfg(not(target_feature = "avx512f"))]
+            mod m { fn h() { _mm512_a(); } }
+        "#;
+        assert_eq!(live(on, &cfg), [true, true]);
+    }
+
+    #[test]
+    fn deferrable_modules_and_features() {
+        assert!(is_deferrable_module("avx512f.rs"));
+        assert!(is_deferrable_module("avx512fp16.rs"));
+        assert!(is_deferrable_module("amx.rs"));
+        assert!(!is_deferrable_module("avx2.rs"));
+        assert!(!is_deferrable_module("sse2.rs"));
+        assert!(!is_deferrable_module("mod.rs"));
+        assert!(enables_deferrable_feature("avx512vl"));
+        assert!(!enables_deferrable_feature("avx2"));
+        assert!(!enables_deferrable_feature("sse4.2"));
+    }
+}
