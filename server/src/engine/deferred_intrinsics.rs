@@ -209,66 +209,73 @@ fn is_live_identifier(tree: &ra_ap_syntax::SourceFile, offset: usize, cfg: Optio
 }
 
 /// The names that `pub` items of `text` declare, and its `macro_rules!` macros: what
-/// other files can name.
+/// other files can name. Only the few tokens after each `pub` and `macro_rules` are
+/// lexed (the files are 6 MB); one in a line comment is skipped, one in a string
+/// gives a name too many, which only keeps the files in.
 pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
     const DECLARES: [&str; 11] =
         ["fn", "const", "static", "type", "struct", "enum", "union", "trait", "mod", "macro", "macro_rules"];
     const QUALIFIERS: [&str; 6] = ["unsafe", "extern", "mut", "async", "safe", "default"];
-    let mut at = 0usize;
-    let tokens: Vec<(TokenKind, &str)> = tokenize(text, FrontmatterAllowed::Yes)
-        .filter_map(|token| {
-            let start = at;
-            at += token.len as usize;
+    /// How far after a `pub` its name is looked for: `pub(crate) const unsafe
+    /// extern "unadjusted" fn _mm512_mask_cvtepi32_storeu_epi16` is 80 bytes.
+    const WINDOW: usize = 240;
+    let bytes = text.as_bytes();
+    let is_ident_byte = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+    let keyword_at = move |at: usize, len: usize| {
+        (at == 0 || !is_ident_byte(bytes[at - 1]))
+            && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
+            && !text[text[..at].rfind('\n').map_or(0, |nl| nl + 1)..at].contains("//")
+    };
+    let window = move |at: usize| {
+        let mut end = (at + WINDOW).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let mut offset = at;
+        tokenize(&text[at..end], FrontmatterAllowed::No).filter_map(move |token| {
+            let start = offset;
+            offset += token.len as usize;
             let trivia = matches!(
                 token.kind,
                 TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }
             );
-            (!trivia).then(|| (token.kind, &text[start..at]))
+            (!trivia).then(|| (token.kind, &text[start..offset]))
         })
-        .collect();
-    let mut names = Vec::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        let (kind, word) = tokens[i];
-        i += 1;
-        if kind == TokenKind::Ident && word == "macro_rules" {
+    };
+    let macros = memchr::memmem::find_iter(bytes, "macro_rules")
+        .filter(move |&at| keyword_at(at, "macro_rules".len()))
+        .filter_map(move |at| match window(at).nth(2) {
             // `macro_rules! name`
-            if let Some(&(TokenKind::Ident, name)) = tokens.get(i + 1) {
-                names.push(name);
-            }
-            continue;
-        }
-        if !(kind == TokenKind::Ident && word == "pub") {
-            continue;
-        }
+            Some((TokenKind::Ident, name)) => Some(name),
+            _ => None,
+        });
+    let items = memchr::memmem::find_iter(bytes, "pub").filter(move |&at| keyword_at(at, 3)).filter_map(move |at| {
+        let mut tokens = window(at).skip(1).peekable();
         // `pub(crate)`, `pub(in path)`
-        if tokens.get(i).is_some_and(|&(kind, _)| kind == TokenKind::OpenParen) {
-            while i < tokens.len() && tokens[i].0 != TokenKind::CloseParen {
-                i += 1;
-            }
-            i += 1;
+        if tokens.peek().is_some_and(|&(kind, _)| kind == TokenKind::OpenParen) {
+            tokens.find(|&(kind, _)| kind == TokenKind::CloseParen)?;
         }
         // `const unsafe extern "C" fn name`, `const NAME`, `type Name`…: the first
         // identifier after a declaring keyword, in the run of words that follows `pub`.
         let mut previous: Option<&str> = None;
-        while let Some(&(kind, word)) = tokens.get(i) {
+        for (kind, word) in tokens {
             match kind {
                 TokenKind::Ident | TokenKind::RawIdent => {
-                    if previous.is_some_and(|p| DECLARES.contains(&p)) && !DECLARES.contains(&word) && !QUALIFIERS.contains(&word) {
-                        names.push(word.trim_start_matches("r#"));
-                        break;
+                    if QUALIFIERS.contains(&word) {
+                        continue;
                     }
-                    if !QUALIFIERS.contains(&word) {
-                        previous = Some(word);
+                    if previous.is_some_and(|p| DECLARES.contains(&p)) && !DECLARES.contains(&word) {
+                        return Some(word.trim_start_matches("r#"));
                     }
+                    previous = Some(word);
                 }
                 TokenKind::Literal { .. } => {}
-                _ => break,
+                _ => return None,
             }
-            i += 1;
         }
-    }
-    names.into_iter()
+        None
+    });
+    items.chain(macros).collect::<Vec<_>>().into_iter()
 }
 
 #[cfg(test)]
@@ -293,7 +300,7 @@ mod tests {
             pub use crate::other::*;
             macro_rules! local_macro { () => {} }
             unsafe extern "unadjusted" { fn llvm_binding(); }
-            let s = "pub fn in_a_string()";
+            // pub fn not_this_either()
         "#;
         let mut names: Vec<&str> = declared_names(text).collect();
         names.sort_unstable();

@@ -22,6 +22,9 @@ fn specifics_roots_match_golden() {
     let roots = &fixture.analysis.roots;
     assert!(roots.len() >= 60, "the fixture has {} roots", roots.len());
     assert!(roots.iter().any(|r| r.findings == 0) && roots.iter().any(|r| r.findings > 0));
+    // The golden findings hold with std's AVX-512 intrinsics left out: `rand` names
+    // one only under `target_feature = "avx512bw"`, which is off.
+    assert!(fixture.ws.deferred_intrinsics.deferred_files() > 0);
 }
 
 #[test]

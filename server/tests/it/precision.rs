@@ -25,6 +25,8 @@ fn precision_findings_match_golden() {
     let short = render(&fixture.ws, &own, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
     expect_file!["../../../test-data/precision/expected.short"].assert_eq(&short);
     expect_file!["../../../test-data/precision/expected.roots"].assert_eq(&roots_table(&own));
+    // `wide_simd` names AVX-512 intrinsics: std's are all loaded.
+    assert_eq!(fixture.ws.deferred_intrinsics.deferred_files(), 0);
 }
 
 /// Where the engine's verdicts on the roots of fixture `name` disagree with the

@@ -74,6 +74,15 @@ fn main() {
     case("precision::generic_roots::halve_by_macro", count(|| keep(generic_roots::callers::through_macro(56))));
     case("precision::generic_roots::Meter::add", count(|| keep(generic_roots::callers::through_operator(generic_roots::Meter(7), 8))));
 
+    // wide_simd
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx512 = std::arch::is_x86_feature_detected!("avx512f");
+        let mut lanes = [1i64, 2, 3, 4, 5, 6, 7, 8];
+        case("precision::wide_simd::add_to_lanes", count(|| wide_simd::add_to_lanes(&mut lanes, 3, avx512)));
+        case("precision::wide_simd::add_to_lanes_allocates", count(|| keep(wide_simd::add_to_lanes_allocates(&[1; 8], 3, avx512))));
+    }
+
     // text
     let csv = "1, 2, x, 40";
     let mut fixed = text::Fixed::new();

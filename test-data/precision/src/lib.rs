@@ -8,3 +8,5 @@ pub mod errors;
 pub mod generic_roots;
 pub mod iterators;
 pub mod text;
+#[cfg(target_arch = "x86_64")]
+pub mod wide_simd;
