@@ -7,6 +7,7 @@
 
 use std::any::Any;
 use std::panic::AssertUnwindSafe;
+use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex};
 
 use ra_ap_ide_db::{
@@ -16,22 +17,61 @@ use ra_ap_ide_db::{
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The crates left, those whose dependencies are done, and how many
-/// dependencies each waiting crate still waits for.
+/// dependencies each waiting crate still waits for; the crates whose impls are
+/// still to be collected.
 struct Schedule {
     ready: Vec<Crate>,
     waiting_on: FxHashMap<Crate, usize>,
     left: usize,
     /// Threads building a def map now.
     working: usize,
+    /// Crates whose def map is built and whose impls are not collected yet, in the
+    /// order their def maps were built (`core`'s, the longest, first).
+    impls_pending: VecDeque<Crate>,
+    /// Threads collecting a crate's impls now.
+    collecting_impls: usize,
     /// What a thread panicked with (a salsa cancellation among others): the
     /// others stop, and the calling thread raises it again.
     panicked: Option<Box<dyn Any + Send>>,
 }
 
+impl Schedule {
+    /// Whether no def map is left to build, or none can be: nothing is ready and
+    /// nobody builds one (a cycle in the crate graph, which the caller's own pass
+    /// resolves).
+    fn def_maps_over(&self) -> bool {
+        self.left == 0 || (self.ready.is_empty() && self.working == 0)
+    }
+
+    /// The next thing for a thread to do, if there is one now. Def maps come first:
+    /// each one lets its dependents start. Impls take a thread that has no def map
+    /// to build, but while def maps are left, one thread always stays free for
+    /// them: collecting an impls is not interrupted, and `std`'s def map would wait
+    /// for it.
+    fn next_job(&mut self, threads: usize) -> Option<Job> {
+        if let Some(krate) = self.ready.pop() {
+            self.working += 1;
+            return Some(Job::DefMap(krate));
+        }
+        if self.def_maps_over() || self.collecting_impls + 1 < threads {
+            if let Some(krate) = self.impls_pending.pop_front() {
+                self.collecting_impls += 1;
+                return Some(Job::Impls(krate));
+            }
+        }
+        None
+    }
+}
+
+enum Job {
+    DefMap(Crate),
+    Impls(Crate),
+}
+
 /// Builds the def map of every workspace crate and of every crate they depend
-/// on, with up to `threads` threads, and the impls of each crate on a thread that
-/// holds no def map up meanwhile. Must run where `db` is attached
-/// (`hir::attach_db`); a panic or cancellation is raised again on this thread.
+/// on, and collects each one's impls (which method resolution reads), with up to
+/// `threads` threads. Must run where `db` is attached (`hir::attach_db`); a panic
+/// or cancellation is raised again on this thread.
 pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     let scope = workspace_closure(db);
     let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
@@ -59,41 +99,47 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         waiting_on,
         left: scope.len(),
         working: 0,
+        impls_pending: VecDeque::new(),
+        collecting_impls: 0,
         panicked: None,
     });
     let changed = Condvar::new();
     let lock = || schedule.lock().unwrap_or_else(|e| e.into_inner());
     let work = |db: &RootDatabase| loop {
-        let krate = {
+        let job = {
             let mut state = lock();
             loop {
-                // Nothing ready and nobody working would be a cycle in the crate
-                // graph: the caller's own pass resolves what is left.
-                if state.left == 0
-                    || state.panicked.is_some()
-                    || (state.ready.is_empty() && state.working == 0)
-                {
+                if state.panicked.is_some() {
                     return;
                 }
-                if let Some(krate) = state.ready.pop() {
-                    state.working += 1;
-                    break krate;
+                if let Some(job) = state.next_job(threads) {
+                    break job;
+                }
+                if state.def_maps_over() && state.impls_pending.is_empty() {
+                    return;
                 }
                 state = changed.wait(state).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let started = std::time::Instant::now();
-            hir_def::nameres::crate_def_map(db, krate);
-            // `NOALLOC_LOG=noalloc_ls::engine::parallel_names=debug`: where name resolution goes.
-            tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+        let started = std::time::Instant::now();
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| match job {
+            Job::DefMap(krate) => {
+                hir_def::nameres::crate_def_map(db, krate);
+            }
+            Job::Impls(krate) => {
+                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
+                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+            }
         }));
-        let impls_now = {
-            let mut state = lock();
-            state.working -= 1;
-            match outcome {
-                Ok(()) => {
+        let mut state = lock();
+        match job {
+            Job::DefMap(krate) => {
+                // `NOALLOC_LOG=noalloc_ls::engine::parallel_names=debug`: where name resolution goes.
+                tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                state.working -= 1;
+                if outcome.is_ok() {
                     state.left -= 1;
+                    state.impls_pending.push_back(krate);
                     for &dependent in dependents.get(&krate).into_iter().flatten() {
                         let waiting = state.waiting_on.get_mut(&dependent).expect("a dependent waits");
                         *waiting -= 1;
@@ -102,27 +148,17 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                         }
                     }
                 }
-                Err(payload) => state.panicked = Some(payload),
             }
-            changed.notify_all();
-            // The crate's impls, which method resolution reads, when no def map is
-            // ready that this thread would hold up meanwhile (its dependents are
-            // handed to the other threads first: core's impls take as long as
-            // several crates' def maps).
-            state.panicked.is_none() && state.ready.len() < threads.max(1)
-        };
-        if impls_now {
-            let started = std::time::Instant::now();
-            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
-                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
-            }));
-            tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
-            if let Err(payload) = outcome {
-                lock().panicked = Some(payload);
-                changed.notify_all();
+            Job::Impls(krate) => {
+                tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                state.collecting_impls -= 1;
             }
         }
+        if let Err(payload) = outcome {
+            state.panicked = Some(payload);
+        }
+        drop(state);
+        changed.notify_all();
     };
     std::thread::scope(|threads_scope| {
         for _ in 1..threads.max(1) {
