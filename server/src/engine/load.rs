@@ -233,6 +233,11 @@ impl Workspace {
         }
     }
 
+    /// Whether names were resolved up front for this load (an analysis ran).
+    pub(crate) fn names_resolved(&self) -> bool {
+        self.names_resolved.load(std::sync::atomic::Ordering::Acquire)
+    }
+
     /// Notes time spent resolving names before an analysis began.
     pub(crate) fn note_names_before_analysis(&self, elapsed: std::time::Duration) {
         self.names_ms_before_analysis.fetch_add(elapsed.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);

@@ -16,6 +16,7 @@ mod judge;
 pub mod load;
 pub(crate) mod naming;
 mod parallel_names;
+mod prefetch;
 mod reach;
 mod resolve;
 mod root_args;
