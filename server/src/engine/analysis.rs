@@ -243,7 +243,7 @@ impl<'a> Analyzer<'a> {
     ) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
-        let first_of_load = !self.ws.names_resolved();
+        let first_of_load = self.ws.begin_analysis();
         // Name resolution of the workspace's crates (and so of every crate they
         // import from, std's too): rust-analyzer's def maps, which everything after
         // reads. Forced here so that `--timings` can tell it apart.

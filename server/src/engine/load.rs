@@ -136,6 +136,8 @@ pub struct Workspace {
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
+    /// An analysis of this load has begun (the first walks every root).
+    analyzed: std::sync::atomic::AtomicBool,
     /// Milliseconds spent resolving names before an analysis began (checking
     /// `--root` patterns), for that analysis's timings to report.
     names_ms_before_analysis: std::sync::atomic::AtomicU64,
@@ -199,6 +201,7 @@ impl Workspace {
             proc_macro_server,
             deferred_intrinsics,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
+            analyzed: std::sync::atomic::AtomicBool::new(false),
             names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -233,9 +236,9 @@ impl Workspace {
         }
     }
 
-    /// Whether names were resolved up front for this load (an analysis ran).
-    pub(crate) fn names_resolved(&self) -> bool {
-        self.names_resolved.load(std::sync::atomic::Ordering::Acquire)
+    /// Notes that an analysis begins; whether it is the first of this load.
+    pub(crate) fn begin_analysis(&self) -> bool {
+        !self.analyzed.swap(true, std::sync::atomic::Ordering::AcqRel)
     }
 
     /// Notes time spent resolving names before an analysis began.
