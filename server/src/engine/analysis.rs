@@ -243,7 +243,6 @@ impl<'a> Analyzer<'a> {
     ) -> Analysis {
         let started = Instant::now();
         let mut analysis = Analysis::default();
-        let first_of_load = self.ws.begin_analysis();
         // Name resolution of the workspace's crates (and so of every crate they
         // import from, std's too): rust-analyzer's def maps, which everything after
         // reads. Forced here so that `--timings` can tell it apart.
@@ -290,13 +289,6 @@ impl<'a> Analyzer<'a> {
         let (mut order, others): (Vec<usize>, Vec<usize>) =
             (0..roots.len()).partition(|&r| first_files.holds(&roots[r].location.file));
         order.extend(others);
-        // The first analysis of a load walks every root: a second core walks ahead
-        // from the far end. Later ones mostly reuse outcomes and walks.
-        let threads = super::parallel_names::threads(config.jobs);
-        let prefetch = (first_of_load && threads > 1 && roots.len() > 1).then(|| {
-            let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
-            super::prefetch::Prefetch::start(self.db, order, config.strict_panics)
-        });
         let mut put_off = std::collections::VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
@@ -310,9 +302,6 @@ impl<'a> Analyzer<'a> {
         }
         loop {
             let (r, probe, kept) = if let Some(&r) = order.get(next_in_order) {
-                if let Some(prefetch) = &prefetch {
-                    prefetch.analysis_at(next_in_order);
-                }
                 next_in_order += 1;
                 (r, !first_files.is_empty() && !first_files.holds(&roots[r].location.file), None)
             } else {
@@ -369,7 +358,7 @@ impl<'a> Analyzer<'a> {
                         let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
                         let is_local = |node: &Node<'_>| is_local(db, node);
                         let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-                        let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows, stop: None };
+                        let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
                         let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
                         reach_time += reach_started.elapsed();
                         if reach.truncated {
@@ -536,9 +525,6 @@ impl<'a> Analyzer<'a> {
             }
             analysis.timings.cache_hits = cache.hits;
             analysis.timings.cache_entries = cache.len();
-        }
-        if let Some(prefetch) = prefetch {
-            tracing::debug!("a second core walked ahead of {} roots", prefetch.finish());
         }
         analysis.timings.analysis_ms = names_before + started.elapsed().as_millis();
         analysis.timings.reach_ms = reach_time.as_millis();
@@ -1046,7 +1032,7 @@ pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<Functio
 }
 
 /// A workspace function, or a closure defined in one.
-pub(crate) fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
+fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
     let krate = match *node {
         Node::Fn { func, .. } => func.krate(db),
         Node::Closure { closure, .. } => match closure.loc(db).owner {

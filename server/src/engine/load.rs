@@ -136,8 +136,6 @@ pub struct Workspace {
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
-    /// An analysis of this load has begun (the first walks every root).
-    analyzed: std::sync::atomic::AtomicBool,
     /// Milliseconds spent resolving names before an analysis began (checking
     /// `--root` patterns), for that analysis's timings to report.
     names_ms_before_analysis: std::sync::atomic::AtomicU64,
@@ -201,7 +199,6 @@ impl Workspace {
             proc_macro_server,
             deferred_intrinsics,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
-            analyzed: std::sync::atomic::AtomicBool::new(false),
             names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -234,11 +231,6 @@ impl Workspace {
             resolve();
             self.names_resolved.store(true, Ordering::Release);
         }
-    }
-
-    /// Notes that an analysis begins; whether it is the first of this load.
-    pub(crate) fn begin_analysis(&self) -> bool {
-        !self.analyzed.swap(true, std::sync::atomic::Ordering::AcqRel)
     }
 
     /// Notes time spent resolving names before an analysis began.

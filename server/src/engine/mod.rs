@@ -16,7 +16,6 @@ mod judge;
 pub mod load;
 pub(crate) mod naming;
 mod parallel_names;
-mod prefetch;
 mod reach;
 mod resolve;
 mod root_args;
@@ -53,8 +52,8 @@ pub struct CheckConfig {
     /// Cut only the call into the panic machinery, not what a panic path computes
     /// before it (`--strict-panics`, setting `strict-panics = true`).
     pub strict_panics: bool,
-    /// Threads that resolve names and walk ahead of the first analysis (`--jobs`);
-    /// `None` uses every core this process may run on, up to 8.
+    /// Threads that resolve names (`--jobs`); `None` uses every core this process
+    /// may run on, up to 8.
     pub jobs: Option<std::num::NonZeroUsize>,
 }
 

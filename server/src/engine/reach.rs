@@ -106,9 +106,6 @@ pub(crate) struct ReachPolicy<'a> {
     /// Whether a function is on the allowlist as `growth:`: a call to it grows its
     /// receiver, as `Vec::push` does.
     pub grows: &'a dyn Fn(FunctionId) -> bool,
-    /// When set, the reach ends at the next vertex, truncated (`prefetch`: the
-    /// analysis it walks ahead of is done).
-    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// Every vertex reachable from `root`, with open calls resolved to a fixpoint.
@@ -163,8 +160,7 @@ pub(crate) fn reach<'db>(
     loop {
         while let Some(v) = queue.pop() {
             walked_count += 1;
-            let stopped = policy.stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
-            if walked_count > MAX_NODES_PER_ROOT || stopped {
+            if walked_count > MAX_NODES_PER_ROOT {
                 reach.truncated = true;
                 queue.clear();
                 break;

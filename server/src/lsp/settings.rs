@@ -212,12 +212,11 @@ impl Settings {
             line_only: self.line_only.clone(),
             scratch: self.scratch.clone(),
             strict_panics: self.strict_panics,
-            // One thread. With names resolved up front on every core, and a second
-            // core walking ahead of the first analysis (as `--check` does), the first
-            // diagnostics of `specifics` came 0.4-1.2 s sooner, but every later edit
-            // took 10-15 % longer (lsp_bench, side by side: body edits analysis p50
-            // 19-35 ms against 16-23, `items` p95 115-129 ms against 91-110), and
-            // as much with either of the two alone, for a reason not found.
+            // Names resolved on demand on one thread. Resolved up front on every
+            // core, as `--check` does, the first diagnostics of `specifics` came
+            // 0.4-1.2 s sooner, but every later edit took 10-15 % longer (lsp_bench,
+            // side by side: body edits analysis p50 19-35 ms against 16-23, `items`
+            // p95 115-129 ms against 91-110), for a reason not found.
             jobs: std::num::NonZeroUsize::new(1),
             ..CheckConfig::default()
         }

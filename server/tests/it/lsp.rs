@@ -1267,9 +1267,7 @@ fn an_edit_re_walks_only_the_edited_body() {
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("fixture loads");
     let mut live = LiveWorkspace::new(ws);
-    // One thread: the walks counted are this thread's, and a second core walking
-    // ahead of the first analysis (engine/prefetch.rs) would run some of them.
-    let config = CheckConfig { jobs: std::num::NonZeroUsize::new(1), ..CheckConfig::default() };
+    let config = CheckConfig::default();
     let analyze = |live: &mut LiveWorkspace| {
         let before = walks_executed();
         let analysis = live.analyze_here(&config).unwrap().unwrap();
