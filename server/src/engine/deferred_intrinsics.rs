@@ -74,10 +74,11 @@ impl DeferredIntrinsics {
         let started = std::time::Instant::now();
         let mut files = Vec::new();
         let mut others = Vec::new();
+        let intrinsic_dirs = INTRINSIC_DIRS.map(|dir| library.join(dir));
         for (id, path) in vfs.iter() {
             let Some(path) = path.as_path() else { continue };
             let path: &Path = path.as_ref();
-            let deferrable = path.parent().is_some_and(|dir| INTRINSIC_DIRS.iter().any(|d| dir == library.join(d)))
+            let deferrable = path.parent().is_some_and(|dir| intrinsic_dirs.iter().any(|d| dir == d))
                 && path.file_name().and_then(|n| n.to_str()).is_some_and(is_deferrable_module);
             if deferrable {
                 files.push((id, path.to_path_buf()));
@@ -123,16 +124,24 @@ impl DeferredIntrinsics {
     /// for byte by byte; the rare file that holds one is parsed to see whether it is
     /// a token of code and whether a `#[cfg]` on an item or macro call around it is
     /// off (as `rand` names `_mm512_mulhi_epu16` under `target_feature = "avx512bw"`).
+    /// A file several crates may hold (their source root is one) is read under
+    /// each one's `cfg`; one that no crate holds, as code every `cfg` keeps.
     pub fn named_in(&self, db: &RootDatabase, file: FileId, text: &str) -> bool {
         let mut offsets = candidate_offsets(text, &self.names).peekable();
         if offsets.peek().is_none() {
             return false;
         }
-        let krate = ra_ap_ide_db::base_db::relevant_crates(db, file).first().copied();
-        let edition = krate.map_or(ra_ap_syntax::Edition::CURRENT, |krate| krate.data(db).edition);
-        let cfg = krate.map(|krate| krate.cfg_options(db));
+        let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+        let edition = crates.first().map_or(ra_ap_syntax::Edition::CURRENT, |krate| krate.data(db).edition);
+        let cfgs: Vec<&ra_ap_cfg::CfgOptions> = crates.iter().map(|krate| krate.cfg_options(db)).collect();
         let tree = ra_ap_syntax::SourceFile::parse(text, edition).tree();
-        offsets.any(|offset| is_live_identifier(&tree, offset, cfg))
+        offsets.any(|offset| {
+            if cfgs.is_empty() {
+                is_live_identifier(&tree, offset, None)
+            } else {
+                cfgs.iter().any(|&cfg| is_live_identifier(&tree, offset, Some(cfg)))
+            }
+        })
     }
 
     /// Whether the new `text` of `file`, at `path`, makes the intrinsics needed:
@@ -172,11 +181,15 @@ fn core_enables_deferrable_feature(db: &RootDatabase) -> bool {
     })
 }
 
+/// Whether `b` can be part of an ASCII identifier.
+fn is_ident_byte(b: u8) -> bool {
+    b == b'_' || b.is_ascii_alphanumeric()
+}
+
 /// Where in `text` an identifier in `names` begins (all of them begin with `_`),
 /// comments and literals included.
 fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl Iterator<Item = usize> + 'a {
     let bytes = text.as_bytes();
-    let is_ident_byte = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
     memchr::memchr_iter(b'_', bytes).filter(move |&at| {
         if at > 0 && is_ident_byte(bytes[at - 1]) {
             return false;
@@ -220,7 +233,6 @@ pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
     /// extern "unadjusted" fn _mm512_mask_cvtepi32_storeu_epi16` is 80 bytes.
     const WINDOW: usize = 240;
     let bytes = text.as_bytes();
-    let is_ident_byte = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
     let keyword_at = move |at: usize, len: usize| {
         (at == 0 || !is_ident_byte(bytes[at - 1]))
             && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))

@@ -6,8 +6,8 @@
 //! depend on are resolved.
 
 use std::any::Any;
-use std::panic::AssertUnwindSafe;
 use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
 use std::sync::{Condvar, Mutex};
 
 use ra_ap_ide_db::{
