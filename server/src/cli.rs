@@ -160,9 +160,14 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         let _ = writeln!(err, "warning: {} has syntax errors; findings there may be incomplete", ws.display_path(file));
     }
     if options.timings && analysis.timings.reused {
+        let unchanged = match analysis.timings.edited_files_unread {
+            0 => "nothing changed since the stored analysis".to_owned(),
+            1 => "the edits of 1 file changed nothing the stored analysis read".to_owned(),
+            n => format!("the edits of {n} files changed nothing the stored analysis read"),
+        };
         let _ = writeln!(
             err,
-            "timings: load {load_ms} ms, nothing changed since the stored analysis (fingerprint {} ms), total {total_ms} ms",
+            "timings: load {load_ms} ms, {unchanged} (fingerprint {} ms), total {total_ms} ms",
             analysis.timings.fingerprint_ms
         );
     } else if options.timings {
@@ -217,8 +222,13 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Option<Analysis> {
     let store = engine::AnalysisStore::open(ws, config);
     if let Some(store) = &store {
-        if let Some(mut analysis) = store.load() {
-            analysis.timings = engine::Timings { reused: true, fingerprint_ms: store.fingerprint_ms, ..Default::default() };
+        if let Some(mut analysis) = store.load(ws) {
+            analysis.timings = engine::Timings {
+                reused: true,
+                fingerprint_ms: store.fingerprint_ms,
+                edited_files_unread: analysis.timings.edited_files_unread,
+                ..Default::default()
+            };
             return Some(analysis);
         }
     }
@@ -245,7 +255,7 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
     };
     if let Some(store) = &store {
         analysis.timings.fingerprint_ms = store.fingerprint_ms;
-        if let Err(error) = store.store(&analysis) {
+        if let Err(error) = store.store(ws, &analysis) {
             let _ = writeln!(err, "warning: could not store the analysis in {}: {error}", store.path().display());
         }
     }

@@ -344,6 +344,7 @@ impl<'a> Analyzer<'a> {
                         explicit.into_iter().collect()
                     } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
                         keepable = false;
+                        analysis.roots_instantiated_by_bodies = true;
                         let local = local_functions.get_or_insert_with(|| self.all_local_functions());
                         roots::instantiations(db, root.func, local)
                     } else {
@@ -519,6 +520,19 @@ impl<'a> Analyzer<'a> {
         analysis.functions_checked = checked_overall.len();
         analysis.unused_allow = (0..config.allow.len()).filter(|i| !self.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = walked_nodes.len();
+        analysis.walked_workspace_code = (analysis.timings.roots_reused == 0).then(|| {
+            let mut walked: Vec<Location> = walked_nodes
+                .iter()
+                .filter(|node| is_local(db, node))
+                .filter_map(|node| holder_fn(db, node))
+                .collect::<FxHashSet<FunctionId>>()
+                .into_iter()
+                .filter_map(|func| self.item_location(func))
+                .collect();
+            walked.sort();
+            walked.dedup();
+            walked
+        });
         if let Some(cache) = cache.as_mut() {
             if let Err(err) = cache.save() {
                 tracing::warn!("could not write {}: {err}", cache.path().display());

@@ -262,6 +262,20 @@ impl Snapshot {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| AnalysisStore::open(ws, config))).ok().flatten()
     }
 
+    /// The analysis `store` holds for what this snapshot holds (`AnalysisStore::load`);
+    /// `None` too when an edit cancelled the reading.
+    pub fn stored_analysis(&self, store: &AnalysisStore) -> Option<Analysis> {
+        let ws = &self.home.ws;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.load(ws))).ok().flatten()
+    }
+
+    /// Keeps `analysis` of this snapshot in `store` (`AnalysisStore::store`).
+    pub fn store_analysis(&self, store: &AnalysisStore, analysis: &Analysis) -> std::io::Result<()> {
+        let ws = &self.home.ws;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.store(ws, analysis)))
+            .unwrap_or_else(|_| Err(std::io::Error::other("an edit cancelled it")))
+    }
+
     /// Drops the database clone (letting a waiting edit go on) and returns the
     /// workspace to hand back to its `LiveWorkspace`.
     pub fn release(self) -> Returned {

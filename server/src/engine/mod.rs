@@ -5,6 +5,7 @@
 mod allowances;
 mod analysis;
 pub mod deferred_intrinsics;
+pub mod edit_digest;
 pub mod builtin;
 pub mod directives;
 pub mod edit;
@@ -323,6 +324,10 @@ pub struct Timings {
     pub reused: bool,
     /// Hashing what the analysis reads, to find a stored one.
     pub fingerprint_ms: u128,
+    /// With `reused`: the files edited since the analysis was stored, in nothing it
+    /// read (`edit_digest`).
+    #[serde(default)]
+    pub edited_files_unread: usize,
     /// Roots whose outcome in the last analysis of a live workspace still held, and
     /// was reused (`root_reuse`).
     #[serde(default)]
@@ -347,6 +352,16 @@ pub struct Analysis {
     pub unmatched_root_patterns: Vec<String>,
     /// `--root` patterns whose generic arguments cannot be read, as whole messages.
     pub bad_root_arguments: Vec<String>,
+    /// Where the workspace functions are whose bodies the roots' reaches walked
+    /// (whole items, as the source has them): what of the workspace's bodies the
+    /// analysis read (`edit_digest`). `None` when some roots' outcomes were reused
+    /// rather than walked.
+    #[serde(default)]
+    pub walked_workspace_code: Option<Vec<Location>>,
+    /// A generic root was checked at the instantiations the workspace makes: any
+    /// body may add one, so every body counts.
+    #[serde(default)]
+    pub roots_instantiated_by_bodies: bool,
 }
 
 /// `--root` patterns a check refuses to run with.

@@ -190,6 +190,14 @@ impl Analyzer<'_> {
         self.location(range.file_id.file_id(db), range.range)
     }
 
+    /// Where the whole item of `func` is (its attributes, signature and body).
+    pub(crate) fn item_location(&mut self, func: FunctionId) -> Option<Location> {
+        let db: &dyn HirDatabase = self.db;
+        let src = Semantics::new(self.db).source(hir::Function::from(func))?;
+        let range = src.as_ref().map(|node| node.syntax()).original_file_range_rooted(db);
+        self.location(range.file_id.file_id(db), range.range)
+    }
+
     fn local_files(&self) -> Vec<FileId> {
         let db = self.db;
         let mut files: Vec<FileId> = self

@@ -6,6 +6,11 @@
 //! names), the toolchain, lock file, engine build and the check's settings. One
 //! file per workspace and settings in the cache directory, replaced (atomically)
 //! when the fingerprint changes; anything unreadable is a miss.
+//!
+//! An edit of the workspace's own files that changes nothing the analysis read (a
+//! comment, a body no root's reach walks: `edit_digest`) also reuses it: the
+//! fingerprint is made of one over everything but those files' texts, and one per
+//! file, with the file's digest stored beside it.
 
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
@@ -15,10 +20,14 @@ use ra_ap_ide_db::base_db::{self, SourceDatabase};
 use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
-use super::{Analysis, CheckConfig, Workspace, summary_cache::{self, SummaryCache}};
+use super::{
+    Analysis, CheckConfig, Workspace,
+    edit_digest::FileDigest,
+    summary_cache::{self, SummaryCache},
+};
 
 /// Bump when `Analysis` changes shape or meaning.
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
 
 /// A 128-bit hash of everything an analysis depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,14 +44,36 @@ impl rustc_stable_hash::FromStableHash for Fingerprint {
 struct StoredFile {
     version: u32,
     fingerprint: Fingerprint,
+    /// Of everything but the texts of the editable files.
+    around_edits: Fingerprint,
+    editable: Vec<EditableFile>,
     analysis: Analysis,
+}
+
+/// A workspace file whose edits may leave the analysis as it was: a `.rs` file of
+/// the workspace's crates, none of them a proc-macro crate (whose bodies make
+/// other crates' items).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct EditableFile {
+    path: PathBuf,
+    text: Fingerprint,
+    /// `None` when it did not parse, or the analysis did not say what it walked.
+    digest: Option<FileDigest>,
+}
+
+/// What is hashed of a workspace: its fingerprint and the parts it is made of.
+struct Hashed {
+    fingerprint: Fingerprint,
+    around_edits: Fingerprint,
+    /// The editable files, with their texts' hashes, by path.
+    editable: Vec<(PathBuf, Fingerprint, ra_ap_vfs::FileId)>,
 }
 
 /// Where a workspace's analysis under some settings is kept, and the fingerprint
 /// of what it reads today.
 pub struct AnalysisStore {
     path: PathBuf,
-    fingerprint: Fingerprint,
+    hashed: Hashed,
     /// What keys the summary cache (part of the fingerprint already: asking again
     /// would run `rustc -vV` again).
     summary_key: Vec<String>,
@@ -62,35 +93,105 @@ impl AnalysisStore {
         ws.root.hash(&mut slot);
         settings.hash(&mut slot);
         let Fingerprint([slot, _]) = slot.finish();
-        let fingerprint = fingerprint(ws, &settings);
+        let hashed = fingerprint(ws, &settings);
         let path = dir.join(format!("analysis-{slot:016x}.json"));
         Some(AnalysisStore {
             path,
-            fingerprint,
+            hashed,
             summary_key,
             fingerprint_ms: started.elapsed().as_millis(),
         })
     }
 
-    /// The stored analysis, when it was stored under today's fingerprint.
-    pub fn load(&self) -> Option<Analysis> {
+    /// The stored analysis, when it was stored under today's fingerprint, or when
+    /// what changed since is edits of the workspace's files in nothing it read (the
+    /// store then takes today's fingerprint).
+    pub fn load(&self, ws: &Workspace) -> Option<Analysis> {
         let bytes = std::fs::read(&self.path).ok()?;
         let stored: StoredFile = serde_json::from_slice(&bytes).ok()?;
-        (stored.version == FORMAT_VERSION && stored.fingerprint == self.fingerprint)
-            .then_some(stored.analysis)
+        if stored.version != FORMAT_VERSION {
+            return None;
+        }
+        if stored.fingerprint == self.hashed.fingerprint {
+            return Some(stored.analysis);
+        }
+        self.load_after_edits(ws, stored)
     }
 
-    /// Keeps `analysis` for the next run with the same inputs.
-    pub fn store(&self, analysis: &Analysis) -> std::io::Result<()> {
-        let file = StoredFile {
+    /// `stored`, if every editable file whose text changed since is the same to its
+    /// analysis, and nothing else changed.
+    fn load_after_edits(&self, ws: &Workspace, stored: StoredFile) -> Option<Analysis> {
+        if stored.around_edits != self.hashed.around_edits || stored.editable.len() != self.hashed.editable.len() {
+            return None;
+        }
+        let mut edited = Vec::new();
+        let mut editable = Vec::with_capacity(stored.editable.len());
+        for (then, (path, text, file)) in stored.editable.into_iter().zip(&self.hashed.editable) {
+            if then.path != *path {
+                return None;
+            }
+            if then.text == *text {
+                editable.push(then);
+                continue;
+            }
+            let then_digest = then.digest?;
+            let now = digest(ws, *file)?;
+            if !then_digest.same_to_analysis(&now) {
+                tracing::debug!("{} changed in what the stored analysis read", path.display());
+                return None;
+            }
+            edited.push(path.display().to_string());
+            editable.push(EditableFile { path: path.clone(), text: *text, digest: Some(then_digest.carried_to(now)) });
+        }
+        tracing::info!("reused the stored analysis: edits of {} change nothing it read", edited.join(", "));
+        let refreshed = StoredFile {
             version: FORMAT_VERSION,
-            fingerprint: self.fingerprint,
-            analysis: analysis.clone(),
+            fingerprint: self.hashed.fingerprint,
+            around_edits: self.hashed.around_edits,
+            editable,
+            analysis: stored.analysis,
         };
-        let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
-        summary_cache::write_atomically(&self.path, &bytes)?;
+        if let Err(err) = self.write(&refreshed) {
+            tracing::warn!("could not store the analysis in {}: {err}", self.path.display());
+        }
+        let mut analysis = refreshed.analysis;
+        analysis.timings.edited_files_unread = edited.len();
+        Some(analysis)
+    }
+
+    /// Keeps `analysis` of `ws` for the next run with the same inputs, and for one
+    /// after edits in nothing it read.
+    pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
+        let walked = analysis.walked_workspace_code.as_ref().filter(|_| !analysis.roots_instantiated_by_bodies);
+        let editable = self
+            .hashed
+            .editable
+            .iter()
+            .map(|(path, text, file)| {
+                let digest = walked.and_then(|walked| {
+                    let mut digest = digest(ws, *file)?;
+                    for place in walked.iter().filter(|place| place.file == *path) {
+                        digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
+                    }
+                    Some(digest)
+                });
+                EditableFile { path: path.clone(), text: *text, digest }
+            })
+            .collect();
+        self.write(&StoredFile {
+            version: FORMAT_VERSION,
+            fingerprint: self.hashed.fingerprint,
+            around_edits: self.hashed.around_edits,
+            editable,
+            analysis: analysis.clone(),
+        })?;
         forget_old_analyses(self.path.parent().unwrap_or(Path::new(".")));
         Ok(())
+    }
+
+    fn write(&self, file: &StoredFile) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec(file).map_err(std::io::Error::other)?;
+        summary_cache::write_atomically(&self.path, &bytes)
     }
 
     pub fn path(&self) -> &Path {
@@ -122,9 +223,31 @@ fn settings_material(ws: &Workspace, config: &CheckConfig, summary_key: &[String
     material
 }
 
+/// The digest of a workspace file, parsed as its first crate's edition.
+fn digest(ws: &Workspace, file: ra_ap_vfs::FileId) -> Option<FileDigest> {
+    let db = &ws.db;
+    let edition = base_db::relevant_crates(db, file).first()?.data(db).edition;
+    let parse = base_db::EditionedFileId::new(db, file, edition).parse(db);
+    FileDigest::of(&parse, db.file_text(file).text(db))
+}
+
+/// Whether edits of `file` may leave an analysis as it was (`EditableFile`).
+fn is_editable(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId, path: &Path) -> bool {
+    let root = db.file_source_root(file).source_root_id(db);
+    let crates = base_db::relevant_crates(db, file);
+    path.extension().is_some_and(|extension| extension == "rs")
+        && !db.source_root(root).source_root(db).is_library
+        && !crates.is_empty()
+        && crates.iter().all(|krate| {
+            let data = krate.data(db);
+            data.origin.is_local() && !data.is_proc_macro
+        })
+}
+
 /// Hashes the settings, the crate graph and every loaded file, in an order that
-/// does not depend on how the files were loaded.
-fn fingerprint(ws: &Workspace, settings: &[String]) -> Fingerprint {
+/// does not depend on how the files were loaded: the texts of the editable files
+/// each on its own, the rest together.
+fn fingerprint(ws: &Workspace, settings: &[String]) -> Hashed {
     let db = &ws.db;
     let mut hasher = StableSipHasher128::new();
     FORMAT_VERSION.hash(&mut hasher);
@@ -174,13 +297,29 @@ fn fingerprint(ws: &Workspace, settings: &[String]) -> Fingerprint {
         .map(|(file, path)| (path.to_string(), file))
         .collect();
     files.sort();
+    let mut editable = Vec::new();
     for (path, file) in files {
         let text = db.file_text(file).text(db);
         tracing::trace!("fingerprint file {path} {}", text.len());
         path.hash(&mut hasher);
-        text.hash(&mut hasher);
+        match ws.file_path(file).filter(|local| is_editable(db, file, local)) {
+            Some(local) => {
+                let mut text_hasher = StableSipHasher128::new();
+                text.hash(&mut text_hasher);
+                let text: Fingerprint = text_hasher.finish();
+                editable.push((local, text, file));
+            }
+            None => text.hash(&mut hasher),
+        }
     }
-    hasher.finish()
+    let around_edits: Fingerprint = hasher.finish();
+    let mut whole = StableSipHasher128::new();
+    around_edits.0.hash(&mut whole);
+    for (path, text, _) in &editable {
+        path.hash(&mut whole);
+        text.0.hash(&mut whole);
+    }
+    Hashed { fingerprint: whole.finish(), around_edits, editable }
 }
 
 /// How long a stored analysis no run has written is kept: one file per workspace

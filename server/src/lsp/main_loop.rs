@@ -1060,12 +1060,12 @@ impl Server {
             .spawn(move || {
                 let started = Instant::now();
                 let store = if use_store { snapshot.analysis_store(&config) } else { None };
-                if let Some(analysis) = store.as_ref().and_then(|store| store.load()) {
+                if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
                     let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
                 }
                 let result = snapshot.analyze_watched(&config, &mut watch);
                 if let (Some(store), Ok(analysis)) = (&store, &result) {
-                    if let Err(err) = store.store(analysis) {
+                    if let Err(err) = snapshot.store_analysis(store, analysis) {
                         tracing::warn!("could not store the analysis in {}: {err}", store.path().display());
                     }
                 }

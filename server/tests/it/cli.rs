@@ -299,6 +299,57 @@ fn an_unchanged_workspace_reuses_its_stored_analysis_and_an_edit_does_not() {
     assert_eq!(damaged, edited);
 }
 
+/// An edit in nothing the stored analysis read (a comment, a body no root's reach
+/// walks) reuses it; each answer so reused is the one a check without the store
+/// works out. An edit of a walked body, or one that may make items, does not.
+#[test]
+fn an_edit_in_nothing_the_analysis_read_reuses_it() {
+    const EDITS_UNREAD: &str = "the edits of 1 file changed nothing the stored analysis read";
+    let ws = crate::lsp::Scratch::of("example");
+    let cache = tempfile::tempdir().unwrap();
+    let root = ws.root();
+    let check = |cache: &std::path::Path| {
+        let args = ["--check", root.to_str().unwrap(), "--message-format", "short", "--timings"];
+        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache))
+    };
+    let lib = ws.file("src/lib.rs");
+    let edit = |from: &str, to: &str| {
+        let text = std::fs::read_to_string(&lib).unwrap();
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&lib, text.replacen(from, to, 1)).unwrap();
+    };
+    let (code, first, err) = check(cache.path());
+    assert!(code == 1 && !err.contains("stored analysis"), "{err}");
+    let unread_edits = [
+        // A comment at the end, and the body of a function no root reaches.
+        ("pub fn unmarked_tags", "// a comment\npub fn unmarked_tags"),
+        ("(0..count as u32).collect()", "(1..count as u32 + 1).collect()"),
+    ];
+    for (from, to) in unread_edits {
+        edit(from, to);
+        let (code, reused, err) = check(cache.path());
+        assert!(code == 1 && err.contains(EDITS_UNREAD), "{from}: {err}");
+        assert_eq!(reused, first);
+        // The store now holds today's text: the same again is no edit.
+        let (_, _, err) = check(cache.path());
+        assert!(err.contains("nothing changed since the stored analysis"), "{err}");
+        let fresh = tempfile::tempdir().unwrap();
+        let (fresh_code, worked_out, _) = check(fresh.path());
+        assert_eq!((fresh_code, &worked_out), (code, &reused), "{from}");
+    }
+    let read_edits = [
+        // A body the root `handle` walks.
+        ("\"GET {path}\"", "\"PUT {path}\""),
+        // An impl in a body no root walks: a new method anywhere in the program.
+        ("(1..count as u32 + 1).collect()", "{ impl Response { fn x() {} } (1..count as u32).collect() }"),
+    ];
+    for (from, to) in read_edits {
+        edit(from, to);
+        let (code, _, err) = check(cache.path());
+        assert!(code == 1 && !err.contains("stored analysis"), "{from}: {err}");
+    }
+}
+
 #[test]
 fn unknown_values_are_errors_that_list_the_valid_ones() {
     let (code, _, stderr) = run(&mut noalloc(&["--check", "--color", "bogus"]));

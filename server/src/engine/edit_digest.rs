@@ -1,0 +1,299 @@
+//! What of a workspace file an analysis reads, so that a run after an edit can tell
+//! that the edit cannot change the analysis a run stored (`stored_analysis`). Owns
+//! the digest of one file and the comparison of two.
+//!
+//! A file's digest is its skeleton and its plain bodies:
+//! - the skeleton: every token outside the plain bodies, with its line and column,
+//!   and every comment that mentions `noalloc` wherever it is (directives). Item
+//!   level, names, `use`s, impls, macro calls at item level, attributes, statics'
+//!   and constants' initialisers, and the place of every line a finding or root
+//!   can name outside the bodies are in it;
+//! - a plain body is the block of a function that is not nested in another body,
+//!   not `const` (const evaluation reads it), not `async` and returns no `impl
+//!   Trait` (its callers' types come from it), under no attribute but the inert
+//!   built-in ones (an attribute macro reads the body, and may make items of it),
+//!   in a file with no `type .. = impl Trait` (whose hidden type any body of the
+//!   module may define). For each: where it is, its text, and the text of what in
+//!   it reaches beyond it: items (an impl in a body counts for the whole program),
+//!   macro calls (they may expand to items) and attributes.
+//!
+//! An edit leaves the analysis as it was when the skeleton is the same and every
+//! body whose text changed is one no root's reach walked, with the same items,
+//! macro calls and attributes in it, starting where it started. The roots' reaches
+//! read nothing else of the file: the targets of `dyn` calls and fn pointers come
+//! from the reach and from statics' initialisers, the roots and exemptions from
+//! directives, the rest from the item level. A file that does not parse is never
+//! taken as unchanged.
+
+use ra_ap_ide_db::line_index::LineIndex;
+use ra_ap_syntax::{
+    AstNode, Parse, SourceFile, SyntaxKind, SyntaxNode, TextRange,
+    ast::{self, HasAttrs},
+};
+use rustc_stable_hash::StableSipHasher128;
+use serde::{Deserialize, Serialize};
+use std::hash::Hash;
+
+use super::stored_analysis::Fingerprint;
+
+/// A line and column, 1-based, as `Location` counts them.
+pub type LineColumn = (u32, u32);
+
+/// A file's skeleton and plain bodies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDigest {
+    skeleton: Fingerprint,
+    bodies: Vec<BodyDigest>,
+}
+
+/// One plain body.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BodyDigest {
+    start: LineColumn,
+    end: LineColumn,
+    text: Fingerprint,
+    /// Its items, macro calls and attributes.
+    reaching_out: Fingerprint,
+    /// A root's reach walked it (or code inside it).
+    walked: bool,
+}
+
+impl FileDigest {
+    /// The digest of a file whose text is `text`, parsed; `None` when it has syntax
+    /// errors.
+    pub fn of(parse: &Parse<SourceFile>, text: &str) -> Option<FileDigest> {
+        if !parse.errors().is_empty() {
+            return None;
+        }
+        let file = parse.tree();
+        let file = &file;
+        let index = LineIndex::new(text);
+        let line_column = |offset| {
+            let at = index.line_col(offset);
+            (at.line + 1, at.col + 1)
+        };
+        let bodies: Vec<(TextRange, SyntaxNode)> = plain_bodies(file).collect();
+        let mut skeleton = StableSipHasher128::new();
+        let mut next_body = 0;
+        for token in file.syntax().descendants_with_tokens().filter_map(|element| element.into_token()) {
+            let range = token.text_range();
+            while next_body < bodies.len() && bodies[next_body].0.end() <= range.start() {
+                next_body += 1;
+            }
+            let in_body = bodies.get(next_body).is_some_and(|(body, _)| body.contains_range(range));
+            let kept = match token.kind() {
+                SyntaxKind::WHITESPACE => false,
+                SyntaxKind::COMMENT => token.text().to_ascii_lowercase().contains("noalloc"),
+                _ => !in_body,
+            };
+            if kept {
+                line_column(range.start()).hash(&mut skeleton);
+                (token.kind() as u16).hash(&mut skeleton);
+                token.text().hash(&mut skeleton);
+            }
+        }
+        let bodies = bodies
+            .into_iter()
+            .map(|(range, body)| BodyDigest {
+                start: line_column(range.start()),
+                end: line_column(range.end()),
+                text: fingerprint_of(|hasher| body.text().to_string().hash(hasher)),
+                reaching_out: fingerprint_of(|hasher| {
+                    for node in body.descendants().skip(1).filter(|node| reaches_out(node.kind())) {
+                        node.text().to_string().hash(hasher);
+                    }
+                }),
+                walked: false,
+            })
+            .collect();
+        Some(FileDigest { skeleton: skeleton.finish(), bodies })
+    }
+
+    /// Marks the bodies that overlap `walked` (a walked function's place, from
+    /// `start` to `end`) as walked.
+    pub fn mark_walked(&mut self, start: LineColumn, end: LineColumn) {
+        for body in &mut self.bodies {
+            if body.start < end && start < body.end {
+                body.walked = true;
+            }
+        }
+    }
+
+    /// Whether a file whose digest was `self` when an analysis was made, and is
+    /// `now`, is the same to that analysis.
+    pub fn same_to_analysis(&self, now: &FileDigest) -> bool {
+        self.skeleton == now.skeleton
+            && self.bodies.len() == now.bodies.len()
+            && self.bodies.iter().zip(&now.bodies).all(|(then, now)| {
+                then.start == now.start
+                    && (then.text == now.text && then.end == now.end
+                        || !then.walked && then.reaching_out == now.reaching_out)
+            })
+    }
+
+    /// `now`, with the walked bodies of `self`, a digest the same to the analysis.
+    pub fn carried_to(&self, mut now: FileDigest) -> FileDigest {
+        for (then, now) in self.bodies.iter().zip(&mut now.bodies) {
+            now.walked = then.walked;
+        }
+        now
+    }
+}
+
+fn fingerprint_of(write: impl FnOnce(&mut StableSipHasher128)) -> Fingerprint {
+    let mut hasher = StableSipHasher128::new();
+    write(&mut hasher);
+    hasher.finish()
+}
+
+/// Nodes of a body that can matter beyond it.
+fn reaches_out(kind: SyntaxKind) -> bool {
+    kind == SyntaxKind::MACRO_CALL || kind == SyntaxKind::ATTR || ast::Item::can_cast(kind)
+}
+
+/// The plain bodies of `file` (see the module's doc), in order, with their ranges.
+fn plain_bodies(file: &SourceFile) -> impl Iterator<Item = (TextRange, SyntaxNode)> + '_ {
+    let defines_hidden_types = file
+        .syntax()
+        .descendants()
+        .filter_map(ast::TypeAlias::cast)
+        .any(|alias| alias.ty().is_some_and(|ty| has_impl_trait(ty.syntax())));
+    file.syntax()
+        .descendants()
+        .filter(move |_| !defines_hidden_types)
+        .filter_map(ast::Fn::cast)
+        .filter(|function| {
+            function.const_token().is_none()
+                && function.async_token().is_none()
+                && function.gen_token().is_none()
+                && !function.ret_type().is_some_and(|ret| has_impl_trait(ret.syntax()))
+                && function.syntax().ancestors().skip(1).all(|outer| !ast::BlockExpr::can_cast(outer.kind()))
+                && function.syntax().ancestors().all(|node| {
+                    ast::AnyHasAttrs::cast(node).is_none_or(|node| node.attrs().all(|attr| is_inert(&attr)))
+                })
+        })
+        .filter_map(|function| function.body())
+        .map(|body| (body.syntax().text_range(), body.syntax().clone()))
+}
+
+fn has_impl_trait(node: &SyntaxNode) -> bool {
+    node.descendants().any(|node| node.kind() == SyntaxKind::IMPL_TRAIT_TYPE)
+}
+
+/// A built-in attribute that neither reads a body nor makes items, or a tool's
+/// (`#[unsafe(no_mangle)]` as `#[no_mangle]`).
+fn is_inert(attr: &ast::Attr) -> bool {
+    const INERT: [&str; 22] = [
+        "allow", "warn", "deny", "forbid", "expect", "deprecated", "doc", "inline", "cold", "must_use",
+        "track_caller", "cfg", "test", "ignore", "should_panic", "target_feature", "no_mangle", "export_name",
+        "link_section", "link_name", "optimize", "coverage",
+    ];
+    let Some(meta) = attr.meta() else { return false };
+    let meta = meta.syntax().text().to_string();
+    let meta = match meta.strip_prefix("unsafe") {
+        Some(rest) => rest.trim_start().trim_start_matches('(').trim_start(),
+        None => meta.as_str(),
+    };
+    let path_len = meta.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(meta.len());
+    let segments: Vec<&str> = meta[..path_len].split("::").collect();
+    match segments.as_slice() {
+        [name] => INERT.contains(name),
+        [tool, _] => matches!(*tool, "rustfmt" | "clippy" | "rust_analyzer"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ra_ap_syntax::Edition;
+
+    fn digest(text: &str) -> Option<FileDigest> {
+        FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text)
+    }
+
+    /// Whether `after` is the same to an analysis of `before` that walked the bodies
+    /// starting on the lines `walked`.
+    fn same(before: &str, after: &str, walked: &[u32]) -> bool {
+        let mut then = digest(before).expect("parses");
+        for &line in walked {
+            then.mark_walked((line, 1), (line, u32::MAX));
+        }
+        digest(after).is_some_and(|now| then.same_to_analysis(&now))
+    }
+
+    const BASE: &str = "\
+// noalloc:root
+fn root() -> u32 { helper() }
+fn helper() -> u32 { 1 }
+fn unreached() -> u32 { 2 }
+impl S {
+    fn method(&self) -> u32 { 3 }
+}
+struct S;
+";
+
+    #[test]
+    fn edits_of_bodies_no_reach_walked() {
+        assert!(same(BASE, BASE, &[2, 3]));
+        // A comment after everything, a body no root walks, a method no root walks.
+        assert!(same(BASE, &format!("{BASE}// edited\n"), &[2, 3]));
+        assert!(same(BASE, &BASE.replace("{ 2 }", "{ 2 + 40 }"), &[2, 3]));
+        assert!(same(BASE, &BASE.replace("{ 3 }", "{ let x = 3; x }"), &[2, 3]));
+    }
+
+    #[test]
+    fn edits_that_change_an_analysis() {
+        // A walked body, in its text or only its spacing (findings carry columns).
+        assert!(!same(BASE, &BASE.replace("{ 1 }", "{ 10 }"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("{ 1 }", "{  1 }"), &[2, 3]));
+        // The item level: a signature, an item, a line moved, a directive.
+        assert!(!same(BASE, &BASE.replace("-> u32 { 2 }", "-> u64 { 2 }"), &[2, 3]));
+        assert!(!same(BASE, &format!("{BASE}struct T;\n"), &[2, 3]));
+        assert!(!same(BASE, &format!("\n{BASE}"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("fn unreached", "// noalloc:root\nfn unreached"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{ // noalloc:exempt debug: x\n 2 }"), &[2, 3]));
+        // An unwalked body that gains an item, a macro call or an attribute.
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{ impl S { fn extra() {} } 2 }"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{ make_items!(); 2 }"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{ #[noalloc::exempt(debug, \"x\")] 2 }"), &[2, 3]));
+        // A body that stops parsing; one that grows by a line (what follows moves).
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{ 2 + }"), &[2, 3]));
+        assert!(!same(BASE, &BASE.replace("{ 2 }", "{\n 2 }"), &[2, 3]));
+    }
+
+    #[test]
+    fn bodies_whose_edits_reach_beyond_them_are_skeleton() {
+        let kinds = [
+            "const fn unreached() -> u32 { 2 }",
+            "async fn unreached() -> u32 { 2 }",
+            "fn unreached() -> impl Sized { 2 }",
+            "#[my_macro] fn unreached() -> u32 { 2 }",
+            "fn outer() { fn unreached() -> u32 { 2 } }",
+        ];
+        for text in kinds {
+            let edited = text.replace("{ 2 }", "{ 3 }");
+            assert!(!same(text, &edited, &[]), "{text}");
+        }
+        let inert = "#[inline]\n#[allow(dead_code)]\nfn unreached() -> u32 { 2 }";
+        assert!(same(inert, &inert.replace("{ 2 }", "{ 3 }"), &[]));
+        // A hidden type any body of the module may define.
+        let hidden = "type T = impl Sized;\nfn unreached() -> T { 2 }";
+        assert!(!same(hidden, &hidden.replace("{ 2 }", "{ 3 }"), &[]));
+        // Under an attribute macro on the impl.
+        let attributed = "#[async_trait]\nimpl S { fn m(&self) { 2; } }";
+        assert!(!same(attributed, &attributed.replace("{ 2; }", "{ 3; }"), &[]));
+    }
+
+    #[test]
+    fn walked_marks_carry_over() {
+        let then = {
+            let mut digest = digest(BASE).unwrap();
+            digest.mark_walked((3, 1), (3, 30));
+            digest
+        };
+        let now = then.carried_to(digest(&BASE.replace("{ 2 }", "{ 4 }")).unwrap());
+        assert!(now.bodies[1].walked && !now.bodies[2].walked);
+        assert!(!now.same_to_analysis(&digest(&BASE.replace("{ 1 }", "{ 5 }")).unwrap()));
+    }
+}
