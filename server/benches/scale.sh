@@ -3,10 +3,13 @@
 # one run. Synthetic workspaces of 5k, 20k and 80k lines (scale_workspace.py: the
 # same roots at every size, so only unreached code grows) and real crates from the
 # registry (regex, serde_json) with --root patterns. For each: `--check` cold (empty
-# cache; wall time, peak RSS), unchanged (a re-run: the stored analysis answers) and
-# edited (a comment added to src/lib.rs: a full check over the cold run's summaries), the language server's load + first diagnostics
-# (examples/lsp_bench), and `rust-analyzer analysis-stats` (wall, peak RSS); the
-# ratios the speed issue sets goals on. Prints a table; nothing here passes or fails.
+# cache; wall time, peak RSS), unchanged (a re-run: the stored analysis answers),
+# after an edit no root's reach reads (a body of unreached code, or a comment: the
+# stored analysis answers, `edit_digest`), after an edit of a root's body (a check
+# over the cold run's summaries; synthetic workspaces only), the language server's
+# load + first diagnostics (examples/lsp_bench), and `rust-analyzer analysis-stats`
+# (wall, peak RSS); the ratios the speed issue sets goals on. Prints a table;
+# nothing here passes or fails.
 #
 #   server/benches/scale.sh                 # release build (as users run it)
 #   SIZES="5000 20000" CRATES=regex server/benches/scale.sh
@@ -47,16 +50,26 @@ registry_crate() {
     (cd "$WORK/$name" && cargo generate-lockfile -q)
 }
 
-printf '%-18s %7s %7s %7s %7s %7s %9s %8s %8s %8s %9s %9s\n' workspace "lines" "cold s" "unch. s" "edit s" \
-    "lsp s" "RA s" "cold/RA" "unch/cold" "edit/cold" "peak MiB" "RA MiB"
+printf '%-18s %7s %7s %7s %7s %7s %7s %7s %8s %8s %8s %8s %9s %9s\n' workspace "lines" "cold s" "unch. s" \
+    "edit s" "root s" "lsp s" "RA s" "cold/RA" "unch/cold" "edit/cold" "root/cold" "peak MiB" "RA MiB"
+# `edit PATH SPEC`: SPEC is `FILE|SED` (a sed expression applied to FILE in PATH).
+edit() {
+    sed -i "${2#*|}" "$1/${2%%|*}"
+}
+# `bench NAME PATH UNREACHED_EDIT ROOT_EDIT [--root ...]`; an edit `-` is skipped.
 bench() {
-    local name=$1 path=$2; shift 2
-    local lines cold unchanged edited lsp ra cold_mib ra_mib
+    local name=$1 path=$2 unreached_edit=$3 root_edit=$4; shift 4
+    local lines cold unchanged edited rooted lsp ra cold_mib ra_mib
     lines=$(find "$path" -name '*.rs' -not -path '*/target/*' | xargs cat | wc -l)
     read -r cold cold_mib < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
     read -r unchanged _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
-    echo "// edited" >> "$path/src/lib.rs"
+    edit "$path" "$unreached_edit"
     read -r edited _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
+    rooted="-"
+    if [ "$root_edit" != "-" ]; then
+        edit "$path" "$root_edit"
+        read -r rooted _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
+    fi
     lsp="-"
     if [ $# -eq 0 ]; then
         lsp=$(NOALLOC_LS="$BIN" NOALLOC_CACHE_DIR="$WORK/cache-lsp-$name" "$LSP_BENCH" "$path" 2 2>/dev/null |
@@ -67,25 +80,30 @@ bench() {
         read -r ra ra_mib < <(measure "$RA" analysis-stats "$path")
         ratio=$(awk "BEGIN { printf \"%.2f\", $cold / $ra }")
     fi
-    printf '%-18s %7d %7s %7s %7s %7s %9s %8s %8.2f %8.2f %9s %9s\n' "$name" "$lines" "$cold" "$unchanged" "$edited" \
-        "${lsp:--}" "$ra" "$ratio" "$(awk "BEGIN { print $unchanged / $cold }")" "$(awk "BEGIN { print $edited / $cold }")" \
-        "$cold_mib" "$ra_mib"
+    local root_ratio="-"
+    [ "$rooted" != "-" ] && root_ratio=$(awk "BEGIN { printf \"%.2f\", $rooted / $cold }")
+    printf '%-18s %7d %7s %7s %7s %7s %7s %7s %8s %8.2f %8.2f %8s %9s %9s\n' "$name" "$lines" "$cold" "$unchanged" \
+        "$edited" "$rooted" "${lsp:--}" "$ra" "$ratio" "$(awk "BEGIN { print $unchanged / $cold }")" \
+        "$(awk "BEGIN { print $edited / $cold }")" "$root_ratio" "$cold_mib" "$ra_mib"
 }
 
 for size in $SIZES; do
     python3 server/benches/scale_workspace.py "$WORK/synthetic-$size" "$size" >/dev/null
     (cd "$WORK/synthetic-$size" && cargo generate-lockfile -q)
-    bench "synthetic $size" "$WORK/synthetic-$size"
+    # A helper no root calls; then the body of the root `parse0`.
+    bench "synthetic $size" "$WORK/synthetic-$size" 'src/m0.rs|s/x.wrapping_add(29)/x.wrapping_sub(29)/' \
+        'src/m0.rs|s/\.max()/.min()/'
+    grep -q 'wrapping_sub(29)' "$WORK/synthetic-$size/src/m0.rs" && grep -q '\.min()' "$WORK/synthetic-$size/src/m0.rs"
 done
 for krate in $CRATES; do
     case $krate in
         regex)
             registry_crate regex 1.11.1
-            bench "regex 1.11.1" "$WORK/regex" --root 'regex::*::is_match' --root 'regex::*::find' --root 'regex::*::shortest_match'
+            bench "regex 1.11.1" "$WORK/regex" 'src/lib.rs|$ a // edited' - --root 'regex::*::is_match' --root 'regex::*::find' --root 'regex::*::shortest_match'
             ;;
         serde_json)
             registry_crate serde_json 1.0.140
-            bench "serde_json 1.0.140" "$WORK/serde_json" --root 'serde_json::value::Value::pointer' \
+            bench "serde_json 1.0.140" "$WORK/serde_json" 'src/lib.rs|$ a // edited' - --root 'serde_json::value::Value::pointer' \
                 --root 'serde_json::value::Value::as_str' --root 'serde_json::value::Value::as_f64'
             ;;
     esac

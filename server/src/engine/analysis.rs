@@ -344,7 +344,7 @@ impl<'a> Analyzer<'a> {
                         explicit.into_iter().collect()
                     } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
                         keepable = false;
-                        analysis.roots_instantiated_by_bodies = true;
+                        analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
                         let local = local_functions.get_or_insert_with(|| self.all_local_functions());
                         roots::instantiations(db, root.func, local)
                     } else {

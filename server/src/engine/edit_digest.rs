@@ -27,7 +27,7 @@
 
 use ra_ap_ide_db::line_index::LineIndex;
 use ra_ap_syntax::{
-    AstNode, Parse, SourceFile, SyntaxKind, SyntaxNode, TextRange,
+    AstNode, NodeOrToken, Parse, SourceFile, SyntaxKind, SyntaxNode, TextRange,
     ast::{self, HasAttrs},
 };
 use rustc_stable_hash::StableSipHasher128;
@@ -56,12 +56,17 @@ pub struct BodyDigest {
     reaching_out: Fingerprint,
     /// A root's reach walked it (or code inside it).
     walked: bool,
+    /// It may instantiate a generic root checked at the instantiations bodies
+    /// make: it names one, or (when there are such roots) holds a macro call or
+    /// item, whose expansion or `use` may name one.
+    may_instantiate_a_root: bool,
 }
 
 impl FileDigest {
     /// The digest of a file whose text is `text`, parsed; `None` when it has syntax
-    /// errors.
-    pub fn of(parse: &Parse<SourceFile>, text: &str) -> Option<FileDigest> {
+    /// errors. `instantiating_names` are the names of generic roots the analysis
+    /// checks at the instantiations bodies make (`RootInstantiations::Named`).
+    pub fn of(parse: &Parse<SourceFile>, text: &str, instantiating_names: &[String]) -> Option<FileDigest> {
         if !parse.errors().is_empty() {
             return None;
         }
@@ -104,6 +109,14 @@ impl FileDigest {
                     }
                 }),
                 walked: false,
+                may_instantiate_a_root: !instantiating_names.is_empty()
+                    && body.descendants_with_tokens().any(|element| match element {
+                        NodeOrToken::Node(node) => reaches_out(node.kind()),
+                        NodeOrToken::Token(token) => {
+                            token.kind() == SyntaxKind::IDENT
+                                && instantiating_names.iter().any(|name| token.text().trim_start_matches("r#") == name)
+                        }
+                    }),
             })
             .collect();
         Some(FileDigest { skeleton: skeleton.finish(), bodies })
@@ -127,7 +140,10 @@ impl FileDigest {
             && self.bodies.iter().zip(&now.bodies).all(|(then, now)| {
                 then.start == now.start
                     && (then.text == now.text && then.end == now.end
-                        || !then.walked && then.reaching_out == now.reaching_out)
+                        || !then.walked
+                            && then.reaching_out == now.reaching_out
+                            && !then.may_instantiate_a_root
+                            && !now.may_instantiate_a_root)
             })
     }
 
@@ -209,7 +225,7 @@ mod tests {
     use ra_ap_syntax::Edition;
 
     fn digest(text: &str) -> Option<FileDigest> {
-        FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text)
+        FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text, &[])
     }
 
     /// Whether `after` is the same to an analysis of `before` that walked the bodies
@@ -283,6 +299,21 @@ struct S;
         // Under an attribute macro on the impl.
         let attributed = "#[async_trait]\nimpl S { fn m(&self) { 2; } }";
         assert!(!same(attributed, &attributed.replace("{ 2; }", "{ 3; }"), &[]));
+    }
+
+    #[test]
+    fn bodies_that_may_instantiate_a_generic_root() {
+        let text = "fn unreached() -> u32 { let x = 2; x }\nfn other() { }";
+        let with = |text: &str| FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text, &["largest".to_owned()]).unwrap();
+        let then = with(text);
+        assert!(then.same_to_analysis(&with(&text.replace("x = 2", "x = 3"))));
+        // Names one, or holds a macro call that may.
+        assert!(!then.same_to_analysis(&with(&text.replace("x = 2", "x = largest(&[2])"))));
+        let macro_call = "fn unreached() -> u32 { let x = m!(2); x }";
+        assert!(!with(macro_call).same_to_analysis(&with(&macro_call.replace("m!(2)", "m!(3)"))));
+        assert!(!with(macro_call).same_to_analysis(&with(&macro_call.replace("x }", "x + 1 }"))));
+        // Without such roots, an edit beside an unchanged macro call is not read.
+        assert!(digest(macro_call).unwrap().same_to_analysis(&digest(&macro_call.replace("x }", "x + 1 }")).unwrap()));
     }
 
     #[test]

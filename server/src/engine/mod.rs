@@ -358,10 +358,39 @@ pub struct Analysis {
     /// rather than walked.
     #[serde(default)]
     pub walked_workspace_code: Option<Vec<Location>>,
-    /// A generic root was checked at the instantiations the workspace makes: any
-    /// body may add one, so every body counts.
+    /// What bodies must do to add an instantiation of a generic root checked at
+    /// the instantiations the workspace makes.
     #[serde(default)]
-    pub roots_instantiated_by_bodies: bool,
+    pub root_instantiations: RootInstantiations,
+}
+
+/// Whether the workspace's bodies instantiate generic roots, and how a body must
+/// name one to (`roots::instantiations`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum RootInstantiations {
+    /// No root is checked at the instantiations bodies make.
+    #[default]
+    NotFromBodies,
+    /// By one of these names (the roots' names and what they are imported as).
+    Named(Vec<String>),
+    /// Some root may be instantiated without being named (an operator's method):
+    /// any body counts.
+    AnyBody,
+}
+
+impl RootInstantiations {
+    /// One more root checked at the instantiations bodies make, which they must
+    /// name by one of `names` (`None`: they need not name it).
+    pub(crate) fn add(&mut self, names: Option<Vec<String>>) {
+        *self = match (std::mem::take(self), names) {
+            (RootInstantiations::AnyBody, _) | (_, None) => RootInstantiations::AnyBody,
+            (RootInstantiations::NotFromBodies, Some(names)) => RootInstantiations::Named(names),
+            (RootInstantiations::Named(mut before), Some(names)) => {
+                before.extend(names.into_iter().filter(|name| !before.contains(name)).collect::<Vec<_>>());
+                RootInstantiations::Named(before)
+            }
+        };
+    }
 }
 
 /// `--root` patterns a check refuses to run with.

@@ -426,6 +426,16 @@ const CALLED_WITHOUT_ITS_NAME: &[&str] = &[
 ];
 
 /// The names `func` goes by in the workspace: its own and those imports give it.
+/// The names a body must use to instantiate `func` (`instantiations`); `None` when
+/// it may without naming it.
+pub(crate) fn instantiating_names(db: &dyn HirDatabase, func: FunctionId) -> Option<Vec<String>> {
+    let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
+    if CALLED_WITHOUT_ITS_NAME.contains(&name.as_str()) {
+        return None;
+    }
+    Some(names_of(db, func).iter().map(|name| name.as_str().to_owned()).collect())
+}
+
 fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
     let mut names = vec![hir_def::signatures::FunctionSignature::of(db, func).name.clone()];
     for krate in super::load::workspace_crates(db) {

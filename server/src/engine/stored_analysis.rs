@@ -21,7 +21,7 @@ use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Analysis, CheckConfig, Workspace,
+    Analysis, CheckConfig, RootInstantiations, Workspace,
     edit_digest::FileDigest,
     summary_cache::{self, SummaryCache},
 };
@@ -135,7 +135,7 @@ impl AnalysisStore {
                 continue;
             }
             let then_digest = then.digest?;
-            let now = digest(ws, *file)?;
+            let now = digest(ws, *file, &stored.analysis.root_instantiations)?;
             if !then_digest.same_to_analysis(&now) {
                 tracing::debug!("{} changed in what the stored analysis read", path.display());
                 return None;
@@ -162,14 +162,14 @@ impl AnalysisStore {
     /// Keeps `analysis` of `ws` for the next run with the same inputs, and for one
     /// after edits in nothing it read.
     pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
-        let walked = analysis.walked_workspace_code.as_ref().filter(|_| !analysis.roots_instantiated_by_bodies);
+        let walked = analysis.walked_workspace_code.as_ref();
         let editable = self
             .hashed
             .editable
             .iter()
             .map(|(path, text, file)| {
                 let digest = walked.and_then(|walked| {
-                    let mut digest = digest(ws, *file)?;
+                    let mut digest = digest(ws, *file, &analysis.root_instantiations)?;
                     for place in walked.iter().filter(|place| place.file == *path) {
                         digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
                     }
@@ -223,12 +223,19 @@ fn settings_material(ws: &Workspace, config: &CheckConfig, summary_key: &[String
     material
 }
 
-/// The digest of a workspace file, parsed as its first crate's edition.
-fn digest(ws: &Workspace, file: ra_ap_vfs::FileId) -> Option<FileDigest> {
+/// The digest of a workspace file, parsed as its first crate's edition, for an
+/// analysis whose generic roots bodies instantiate as `instantiations` says; `None`
+/// when any body may instantiate one.
+fn digest(ws: &Workspace, file: ra_ap_vfs::FileId, instantiations: &RootInstantiations) -> Option<FileDigest> {
+    let names = match instantiations {
+        RootInstantiations::NotFromBodies => &[][..],
+        RootInstantiations::Named(names) => names.as_slice(),
+        RootInstantiations::AnyBody => return None,
+    };
     let db = &ws.db;
     let edition = base_db::relevant_crates(db, file).first()?.data(db).edition;
     let parse = base_db::EditionedFileId::new(db, file, edition).parse(db);
-    FileDigest::of(&parse, db.file_text(file).text(db))
+    FileDigest::of(&parse, db.file_text(file).text(db), names)
 }
 
 /// Whether edits of `file` may leave an analysis as it was (`EditableFile`).

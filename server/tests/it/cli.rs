@@ -322,7 +322,7 @@ fn an_edit_in_nothing_the_analysis_read_reuses_it() {
     assert!(code == 1 && !err.contains("stored analysis"), "{err}");
     let unread_edits = [
         // A comment at the end, and the body of a function no root reaches.
-        ("pub fn unmarked_tags", "// a comment\npub fn unmarked_tags"),
+        ("collect()\n}\n", "collect()\n}\n// a comment\n"),
         ("(0..count as u32).collect()", "(1..count as u32 + 1).collect()"),
     ];
     for (from, to) in unread_edits {
@@ -338,6 +338,8 @@ fn an_edit_in_nothing_the_analysis_read_reuses_it() {
         assert_eq!((fresh_code, &worked_out), (code, &reused), "{from}");
     }
     let read_edits = [
+        // A comment that moves what follows it: findings and roots carry lines.
+        ("// noalloc:root\npub fn checksum", "// a comment\n// noalloc:root\npub fn checksum"),
         // A body the root `handle` walks.
         ("\"GET {path}\"", "\"PUT {path}\""),
         // An impl in a body no root walks: a new method anywhere in the program.
