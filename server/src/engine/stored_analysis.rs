@@ -162,6 +162,7 @@ impl AnalysisStore {
     /// Keeps `analysis` of `ws` for the next run with the same inputs, and for one
     /// after edits in nothing it read.
     pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
+        let started = Instant::now();
         let walked = analysis.walked_workspace_code.as_ref();
         let editable = self
             .hashed
@@ -186,6 +187,7 @@ impl AnalysisStore {
             analysis: analysis.clone(),
         })?;
         forget_old_analyses(self.path.parent().unwrap_or(Path::new(".")));
+        tracing::debug!("analysis stored in {} ms", started.elapsed().as_millis());
         Ok(())
     }
 
@@ -241,10 +243,11 @@ fn digest(ws: &Workspace, file: ra_ap_vfs::FileId, instantiations: &RootInstanti
 /// Whether edits of `file` may leave an analysis as it was (`EditableFile`).
 fn is_editable(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId, path: &Path) -> bool {
     let root = db.file_source_root(file).source_root_id(db);
+    if path.extension().is_none_or(|extension| extension != "rs") || db.source_root(root).source_root(db).is_library {
+        return false;
+    }
     let crates = base_db::relevant_crates(db, file);
-    path.extension().is_some_and(|extension| extension == "rs")
-        && !db.source_root(root).source_root(db).is_library
-        && !crates.is_empty()
+    !crates.is_empty()
         && crates.iter().all(|krate| {
             let data = krate.data(db);
             data.origin.is_local() && !data.is_proc_macro

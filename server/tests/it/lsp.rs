@@ -1533,8 +1533,13 @@ fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
     let first = session(false);
     assert!(!first.is_empty());
     assert_eq!(session(true), first);
-    // An edit on disk since: nothing stored matches.
+    // An edit on disk since, in nothing the analysis read (a comment at the end):
+    // the stored analysis still holds.
     let text = std::fs::read_to_string(&lib).unwrap();
     std::fs::write(&lib, format!("{text}\n// edited\n")).unwrap();
-    assert_eq!(session(false), first);
+    assert_eq!(session(true), first);
+    // One that moves every line: nothing stored matches, and every finding moves.
+    std::fs::write(&lib, format!("// edited\n{text}")).unwrap();
+    let moved: Vec<_> = first.iter().map(|(file, line, code, message)| (file.clone(), line + 1, code.clone(), message.clone())).collect();
+    assert_eq!(session(false), moved);
 }
