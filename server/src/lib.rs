@@ -3,6 +3,7 @@
 //! (`cli`) and the language server (`lsp`).
 
 pub mod adoption;
+pub mod allocator;
 pub mod cli;
 pub mod cross_check;
 pub mod engine;

@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use noalloc_ls::cli::{self, CheckArgs};
 
+noalloc_ls::install_allocator!();
+
 #[derive(Parser, Debug)]
 #[command(name = "noalloc-ls", version, about = "Finds every heap allocation reachable from `// noalloc:root` functions")]
 struct Args {

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use clap::Parser;
 use noalloc_ls::cli::{self, CheckArgs};
 
+noalloc_ls::install_allocator!();
+
 #[derive(Parser, Debug)]
 #[command(name = "cargo", bin_name = "cargo")]
 enum Cargo {

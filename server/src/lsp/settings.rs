@@ -212,12 +212,10 @@ impl Settings {
             line_only: self.line_only.clone(),
             scratch: self.scratch.clone(),
             strict_panics: self.strict_panics,
-            // Names resolved on demand on one thread. Resolved up front on every
-            // core, as `--check` does, the first diagnostics of `specifics` came
-            // 0.4-1.2 s sooner, but every later edit took 10-15 % longer (lsp_bench,
-            // side by side: body edits analysis p50 19-35 ms against 16-23, `items`
-            // p95 115-129 ms against 91-110), for a reason not found.
-            jobs: std::num::NonZeroUsize::new(1),
+            // Names resolved up front on every core, as `--check` does (the first
+            // diagnostics of `specifics` come 0.4-1.2 s sooner). On glibc's malloc
+            // this made every later edit 10-15 % slower; see `allocator`.
+            jobs: None,
             ..CheckConfig::default()
         }
     }
