@@ -120,9 +120,14 @@ fn main() {
     // it here and prime the caches as rust-analyzer does at start-up (def maps, import
     // maps and symbols of every crate, std included); see how much this process grew.
     let before_load = rss_kib(std::process::id(), "VmRSS");
-    // As rust-analyzer loads it: std's intrinsics all in (`deferred_intrinsics`).
-    let options =
-        noalloc_ls::engine::LoadOptions { build_scripts: false, defer_intrinsics: false, ..Default::default() };
+    // As rust-analyzer loads it: std's intrinsics all in (`deferred_intrinsics`), and
+    // what proc macros depend on.
+    let options = noalloc_ls::engine::LoadOptions {
+        build_scripts: false,
+        defer_intrinsics: false,
+        leave_out_proc_macro_dependencies: false,
+        ..Default::default()
+    };
     let ws =
         noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
     let crates = ra_ap_ide_db::base_db::all_crates(&ws.db);

@@ -202,6 +202,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             features: selection.features(),
             target: selection.target.clone(),
             defer_intrinsics: true,
+            leave_out_proc_macro_dependencies: true,
         },
         config: CheckConfig {
             roots: flags.roots.clone(),

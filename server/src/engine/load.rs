@@ -30,6 +30,10 @@ pub struct LoadOptions {
     /// Leave std's AVX-512 intrinsics out while no source names one
     /// (`deferred_intrinsics`). Off only to measure rust-analyzer as it loads.
     pub defer_intrinsics: bool,
+    /// Resolve no names of what proc-macro crates depend on from the registry
+    /// (`leave_out_proc_macro_dependencies`). Off only to measure rust-analyzer as
+    /// it loads.
+    pub leave_out_proc_macro_dependencies: bool,
 }
 
 impl Default for LoadOptions {
@@ -40,6 +44,7 @@ impl Default for LoadOptions {
             features: Features::default(),
             target: None,
             defer_intrinsics: true,
+            leave_out_proc_macro_dependencies: true,
         }
     }
 }
@@ -183,6 +188,9 @@ impl Workspace {
         let (mut db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
             .map_err(|err| LoadError::Failed(one_line(&err)))?;
         keep_noalloc_attributes_unexpanded(&mut db);
+        if options.leave_out_proc_macro_dependencies {
+            leave_out_proc_macro_dependencies(&mut db);
+        }
         let deferred_intrinsics = if options.defer_intrinsics {
             DeferredIntrinsics::defer(&mut db, &vfs, &std_source.library)
         } else {
@@ -277,6 +285,35 @@ fn keep_noalloc_attributes_unexpanded(db: &mut RootDatabase) {
     let mut by_crate = proc_macros.by_crate(db).clone();
     by_crate.retain(|krate, _| !noalloc_crates.contains(krate));
     proc_macros.set_by_crate(db).to(by_crate);
+}
+
+/// Drops the edges from proc-macro crates to the registry crates they depend on
+/// (`syn`, `quote`, `proc-macro2`), so that a crate only a proc macro uses has no
+/// def map built: `syn`'s alone is 220 ms, after `std`'s, on the way to the
+/// workspace's. Nothing the engine reads changes: a proc-macro crate's code runs
+/// in the compiler, never in the program, and what it gives other crates is its
+/// macros, which rust-analyzer knows from the crate's root functions and the
+/// compiled library (their names and their expansions), not from its imports;
+/// rustc lets it export nothing else. Its edges to std's crates and to the
+/// workspace's stay.
+fn leave_out_proc_macro_dependencies(db: &mut RootDatabase) {
+    use ra_ap_ide_db::base_db::{self, salsa::{Durability, Setter}};
+    let proc_macro_crates: Vec<base_db::Crate> =
+        base_db::all_crates(db).iter().copied().filter(|krate| krate.data(db).is_proc_macro).collect();
+    let mut left_out = 0;
+    for krate in proc_macro_crates {
+        let mut data = krate.data(db).clone();
+        let before = data.dependencies.len();
+        data.dependencies.retain(|dep| {
+            let origin = &dep.crate_id.data(db).origin;
+            origin.is_lang() || origin.is_local()
+        });
+        if data.dependencies.len() != before {
+            left_out += before - data.dependencies.len();
+            krate.set_data(db).with_durability(Durability::MEDIUM).to(data);
+        }
+    }
+    tracing::debug!("left out {left_out} dependencies of proc-macro crates");
 }
 
 /// The workspace's own crates: not std's, nor the dependencies'.

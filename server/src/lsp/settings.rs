@@ -196,6 +196,7 @@ impl Settings {
             features: Features { all, no_default: self.cargo.no_default_features, names },
             target: self.cargo.target.clone(),
             defer_intrinsics: true,
+            leave_out_proc_macro_dependencies: true,
         }
     }
 

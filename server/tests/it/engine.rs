@@ -25,6 +25,19 @@ fn specifics_roots_match_golden() {
     // The golden findings hold with std's AVX-512 intrinsics left out: `rand` names
     // one only under `target_feature = "avx512bw"`, which is off.
     assert!(fixture.ws.deferred_intrinsics.deferred_files() > 0);
+    // And with what `serde_derive` depends on from the registry (`syn`, `quote`)
+    // left out of name resolution: `#[derive(Serialize)]` still expands
+    // (`serialize_point`, `serialize_tagged`).
+    let db = &fixture.ws.db;
+    let named = |name: &str| {
+        ra_ap_ide_db::base_db::all_crates(db).iter().copied().find(|krate| {
+            krate.extra_data(db).display_name.as_ref().is_some_and(|display| display.crate_name().as_str() == name)
+        })
+    };
+    assert!(named("syn").is_some(), "syn is in the crate graph");
+    let serde_derive = named("serde_derive").expect("serde_derive is in the crate graph");
+    let origins: Vec<_> = serde_derive.data(db).dependencies.iter().map(|dep| dep.crate_id.data(db).origin.clone()).collect();
+    assert!(!origins.is_empty() && origins.iter().all(|origin| origin.is_lang() || origin.is_local()), "{origins:?}");
 }
 
 #[test]
