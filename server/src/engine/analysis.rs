@@ -520,19 +520,34 @@ impl<'a> Analyzer<'a> {
         analysis.functions_checked = checked_overall.len();
         analysis.unused_allow = (0..config.allow.len()).filter(|i| !self.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = walked_nodes.len();
-        analysis.walked_workspace_code = (analysis.timings.roots_reused == 0).then(|| {
-            let mut walked: Vec<Location> = walked_nodes
+        // Every walked function's place, or none: one left out would let an edit
+        // of its body pass as unread.
+        analysis.walked_workspace_code = if analysis.timings.roots_reused == 0 {
+            // A closure in a static's, a constant's or a discriminant's initialiser
+            // is in no function's body: the item level, all of which counts. One in
+            // an anonymous constant may be in any body: nothing is known then.
+            let holders: Option<FxHashSet<Option<FunctionId>>> = walked_nodes
                 .iter()
                 .filter(|node| is_local(db, node))
-                .filter_map(|node| holder_fn(db, node))
-                .collect::<FxHashSet<FunctionId>>()
-                .into_iter()
-                .filter_map(|func| self.item_location(func))
+                .map(|node| match *node {
+                    Node::Closure { closure, .. } => match closure.loc(db).owner {
+                        hir_ty::InferBodyId::DefWithBodyId(DefWithBodyId::FunctionId(func)) => Some(Some(func)),
+                        hir_ty::InferBodyId::DefWithBodyId(_) => Some(None),
+                        hir_ty::InferBodyId::AnonConstId(_) => None,
+                    },
+                    _ => holder_fn(db, node).map(Some),
+                })
                 .collect();
-            walked.sort();
-            walked.dedup();
-            walked
-        });
+            let walked: Option<Vec<Location>> = holders
+                .and_then(|holders| holders.into_iter().flatten().map(|func| self.item_location(func)).collect());
+            walked.map(|mut walked| {
+                walked.sort();
+                walked.dedup();
+                walked
+            })
+        } else {
+            None
+        };
         if let Some(cache) = cache.as_mut() {
             if let Err(err) = cache.save() {
                 tracing::warn!("could not write {}: {err}", cache.path().display());
