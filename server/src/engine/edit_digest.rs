@@ -70,8 +70,8 @@ impl FileDigest {
         if !parse.errors().is_empty() {
             return None;
         }
-        let file = parse.tree();
-        let file = &file;
+        let tree = parse.tree();
+        let file = &tree;
         let index = LineIndex::new(text);
         let line_column = |offset| {
             let at = index.line_col(offset);
@@ -102,10 +102,10 @@ impl FileDigest {
             .map(|(range, body)| BodyDigest {
                 start: line_column(range.start()),
                 end: line_column(range.end()),
-                text: fingerprint_of(|hasher| body.text().to_string().hash(hasher)),
+                text: fingerprint_of(|hasher| text[range].hash(hasher)),
                 reaching_out: fingerprint_of(|hasher| {
                     for node in body.descendants().skip(1).filter(|node| reaches_out(node.kind())) {
-                        node.text().to_string().hash(hasher);
+                        text[node.text_range()].hash(hasher);
                     }
                 }),
                 walked: false,
