@@ -529,13 +529,11 @@ impl<'a> Analyzer<'a> {
             let holders: Option<FxHashSet<Option<FunctionId>>> = walked_nodes
                 .iter()
                 .filter(|node| is_local(db, node))
-                .map(|node| match *node {
-                    Node::Closure { closure, .. } => match closure.loc(db).owner {
-                        hir_ty::InferBodyId::DefWithBodyId(DefWithBodyId::FunctionId(func)) => Some(Some(func)),
-                        hir_ty::InferBodyId::DefWithBodyId(_) => Some(None),
-                        hir_ty::InferBodyId::AnonConstId(_) => None,
-                    },
-                    _ => holder_fn(db, node).map(Some),
+                .map(|node| match holder_fn(db, node) {
+                    Some(func) => Some(Some(func)),
+                    None => matches!(*node, Node::Closure { closure, .. }
+                        if matches!(closure.loc(db).owner, hir_ty::InferBodyId::DefWithBodyId(_)))
+                    .then_some(None),
                 })
                 .collect();
             let walked: Option<Vec<Location>> = holders

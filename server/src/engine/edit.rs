@@ -258,22 +258,26 @@ impl Snapshot {
     /// stored between runs (`stored_analysis`), with its fingerprint worked out;
     /// `None` without a cache directory, or when an edit cancelled the hashing.
     pub fn analysis_store(&self, config: &CheckConfig) -> Option<AnalysisStore> {
-        let ws = &self.home.ws;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| AnalysisStore::open(ws, config))).ok().flatten()
+        self.unless_cancelled(|ws| AnalysisStore::open(ws, config)).flatten()
     }
 
     /// The analysis `store` holds for what this snapshot holds (`AnalysisStore::load`);
     /// `None` too when an edit cancelled the reading.
     pub fn stored_analysis(&self, store: &AnalysisStore) -> Option<Analysis> {
-        let ws = &self.home.ws;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.load(ws))).ok().flatten()
+        self.unless_cancelled(|ws| store.load(ws)).flatten()
     }
 
     /// Keeps `analysis` of this snapshot in `store` (`AnalysisStore::store`).
     pub fn store_analysis(&self, store: &AnalysisStore, analysis: &Analysis) -> std::io::Result<()> {
+        self.unless_cancelled(|ws| store.store(ws, analysis))
+            .unwrap_or_else(|| Err(std::io::Error::other("an edit cancelled it")))
+    }
+
+    /// What `work` gives on this snapshot's workspace; `None` when an edit cancelled
+    /// it (salsa unwinds the queries of a snapshot a change waits for).
+    fn unless_cancelled<T>(&self, work: impl FnOnce(&Workspace) -> T) -> Option<T> {
         let ws = &self.home.ws;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.store(ws, analysis)))
-            .unwrap_or_else(|_| Err(std::io::Error::other("an edit cancelled it")))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(ws))).ok()
     }
 
     /// Drops the database clone (letting a waiting edit go on) and returns the

@@ -257,6 +257,17 @@ impl Workspace {
         path.as_path().map(|p| p.to_path_buf().into())
     }
 
+    /// The on-disk path of `file` when it is a Rust file of the workspace's own
+    /// source roots (not std's, nor a dependency's).
+    pub(crate) fn local_rust_file_path(&self, file: FileId) -> Option<PathBuf> {
+        use ra_ap_ide_db::base_db::SourceDatabase;
+        let root = self.db.file_source_root(file).source_root_id(&self.db);
+        if self.db.source_root(root).source_root(&self.db).is_library {
+            return None;
+        }
+        self.file_path(file).filter(|path| path.extension().is_some_and(|extension| extension == "rs"))
+    }
+
     /// `path` relative to the workspace root when it is inside it.
     pub fn display_path(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap_or(path).display().to_string()

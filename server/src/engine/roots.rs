@@ -12,7 +12,7 @@ use hir_ty::{
     next_solver::{GenericArgs, TyKind},
 };
 use rustc_type_ir::{TypeVisitableExt, inherent::IntoKind};
-use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+use ra_ap_ide_db::RootDatabase;
 use ra_ap_syntax::{AstNode, ast::HasName};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -199,17 +199,12 @@ impl Analyzer<'_> {
     }
 
     fn local_files(&self) -> Vec<FileId> {
-        let db = self.db;
         let mut files: Vec<FileId> = self
             .ws
             .vfs
             .iter()
             .map(|(file, _)| file)
-            .filter(|&file| {
-                let root = db.file_source_root(file).source_root_id(db);
-                !db.source_root(root).source_root(db).is_library
-            })
-            .filter(|&file| self.ws.file_path(file).is_some_and(|p| p.extension().is_some_and(|e| e == "rs")))
+            .filter(|&file| self.ws.local_rust_file_path(file).is_some())
             .collect();
         files.sort();
         files

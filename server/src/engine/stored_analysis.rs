@@ -144,17 +144,10 @@ impl AnalysisStore {
             editable.push(EditableFile { path: path.clone(), text: *text, digest: Some(then_digest.carried_to(now)) });
         }
         tracing::info!("reused the stored analysis: edits of {} change nothing it read", edited.join(", "));
-        let refreshed = StoredFile {
-            version: FORMAT_VERSION,
-            fingerprint: self.hashed.fingerprint,
-            around_edits: self.hashed.around_edits,
-            editable,
-            analysis: stored.analysis,
-        };
-        if let Err(err) = self.write(&refreshed) {
+        let mut analysis = stored.analysis;
+        if let Err(err) = self.write(editable, &analysis) {
             tracing::warn!("could not store the analysis in {}: {err}", self.path.display());
         }
-        let mut analysis = refreshed.analysis;
         analysis.timings.edited_files_unread = edited.len();
         Some(analysis)
     }
@@ -179,20 +172,23 @@ impl AnalysisStore {
                 EditableFile { path: path.clone(), text: *text, digest }
             })
             .collect();
-        self.write(&StoredFile {
-            version: FORMAT_VERSION,
-            fingerprint: self.hashed.fingerprint,
-            around_edits: self.hashed.around_edits,
-            editable,
-            analysis: analysis.clone(),
-        })?;
+        self.write(editable, analysis)?;
         forget_old_analyses(self.path.parent().unwrap_or(Path::new(".")));
         tracing::debug!("analysis stored in {} ms", started.elapsed().as_millis());
         Ok(())
     }
 
-    fn write(&self, file: &StoredFile) -> std::io::Result<()> {
-        let bytes = serde_json::to_vec(file).map_err(std::io::Error::other)?;
+    /// Writes `analysis`, with the editable files' digests, under today's
+    /// fingerprint.
+    fn write(&self, editable: Vec<EditableFile>, analysis: &Analysis) -> std::io::Result<()> {
+        let file = StoredFile {
+            version: FORMAT_VERSION,
+            fingerprint: self.hashed.fingerprint,
+            around_edits: self.hashed.around_edits,
+            editable,
+            analysis: analysis.clone(),
+        };
+        let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
         summary_cache::write_atomically(&self.path, &bytes)
     }
 
@@ -240,12 +236,10 @@ fn digest(ws: &Workspace, file: ra_ap_vfs::FileId, instantiations: &RootInstanti
     FileDigest::of(&parse, db.file_text(file).text(db), names)
 }
 
-/// Whether edits of `file` may leave an analysis as it was (`EditableFile`).
-fn is_editable(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId, path: &Path) -> bool {
-    let root = db.file_source_root(file).source_root_id(db);
-    if path.extension().is_none_or(|extension| extension != "rs") || db.source_root(root).source_root(db).is_library {
-        return false;
-    }
+/// Whether edits of `file`, a Rust file of the workspace's source roots, may leave
+/// an analysis as it was (`EditableFile`): its crates are the workspace's, none a
+/// proc-macro crate.
+fn is_editable(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId) -> bool {
     let crates = base_db::relevant_crates(db, file);
     !crates.is_empty()
         && crates.iter().all(|krate| {
@@ -312,7 +306,7 @@ fn fingerprint(ws: &Workspace, settings: &[String]) -> Hashed {
         let text = db.file_text(file).text(db);
         tracing::trace!("fingerprint file {path} {}", text.len());
         path.hash(&mut hasher);
-        match ws.file_path(file).filter(|local| is_editable(db, file, local)) {
+        match ws.local_rust_file_path(file).filter(|_| is_editable(db, file)) {
             Some(local) => {
                 let mut text_hasher = StableSipHasher128::new();
                 text.hash(&mut text_hasher);

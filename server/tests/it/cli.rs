@@ -249,6 +249,15 @@ fn second_run_reuses_summaries_from_disk_with_the_same_findings() {
     assert_eq!(files("summaries-").len(), 1, "one summary file per configuration: {:?}", files(""));
 }
 
+/// `--check` of `root` with `extra` flags and the cache directory `cache`, in the
+/// short format and with `--timings` (whose line says whether a stored analysis
+/// answered).
+fn check_with_cache(root: &std::path::Path, cache: &std::path::Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["--check", root.to_str().unwrap(), "--message-format", "short", "--timings"];
+    args.extend_from_slice(extra);
+    run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache))
+}
+
 /// An unchanged workspace is answered from the analysis a run stored; an edit,
 /// other settings or a damaged store make the check run again.
 #[test]
@@ -257,11 +266,7 @@ fn an_unchanged_workspace_reuses_its_stored_analysis_and_an_edit_does_not() {
     let ws = crate::lsp::Scratch::of("example");
     let cache = tempfile::tempdir().unwrap();
     let root = ws.root();
-    let check = |extra: &[&str]| {
-        let mut args = vec!["--check", root.to_str().unwrap(), "--message-format", "short", "--timings"];
-        args.extend_from_slice(extra);
-        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache.path()))
-    };
+    let check = |extra: &[&str]| check_with_cache(&root, cache.path(), extra);
     let (code, first, err) = check(&[]);
     assert!(code == 1 && !err.contains(REUSED), "{err}");
     let (code, again, err) = check(&[]);
@@ -308,10 +313,7 @@ fn an_edit_in_nothing_the_analysis_read_reuses_it() {
     let ws = crate::lsp::Scratch::of("example");
     let cache = tempfile::tempdir().unwrap();
     let root = ws.root();
-    let check = |cache: &std::path::Path| {
-        let args = ["--check", root.to_str().unwrap(), "--message-format", "short", "--timings"];
-        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache))
-    };
+    let check = |cache: &std::path::Path| check_with_cache(&root, cache, &[]);
     let lib = ws.file("src/lib.rs");
     let edit = |from: &str, to: &str| {
         let text = std::fs::read_to_string(&lib).unwrap();
