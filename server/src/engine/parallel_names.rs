@@ -3,18 +3,23 @@
 //! workspace's dependencies resolve side by side instead of one after another
 //! (rust-analyzer's own `parallel_prime_caches` works the same way, without the
 //! symbol indexes a check never reads). Only the workspace's crates and what they
-//! depend on are resolved.
+//! depend on are resolved. A thread with no def map to build meanwhile builds the
+//! item trees of the files the def maps to come will read (`module_files`):
+//! while `core`'s is built, nothing else can be.
 
 use std::any::Any;
 use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 use ra_ap_ide_db::{
     RootDatabase,
     base_db::Crate,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+
+use super::module_files::{self, ModuleFile};
 
 /// The crates left, those whose dependencies are done, and how many
 /// dependencies each waiting crate still waits for; the crates whose impls are
@@ -33,6 +38,16 @@ struct Schedule {
     /// What a thread panicked with (a salsa cancellation among others): the
     /// others stop, and the calling thread raises it again.
     panicked: Option<Box<dyn Any + Send>>,
+    /// Files whose item trees are to be built ahead of their crate's def map, the
+    /// next on top; then the crates whose files are, in the order their def maps
+    /// can start.
+    read_ahead: Vec<ModuleFile>,
+    crates_to_read_ahead: VecDeque<Crate>,
+    /// Crates whose def map is built: their files are no longer read ahead. One
+    /// being built still is, from the back while its def map reads from the front.
+    built: FxHashSet<Crate>,
+    read_ahead_files: usize,
+    read_ahead_time: Duration,
 }
 
 impl Schedule {
@@ -48,7 +63,7 @@ impl Schedule {
     /// to build, but while def maps are left, one thread always stays free for
     /// them: collecting an impls is not interrupted, and `std`'s def map would wait
     /// for it.
-    fn next_job(&mut self, threads: usize) -> Option<Job> {
+    fn next_job(&mut self, db: &RootDatabase, threads: usize) -> Option<Job> {
         if let Some(krate) = self.ready.pop() {
             self.working += 1;
             return Some(Job::DefMap(krate));
@@ -59,13 +74,33 @@ impl Schedule {
                 return Some(Job::Impls(krate));
             }
         }
+        if !self.def_maps_over() {
+            return self.next_file_to_read_ahead(db).map(Job::ReadAhead);
+        }
         None
+    }
+
+    /// The next file whose item tree no def map has asked for yet.
+    fn next_file_to_read_ahead(&mut self, db: &RootDatabase) -> Option<ModuleFile> {
+        loop {
+            if let Some(file) = self.read_ahead.pop() {
+                if !self.built.contains(&file.krate) {
+                    return Some(file);
+                }
+                continue;
+            }
+            let krate = self.crates_to_read_ahead.pop_front()?;
+            if !self.built.contains(&krate) {
+                return Some(ModuleFile::crate_root(db, krate));
+            }
+        }
     }
 }
 
 enum Job {
     DefMap(Crate),
     Impls(Crate),
+    ReadAhead(ModuleFile),
 }
 
 /// Builds the def map of every workspace crate and of every crate they depend
@@ -94,6 +129,19 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             waiting_on.insert(krate, deps.len());
         }
     }
+    // The order their def maps can start in: dependencies first.
+    let mut crates_to_read_ahead = VecDeque::with_capacity(scope.len());
+    let (mut starting, mut waiting) = (VecDeque::from(ready.clone()), waiting_on.clone());
+    while let Some(krate) = starting.pop_front() {
+        crates_to_read_ahead.push_back(krate);
+        for &dependent in dependents.get(&krate).into_iter().flatten() {
+            let left = waiting.get_mut(&dependent).expect("a dependent waits");
+            *left -= 1;
+            if *left == 0 {
+                starting.push_back(dependent);
+            }
+        }
+    }
     let schedule = Mutex::new(Schedule {
         ready,
         waiting_on,
@@ -102,6 +150,11 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         impls_pending: VecDeque::new(),
         collecting_impls: 0,
         panicked: None,
+        read_ahead: Vec::new(),
+        crates_to_read_ahead,
+        built: FxHashSet::default(),
+        read_ahead_files: 0,
+        read_ahead_time: Duration::ZERO,
     });
     let changed = Condvar::new();
     let lock = || schedule.lock().unwrap_or_else(|e| e.into_inner());
@@ -112,7 +165,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 if state.panicked.is_some() {
                     return;
                 }
-                if let Some(job) = state.next_job(threads) {
+                if let Some(job) = state.next_job(db, threads) {
                     break job;
                 }
                 if state.def_maps_over() && state.impls_pending.is_empty() {
@@ -122,14 +175,17 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             }
         };
         let started = std::time::Instant::now();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| match job {
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| match &job {
             Job::DefMap(krate) => {
-                hir_def::nameres::crate_def_map(db, krate);
+                hir_def::nameres::crate_def_map(db, *krate);
+                Vec::new()
             }
             Job::Impls(krate) => {
-                hir_ty::method_resolution::TraitImpls::for_crate(db, krate);
-                hir_ty::method_resolution::InherentImpls::for_crate(db, krate);
+                hir_ty::method_resolution::TraitImpls::for_crate(db, *krate);
+                hir_ty::method_resolution::InherentImpls::for_crate(db, *krate);
+                Vec::new()
             }
+            Job::ReadAhead(file) => module_files::read_ahead(db, file),
         }));
         let mut state = lock();
         match job {
@@ -138,6 +194,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
                 state.working -= 1;
                 if outcome.is_ok() {
+                    state.built.insert(krate);
                     state.left -= 1;
                     state.impls_pending.push_back(krate);
                     for &dependent in dependents.get(&krate).into_iter().flatten() {
@@ -153,9 +210,16 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
                 state.collecting_impls -= 1;
             }
+            Job::ReadAhead(_) => {
+                state.read_ahead_files += 1;
+                state.read_ahead_time += started.elapsed();
+            }
         }
-        if let Err(payload) = outcome {
-            state.panicked = Some(payload);
+        match outcome {
+            // Popped first: the file's last module, so that a def map being built,
+            // which reads from the first, meets it halfway.
+            Ok(declared) => state.read_ahead.extend(declared),
+            Err(payload) => state.panicked = Some(payload),
         }
         drop(state);
         changed.notify_all();
@@ -175,13 +239,15 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         }
         work(db);
     });
-    if let Some(payload) = schedule
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .panicked
-    {
+    let schedule = schedule.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(payload) = schedule.panicked {
         std::panic::resume_unwind(payload);
     }
+    tracing::debug!(
+        "item trees of {} files read ahead of their def maps in {} ms",
+        schedule.read_ahead_files,
+        schedule.read_ahead_time.as_millis()
+    );
 }
 
 fn crate_name(db: &RootDatabase, krate: Crate) -> String {

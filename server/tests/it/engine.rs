@@ -221,3 +221,38 @@ fn std_intrinsics_stay_out_until_a_source_names_one() {
     assert_eq!(root_in, root_out, "core's root (macros included) is the same");
     assert_eq!(impls_in, impls_out, "core's impls are the same");
 }
+
+/// The files name resolution reads ahead (`engine::module_files`) are files of the
+/// crates' module trees as their def maps have them: none that a def map does not
+/// read (item trees built for nothing), and most of those the def maps do read
+/// (a module declared inside a macro such as `cfg_if!` is left to the def map).
+#[test]
+fn files_read_ahead_are_the_def_maps_files() {
+    use noalloc_ls::engine::module_files::files_of_crate;
+    let shared = fixture("specifics");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let db = &fixture.ws.db;
+    hir::attach_db(db, || {
+        let mut checked = Vec::new();
+        for &krate in ra_ap_ide_db::base_db::all_crates(db).iter() {
+            let name = krate.extra_data(db).display_name.as_ref().map_or_else(String::new, |name| name.to_string());
+            if !["core", "alloc", "std", "libc", "compiler_builtins", "hashbrown", "serde_core", "specifics"].contains(&name.as_str()) {
+                continue;
+            }
+            let def_map = hir_def::nameres::crate_def_map(db, krate);
+            let read: std::collections::HashSet<_> =
+                def_map.modules().filter_map(|(_, module)| module.origin.file_id()).map(|file| file.file_id(db)).collect();
+            let found = files_of_crate(db, krate);
+            let extra: Vec<_> = found.iter().filter(|file| !read.contains(file)).map(|file| fixture.ws.vfs.file_path(*file).to_string()).collect();
+            assert!(extra.is_empty(), "{name}: read ahead but not by the def map: {extra:?}");
+            // No macro declares a module of these (std's `cfg_if!` declares a quarter).
+            if ["core", "alloc", "specifics"].contains(&name.as_str()) {
+                assert_eq!(found.len(), read.len(), "{name}");
+            }
+            checked.push((name, found.len(), read.len()));
+        }
+        assert_eq!(checked.len(), 8, "{checked:?}");
+        let (found, read) = checked.iter().fold((0, 0), |(found, read), (_, f, r)| (found + f, read + r));
+        assert!(found * 10 >= read * 8, "{found} of {read} files found: {checked:?}");
+    });
+}
