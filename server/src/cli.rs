@@ -74,6 +74,31 @@ pub struct CheckOptions {
     /// `--cross-check`: also hold each root's verdict against the compiled program
     /// (`cross-check = true` in the metadata turns it on too).
     pub cross_check: bool,
+    /// The process exits once `run` returns (the binaries): the loaded workspace
+    /// is left to the exit rather than freed, which takes 2 % of a cold check.
+    pub exit_after: bool,
+}
+
+/// The workspace a check loaded, freed when dropped unless the process is about to
+/// exit (`CheckOptions::exit_after`).
+struct Loaded {
+    ws: Option<Workspace>,
+    exit_after: bool,
+}
+
+impl std::ops::Deref for Loaded {
+    type Target = Workspace;
+    fn deref(&self) -> &Workspace {
+        self.ws.as_ref().expect("taken only when dropped")
+    }
+}
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        if self.exit_after {
+            std::mem::forget(self.ws.take());
+        }
+    }
 }
 
 /// The adoption files a check uses, and whether it (re)writes them instead of
@@ -130,7 +155,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
         }
     };
     let ws = match Workspace::load(&options.path, &options.load, &progress) {
-        Ok(ws) => ws,
+        Ok(ws) => Loaded { ws: Some(ws), exit_after: options.exit_after },
         Err(error) => {
             let _ = writeln!(err, "error: {error}");
             return EXIT_COULD_NOT_RUN;

@@ -223,6 +223,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             prune_baseline: flags.prune,
             write_exemptions: flags.write_exemptions,
         },
+        exit_after: true,
         cross_check: flags.cross_check,
     }
 }
