@@ -17,7 +17,8 @@
 //! it is quiescent (rust-analyzer's `experimental/serverStatus`), which it says only
 //! once the diagnostics of that text are published. Before the edits: the time from
 //! `initialize` to the first analysis published whole, and to the edited (open)
-//! file's first diagnostics, which the server publishes as soon as they are complete.
+//! file's first diagnostics, which the server publishes as soon as they are complete;
+//! and how much of that was loading (until its `$/progress` says it analyzes).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -67,7 +68,7 @@ fn main() {
         .expect("a file with a root");
     let text = std::fs::read_to_string(&lib).unwrap();
 
-    let (mut child, mut session, first, open_file_first) = Session::open(&server, &root, &lib, &text);
+    let (mut child, mut session, first, open_file_first, loaded) = Session::open(&server, &root, &lib, &text);
     let pid = child.id();
     let rss_loaded = rss_kib(pid, "VmRSS");
 
@@ -113,7 +114,7 @@ fn main() {
     // Reopened on the same files, unchanged on disk: the analysis the first session
     // stored is published before the server has analyzed anything (when a cache
     // directory is in use, as by default).
-    let (mut child, mut reopened, _, reopened_first) = Session::open(&server, &root, &lib, &text);
+    let (mut child, mut reopened, _, reopened_first, _) = Session::open(&server, &root, &lib, &text);
     reopened.shutdown(&mut child);
 
     // What rust-analyzer itself holds for this workspace once it has indexed it: load
@@ -146,6 +147,9 @@ fn main() {
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));
+    if let (Some(loaded), Some(at)) = (loaded, open_file_first) {
+        println!("load: {:.0} ms; after it, the open file's first diagnostics: {:.0} ms", ms(loaded), ms(at - loaded));
+    }
     for (what, at) in [("", open_file_first), ("reopened, files unchanged: ", reopened_first)] {
         match at {
             Some(at) => println!("{what}load + the open file's first diagnostics: {:.0} ms", ms(at)),
@@ -182,12 +186,15 @@ struct Session {
     /// The edited (open) file, and when its diagnostics were first published.
     watched: String,
     watched_published: Option<Instant>,
+    /// When the server said the workspace was loaded (its `$/progress` report
+    /// "analyzing the roots").
+    loaded: Option<Instant>,
 }
 
 impl Session {
     /// Starts the server on `root` and opens `lib`; returns once it is quiescent,
     /// with the time that took and the time to `lib`'s first diagnostics.
-    fn open(server: &Path, root: &Path, lib: &Path, text: &str) -> (Child, Session, Duration, Option<Duration>) {
+    fn open(server: &Path, root: &Path, lib: &Path, text: &str) -> (Child, Session, Duration, Option<Duration>, Option<Duration>) {
         let mut child = Command::new(server)
             .arg("--stdio")
             .stdin(Stdio::piped())
@@ -211,6 +218,7 @@ impl Session {
             publishes: 0,
             watched: uri(lib),
             watched_published: None,
+            loaded: None,
         };
         let started = Instant::now();
         session.request(
@@ -218,7 +226,10 @@ impl Session {
             json!({
                 "processId": null,
                 "rootUri": uri(root),
-                "capabilities": { "experimental": { "serverStatusNotification": true } },
+                "capabilities": {
+                    "experimental": { "serverStatusNotification": true },
+                    "window": { "workDoneProgress": true },
+                },
                 "initializationOptions": { "buildScripts": false },
             }),
         );
@@ -230,7 +241,8 @@ impl Session {
         session.wait_quiescent();
         let first = started.elapsed();
         let open_file_first = session.watched_published.map(|at| at.duration_since(started));
-        (child, session, first, open_file_first)
+        let loaded = session.loaded.map(|at| at.duration_since(started));
+        (child, session, first, open_file_first, loaded)
     }
 
     fn shutdown(&mut self, child: &mut Child) {
@@ -269,6 +281,9 @@ impl Session {
         match message["method"].as_str() {
             Some("experimental/serverStatus") => {
                 self.quiescent = message["params"]["quiescent"] == true
+            }
+            Some("$/progress") if message["params"]["value"]["message"] == "analyzing the roots" => {
+                self.loaded.get_or_insert_with(Instant::now);
             }
             Some("textDocument/publishDiagnostics") => {
                 self.publishes += 1;
