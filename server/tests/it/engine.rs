@@ -256,3 +256,62 @@ fn files_read_ahead_are_the_def_maps_files() {
         assert!(found * 10 >= read * 8, "{found} of {read} files found: {checked:?}");
     });
 }
+
+/// Each way a `mod` item names its file, found as rust-analyzer's def map finds it:
+/// `name.rs` and `name/mod.rs`, the children of `name.rs` under `name/`, `#[path]`
+/// relative to a `mod.rs` or to a `name.rs` file's own directory, inline modules
+/// with and without `#[path]`, raw names. A module `#[cfg]` turns off is read by
+/// neither; one under `#[cfg_attr]` is left to the def map.
+#[test]
+fn module_files_are_found_where_the_def_map_finds_them() {
+    use noalloc_ls::engine::{LoadOptions, Workspace, module_files::files_of_crate};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let files = [
+        ("Cargo.toml", "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
+        (
+            "src/lib.rs",
+            "mod flat;\nmod dir;\n#[path = \"elsewhere/renamed.rs\"]\nmod renamed;\nmod inline {\n    mod inner;\n}\n#[path = \"custom\"]\nmod inline_with_path {\n    mod x;\n}\n#[cfg(any())]\nmod off;\n#[cfg_attr(all(), path = \"attr_path.rs\")]\nmod by_cfg_attr;\nmod r#type;\n",
+        ),
+        ("src/flat.rs", "mod child;\n#[path = \"sibling.rs\"]\nmod sib;\n"),
+        ("src/flat/child.rs", ""),
+        ("src/sibling.rs", ""),
+        ("src/dir/mod.rs", "pub mod leaf;\n"),
+        ("src/dir/leaf.rs", ""),
+        ("src/elsewhere/renamed.rs", "mod deeper;\n"),
+        ("src/elsewhere/deeper.rs", ""),
+        ("src/inline/inner.rs", ""),
+        ("src/custom/x.rs", ""),
+        ("src/off.rs", ""),
+        ("src/attr_path.rs", ""),
+        ("src/type.rs", ""),
+    ];
+    for (path, text) in files {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
+    let db = &ws.db;
+    let krate = *ra_ap_ide_db::base_db::all_crates(db)
+        .iter()
+        .find(|krate| krate.extra_data(db).display_name.as_ref().is_some_and(|name| name.to_string() == "shapes"))
+        .expect("the workspace's crate");
+    let src = format!("{}/src/", root.display());
+    let path_of = |file| ws.vfs.file_path(file).to_string().trim_start_matches(src.as_str()).to_owned();
+    let (mut found, mut read): (Vec<String>, Vec<String>) = hir::attach_db(db, || {
+        let found = files_of_crate(db, krate).into_iter().map(path_of).collect();
+        let def_map = hir_def::nameres::crate_def_map(db, krate);
+        let read = def_map.modules().filter_map(|(_, module)| module.origin.file_id()).map(|file| path_of(file.file_id(db))).collect();
+        (found, read)
+    });
+    found.sort();
+    read.sort();
+    let all_but = |left_out: &[&str]| {
+        let mut paths: Vec<String> = files[1..].iter().map(|(path, _)| path.trim_start_matches("src/").to_owned()).filter(|path| !left_out.contains(&path.as_str())).collect();
+        paths.sort();
+        paths
+    };
+    assert_eq!(read, all_but(&["off.rs"]));
+    assert_eq!(found, all_but(&["off.rs", "attr_path.rs"]));
+}
