@@ -367,7 +367,7 @@ fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::F
 /// body. So a generic root costs the bodies that mention it, not the workspace.
 pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, local: &[FunctionId]) -> Vec<GenericArgs<'db>> {
     let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
-    let called_unnamed = CALLED_WITHOUT_ITS_NAME.contains(&name.as_str());
+    let called_unnamed = called_without_its_name(db, func);
     let names = if called_unnamed { Vec::new() } else { names_of(db, func) };
     let mut out: Vec<GenericArgs<'db>> = Vec::new();
     for &caller in local {
@@ -424,11 +424,18 @@ const CALLED_WITHOUT_ITS_NAME: &[&str] = &[
 /// The names a body must use to instantiate `func` (`instantiations`); `None` when
 /// it may without naming it.
 pub(crate) fn instantiating_names(db: &dyn HirDatabase, func: FunctionId) -> Option<Vec<String>> {
-    let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
-    if CALLED_WITHOUT_ITS_NAME.contains(&name.as_str()) {
+    if called_without_its_name(db, func) {
         return None;
     }
     Some(names_of(db, func).iter().map(|name| name.as_str().to_owned()).collect())
+}
+
+/// Whether code may call `func` without spelling its name: an operator's or a
+/// desugaring's trait method, or a lang item (a `no_std` crate may define one).
+fn called_without_its_name(db: &dyn HirDatabase, func: FunctionId) -> bool {
+    let name = &hir_def::signatures::FunctionSignature::of(db, func).name;
+    CALLED_WITHOUT_ITS_NAME.contains(&name.as_str())
+        || hir_def::attrs::AttrFlags::lang_item(db, hir_def::AttrDefId::FunctionId(func)).is_some()
 }
 
 fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
