@@ -345,7 +345,11 @@ impl<'a> Analyzer<'a> {
                     } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
                         keepable = false;
                         analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
-                        let local = local_functions.get_or_insert_with(|| self.all_local_functions());
+                        let local = local_functions.get_or_insert_with(|| {
+                            let local = self.all_local_functions();
+                            super::parallel_names::names_in_bodies(self.db, &local, super::parallel_names::threads(config.jobs));
+                            local
+                        });
                         roots::instantiations(db, root.func, local)
                     } else {
                         vec![identity]

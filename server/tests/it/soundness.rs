@@ -227,3 +227,55 @@ fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
     };
     assert_eq!(check(1), check(3));
 }
+
+/// A generic root is checked at every instantiation the workspace makes, however
+/// the call is written (plainly, under a rename, by a macro of another module),
+/// when the search reads the bodies of more functions than one thread does
+/// (`parallel_names::names_in_bodies`) as when one thread reads them all: each
+/// instantiation here has an allocating `From` impl of its own, so a missed one
+/// is a missing finding.
+#[test]
+fn a_generic_roots_instantiations_are_found_among_many_functions_on_any_number_of_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"many\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
+    let modules = 12;
+    let mut lib = String::from(
+        "// noalloc:root\npub fn halve<T: Into<u64>>(x: T) -> u64 {\n    x.into() / 2\n}\n\n#[macro_export]\nmacro_rules! halved {\n    ($x:expr) => {\n        $crate::halve($x)\n    };\n}\n\n",
+    );
+    for ty in ["Plain", "Renamed", "ByMacro"] {
+        lib.push_str(&format!(
+            "pub struct {ty}(pub u32);\n\nimpl From<{ty}> for u64 {{\n    fn from(x: {ty}) -> u64 {{\n        let v = vec![x.0];\n        v[0] as u64\n    }}\n}}\n\n"
+        ));
+    }
+    for m in 0..modules {
+        lib.push_str(&format!("pub mod m{m};\n"));
+        let mut text = String::from("use crate::halve as h;\n\n");
+        for f in 0..100 {
+            text.push_str(&format!("pub fn f{f}(x: u32) -> u32 {{\n    x + {f}\n}}\n\n"));
+        }
+        match m {
+            3 => text.push_str("pub fn plain(x: u32) -> u64 {\n    crate::halve(crate::Plain(x))\n}\n"),
+            7 => text.push_str("pub fn renamed(x: u32) -> u64 {\n    h(crate::Renamed(x))\n}\n"),
+            11 => text.push_str("pub fn by_macro(x: u32) -> u64 {\n    crate::halved!(crate::ByMacro(x))\n}\n"),
+            _ => {}
+        }
+        std::fs::write(root.join(format!("src/m{m}.rs")), text).unwrap();
+    }
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
+    let check = |jobs: usize| {
+        let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), cache_dir: None, ..CheckConfig::default() };
+        let analysis = analyze(&ws, &config);
+        let mut lines: Vec<u32> = analysis.findings.iter().map(|finding| finding.location.line).collect();
+        lines.sort();
+        (lines, render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0))
+    };
+    let (one_thread, rendered_one) = check(1);
+    // `let v = vec![x.0];` of each of the three impls.
+    assert_eq!(one_thread, vec![17, 26, 35], "{rendered_one}");
+    let (two_threads, rendered_two) = check(2);
+    assert_eq!((two_threads, rendered_two), (one_thread, rendered_one));
+}
