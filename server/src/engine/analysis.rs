@@ -347,7 +347,12 @@ impl<'a> Analyzer<'a> {
                         analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
                         let local = local_functions.get_or_insert_with(|| {
                             let local = self.all_local_functions();
-                            super::parallel_names::names_in_bodies(self.db, &local, super::parallel_names::threads(config.jobs));
+                            // What each body names, read on every core first (syntax, or
+                            // a lowered body), when there are enough to share.
+                            let threads = super::parallel_names::threads(config.jobs);
+                            super::on_every_core::map(self.db, &local, threads, 500, |db, &func| {
+                                super::incremental::names_in_body(db, func);
+                            });
                             local
                         });
                         roots::instantiations(db, root.func, local)

@@ -14,6 +14,7 @@ pub mod identity;
 mod impls;
 pub mod incremental;
 mod judge;
+mod on_every_core;
 pub mod module_files;
 pub mod load;
 pub(crate) mod naming;

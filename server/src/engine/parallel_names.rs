@@ -250,42 +250,6 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     );
 }
 
-/// Reads what each of `funcs`' bodies names (`incremental::names_in_body`: syntax,
-/// or a lowered body, never inference) on up to `threads` threads, each a run of
-/// them (a run shares its files' parses), before a generic root's
-/// instantiations are looked for among them. A panic or cancellation is raised
-/// again on this thread.
-pub(crate) fn names_in_bodies(db: &RootDatabase, funcs: &[hir_def::FunctionId], threads: usize) {
-    /// Below this, a thread costs more than it saves.
-    const PER_THREAD: usize = 500;
-    let threads = threads.min(funcs.len() / PER_THREAD).max(1);
-    let run = funcs.len().div_ceil(threads);
-    let read = |db: &RootDatabase, funcs: &[hir_def::FunctionId]| {
-        for &func in funcs {
-            super::incremental::names_in_body(db, func);
-        }
-    };
-    let outcome = std::thread::scope(|scope| {
-        let helpers: Vec<_> = funcs
-            .chunks(run)
-            .skip(1)
-            .filter_map(|funcs| {
-                let db = db.clone();
-                std::thread::Builder::new()
-                    .name("noalloc-names".to_owned())
-                    .stack_size(64 << 20)
-                    .spawn_scoped(scope, move || hir::attach_db(&db, || read(&db, funcs)))
-                    .ok()
-            })
-            .collect();
-        let own = std::panic::catch_unwind(AssertUnwindSafe(|| read(db, funcs.chunks(run).next().unwrap_or_default())));
-        helpers.into_iter().map(|helper| helper.join()).fold(own, |first, next| first.and(next))
-    });
-    if let Err(payload) = outcome {
-        std::panic::resume_unwind(payload);
-    }
-}
-
 fn crate_name(db: &RootDatabase, krate: Crate) -> String {
     krate.extra_data(db).display_name.as_ref().map_or_else(|| "?".to_owned(), |name| name.to_string())
 }

@@ -79,6 +79,8 @@ pub struct AnalysisStore {
     summary_key: Vec<String>,
     /// How long working out the fingerprint took.
     pub fingerprint_ms: u128,
+    /// Threads the digests are worked out on (`CheckConfig::jobs`).
+    threads: usize,
 }
 
 impl AnalysisStore {
@@ -100,6 +102,7 @@ impl AnalysisStore {
             hashed,
             summary_key,
             fingerprint_ms: started.elapsed().as_millis(),
+            threads: super::parallel_names::threads(config.jobs),
         })
     }
 
@@ -135,7 +138,7 @@ impl AnalysisStore {
                 continue;
             }
             let then_digest = then.digest?;
-            let now = digest(ws, *file, &stored.analysis.root_instantiations)?;
+            let now = digest(&ws.db, *file, &stored.analysis.root_instantiations)?;
             if !then_digest.same_to_analysis(&now) {
                 tracing::debug!("{} changed in what the stored analysis read", path.display());
                 return None;
@@ -157,20 +160,21 @@ impl AnalysisStore {
     pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
         let started = Instant::now();
         let walked = analysis.walked_workspace_code.as_ref();
+        // Parsing and hashing every file of a large workspace: on every core.
+        let digests = super::on_every_core::map(&ws.db, &self.hashed.editable, self.threads, 100, |db, (path, _, file)| {
+            let walked = walked?;
+            let mut digest = digest(db, *file, &analysis.root_instantiations)?;
+            for place in walked.iter().filter(|place| place.file == *path) {
+                digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
+            }
+            Some(digest)
+        });
         let editable = self
             .hashed
             .editable
             .iter()
-            .map(|(path, text, file)| {
-                let digest = walked.and_then(|walked| {
-                    let mut digest = digest(ws, *file, &analysis.root_instantiations)?;
-                    for place in walked.iter().filter(|place| place.file == *path) {
-                        digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
-                    }
-                    Some(digest)
-                });
-                EditableFile { path: path.clone(), text: *text, digest }
-            })
+            .zip(digests)
+            .map(|((path, text, _), digest)| EditableFile { path: path.clone(), text: *text, digest })
             .collect();
         self.write(editable, analysis)?;
         forget_old_analyses(self.path.parent().unwrap_or(Path::new(".")));
@@ -224,13 +228,12 @@ fn settings_material(ws: &Workspace, config: &CheckConfig, summary_key: &[String
 /// The digest of a workspace file, parsed as its first crate's edition, for an
 /// analysis whose generic roots bodies instantiate as `instantiations` says; `None`
 /// when any body may instantiate one.
-fn digest(ws: &Workspace, file: ra_ap_vfs::FileId, instantiations: &RootInstantiations) -> Option<FileDigest> {
+fn digest(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId, instantiations: &RootInstantiations) -> Option<FileDigest> {
     let names = match instantiations {
         RootInstantiations::NotFromBodies => &[][..],
         RootInstantiations::Named(names) => names.as_slice(),
         RootInstantiations::AnyBody => return None,
     };
-    let db = &ws.db;
     let edition = base_db::relevant_crates(db, file).first()?.data(db).edition;
     let parse = base_db::EditionedFileId::new(db, file, edition).parse(db);
     FileDigest::of(&parse, db.file_text(file).text(db), names)

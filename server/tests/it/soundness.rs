@@ -231,7 +231,7 @@ fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
 /// A generic root is checked at every instantiation the workspace makes, however
 /// the call is written (plainly, under a rename, by a macro of another module),
 /// when the search reads the bodies of more functions than one thread does
-/// (`parallel_names::names_in_bodies`) as when one thread reads them all: each
+/// (`engine/on_every_core.rs`) as when one thread reads them all: each
 /// instantiation here has an allocating `From` impl of its own, so a missed one
 /// is a missing finding.
 #[test]
