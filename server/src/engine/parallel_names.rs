@@ -63,7 +63,7 @@ impl Schedule {
     /// to build, but while def maps are left, one thread always stays free for
     /// them: collecting an impls is not interrupted, and `std`'s def map would wait
     /// for it.
-    fn next_job(&mut self, db: &RootDatabase, threads: usize) -> Option<Job> {
+    fn next_job(&mut self, threads: usize) -> Option<Job> {
         if let Some(krate) = self.ready.pop() {
             self.working += 1;
             return Some(Job::DefMap(krate));
@@ -75,23 +75,24 @@ impl Schedule {
             }
         }
         if !self.def_maps_over() {
-            return self.next_file_to_read_ahead(db).map(Job::ReadAhead);
+            return self.next_to_read_ahead();
         }
         None
     }
 
-    /// The next file whose item tree no def map has asked for yet.
-    fn next_file_to_read_ahead(&mut self, db: &RootDatabase) -> Option<ModuleFile> {
+    /// The next file whose item tree no def map has asked for yet, or the next
+    /// crate to start reading from its root.
+    fn next_to_read_ahead(&mut self) -> Option<Job> {
         loop {
             if let Some(file) = self.read_ahead.pop() {
                 if !self.built.contains(&file.krate) {
-                    return Some(file);
+                    return Some(Job::ReadAhead(file));
                 }
                 continue;
             }
             let krate = self.crates_to_read_ahead.pop_front()?;
             if !self.built.contains(&krate) {
-                return Some(ModuleFile::crate_root(db, krate));
+                return Some(Job::ReadAheadFromRoot(krate));
             }
         }
     }
@@ -101,6 +102,7 @@ enum Job {
     DefMap(Crate),
     Impls(Crate),
     ReadAhead(ModuleFile),
+    ReadAheadFromRoot(Crate),
 }
 
 /// Builds the def map of every workspace crate and of every crate they depend
@@ -165,7 +167,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 if state.panicked.is_some() {
                     return;
                 }
-                if let Some(job) = state.next_job(db, threads) {
+                if let Some(job) = state.next_job(threads) {
                     break job;
                 }
                 if state.def_maps_over() && state.impls_pending.is_empty() {
@@ -186,6 +188,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 Vec::new()
             }
             Job::ReadAhead(file) => module_files::read_ahead(db, file),
+            Job::ReadAheadFromRoot(krate) => module_files::read_ahead(db, &ModuleFile::crate_root(db, *krate)),
         }));
         let mut state = lock();
         match job {
@@ -210,7 +213,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
                 state.collecting_impls -= 1;
             }
-            Job::ReadAhead(_) => {
+            Job::ReadAhead(_) | Job::ReadAheadFromRoot(_) => {
                 state.read_ahead_files += 1;
                 state.read_ahead_time += started.elapsed();
             }
