@@ -265,10 +265,7 @@ fn files_read_ahead_are_the_def_maps_files() {
 #[test]
 fn module_files_are_found_where_the_def_map_finds_them() {
     use noalloc_ls::engine::{LoadOptions, Workspace, module_files::files_of_crate};
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
     let files = [
-        ("Cargo.toml", "[package]\nname = \"shapes\"\nversion = \"0.1.0\"\nedition = \"2021\"\n"),
         (
             "src/lib.rs",
             "mod flat;\nmod dir;\n#[path = \"elsewhere/renamed.rs\"]\nmod renamed;\nmod inline {\n    mod inner;\n}\n#[path = \"custom\"]\nmod inline_with_path {\n    mod x;\n}\n#[cfg(any())]\nmod off;\n#[cfg_attr(all(), path = \"attr_path.rs\")]\nmod by_cfg_attr;\nmod r#type;\n",
@@ -286,10 +283,8 @@ fn module_files_are_found_where_the_def_map_finds_them() {
         ("src/attr_path.rs", ""),
         ("src/type.rs", ""),
     ];
-    for (path, text) in files {
-        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
-        std::fs::write(root.join(path), text).unwrap();
-    }
+    let owned: Vec<(String, String)> = files.iter().map(|(path, text)| (path.to_string(), text.to_string())).collect();
+    let (_dir, root) = crate::temp_package("shapes", &owned);
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
     let db = &ws.db;
@@ -308,7 +303,7 @@ fn module_files_are_found_where_the_def_map_finds_them() {
     found.sort();
     read.sort();
     let all_but = |left_out: &[&str]| {
-        let mut paths: Vec<String> = files[1..].iter().map(|(path, _)| path.trim_start_matches("src/").to_owned()).filter(|path| !left_out.contains(&path.as_str())).collect();
+        let mut paths: Vec<String> = files.iter().map(|(path, _)| path.trim_start_matches("src/").to_owned()).filter(|path| !left_out.contains(&path.as_str())).collect();
         paths.sort();
         paths
     };

@@ -236,11 +236,8 @@ fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
 /// is a missing finding.
 #[test]
 fn a_generic_roots_instantiations_are_found_among_many_functions_on_any_number_of_threads() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"many\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
     let modules = 12;
+    let mut files = Vec::new();
     let mut lib = String::from(
         "// noalloc:root\npub fn halve<T: Into<u64>>(x: T) -> u64 {\n    x.into() / 2\n}\n\n#[macro_export]\nmacro_rules! halved {\n    ($x:expr) => {\n        $crate::halve($x)\n    };\n}\n\n",
     );
@@ -261,9 +258,10 @@ fn a_generic_roots_instantiations_are_found_among_many_functions_on_any_number_o
             11 => text.push_str("pub fn by_macro(x: u32) -> u64 {\n    crate::halved!(crate::ByMacro(x))\n}\n"),
             _ => {}
         }
-        std::fs::write(root.join(format!("src/m{m}.rs")), text).unwrap();
+        files.push((format!("src/m{m}.rs"), text));
     }
-    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    files.push(("src/lib.rs".to_owned(), lib));
+    let (_dir, root) = crate::temp_package("many", &files);
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
     let check = |jobs: usize| {
