@@ -54,7 +54,26 @@ impl Analyzer<'_> {
         let mut errors = Vec::new();
         let mut seen = FxHashSet::default();
         let mut broken = Vec::new();
-        for file in self.local_files() {
+        // A file that never spells `noalloc` holds no directive (every form does):
+        // only its syntax errors are read, on every core.
+        use ra_ap_ide_db::base_db::SourceDatabase as _;
+        let files = self.local_files();
+        let spells_noalloc: Vec<bool> = files.iter().map(|&file| db.file_text(file).text(db).contains("noalloc")).collect();
+        let plain: Vec<FileId> = files.iter().zip(&spells_noalloc).filter(|(_, spells)| !**spells).map(|(&file, _)| file).collect();
+        let threads = super::parallel_names::threads(config.jobs);
+        let plain_broken: FxHashSet<FileId> = super::on_every_core::map(db, &plain, threads, 50, |db, &file| {
+            Semantics::new(db).attach_first_edition(file).parse_errors(db).is_some().then_some(file)
+        })
+        .into_iter()
+        .flatten()
+        .collect();
+        for (file, spells_noalloc) in files.into_iter().zip(spells_noalloc) {
+            if !spells_noalloc {
+                if plain_broken.contains(&file) {
+                    broken.extend(self.ws.file_path(file));
+                }
+                continue;
+            }
             let source = sema.parse_guess_edition(file);
             if sema.attach_first_edition(file).parse_errors(db).is_some() {
                 broken.extend(self.ws.file_path(file));

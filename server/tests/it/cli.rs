@@ -164,6 +164,8 @@ fn broken_code_is_checked_as_far_as_it_goes() {
     assert_eq!(code, 1, "{stderr}");
     assert!(stdout.contains("broken::handler: calls alloc::string::String::from"), "{stdout}");
     assert!(stderr.contains("src/lib.rs has syntax errors"), "{stderr}");
+    // A file with no directive is read for its syntax errors alone.
+    assert!(stderr.contains("src/plain.rs has syntax errors"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
