@@ -136,13 +136,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     let (mut starting, mut waiting) = (VecDeque::from(ready.clone()), waiting_on.clone());
     while let Some(krate) = starting.pop_front() {
         crates_to_read_ahead.push_back(krate);
-        for &dependent in dependents.get(&krate).into_iter().flatten() {
-            let left = waiting.get_mut(&dependent).expect("a dependent waits");
-            *left -= 1;
-            if *left == 0 {
-                starting.push_back(dependent);
-            }
-        }
+        release_dependents(&dependents, &mut waiting, krate, |dependent| starting.push_back(dependent));
     }
     let schedule = Mutex::new(Schedule {
         ready,
@@ -200,13 +194,8 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                     state.built.insert(krate);
                     state.left -= 1;
                     state.impls_pending.push_back(krate);
-                    for &dependent in dependents.get(&krate).into_iter().flatten() {
-                        let waiting = state.waiting_on.get_mut(&dependent).expect("a dependent waits");
-                        *waiting -= 1;
-                        if *waiting == 0 {
-                            state.ready.push(dependent);
-                        }
-                    }
+                    let Schedule { waiting_on, ready, .. } = &mut *state;
+                    release_dependents(&dependents, waiting_on, krate, |dependent| ready.push(dependent));
                 }
             }
             Job::Impls(krate) => {
@@ -251,6 +240,22 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         schedule.read_ahead_files,
         schedule.read_ahead_time.as_millis()
     );
+}
+
+/// `krate`'s def map is built: each crate that waited for it alone is `ready`.
+fn release_dependents(
+    dependents: &FxHashMap<Crate, Vec<Crate>>,
+    waiting_on: &mut FxHashMap<Crate, usize>,
+    krate: Crate,
+    mut ready: impl FnMut(Crate),
+) {
+    for &dependent in dependents.get(&krate).into_iter().flatten() {
+        let waiting = waiting_on.get_mut(&dependent).expect("a dependent waits");
+        *waiting -= 1;
+        if *waiting == 0 {
+            ready(dependent);
+        }
+    }
 }
 
 fn crate_name(db: &RootDatabase, krate: Crate) -> String {
