@@ -40,14 +40,16 @@ impl rustc_stable_hash::FromStableHash for Fingerprint {
     }
 }
 
+/// The stored file: read as `StoredFile<Analysis>`, written from a borrowed
+/// analysis, `StoredFile<&Analysis>`, which serializes the same.
 #[derive(Serialize, Deserialize)]
-struct StoredFile {
+struct StoredFile<A = Analysis> {
     version: u32,
     fingerprint: Fingerprint,
     /// Of everything but the texts of the editable files.
     around_edits: Fingerprint,
     editable: Vec<EditableFile>,
-    analysis: Analysis,
+    analysis: A,
 }
 
 /// A workspace file whose edits may leave the analysis as it was: a `.rs` file of
@@ -190,7 +192,7 @@ impl AnalysisStore {
             fingerprint: self.hashed.fingerprint,
             around_edits: self.hashed.around_edits,
             editable,
-            analysis: analysis.clone(),
+            analysis,
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
         summary_cache::write_atomically(&self.path, &bytes)
