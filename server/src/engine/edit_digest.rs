@@ -70,8 +70,7 @@ impl FileDigest {
         if !parse.errors().is_empty() {
             return None;
         }
-        let tree = parse.tree();
-        let file = &tree;
+        let file = &parse.tree();
         let index = LineIndex::new(text);
         let line_column = |offset| {
             let at = index.line_col(offset);

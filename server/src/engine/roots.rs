@@ -12,7 +12,7 @@ use hir_ty::{
     next_solver::{GenericArgs, TyKind},
 };
 use rustc_type_ir::{TypeVisitableExt, inherent::IntoKind};
-use ra_ap_ide_db::RootDatabase;
+use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase as _};
 use ra_ap_syntax::{AstNode, ast::HasName};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -56,13 +56,12 @@ impl Analyzer<'_> {
         let mut broken = Vec::new();
         // A file that never spells `noalloc` holds no directive (every form does):
         // only its syntax errors are read, on every core.
-        use ra_ap_ide_db::base_db::SourceDatabase as _;
         let files = self.local_files();
         let spells_noalloc: Vec<bool> = files.iter().map(|&file| db.file_text(file).text(db).contains("noalloc")).collect();
         let plain: Vec<FileId> = files.iter().zip(&spells_noalloc).filter(|(_, spells)| !**spells).map(|(&file, _)| file).collect();
         let threads = super::parallel_names::threads(config.jobs);
         let plain_broken: FxHashSet<FileId> = super::on_every_core::map(db, &plain, threads, 50, |db, &file| {
-            Semantics::new(db).attach_first_edition(file).parse_errors(db).is_some().then_some(file)
+            has_syntax_errors(&Semantics::new(db), file).then_some(file)
         })
         .into_iter()
         .flatten()
@@ -75,7 +74,7 @@ impl Analyzer<'_> {
                 continue;
             }
             let source = sema.parse_guess_edition(file);
-            if sema.attach_first_edition(file).parse_errors(db).is_some() {
+            if has_syntax_errors(&sema, file) {
                 broken.extend(self.ws.file_path(file));
             }
             let found = directives::collect(&source);
@@ -447,6 +446,11 @@ pub(crate) fn instantiating_names(db: &dyn HirDatabase, func: FunctionId) -> Opt
         return None;
     }
     Some(names_of(db, func).iter().map(|name| name.as_str().to_owned()).collect())
+}
+
+/// Whether `file`, parsed as its first crate's edition, has syntax errors.
+fn has_syntax_errors(sema: &Semantics<'_, RootDatabase>, file: FileId) -> bool {
+    sema.attach_first_edition(file).parse_errors(sema.db).is_some()
 }
 
 /// Whether code may call `func` without spelling its name: an operator's or a
