@@ -158,14 +158,10 @@ fn std_intrinsics_stay_out_until_a_source_names_one() {
         })
     }
 
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"simd\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
-    let lib = root.join("src/lib.rs");
     // `_mm512_setzero_si512` in a comment and a string names nothing.
     let plain = "// noalloc:root\npub fn sum(xs: &[u64]) -> u64 {\n    let _ = \"_mm512_setzero_si512\"; // _mm512_setzero_si512\n    xs.iter().copied().sum()\n}\n";
-    std::fs::write(&lib, plain).unwrap();
+    let (_dir, root) = crate::temp_package("simd", &[("src/lib.rs", plain)]);
+    let lib = root.join("src/lib.rs");
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
     let deferred = &ws.deferred_intrinsics;
@@ -283,8 +279,7 @@ fn module_files_are_found_where_the_def_map_finds_them() {
         ("src/attr_path.rs", ""),
         ("src/type.rs", ""),
     ];
-    let owned: Vec<(String, String)> = files.iter().map(|(path, text)| (path.to_string(), text.to_string())).collect();
-    let (_dir, root) = crate::temp_package("shapes", &owned);
+    let (_dir, root) = crate::temp_package("shapes", &files);
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("workspace loads");
     let db = &ws.db;

@@ -1306,11 +1306,7 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
 
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    std::fs::create_dir_all(root.join("src")).unwrap();
-    std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"reuse\"\nversion = \"0.1.0\"\nedition = \"2021\"\n").unwrap();
-    std::fs::write(root.join("src/lib.rs"), "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n").unwrap();
+    let (_dir, root) = crate::temp_package("reuse", &[("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n")]);
     let a = root.join("src/a.rs");
     let b = root.join("src/b.rs");
     let a_text = "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\npub fn helper() -> usize {\n    1\n}\n";

@@ -40,11 +40,12 @@ pub fn test_data(name: &str) -> PathBuf {
 /// A package named `name` in a temporary directory, with `files` (paths under the
 /// package's root) written beside its `Cargo.toml`; the directory, and its
 /// canonical path.
-pub fn temp_package(name: &str, files: &[(String, String)]) -> (tempfile::TempDir, PathBuf) {
+pub fn temp_package(name: &str, files: &[(impl AsRef<str>, impl AsRef<str>)]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n");
-    for (path, text) in std::iter::once(("Cargo.toml", &manifest)).chain(files.iter().map(|(path, text)| (path.as_str(), text))) {
+    let files = files.iter().map(|(path, text)| (path.as_ref(), text.as_ref()));
+    for (path, text) in std::iter::once(("Cargo.toml", manifest.as_str())).chain(files) {
         std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
         std::fs::write(root.join(path), text).unwrap();
     }
