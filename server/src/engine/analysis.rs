@@ -30,7 +30,7 @@ use super::{
     resolve,
     root_reuse::{FindingKey, RootKey, RootMemos, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
-    summary_cache::{self, CachedStep, CachedSummary, SummaryCache},
+    summary_cache::{self, Additions, CachedStep, CachedSummary, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
 
@@ -802,7 +802,6 @@ impl<'a> Analyzer<'a> {
                     }
                 }
             }
-            self.note_growth_entries(reach, v);
             if !reach.local[v] {
                 // std and dependencies guard their own buffers: a room proof in their
                 // bodies counts as one in the workspace's.
@@ -897,18 +896,6 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// A `growth:` entry is used by every call it makes a growth of.
-    fn note_growth_entries(&mut self, reach: &Reach<'_>, v: usize) {
-        let matches = self.allow_matches.borrow();
-        for resolved in reach.edges[v].iter().filter(|resolved| resolved.edge.growth.is_some()) {
-            if let Target::Node(Node::Fn { func, .. }) = resolved.edge.target {
-                if let Some(AllowMatch { growth: Some(Ok(entry)), .. }) = matches.get(&func) {
-                    self.used_allow.insert(*entry);
-                }
-            }
-        }
-    }
-
     /// Whether `func` is a method of a `noalloc:fixed` type.
     fn fixed_holder(&self, func: FunctionId) -> bool {
         let db: &dyn HirDatabase = self.db;
@@ -918,33 +905,65 @@ impl<'a> Analyzer<'a> {
 
     /// Allowlist entries that let something through in this root.
     fn note_used_allowances(&mut self, reach: &Reach<'_>, judged: &Judged) {
-        for (v, allowed) in reach.allowed.iter().enumerate() {
-            if let Some(entry) = allowed {
-                if judged.any[v] != 0 {
-                    self.used_allow.insert(*entry);
+        let mut used = std::mem::take(&mut self.used_allow);
+        for v in 0..reach.nodes.len() {
+            self.allow_entries_used_at(reach, judged, v, &mut used);
+        }
+        self.used_allow = used;
+    }
+
+    /// The allowlist entries (indices into `CheckConfig::allow`) vertex `v` uses:
+    /// its own, when what it runs allocates; those of the allowlisted foreign
+    /// functions and intrinsics it calls; the `growth:` entries of the calls it
+    /// grows a buffer with; and those the summary standing in for it used.
+    fn allow_entries_used_at(&self, reach: &Reach<'_>, judged: &Judged, v: usize, used: &mut impl Extend<usize>) {
+        if let Some(entry) = reach.allowed[v].filter(|_| judged.any[v] != 0) {
+            used.extend([entry]);
+        }
+        let matches = self.allow_matches.borrow();
+        for resolved in &reach.edges[v] {
+            if let (Some(_), Target::Node(Node::Fn { func, .. })) = (&resolved.edge.growth, &resolved.edge.target) {
+                if let Some(AllowMatch { growth: Some(Ok(entry)), .. }) = matches.get(func) {
+                    used.extend([*entry]);
                 }
             }
-        }
-        for f in &self.allowed_terminals {
-            if let Some(AllowMatch { allow: Some(Ok(entry)), .. }) = self.allow_matches.borrow().get(f) {
-                self.used_allow.insert(*entry);
+            if let Target::Summary(summary) = &resolved.edge.target {
+                used.extend(summary.uses_allow.iter().copied());
+            }
+            if resolved.verdict == Verdict::Cut {
+                continue;
+            }
+            for target in &resolved.targets {
+                if let Resolved::Terminal(Target::Foreign(f) | Target::Intrinsic(f)) = target {
+                    if let Some(AllowMatch { allow: Some(Ok(entry)), .. }) = matches.get(f) {
+                        used.extend([*entry]);
+                    }
+                }
             }
         }
     }
 
     /// Stores the summary of every vertex outside the workspace whose reach is
-    /// closed: no workspace code, no allowlisted function, no call resolved against
-    /// the program (`dyn`, fn pointers, `dyn` drops) and no unknown callee below it.
-    /// Such a summary holds in any program.
+    /// closed: no workspace code, no call resolved against the program (`dyn`, fn
+    /// pointers, `dyn` drops), no unknown callee and no static read below it. Such
+    /// a summary holds in any program checked with the same allowlist (the cache
+    /// file is keyed by it). What its reach adds to the program (coercions to
+    /// `dyn`, functions' addresses) goes with it, named, so that a reach it stands
+    /// in for can tell when that matters; so do the allowlist entries it uses.
     fn remember_closed<'db>(&mut self, graph: &mut CallGraph<'db>, reach: &Reach<'db>, judged: &Judged, cache: &mut SummaryCache) {
+        let db = graph.db;
         let n = reach.nodes.len();
         let mut open = vec![false; n];
         let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut queue = Vec::new();
+        // What each vertex's own walk (or its summary) adds, named, and the
+        // allowlist entries it uses.
+        let mut adds: Vec<Additions> = vec![Additions::default(); n];
+        let mut uses_allow: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
         for v in 0..n {
-            let opens = reach.local[v]
-                || reach.contributes[v]
-                || reach.allowed[v].is_some()
+            let own = &reach.adds[v];
+            let mut opens = reach.local[v]
+                || own.statics
                 || reach.edges[v].iter().any(|resolved| {
                     !resolved.callbacks.is_empty()
                         || matches!(
@@ -952,6 +971,19 @@ impl<'a> Analyzer<'a> {
                             Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) | Target::Unknown { .. }
                         )
                 });
+            if !opens {
+                match super::identity::dyn_trait_identities(db, own.dyn_traits.iter().copied()) {
+                    Some(dyn_traits) => adds[v] = Additions { dyn_traits, fn_pointers: own.fn_pointers },
+                    // A trait with no source to name it by: not summarised.
+                    None => opens = true,
+                }
+                for resolved in &reach.edges[v] {
+                    if let Target::Summary(summary) = &resolved.edge.target {
+                        adds[v].merge(&summary.adds);
+                    }
+                }
+                self.allow_entries_used_at(reach, judged, v, &mut uses_allow[v]);
+            }
             if opens {
                 open[v] = true;
                 queue.push(v);
@@ -972,6 +1004,21 @@ impl<'a> Analyzer<'a> {
                 if !open[v] {
                     open[v] = true;
                     queue.push(v);
+                }
+            }
+        }
+        // A closed vertex's reach adds what its own walk and every callee's reach
+        // add, and uses the entries they use.
+        let mut pending: Vec<usize> = (0..n).filter(|&v| !open[v] && !(adds[v].is_empty() && uses_allow[v].is_empty())).collect();
+        while let Some(j) = pending.pop() {
+            for &v in &callers[j] {
+                if v != j && !open[v] {
+                    let (from, entries) = (adds[j].clone(), uses_allow[j].clone());
+                    let before = uses_allow[v].len();
+                    uses_allow[v].extend(entries);
+                    if adds[v].merge(&from) | (uses_allow[v].len() != before) {
+                        pending.push(v);
+                    }
                 }
             }
         }
@@ -1003,6 +1050,12 @@ impl<'a> Analyzer<'a> {
                 on_error: flags & ON_ERROR != 0,
                 once: flags & ONCE != 0,
                 chain,
+                adds: std::mem::take(&mut adds[v]),
+                uses_allow: {
+                    let mut entries: Vec<usize> = uses_allow[v].iter().copied().collect();
+                    entries.sort_unstable();
+                    entries
+                },
             };
             cache.insert(key.clone(), summary);
         }

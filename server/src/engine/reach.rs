@@ -2,18 +2,21 @@
 //! walks (`incremental::walked`), with the calls the source leaves open (`dyn`, fn
 //! pointers, `dyn` drops) resolved against the program the root reaches
 //! (`resolve::Program`) until nothing new turns up. Instances outside the workspace
-//! may be answered from the on-disk summaries. Decides nothing about allocation
-//! beyond which edges are followed at all (the panic policy, `judge::follows`).
+//! may be answered from the on-disk summaries: one whose reach adds to the program
+//! (a coercion to `dyn`, a function's address) only while no call left open could
+//! be resolved against what it adds. Decides nothing about allocation beyond which
+//! edges are followed at all (the panic policy, `judge::follows`).
 
-use hir_def::FunctionId;
+use hir_def::{FunctionId, Lookup, TraitId};
 use hir_ty::ParamEnvAndCrate;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
+    identity::{ItemIdentity, trait_identity},
     judge::{Verdict, follows},
     resolve::{Outside, Program},
-    summary_cache::SummaryCache,
-    walk::{CallGraph, Edge, Node, Target, UnknownKind},
+    summary_cache::{Additions, SummaryCache},
+    walk::{CallGraph, Edge, Node, Target, UnknownKind, dyn_principal},
 };
 
 /// A bound on the instances one root may reach (polymorphic recursion can
@@ -29,9 +32,9 @@ pub(crate) struct Reach<'db> {
     /// The vertex is a function on the allowlist (index into `CheckConfig::allow`).
     pub allowed: Vec<Option<usize>>,
     pub edges: Vec<Vec<ResolvedEdge<'db>>>,
-    /// The vertex's walk adds to the program (coercions, addresses taken, statics
-    /// read): its summary would lose that, so it is never cached.
-    pub contributes: Vec<bool>,
+    /// What the vertex's own walk adds to the program (`remember_closed` keeps it
+    /// with the summaries of the instances above it).
+    pub adds: Vec<OwnAdditions>,
     /// The walk stopped at `MAX_NODES_PER_ROOT`.
     pub truncated: bool,
     pub program: Program<'db>,
@@ -61,6 +64,67 @@ impl<'db> ResolvedEdge<'db> {
     /// exemption that covers what the line calls, or a cut panic path.
     pub(crate) fn allowed(&self) -> bool {
         matches!(self.verdict, Verdict::Allowed | Verdict::Cut) || (self.exempted.is_some() && !self.line_only)
+    }
+}
+
+/// What a walked body adds to the program that calls left open are resolved against.
+#[derive(Clone, Default)]
+pub(crate) struct OwnAdditions {
+    /// The principal traits of its coercions to `dyn`.
+    pub dyn_traits: Vec<TraitId>,
+    /// It takes a function's address or casts a fn pointer.
+    pub fn_pointers: bool,
+    /// It reads a static or const, whose initialiser and type add more: such an
+    /// instance is never summarised.
+    pub statics: bool,
+}
+
+/// The calls left open in a reach, as a summary's additions are checked against
+/// them: the traits of its `dyn` calls and drops (named as summaries name them),
+/// and whether it calls through fn pointers.
+#[derive(Default)]
+struct OpenCalls {
+    dyn_traits: FxHashSet<ItemIdentity>,
+    /// A `dyn` call of a trait that has no source to name it by: any summary that
+    /// coerces to `dyn` may answer it.
+    unnamed_dyn: bool,
+    fn_pointers: bool,
+}
+
+impl OpenCalls {
+    fn of(graph: &CallGraph<'_>, reach: &Reach<'_>, open: &[(usize, usize)], names: &mut FxHashMap<TraitId, Option<ItemIdentity>>) -> OpenCalls {
+        let db = graph.db;
+        let mut calls = OpenCalls::default();
+        for &(v, e) in open {
+            let trait_ = match &reach.edges[v][e].edge.target {
+                Target::Dyn { method, .. } => match method.lookup(db).container {
+                    hir_def::ItemContainerId::TraitId(trait_) => Some(trait_),
+                    _ => None,
+                },
+                Target::DynDrop(ty) => dyn_principal(*ty),
+                Target::FnPointer { .. } => {
+                    calls.fn_pointers = true;
+                    None
+                }
+                _ => None,
+            };
+            if let Some(trait_) = trait_ {
+                match names.entry(trait_).or_insert_with(|| trait_identity(db, trait_)) {
+                    Some(name) => {
+                        calls.dyn_traits.insert(name.clone());
+                    }
+                    None => calls.unnamed_dyn = true,
+                }
+            }
+        }
+        calls
+    }
+
+    /// Whether one of these calls could be resolved against `adds`.
+    fn may_resolve_against(&self, adds: &Additions) -> bool {
+        (adds.fn_pointers && self.fn_pointers)
+            || (self.unnamed_dyn && !adds.dyn_traits.is_empty())
+            || adds.dyn_traits.iter().any(|t| self.dyn_traits.contains(t))
     }
 }
 
@@ -124,7 +188,7 @@ pub(crate) fn reach<'db>(
         closure: Vec::new(),
         allowed: Vec::new(),
         edges: Vec::new(),
-        contributes: Vec::new(),
+        adds: Vec::new(),
         truncated: false,
         program: Program { outside, ..Program::default() },
     };
@@ -146,7 +210,7 @@ pub(crate) fn reach<'db>(
         reach.closure.push(matches!(node, Node::Closure { .. }));
         reach.allowed.push(None);
         reach.edges.push(Vec::new());
-        reach.contributes.push(false);
+        reach.adds.push(OwnAdditions::default());
         expanded.push(expand);
         let v = reach.nodes.len() - 1;
         index.insert(node, v);
@@ -156,6 +220,11 @@ pub(crate) fn reach<'db>(
     vertex(&mut reach, &mut queue, &mut expanded, root, false);
     // Calls resolved against the program: (vertex, edge).
     let mut open: Vec<(usize, usize)> = Vec::new();
+    // Vertices answered by a summary whose reach adds to the program, and those
+    // walked anyway because an open call could be resolved against what it adds.
+    let mut summarised_adding: Vec<usize> = Vec::new();
+    let mut walked_anyway: FxHashSet<usize> = FxHashSet::default();
+    let mut trait_names: FxHashMap<TraitId, Option<ItemIdentity>> = FxHashMap::default();
     let mut walked_count = 0;
     loop {
         while let Some(v) = queue.pop() {
@@ -165,12 +234,15 @@ pub(crate) fn reach<'db>(
                 queue.clear();
                 break;
             }
-            if !reach.local[v] && !expanded[v] {
+            if !reach.local[v] && !expanded[v] && !walked_anyway.contains(&v) {
                 let cached = cache.as_deref_mut().and_then(|cache| {
                     let key = graph.instance_key(reach.nodes[v])?;
                     cache.get(key)
                 });
                 if let Some(summary) = cached {
+                    if !summary.adds.is_empty() {
+                        summarised_adding.push(v);
+                    }
                     let target = Target::Summary(summary);
                     let targets = vec![Resolved::Terminal(target.clone())];
                     reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
@@ -179,10 +251,11 @@ pub(crate) fn reach<'db>(
             }
             walked_nodes.insert(reach.nodes[v]);
             let walked = graph.walked(reach.nodes[v], env);
-            reach.contributes[v] = !(walked.coercions.is_empty()
-                && walked.address_taken.is_empty()
-                && walked.fn_casts.is_empty()
-                && walked.statics.is_empty());
+            reach.adds[v] = OwnAdditions {
+                dyn_traits: walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect(),
+                fn_pointers: !(walked.address_taken.is_empty() && walked.fn_casts.is_empty()),
+                statics: !walked.statics.is_empty(),
+            };
             reach.program.absorb(&walked);
             for &def in &walked.statics {
                 reach.program.read_static(graph, def, env);
@@ -233,6 +306,25 @@ pub(crate) fn reach<'db>(
                     changed = true;
                 }
             }
+        }
+        // A summary stands in for its instance only while no open call could be
+        // resolved against what its reach adds: else the instance is walked, and
+        // what it adds taken in.
+        if !summarised_adding.is_empty() && !open.is_empty() {
+            let calls = OpenCalls::of(graph, &reach, &open, &mut trait_names);
+            summarised_adding.retain(|&v| {
+                let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target) else {
+                    return false;
+                };
+                if !calls.may_resolve_against(&summary.adds) {
+                    return true;
+                }
+                walked_anyway.insert(v);
+                reach.edges[v].clear();
+                queue.push(v);
+                changed = true;
+                false
+            });
         }
         if reach.truncated || (!changed && queue.is_empty()) {
             break;

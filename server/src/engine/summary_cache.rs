@@ -10,10 +10,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::identity::InstanceIdentity;
+use super::identity::{InstanceIdentity, ItemIdentity};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 6;
+const FORMAT_VERSION: u32 = 7;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -29,6 +29,46 @@ pub struct CachedSummary {
     pub once: bool,
     /// From the instance down to the allocator (empty when it does not allocate).
     pub chain: Vec<CachedStep>,
+    /// What its reach adds to the program that calls left open elsewhere are
+    /// resolved against. The summary stands in for the instance only while no such
+    /// call could be resolved against it (`reach`); else the instance is walked.
+    #[serde(default, skip_serializing_if = "Additions::is_empty")]
+    pub adds: Additions,
+    /// The allowlist entries that let something through in its reach (indices
+    /// into the allowlist the file is keyed by): a check it answers for uses them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses_allow: Vec<usize>,
+}
+
+/// What an instance's reach adds to the program, named so that it outlives a run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Additions {
+    /// The traits it coerces values to `dyn` of, each with its supertraits
+    /// (a `dyn Sub` answers calls of `Super`'s methods): sorted, once each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dyn_traits: Vec<ItemIdentity>,
+    /// It takes a function's address or casts a fn pointer: a target for calls
+    /// through fn pointers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fn_pointers: bool,
+}
+
+impl Additions {
+    pub fn is_empty(&self) -> bool {
+        self.dyn_traits.is_empty() && !self.fn_pointers
+    }
+
+    /// Takes in `other`'s additions; returns whether anything was new.
+    pub fn merge(&mut self, other: &Additions) -> bool {
+        let before = (self.dyn_traits.len(), self.fn_pointers);
+        self.fn_pointers |= other.fn_pointers;
+        for t in &other.dyn_traits {
+            if let Err(at) = self.dyn_traits.binary_search(t) {
+                self.dyn_traits.insert(at, t.clone());
+            }
+        }
+        before != (self.dyn_traits.len(), self.fn_pointers)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -229,6 +269,8 @@ mod tests {
             on_error: false,
             once: false,
             chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5, exported: true }],
+            adds: Default::default(),
+            uses_allow: Vec::new(),
         }
     }
 

@@ -195,6 +195,74 @@ fn cache_never_changes_findings_on_the_small_fixtures() {
     }
 }
 
+/// A summary whose reach adds to the program (`guarded::blob` puts a `Blob` behind
+/// `dyn Shape`, `guarded::grower` takes `grow`'s address) stands in for its
+/// instance only while no call left open could be resolved against what it adds:
+/// `total_area`'s `dyn Shape` calls and `apply_pointer`'s call through a fn pointer
+/// walk them instead, and find what allocates. Cold (the roots before them stored
+/// the summaries) and warm.
+#[test]
+fn a_summary_that_adds_to_the_program_stands_in_only_while_no_open_call_could_use_it() {
+    let shared = fixture("guarded-dependency");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let base = CheckConfig::default().with_manifest(&fixture.ws.root).unwrap();
+    let cached = CheckConfig { cache_dir: Some(dir.path().to_owned()), ..base };
+    let cold = analyze(&fixture.ws, &cached);
+    let warm = analyze(&fixture.ws, &cached);
+    assert!(warm.timings.cache_hits > 0);
+    // What the summaries say the two functions add.
+    let file = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.file_name().unwrap().to_string_lossy().starts_with("summaries-"))
+        .expect("a summary file");
+    let stored: serde_json::Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    let adds_of = |name: &str| {
+        let entry = stored["entries"].as_array().unwrap().iter().find(|entry| {
+            entry[0]["func"]["krate"]["name"] == "guarded" && entry[0]["func"]["name"] == name
+        });
+        entry.unwrap_or_else(|| panic!("guarded::{name} is summarised"))[1]["adds"].clone()
+    };
+    assert_eq!(adds_of("blob")["dyn_traits"].as_array().map(Vec::len), Some(1), "blob adds `dyn Shape`");
+    assert_eq!(adds_of("grower")["fn_pointers"], true, "grower adds a fn pointer target");
+    for (run, analysis) in [("cold", &cold), ("warm", &warm)] {
+        let findings = |root: &str| {
+            let name = format!("guarded_dependency::{root}");
+            analysis.roots.iter().find(|r| r.function == name).unwrap_or_else(|| panic!("{name} is a root")).findings
+        };
+        assert_eq!(findings("shape_handed_out"), 0, "{run}");
+        assert_eq!(findings("pointer_handed_out"), 0, "{run}");
+        assert_eq!(findings("total_area"), 1, "{run}: `Blob::area` reached through `dyn Shape`");
+        assert_eq!(findings("apply_pointer"), 1, "{run}: `grow` reached through the fn pointer");
+    }
+}
+
+/// An allowlist line is used when what it lets through is reached inside an
+/// instance a summary answers for: `std::thread::sleep` calls `nanosleep`.
+#[test]
+fn allowlist_lines_used_below_a_summary_are_used() {
+    let (_dir, root) = crate::temp_package(
+        "sleepy",
+        &[
+            ("src/lib.rs", "// noalloc:root\npub fn nap() {\n    std::thread::sleep(std::time::Duration::from_millis(1));\n}\n"),
+            ("allow.txt", "measured: libc::*nanosleep\nmeasured: libc::*no_such_function\n"),
+        ],
+    );
+    let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let allow = noalloc_ls::adoption::allowlist::with_file(Some(&root.join("allow.txt"))).unwrap();
+    let (nanosleep, missing) = (allow.len() - 2, allow.len() - 1);
+    let config = CheckConfig { allow, cache_dir: Some(cache.path().to_owned()), ..CheckConfig::default() };
+    let cold = analyze(&ws, &config);
+    let warm = analyze(&ws, &config);
+    assert!(warm.timings.cache_hits > 0, "the warm run reads the summaries");
+    for (run, analysis) in [("cold", &cold), ("warm", &warm)] {
+        assert_eq!(analysis.findings.len(), 0, "{run}");
+        assert_eq!(analysis.unused_allow.iter().filter(|&&i| i >= nanosleep).collect::<Vec<_>>(), [&missing], "{run}");
+    }
+}
+
 /// Without proc macros (`--no-build-scripts`) `#[derive(Serialize)]` expands to
 /// nothing: the call of the derived method is "no known callee", never clean.
 #[test]

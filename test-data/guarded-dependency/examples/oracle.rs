@@ -23,6 +23,22 @@ fn main() {
         guarded_dependency::record_allocates(&mut full, 1);
         std::hint::black_box(full);
     });
+    let handed_out = count(|| {
+        std::hint::black_box(guarded_dependency::shape_handed_out());
+    });
+    let areas = count(|| {
+        std::hint::black_box(guarded_dependency::total_area());
+    });
+    let pointer = count(|| {
+        std::hint::black_box(guarded_dependency::pointer_handed_out());
+    });
+    let applied = count(|| {
+        std::hint::black_box(guarded_dependency::apply_pointer(std::hint::black_box(2)));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
+    println!("guarded_dependency::shape_handed_out\t{handed_out}");
+    println!("guarded_dependency::total_area\t{areas}");
+    println!("guarded_dependency::pointer_handed_out\t{pointer}");
+    println!("guarded_dependency::apply_pointer\t{applied}");
 }

@@ -1,6 +1,7 @@
-//! Calls into a dependency that proves room in its own body.
+//! Calls into a dependency that proves room in its own body, and into one whose
+//! functions hand out, behind `dyn` and fn pointers, code that allocates.
 
-use guarded::Log;
+use guarded::{Log, Shape};
 
 // noalloc:root
 pub fn record(log: &mut Log, x: u32) -> bool {
@@ -10,4 +11,48 @@ pub fn record(log: &mut Log, x: u32) -> bool {
 // noalloc:root
 pub fn record_allocates(log: &mut Log, x: u32) {
     log.record_anyway(x);
+}
+
+struct Square;
+
+impl Shape for Square {
+    fn area(&self) -> usize {
+        4
+    }
+}
+
+// Reaches `guarded::blob` first, so that the root below finds its summary (with
+// the cache on): nothing here calls through `dyn Shape`.
+// noalloc:root
+pub fn shape_handed_out() -> bool {
+    let shape = guarded::blob();
+    std::hint::black_box(shape);
+    true
+}
+
+// The `dyn Shape` calls may reach `Blob::area`, which only `guarded::blob`'s
+// reach puts behind `dyn Shape`.
+// noalloc:root
+pub fn total_area() -> usize {
+    let square: &dyn Shape = std::hint::black_box(&Square);
+    square.area() + guarded::blob().area()
+}
+
+fn double(n: usize) -> usize {
+    n * 2
+}
+
+// noalloc:root
+pub fn pointer_handed_out() -> bool {
+    let f = guarded::grower();
+    std::hint::black_box(f);
+    true
+}
+
+// The call through `f` may reach `guarded::grow`, whose address only
+// `guarded::grower`'s reach takes.
+// noalloc:root
+pub fn apply_pointer(n: usize) -> usize {
+    let f: fn(usize) -> usize = if n > 3 { double } else { guarded::grower() };
+    f(n)
 }

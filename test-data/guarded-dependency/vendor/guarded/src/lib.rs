@@ -28,3 +28,33 @@ impl Log {
         self.entries.clear();
     }
 }
+
+/// Something with an area, reached through `dyn Shape`.
+pub trait Shape {
+    fn area(&self) -> usize;
+}
+
+/// A shape whose area allocates.
+pub struct Blob;
+
+impl Shape for Blob {
+    fn area(&self) -> usize {
+        Vec::<u8>::with_capacity(64).capacity()
+    }
+}
+
+/// Hands out a `Blob` as a `dyn Shape`. It calls nothing through `dyn` itself, so
+/// its summary holds in any program; what it adds to the program (a `Blob` behind
+/// `dyn Shape`) goes with the summary.
+pub fn blob() -> &'static dyn Shape {
+    &Blob
+}
+
+fn grow(n: usize) -> usize {
+    vec![0u8; n].len()
+}
+
+/// Hands out the address of a function that allocates.
+pub fn grower() -> fn(usize) -> usize {
+    grow
+}
