@@ -109,7 +109,7 @@ fn main() {
     let cpu_per_edit_ms = (cpu_ticks(pid) - cpu_before) as f64 * 1000.0 / ticks_per_second() / edits.max(1) as f64;
     let rss_peak = rss_kib(pid, "VmHWM");
     let rss_end = rss_kib(pid, "VmRSS");
-    session.shutdown(&mut child);
+    let exit_took = session.shutdown(&mut child);
 
     // Reopened on the same files, unchanged on disk: the analysis the first session
     // stored is published before the server has analyzed anything (when a cache
@@ -170,6 +170,7 @@ fn main() {
         rss_end as f64 / 1024.0,
         rss_peak as f64 / 1024.0
     );
+    println!("exit -> process gone: {:.0} ms", ms(exit_took));
     println!(
         "rust-analyzer's own indexing of the workspace (load + prime caches, in-process): {:.0} MiB; server peak / that = {:.2}",
         db_only as f64 / 1024.0,
@@ -245,10 +246,13 @@ impl Session {
         (child, session, first, open_file_first, loaded)
     }
 
-    fn shutdown(&mut self, child: &mut Child) {
+    /// `shutdown`, then `exit`: how long the process took to go after `exit`.
+    fn shutdown(&mut self, child: &mut Child) -> Duration {
         self.request("shutdown", Value::Null);
+        let sent = Instant::now();
         self.notify("exit", Value::Null);
         let _ = child.wait();
+        sent.elapsed()
     }
 
     fn send(&mut self, message: Value) {
