@@ -973,7 +973,7 @@ impl<'a> Analyzer<'a> {
                 });
             if !opens {
                 match super::identity::dyn_trait_identities(db, own.dyn_traits.iter().copied()) {
-                    Some(dyn_traits) => adds[v] = Additions { dyn_traits, fn_pointers: own.fn_pointers },
+                    Some(dyn_traits) => adds[v] = Additions { dyn_traits, auto_dyn: own.auto_dyn, fn_pointers: own.fn_pointers },
                     // A trait with no source to name it by: not summarised.
                     None => opens = true,
                 }

@@ -72,6 +72,8 @@ impl<'db> ResolvedEdge<'db> {
 pub(crate) struct OwnAdditions {
     /// The principal traits of its coercions to `dyn`.
     pub dyn_traits: Vec<TraitId>,
+    /// It coerces to a `dyn` of auto traits only (`dyn Send`).
+    pub auto_dyn: bool,
     /// It takes a function's address or casts a fn pointer.
     pub fn_pointers: bool,
     /// It reads a static or const, whose initialiser and type add more: such an
@@ -85,8 +87,8 @@ pub(crate) struct OwnAdditions {
 #[derive(Default)]
 struct OpenCalls {
     dyn_traits: FxHashSet<ItemIdentity>,
-    /// A `dyn` call of a trait that has no source to name it by: any summary that
-    /// coerces to `dyn` may answer it.
+    /// A `dyn` call of a trait that has no source to name it by, or a drop of a
+    /// `dyn` of auto traits only: any summary that coerces to `dyn` may answer it.
     unnamed_dyn: bool,
     fn_pointers: bool,
 }
@@ -101,7 +103,10 @@ impl OpenCalls {
                     hir_def::ItemContainerId::TraitId(trait_) => Some(trait_),
                     _ => None,
                 },
-                Target::DynDrop(ty) => dyn_principal(*ty),
+                Target::DynDrop(ty) => {
+                    calls.unnamed_dyn |= dyn_principal(*ty).is_none();
+                    dyn_principal(*ty)
+                }
                 Target::FnPointer { .. } => {
                     calls.fn_pointers = true;
                     None
@@ -123,7 +128,7 @@ impl OpenCalls {
     /// Whether one of these calls could be resolved against `adds`.
     fn may_resolve_against(&self, adds: &Additions) -> bool {
         (adds.fn_pointers && self.fn_pointers)
-            || (self.unnamed_dyn && !adds.dyn_traits.is_empty())
+            || (self.unnamed_dyn && (adds.auto_dyn || !adds.dyn_traits.is_empty()))
             || adds.dyn_traits.iter().any(|t| self.dyn_traits.contains(t))
     }
 }
@@ -253,6 +258,7 @@ pub(crate) fn reach<'db>(
             let walked = graph.walked(reach.nodes[v], env);
             reach.adds[v] = OwnAdditions {
                 dyn_traits: walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect(),
+                auto_dyn: walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none()),
                 fn_pointers: !(walked.address_taken.is_empty() && walked.fn_casts.is_empty()),
                 statics: !walked.statics.is_empty(),
             };

@@ -28,6 +28,9 @@ use super::{
 pub(crate) struct Program<'db> {
     /// Coercions to `dyn Trait`: (concrete type, trait).
     pub coerced: Vec<(Ty<'db>, TraitId)>,
+    /// Concrete types coerced to a `dyn` of auto traits only (`dyn Send`), which
+    /// has no methods but has drop glue.
+    pub coerced_auto: Vec<Ty<'db>>,
     /// Functions and closures whose address is taken, with their signature.
     pub taken: Vec<(Target<'db>, Signature)>,
     /// Fn pointers transmuted to another signature.
@@ -44,17 +47,26 @@ pub(crate) struct Program<'db> {
 #[derive(Default)]
 pub(crate) struct Outside {
     pub dyn_traits: FxHashSet<TraitId>,
+    /// A `dyn` of auto traits only (`Box<dyn Send>`): any type may stand behind it.
+    pub auto_dyn: bool,
     pub fn_pointers: Vec<Signature>,
 }
 
 impl<'db> Program<'db> {
     /// Takes in what a walked body adds. Returns whether anything was new.
     pub(crate) fn absorb(&mut self, walked: &Walked<'db>) -> bool {
-        let before = (self.coerced.len(), self.taken.len(), self.casts.len());
+        let before = (self.coerced.len(), self.coerced_auto.len(), self.taken.len(), self.casts.len());
         for &(from, to) in &walked.coercions {
-            if let Some(trait_) = dyn_principal(to) {
-                if !self.coerced.contains(&(from, trait_)) {
-                    self.coerced.push((from, trait_));
+            match dyn_principal(to) {
+                Some(trait_) => {
+                    if !self.coerced.contains(&(from, trait_)) {
+                        self.coerced.push((from, trait_));
+                    }
+                }
+                None => {
+                    if !self.coerced_auto.contains(&from) {
+                        self.coerced_auto.push(from);
+                    }
                 }
             }
         }
@@ -68,7 +80,7 @@ impl<'db> Program<'db> {
                 self.casts.push(cast.clone());
             }
         }
-        before != (self.coerced.len(), self.taken.len(), self.casts.len())
+        before != (self.coerced.len(), self.coerced_auto.len(), self.taken.len(), self.casts.len())
     }
 
     /// Reads the initialiser of a static or const the program reads. What its type
@@ -93,6 +105,11 @@ impl<'db> Program<'db> {
                 if !coerced.contains(&trait_) && self.outside.dyn_traits.insert(trait_) {
                     changed = true;
                 }
+            }
+            let coerced_auto = walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
+            if held.auto_dyn && !coerced_auto && !self.outside.auto_dyn {
+                self.outside.auto_dyn = true;
+                changed = true;
             }
             for signature in held.fn_pointers {
                 let accounted = walked.address_taken.iter().any(|(_, taken)| signature.admits(taken));
@@ -141,25 +158,50 @@ impl<'db> Program<'db> {
         targets
     }
 
-    /// The drop glue that may run when a `dyn Trait` value is dropped (types that
-    /// need no drop glue have none).
+    /// The drop glue that may run when a `dyn` value is dropped (types that need
+    /// no drop glue have none): of the types the program coerces to it (to a
+    /// subtrait of its trait, or, for a `dyn` of auto traits only, to any `dyn`,
+    /// which may be upcast to it), and of every type that implements its trait
+    /// when one may come from outside. Where that is any type at all (a blanket
+    /// impl, a `dyn Send` from outside), the drop is a call with no known callee.
     pub(crate) fn dyn_drop_targets(&self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let db = graph.db;
-        let Some(trait_) = dyn_principal(dyn_ty) else { return Vec::new() };
-        let mut types: Vec<Ty<'db>> = self
-            .coerced
-            .iter()
-            .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
-            .map(|&(ty, _)| ty)
-            .collect();
-        if self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_)) {
-            for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
-                if let Ok(id) = hir_def::ImplId::try_from(impl_) {
-                    types.push(db.impl_self_ty(id).skip_binder());
-                }
-            }
-        }
         let mut targets = Vec::new();
+        let any_type = |what: String| Target::Unknown { what, kind: UnknownKind::Opaque };
+        let types: Vec<Ty<'db>> = match dyn_principal(dyn_ty) {
+            Some(trait_) => {
+                let mut types: Vec<Ty<'db>> = self
+                    .coerced
+                    .iter()
+                    .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
+                    .map(|&(ty, _)| ty)
+                    .collect();
+                if self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_)) {
+                    for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+                        let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
+                        let self_ty = db.impl_self_ty(id).skip_binder();
+                        if matches!(self_ty.kind(), TyKind::Param(_)) {
+                            let trait_path = naming::trait_path(db, trait_);
+                            targets.push(any_type(format!(
+                                "drop of a `dyn {trait_path}` from the root's caller or a static set at run time (a blanket impl: any type may stand behind it)"
+                            )));
+                            break;
+                        }
+                        types.push(self_ty);
+                    }
+                }
+                types
+            }
+            None => {
+                if self.outside.auto_dyn || !self.outside.dyn_traits.is_empty() {
+                    targets.push(any_type(
+                        "drop of a `dyn` of auto traits only from the root's caller or a static set at run time (any type may stand behind it)"
+                            .to_owned(),
+                    ));
+                }
+                self.coerced_auto.iter().copied().chain(self.coerced.iter().map(|&(ty, _)| ty)).collect()
+            }
+        };
         for ty in types {
             if !matches!(ty.kind(), TyKind::Param(_)) && graph.needs_drop(ty, env) {
                 let target = Target::Node(Node::DropGlue(ty));
@@ -243,11 +285,12 @@ fn collect_outside<'db>(
         return;
     }
     match ty.kind() {
-        TyKind::Dynamic(..) => {
-            if let Some(t) = dyn_principal(ty) {
+        TyKind::Dynamic(..) => match dyn_principal(ty) {
+            Some(t) => {
                 out.dyn_traits.insert(t);
             }
-        }
+            None => out.auto_dyn = true,
+        },
         TyKind::FnPtr(..) => {
             if let Some(signature) = super::walk::signature_of(graph.db, graph.interner, ty) {
                 if !out.fn_pointers.contains(&signature) {

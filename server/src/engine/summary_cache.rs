@@ -47,6 +47,10 @@ pub struct Additions {
     /// (a `dyn Sub` answers calls of `Super`'s methods): sorted, once each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dyn_traits: Vec<ItemIdentity>,
+    /// It coerces values to a `dyn` of auto traits only (`dyn Send`), which a drop
+    /// of such a `dyn` may run the drop glue of.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auto_dyn: bool,
     /// It takes a function's address or casts a fn pointer: a target for calls
     /// through fn pointers.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -55,19 +59,20 @@ pub struct Additions {
 
 impl Additions {
     pub fn is_empty(&self) -> bool {
-        self.dyn_traits.is_empty() && !self.fn_pointers
+        self.dyn_traits.is_empty() && !self.auto_dyn && !self.fn_pointers
     }
 
     /// Takes in `other`'s additions; returns whether anything was new.
     pub fn merge(&mut self, other: &Additions) -> bool {
-        let before = (self.dyn_traits.len(), self.fn_pointers);
+        let before = (self.dyn_traits.len(), self.auto_dyn, self.fn_pointers);
+        self.auto_dyn |= other.auto_dyn;
         self.fn_pointers |= other.fn_pointers;
         for t in &other.dyn_traits {
             if let Err(at) = self.dyn_traits.binary_search(t) {
                 self.dyn_traits.insert(at, t.clone());
             }
         }
-        before != (self.dyn_traits.len(), self.fn_pointers)
+        before != (self.dyn_traits.len(), self.auto_dyn, self.fn_pointers)
     }
 }
 

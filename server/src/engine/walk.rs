@@ -1093,6 +1093,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Expr::Path(_) = &store[expr] {
             self.note_static(expr, ty);
         }
+        // Assigning to a place drops the value it held (a deferred `let x; x = v;`
+        // is taken to have held one too).
+        if let Expr::Assignment { target, .. } = &store[expr] {
+            self.drop_assigned_places(store, *target);
+        }
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
             for statement in statements.iter() {
                 match statement {
@@ -1449,6 +1454,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             Expr::UnaryOp { expr: inner, .. } | Expr::Cast { expr: inner, .. } => self.drop_temporaries(store, *inner, false),
             _ => {}
         }
+    }
+
+    /// The places an assignment writes (`place = v`, and each place of a
+    /// destructuring assignment): the values they held are dropped there.
+    fn drop_assigned_places(&mut self, store: &ExpressionStore, target: PatId) {
+        store.walk_pats(target, &mut |pat| {
+            if let Pat::Expr(place) = store[pat] {
+                self.drop_value(place);
+            }
+        });
     }
 
     /// A drop edge for the value of `expr`, a temporary.

@@ -109,6 +109,18 @@ fn main() {
     case("soundness::drops::closure_capture_calm", simple(|| keep(drops::closure_capture_calm(drops::Calm(2)))));
     let mut dyns_: Vec<Box<dyn drops::Resource>> = Vec::with_capacity(8);
     case("soundness::drops::drop_dyn", measure(&mut dyns_, |v| v.push(Box::new(drops::Noisy(3))), |v| keep(drops::drop_dyn(v.pop().unwrap()))));
+    let mut anys: Vec<Box<dyn std::any::Any>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_any", measure(&mut anys, |v| v.push(Box::new(drops::Noisy(4))), |v| keep(drops::drop_any(v.pop().unwrap()))));
+    let mut sendables: Vec<Box<dyn Send>> = Vec::with_capacity(8);
+    case("soundness::drops::drop_sendable", measure(&mut sendables, |v| v.push(Box::new(drops::Noisy(5))), |v| keep(drops::drop_sendable(v.pop().unwrap()))));
+    case("soundness::drops::drop_own_sendable", measure(&mut noisy, |v| v.push(Box::new(drops::Noisy(6))), |v| keep(drops::drop_own_sendable(v.pop().unwrap()))));
+    case("soundness::drops::drop_own_sendable_calm", measure(&mut calm, |v| v.push(Box::new(drops::Calm(6))), |v| keep(drops::drop_own_sendable_calm(v.pop().unwrap()))));
+    let mut slot: Option<drops::Noisy> = None;
+    case("soundness::drops::reset", measure(&mut slot, |s| *s = Some(drops::Noisy(7)), |s| drops::reset(s)));
+    let mut calm_slot: Option<drops::Calm> = None;
+    case("soundness::drops::reset_calm", measure(&mut calm_slot, |s| *s = Some(drops::Calm(7)), |s| drops::reset_calm(s)));
+    let mut pair = (drops::Noisy(8), 8);
+    case("soundness::drops::replace_pair", simple(|| drops::replace_pair(&mut pair)));
     let mut maps: Vec<HashMap<u32, drops::Noisy>> = Vec::with_capacity(8);
     case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
     let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);

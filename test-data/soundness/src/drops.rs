@@ -99,3 +99,49 @@ pub fn drop_map_of_noisy(m: HashMap<u32, Noisy>) -> usize {
 pub fn drop_vec_of_strings(v: Vec<String>) -> usize {
     v.len()
 }
+
+// A `dyn Any` from the caller: every type implements `Any` (a blanket impl), so
+// any drop glue may stand behind it.
+// noalloc:root
+pub fn drop_any(a: Box<dyn std::any::Any>) -> bool {
+    a.is::<u32>()
+}
+
+// A `dyn` of auto traits only, from the caller: any type may stand behind it.
+// noalloc:root
+pub fn drop_sendable(s: Box<dyn Send>) -> usize {
+    std::mem::size_of_val(&*s)
+}
+
+// Only what this root coerces to `dyn Send` stands behind it: a `Noisy`.
+// noalloc:root
+pub fn drop_own_sendable(n: Box<Noisy>) -> u32 {
+    let s: Box<dyn Send> = n;
+    drop(s);
+    0
+}
+
+// The same with a `Calm`, whose drop never allocates.
+// noalloc:root
+pub fn drop_own_sendable_calm(c: Box<Calm>) -> u32 {
+    let s: Box<dyn Send> = c;
+    drop(s);
+    0
+}
+
+// Assigning to a place drops what it held.
+// noalloc:root
+pub fn reset(slot: &mut Option<Noisy>) {
+    *slot = None;
+}
+
+// noalloc:root
+pub fn reset_calm(slot: &mut Option<Calm>) {
+    *slot = None;
+}
+
+// Each place of a destructuring assignment too.
+// noalloc:root
+pub fn replace_pair(pair: &mut (Noisy, u32)) {
+    (pair.0, pair.1) = (Noisy(0), 0);
+}
