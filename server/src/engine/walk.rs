@@ -504,6 +504,8 @@ impl<'db> CallGraph<'db> {
                         walker.drop_bindings_of(&body, arg);
                     }
                     walker.visit_expr(&body, *closure_body);
+                    // A body that is no block is its own tail (`|n| make(n).len()`).
+                    walker.drop_temporaries(&body, *closure_body, false);
                 }
                 walker.out
             }
@@ -1093,10 +1095,19 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Expr::Path(_) = &store[expr] {
             self.note_static(expr, ty);
         }
-        // Assigning to a place drops the value it held (a deferred `let x; x = v;`
-        // is taken to have held one too).
-        if let Expr::Assignment { target, .. } = &store[expr] {
-            self.drop_assigned_places(store, *target);
+        match &store[expr] {
+            // Assigning to a place drops the value it held (a deferred `let x; x =
+            // v;` is taken to have held one too).
+            Expr::Assignment { target, .. } => self.drop_assigned_places(store, *target),
+            // A condition's temporaries are dropped once it is decided (`if
+            // make().ok()`, and `while`, which lowers to a loop of `if`); a
+            // scrutinee's (`match make().0`, `if let .. = make()`) once the match
+            // ends, and so is the scrutinee's value when no arm binds it.
+            Expr::If { condition, .. } => self.drop_temporaries(store, *condition, false),
+            Expr::Match { expr: scrutinee, .. } | Expr::Let { expr: scrutinee, .. } => {
+                self.drop_temporaries(store, *scrutinee, true)
+            }
+            _ => {}
         }
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
             for statement in statements.iter() {

@@ -121,6 +121,11 @@ fn main() {
     case("soundness::drops::reset_calm", measure(&mut calm_slot, |s| *s = Some(drops::Calm(7)), |s| drops::reset_calm(s)));
     let mut pair = (drops::Noisy(8), 8);
     case("soundness::drops::replace_pair", simple(|| drops::replace_pair(&mut pair)));
+    case("soundness::drops::scrutinee_dropped", simple(|| keep(drops::scrutinee_dropped(2))));
+    case("soundness::drops::scrutinee_calm", simple(|| keep(drops::scrutinee_calm(2))));
+    case("soundness::drops::condition_dropped", simple(|| keep(drops::condition_dropped(2))));
+    case("soundness::drops::if_let_dropped", simple(|| keep(drops::if_let_dropped(2))));
+    case("soundness::drops::closure_tail_dropped", simple(|| keep(drops::closure_tail_dropped(2))));
     let mut maps: Vec<HashMap<u32, drops::Noisy>> = Vec::with_capacity(8);
     case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
     let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);

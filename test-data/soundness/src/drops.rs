@@ -145,3 +145,46 @@ pub fn reset_calm(slot: &mut Option<Calm>) {
 pub fn replace_pair(pair: &mut (Noisy, u32)) {
     (pair.0, pair.1) = (Noisy(0), 0);
 }
+
+// A scrutinee's temporary is dropped when the match ends.
+// noalloc:root
+pub fn scrutinee_dropped(x: u32) -> u32 {
+    match make_noisy(x).value() {
+        0 => 1,
+        n => n,
+    }
+}
+
+// noalloc:root
+pub fn scrutinee_calm(x: u32) -> u32 {
+    match make_calm(x).value() {
+        0 => 1,
+        n => n,
+    }
+}
+
+// A condition's temporary, once the condition is decided; `while` too.
+// noalloc:root
+pub fn condition_dropped(x: u32) -> u32 {
+    let mut i = 0;
+    while make_noisy(i).value() < x {
+        i += 1;
+    }
+    i
+}
+
+// noalloc:root
+pub fn if_let_dropped(x: u32) -> u32 {
+    if let 3 = make_noisy(x).value() {
+        1
+    } else {
+        0
+    }
+}
+
+// A closure whose body is no block: its temporaries die when it returns.
+// noalloc:root
+pub fn closure_tail_dropped(x: u32) -> u32 {
+    let f = |n: u32| make_noisy(n).value();
+    f(x)
+}
