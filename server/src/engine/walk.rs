@@ -1095,20 +1095,6 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Expr::Path(_) = &store[expr] {
             self.note_static(expr, ty);
         }
-        match &store[expr] {
-            // Assigning to a place drops the value it held (a deferred `let x; x =
-            // v;` is taken to have held one too).
-            Expr::Assignment { target, .. } => self.drop_assigned_places(store, *target),
-            // A condition's temporaries are dropped once it is decided (`if
-            // make().ok()`, and `while`, which lowers to a loop of `if`); a
-            // scrutinee's (`match make().0`, `if let .. = make()`) once the match
-            // ends, and so is the scrutinee's value when no arm binds it.
-            Expr::If { condition, .. } => self.drop_temporaries(store, *condition, false),
-            Expr::Match { expr: scrutinee, .. } | Expr::Let { expr: scrutinee, .. } => {
-                self.drop_temporaries(store, *scrutinee, true)
-            }
-            _ => {}
-        }
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
             for statement in statements.iter() {
                 match statement {
@@ -1135,6 +1121,20 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             }
         }
         self.visit_children(store, expr);
+        match &store[expr] {
+            // Assigning to a place drops the value it held, once the new value is
+            // made (a deferred `let x; x = v;` is taken to have held one too).
+            Expr::Assignment { target, .. } => self.drop_assigned_places(store, *target),
+            // A condition's temporaries are dropped once it is decided (`if
+            // make().ok()`, and `while`, which lowers to a loop of `if`); a
+            // scrutinee's (`match make().0`, `if let .. = make()`) once the match
+            // ends, and so is the scrutinee's value when no arm binds it.
+            Expr::If { condition, .. } => self.drop_temporaries(store, *condition, false),
+            Expr::Match { expr: scrutinee, .. } | Expr::Let { expr: scrutinee, .. } => {
+                self.drop_temporaries(store, *scrutinee, true)
+            }
+            _ => {}
+        }
     }
 
     /// The calls an expression makes itself: a function item mentioned as a value
