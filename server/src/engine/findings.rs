@@ -158,7 +158,7 @@ impl Analyzer<'_> {
             Target::Node(_) => {
                 let &Resolved::Vertex(j) = normal[0] else { return None };
                 match resolved.edge.drop_of {
-                    Some(ty) => format!("drops `{}`, whose drop glue allocates", naming::ty_name(db, ty)),
+                    Some(ty) => format!("drops `{}`, whose drop glue can allocate", naming::ty_name(db, ty)),
                     None => format!("calls {}", reach.nodes[j].name(db)),
                 }
             }
