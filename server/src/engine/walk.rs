@@ -12,7 +12,7 @@ use std::rc::Rc;
 use hir_def::{
     AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
     expr_store::{Body, ExpressionStore},
-    hir::{BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, Statement},
+    hir::{Array, BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, RecordSpread, Statement},
     lang_item::LangItems,
     signatures::{FnFlags, FunctionSignature},
 };
@@ -1133,6 +1133,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             Expr::Match { expr: scrutinee, .. } | Expr::Let { expr: scrutinee, .. } => {
                 self.drop_temporaries(store, *scrutinee, true)
             }
+            // What computes a returned or break value dies on the way out
+            // (`return make().0`).
+            Expr::Return { expr: Some(value) } | Expr::Break { expr: Some(value), .. } => {
+                self.drop_temporaries(store, *value, false)
+            }
             _ => {}
         }
     }
@@ -1458,6 +1463,33 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
             }
             Expr::Ref { expr: inner, .. } | Expr::Field { expr: inner, .. } => self.drop_temporaries(store, *inner, true),
+            // An indexed temporary (`make()[0]`) and what computes the index.
+            Expr::Index { base, index } => {
+                self.drop_temporaries(store, *base, true);
+                self.drop_temporaries(store, *index, false);
+            }
+            // An aggregate made and never bound (`(make(), 1).1`) drops whole; its
+            // parts are moved into it. A struct update's base (`..make()`) drops
+            // what the literal does not move out of it.
+            Expr::Tuple { exprs: parts } | Expr::Array(Array::ElementList { elements: parts }) => {
+                if discarded {
+                    self.drop_value(expr);
+                }
+                for &part in parts.iter() {
+                    self.drop_temporaries(store, part, false);
+                }
+            }
+            Expr::RecordLit { fields, spread, .. } => {
+                if discarded {
+                    self.drop_value(expr);
+                }
+                for field in fields.iter() {
+                    self.drop_temporaries(store, field.expr, false);
+                }
+                if let RecordSpread::Expr(base) = spread {
+                    self.drop_temporaries(store, *base, true);
+                }
+            }
             Expr::BinaryOp { lhs, rhs, .. } => {
                 self.drop_temporaries(store, *lhs, false);
                 self.drop_temporaries(store, *rhs, false);

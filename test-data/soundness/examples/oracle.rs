@@ -126,6 +126,12 @@ fn main() {
     case("soundness::drops::condition_dropped", simple(|| keep(drops::condition_dropped(2))));
     case("soundness::drops::if_let_dropped", simple(|| keep(drops::if_let_dropped(2))));
     case("soundness::drops::closure_tail_dropped", simple(|| keep(drops::closure_tail_dropped(2))));
+    case("soundness::drops::return_value_temporary", simple(|| keep(drops::return_value_temporary(2))));
+    case("soundness::drops::break_value_temporary", simple(|| keep(drops::break_value_temporary(2))));
+    let table = [1u32, 2, 3];
+    case("soundness::drops::index_temporary", simple(|| keep(drops::index_temporary(&table, 2))));
+    case("soundness::drops::tuple_temporary", simple(|| keep(drops::tuple_temporary(2))));
+    case("soundness::drops::tuple_temporary_calm", simple(|| keep(drops::tuple_temporary_calm(2))));
     let mut maps: Vec<HashMap<u32, drops::Noisy>> = Vec::with_capacity(8);
     case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
     let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);

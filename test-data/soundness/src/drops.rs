@@ -188,3 +188,37 @@ pub fn closure_tail_dropped(x: u32) -> u32 {
     let f = |n: u32| make_noisy(n).value();
     f(x)
 }
+
+// What computes a returned value dies on the way out.
+// noalloc:root
+pub fn return_value_temporary(x: u32) -> u32 {
+    if x > 100 {
+        return 0;
+    }
+    return make_noisy(x).value();
+}
+
+// A `break` value's temporaries too.
+// noalloc:root
+pub fn break_value_temporary(x: u32) -> u32 {
+    loop {
+        break make_noisy(x).value();
+    }
+}
+
+// An index computed from a temporary.
+// noalloc:root
+pub fn index_temporary(v: &[u32], x: u32) -> u32 {
+    v[make_noisy(x).value() as usize % v.len()]
+}
+
+// A tuple made and never bound drops whole.
+// noalloc:root
+pub fn tuple_temporary(x: u32) -> u32 {
+    (make_noisy(x), 1).1
+}
+
+// noalloc:root
+pub fn tuple_temporary_calm(x: u32) -> u32 {
+    (make_calm(x), 1).1
+}
