@@ -1440,19 +1440,22 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// statement's or a tail's own value (`discarded`). Values moved into a call or
     /// a binding are dropped there, not here.
     fn drop_temporaries(&mut self, store: &ExpressionStore, expr: ExprId, discarded: bool) {
+        // A value a call makes, or an aggregate made and never bound (`(make(),
+        // 1).1`), drops whole; what is moved into them is dropped there.
+        let made_here = matches!(
+            &store[expr],
+            Expr::Call { .. } | Expr::MethodCall { .. } | Expr::Tuple { .. } | Expr::Array(Array::ElementList { .. }) | Expr::RecordLit { .. }
+        );
+        if discarded && made_here {
+            self.drop_value(expr);
+        }
         match &store[expr] {
-            Expr::Call { args, .. } => {
-                if discarded {
-                    self.drop_value(expr);
-                }
-                for &arg in args.iter() {
-                    self.drop_temporaries(store, arg, false);
+            Expr::Call { args: parts, .. } | Expr::Tuple { exprs: parts } | Expr::Array(Array::ElementList { elements: parts }) => {
+                for &part in parts.iter() {
+                    self.drop_temporaries(store, part, false);
                 }
             }
             Expr::MethodCall { receiver, args, .. } => {
-                if discarded {
-                    self.drop_value(expr);
-                }
                 let borrowed = self
                     .infer
                     .expr_adjustment(*receiver)
@@ -1468,21 +1471,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 self.drop_temporaries(store, *base, true);
                 self.drop_temporaries(store, *index, false);
             }
-            // An aggregate made and never bound (`(make(), 1).1`) drops whole; its
-            // parts are moved into it. A struct update's base (`..make()`) drops
-            // what the literal does not move out of it.
-            Expr::Tuple { exprs: parts } | Expr::Array(Array::ElementList { elements: parts }) => {
-                if discarded {
-                    self.drop_value(expr);
-                }
-                for &part in parts.iter() {
-                    self.drop_temporaries(store, part, false);
-                }
-            }
+            // A struct update's base (`..make()`) drops what the literal does not
+            // move out of it.
             Expr::RecordLit { fields, spread, .. } => {
-                if discarded {
-                    self.drop_value(expr);
-                }
                 for field in fields.iter() {
                     self.drop_temporaries(store, field.expr, false);
                 }
