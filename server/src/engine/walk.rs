@@ -1444,7 +1444,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         // 1).1`), drops whole; what is moved into them is dropped there.
         let made_here = matches!(
             &store[expr],
-            Expr::Call { .. } | Expr::MethodCall { .. } | Expr::Tuple { .. } | Expr::Array(Array::ElementList { .. }) | Expr::RecordLit { .. }
+            Expr::Call { .. } | Expr::MethodCall { .. } | Expr::Tuple { .. } | Expr::Array(_) | Expr::RecordLit { .. }
         );
         if discarded && made_here {
             self.drop_value(expr);
@@ -1455,6 +1455,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     self.drop_temporaries(store, part, false);
                 }
             }
+            Expr::Array(Array::Repeat { initializer, .. }) => self.drop_temporaries(store, *initializer, false),
             Expr::MethodCall { receiver, args, .. } => {
                 let borrowed = self
                     .infer

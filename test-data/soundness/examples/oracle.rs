@@ -132,6 +132,7 @@ fn main() {
     case("soundness::drops::index_temporary", simple(|| keep(drops::index_temporary(&table, 2))));
     case("soundness::drops::tuple_temporary", simple(|| keep(drops::tuple_temporary(2))));
     case("soundness::drops::tuple_temporary_calm", simple(|| keep(drops::tuple_temporary_calm(2))));
+    case("soundness::drops::repeat_temporary", simple(|| keep(drops::repeat_temporary(2))));
     let mut maps: Vec<HashMap<u32, drops::Noisy>> = Vec::with_capacity(8);
     case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
     let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);

@@ -222,3 +222,10 @@ pub fn tuple_temporary(x: u32) -> u32 {
 pub fn tuple_temporary_calm(x: u32) -> u32 {
     (make_calm(x), 1).1
 }
+
+// An array repeat's initialiser is made once; its temporaries die then.
+// noalloc:root
+pub fn repeat_temporary(x: u32) -> usize {
+    let a = [make_noisy(x).value(); 4];
+    a.len()
+}
