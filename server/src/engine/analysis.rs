@@ -951,7 +951,6 @@ impl<'a> Analyzer<'a> {
     /// `dyn`, functions' addresses) goes with it, named, so that a reach it stands
     /// in for can tell when that matters; so do the allowlist entries it uses.
     fn remember_closed<'db>(&mut self, graph: &mut CallGraph<'db>, reach: &Reach<'db>, judged: &Judged, cache: &mut SummaryCache) {
-        let db = graph.db;
         let n = reach.nodes.len();
         let mut open = vec![false; n];
         let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -972,7 +971,7 @@ impl<'a> Analyzer<'a> {
                         )
                 });
             if !opens {
-                match super::identity::dyn_trait_identities(db, own.dyn_traits.iter().copied()) {
+                match graph.dyn_trait_identities(&own.dyn_traits) {
                     Some(dyn_traits) => adds[v] = Additions { dyn_traits, auto_dyn: own.auto_dyn, fn_pointers: own.fn_pointers },
                     // A trait with no source to name it by: not summarised.
                     None => opens = true,

@@ -199,22 +199,6 @@ fn function_identity(db: &dyn HirDatabase, func: FunctionId) -> Option<FnIdentit
     })
 }
 
-/// The identities of `traits` and of all their supertraits, sorted, once each:
-/// what a coercion to `dyn` of one of them answers calls of. `None` when one has
-/// no source to name it by.
-pub(crate) fn dyn_trait_identities(db: &dyn HirDatabase, traits: impl IntoIterator<Item = TraitId>) -> Option<Vec<ItemIdentity>> {
-    let mut all = Vec::new();
-    for trait_ in traits {
-        all.push(trait_identity(db, trait_)?);
-        for &super_ in hir_ty::all_super_traits(db, trait_).iter() {
-            all.push(trait_identity(db, super_)?);
-        }
-    }
-    all.sort();
-    all.dedup();
-    Some(all)
-}
-
 pub(crate) fn trait_identity(db: &dyn HirDatabase, trait_: TraitId) -> Option<ItemIdentity> {
     let source = hir::Trait::from(trait_).source(db)?;
     let krate = trait_.lookup(db).container.krate(db);

@@ -12,7 +12,7 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
-    identity::{ItemIdentity, trait_identity},
+    identity::ItemIdentity,
     judge::{Verdict, follows},
     resolve::{Outside, Program},
     summary_cache::{Additions, SummaryCache},
@@ -94,7 +94,7 @@ struct OpenCalls {
 }
 
 impl OpenCalls {
-    fn of(graph: &CallGraph<'_>, reach: &Reach<'_>, open: &[(usize, usize)], names: &mut FxHashMap<TraitId, Option<ItemIdentity>>) -> OpenCalls {
+    fn of(graph: &mut CallGraph<'_>, reach: &Reach<'_>, open: &[(usize, usize)]) -> OpenCalls {
         let db = graph.db;
         let mut calls = OpenCalls::default();
         for &(v, e) in open {
@@ -114,9 +114,9 @@ impl OpenCalls {
                 _ => None,
             };
             if let Some(trait_) = trait_ {
-                match names.entry(trait_).or_insert_with(|| trait_identity(db, trait_)) {
+                match graph.trait_identity(trait_) {
                     Some(name) => {
-                        calls.dyn_traits.insert(name.clone());
+                        calls.dyn_traits.insert(name);
                     }
                     None => calls.unnamed_dyn = true,
                 }
@@ -229,7 +229,6 @@ pub(crate) fn reach<'db>(
     // walked anyway because an open call could be resolved against what it adds.
     let mut summarised_adding: Vec<usize> = Vec::new();
     let mut walked_anyway: FxHashSet<usize> = FxHashSet::default();
-    let mut trait_names: FxHashMap<TraitId, Option<ItemIdentity>> = FxHashMap::default();
     let mut walked_count = 0;
     loop {
         while let Some(v) = queue.pop() {
@@ -317,7 +316,7 @@ pub(crate) fn reach<'db>(
         // resolved against what its reach adds: else the instance is walked, and
         // what it adds taken in.
         if !summarised_adding.is_empty() && !open.is_empty() {
-            let calls = OpenCalls::of(graph, &reach, &open, &mut trait_names);
+            let calls = OpenCalls::of(graph, &reach, &open);
             summarised_adding.retain(|&v| {
                 let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target) else {
                     return false;

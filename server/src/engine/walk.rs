@@ -317,6 +317,8 @@ pub(crate) struct CallGraph<'db> {
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
     instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary_cache::SummaryKey>>,
+    /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
+    trait_identities: FxHashMap<TraitId, Option<super::identity::ItemIdentity>>,
     /// The stamps of the walks read since `record_walks` (a root's, to reuse its
     /// outcome while they hold).
     recorded: Option<Vec<super::incremental::WalkStamp>>,
@@ -335,6 +337,7 @@ impl<'db> CallGraph<'db> {
             specialised: FxHashMap::default(),
             walks: FxHashMap::default(),
             instance_keys: FxHashMap::default(),
+            trait_identities: FxHashMap::default(),
             recorded: None,
         }
     }
@@ -369,6 +372,28 @@ impl<'db> CallGraph<'db> {
     pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db super::summary_cache::SummaryKey> {
         let db = self.db;
         *self.instance_keys.entry(node).or_insert_with(|| super::incremental::instance_key(db, node))
+    }
+
+    /// `identity::trait_identity`, worked out once per analysis.
+    pub(crate) fn trait_identity(&mut self, trait_: TraitId) -> Option<super::identity::ItemIdentity> {
+        let db = self.db;
+        self.trait_identities.entry(trait_).or_insert_with(|| super::identity::trait_identity(db, trait_)).clone()
+    }
+
+    /// The identities of `traits` and of all their supertraits, sorted, once each:
+    /// what a coercion to `dyn` of one of them answers calls of. `None` when one
+    /// has no source to name it by.
+    pub(crate) fn dyn_trait_identities(&mut self, traits: &[TraitId]) -> Option<Vec<super::identity::ItemIdentity>> {
+        let mut all = Vec::new();
+        for &trait_ in traits {
+            all.push(self.trait_identity(trait_)?);
+            for &super_ in hir_ty::all_super_traits(self.db, trait_).iter() {
+                all.push(self.trait_identity(super_)?);
+            }
+        }
+        all.sort();
+        all.dedup();
+        Some(all)
     }
 
     pub(crate) fn is_allocator_symbol(name: &str) -> bool {
