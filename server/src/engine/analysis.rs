@@ -30,7 +30,7 @@ use super::{
     resolve,
     root_reuse::{FindingKey, RootKey, RootMemos, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
-    summary_cache::{self, Additions, CachedStep, CachedSummary, SummaryCache},
+    summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
 
@@ -959,6 +959,8 @@ impl<'a> Analyzer<'a> {
         // allowlist entries it uses.
         let mut adds: Vec<Additions> = vec![Additions::default(); n];
         let mut uses_allow: Vec<FxHashSet<usize>> = vec![FxHashSet::default(); n];
+        // And what it could run back for an allowed call above it.
+        let mut calls_back: Vec<CallsBack> = vec![CallsBack::default(); n];
         for v in 0..n {
             let own = &reach.adds[v];
             let mut opens = reach.local[v]
@@ -976,9 +978,11 @@ impl<'a> Analyzer<'a> {
                     // A trait with no source to name it by: not summarised.
                     None => opens = true,
                 }
+                calls_back[v] = own_calls_back(graph, &reach.nodes[v]);
                 for resolved in &reach.edges[v] {
                     if let Target::Summary(summary) = &resolved.edge.target {
                         adds[v].merge(&summary.adds);
+                        calls_back[v].merge(&summary.calls_back);
                     }
                 }
                 self.allow_entries_used_at(reach, judged, v, &mut uses_allow[v]);
@@ -1007,15 +1011,17 @@ impl<'a> Analyzer<'a> {
             }
         }
         // A closed vertex's reach adds what its own walk and every callee's reach
-        // add, and uses the entries they use.
-        let mut pending: Vec<usize> = (0..n).filter(|&v| !open[v] && !(adds[v].is_empty() && uses_allow[v].is_empty())).collect();
+        // add, uses the entries they use, and may run back what they may.
+        let mut pending: Vec<usize> = (0..n)
+            .filter(|&v| !open[v] && !(adds[v].is_empty() && uses_allow[v].is_empty() && calls_back[v].is_empty()))
+            .collect();
         while let Some(j) = pending.pop() {
             for &v in &callers[j] {
                 if v != j && !open[v] {
-                    let (from, entries) = (adds[j].clone(), uses_allow[j].clone());
+                    let (from, entries, back) = (adds[j].clone(), uses_allow[j].clone(), calls_back[j].clone());
                     let before = uses_allow[v].len();
                     uses_allow[v].extend(entries);
-                    if adds[v].merge(&from) | (uses_allow[v].len() != before) {
+                    if adds[v].merge(&from) | (uses_allow[v].len() != before) | calls_back[v].merge(&back) {
                         pending.push(v);
                     }
                 }
@@ -1055,6 +1061,7 @@ impl<'a> Analyzer<'a> {
                     entries.sort_unstable();
                     entries
                 },
+                calls_back: std::mem::take(&mut calls_back[v]),
             };
             cache.insert(key.clone(), summary);
         }
@@ -1108,6 +1115,35 @@ fn merge_by_line(findings: Vec<Finding>) -> Vec<Finding> {
 }
 
 /// The workspace function a vertex's lines belong to (a closure's owner).
+/// What a vertex itself could be run back as by an allowed call above it
+/// (`judge::find_callbacks`): a trait impl's or derived method, by its self type;
+/// a closure, by the function that holds it.
+fn own_calls_back<'db>(graph: &mut CallGraph<'db>, node: &Node<'db>) -> CallsBack {
+    let db = graph.db;
+    let mut back = CallsBack::default();
+    let self_ty = match *node {
+        Node::Fn { func, args } => judge::called_back_self_type(db, func, args),
+        Node::Derived { args, .. } => judge::derived_self_type(args),
+        Node::Closure { .. } => {
+            if let Some(holder) = holder_fn(db, node) {
+                match graph.fn_fingerprint(holder) {
+                    Some(fingerprint) => back.closure_holders.push(fingerprint),
+                    None => back.unnamed = true,
+                }
+            }
+            None
+        }
+        Node::DropGlue(_) | Node::Init(_) => None,
+    };
+    if let Some(ty) = self_ty {
+        match graph.ty_fingerprint(ty) {
+            Some(fingerprint) => back.impl_types.push(fingerprint),
+            None => back.unnamed = true,
+        }
+    }
+    back
+}
+
 pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<FunctionId> {
     match *node {
         Node::Fn { func, .. } => Some(func),

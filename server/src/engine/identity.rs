@@ -102,6 +102,23 @@ pub(crate) fn instance_identity(db: &dyn HirDatabase, node: &Node<'_>) -> Option
     Some(InstanceIdentity { func: function_identity(db, func)?, args: args_identity(db, args)? })
 }
 
+/// A fingerprint of a type's identity, as summaries name what they call back
+/// (`summary_cache::CallsBack`): the same type gives the same fingerprint in every
+/// run of one engine build. `None` for a type that cannot be named across runs.
+pub(crate) fn ty_fingerprint(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<u64> {
+    ty_identity(db, ty).map(|identity| fingerprint(&identity))
+}
+
+/// A fingerprint of a function's identity (see `ty_fingerprint`).
+pub(crate) fn fn_fingerprint(db: &dyn HirDatabase, func: FunctionId) -> Option<u64> {
+    function_identity(db, func).map(|identity| fingerprint(&identity))
+}
+
+fn fingerprint<T: std::hash::Hash>(identity: &T) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(identity)
+}
+
 /// How the files a team keeps name a function: the path where it is defined
 /// (`alloc::vec::Vec::push`) and, for code outside the workspace, the public path
 /// its crate exports it under (`core::iter::IntoIterator::into_iter`, defined in

@@ -114,9 +114,7 @@ pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder
                     Node::Closure { .. } => !fill && caller.is_some() && holder_of(&node) == caller,
                     _ if reach.local[j] => !fill,
                     Node::Fn { func, args } => is_impl_for(db, func, args, &element_types),
-                    Node::Derived { args, .. } => {
-                        args.as_slice().first().and_then(|a| a.ty()).is_some_and(|t| element_types.contains(&t))
-                    }
+                    Node::Derived { args, .. } => derived_self_type(args).is_some_and(|t| element_types.contains(&t)),
                     _ => false,
                 };
                 if is_callback {
@@ -141,21 +139,29 @@ pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder
     }
 }
 
-/// Whether `func` at `args` is a trait impl's method for one of `types`. The
-/// collection's allocator (`Allocator` impls) is the growth itself, not a callback.
+/// Whether `func` at `args` is a trait impl's method for one of `types`.
 fn is_impl_for(db: &dyn HirDatabase, func: FunctionId, args: GenericArgs<'_>, types: &[Ty<'_>]) -> bool {
-    if types.is_empty() {
-        return false;
-    }
-    let ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return false };
-    let Some(trait_ref) = db.impl_trait(impl_) else { return false };
+    !types.is_empty() && called_back_self_type(db, func, args).is_some_and(|self_ty| types.contains(&self_ty))
+}
+
+/// The self type of `func` at `args` when it is a trait impl's method, which an
+/// allowed call generic over that type runs back (`find_callbacks`). The
+/// collection's allocator (`Allocator` impls) is the growth itself, not a callback.
+pub(crate) fn called_back_self_type<'db>(db: &'db dyn HirDatabase, func: FunctionId, args: GenericArgs<'db>) -> Option<Ty<'db>> {
+    let ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return None };
+    let trait_ref = db.impl_trait(impl_)?;
     let trait_ = trait_ref.skip_binder().def_id.0;
     if hir::Trait::from(trait_).name(db).as_str() == "Allocator" {
-        return false;
+        return None;
     }
     let interner = hir_ty::next_solver::DbInterner::new_no_crate(db);
-    let self_ty = db.impl_self_ty(impl_).instantiate(interner, args.as_slice()).skip_norm_wip();
-    types.iter().any(|t| *t == self_ty)
+    Some(db.impl_self_ty(impl_).instantiate(interner, args.as_slice()).skip_norm_wip())
+}
+
+/// The type a derived method (`Clone` of a `#[derive(Clone)]` type) is for, which
+/// an allowed call generic over it runs back.
+pub(crate) fn derived_self_type<'db>(args: GenericArgs<'db>) -> Option<Ty<'db>> {
+    args.as_slice().first().and_then(|a| a.ty())
 }
 
 /// How a vertex allocates, as bits: on its normal path; only while building an

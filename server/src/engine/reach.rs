@@ -15,8 +15,8 @@ use super::{
     identity::ItemIdentity,
     judge::{Verdict, follows},
     resolve::{Outside, Program},
-    summary_cache::{Additions, SummaryCache},
-    walk::{CallGraph, Edge, Node, Target, UnknownKind, dyn_principal},
+    summary_cache::{Additions, CallsBack, SummaryCache},
+    walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal},
 };
 
 /// A bound on the instances one root may reach (polymorphic recursion can
@@ -133,6 +133,53 @@ impl OpenCalls {
     }
 }
 
+/// What an allowed call (growth with room, first use) may run back, as
+/// `judge::find_callbacks` finds it, named as summaries name what they call back:
+/// a summary stands in for a vertex below such calls only when it holds none of
+/// it. Edges that may become allowed are taken as allowed (the verdicts come
+/// after the reach).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct RunsBack {
+    /// The closures of this function (`Some(None)`: a function with no identity,
+    /// so any closure), unless the call passes only a first use's fill.
+    closures_of: Option<Option<u64>>,
+    /// The trait impls of these types, the types a growth call is generic over
+    /// (`None`: a type with no identity, so any impl).
+    impls_for: Vec<Option<u64>>,
+}
+
+impl RunsBack {
+    /// What the allowed `edge` of `caller` runs back.
+    fn of<'db>(graph: &mut CallGraph<'db>, caller: &Node<'db>, edge: &Edge<'db>) -> RunsBack {
+        let closures_of = match super::analysis::holder_fn(graph.db, caller) {
+            Some(func) if edge.passed != PassedClosures::Fill => Some(graph.fn_fingerprint(func)),
+            _ => None,
+        };
+        let mut impls_for = Vec::new();
+        if let (Some(_), Target::Node(Node::Fn { args, .. })) = (&edge.growth, &edge.target) {
+            for ty in args.as_slice().iter().filter_map(|a| a.ty()) {
+                impls_for.push(graph.ty_fingerprint(ty));
+            }
+        }
+        RunsBack { closures_of, impls_for }
+    }
+
+    /// Whether a reach that may call `back` could run some of it.
+    fn may_run(&self, back: &CallsBack) -> bool {
+        let closures = match self.closures_of {
+            None => false,
+            Some(None) => !back.closure_holders.is_empty(),
+            Some(Some(holder)) => back.closure_holders.binary_search(&holder).is_ok(),
+        };
+        let impls = self.impls_for.iter().any(|ty| match ty {
+            None => !back.impl_types.is_empty(),
+            Some(ty) => back.impl_types.binary_search(ty).is_ok(),
+        });
+        let runs_any = self.closures_of.is_some() || !self.impls_for.is_empty();
+        closures || impls || (back.unnamed && runs_any)
+    }
+}
+
 #[derive(Clone, PartialEq, Debug)]
 pub(crate) enum Resolved<'db> {
     Vertex(usize),
@@ -199,13 +246,22 @@ pub(crate) fn reach<'db>(
     };
     let mut index: FxHashMap<Node<'db>, usize> = FxHashMap::default();
     let mut queue: Vec<usize> = Vec::new();
-    // Vertices below an allowed call (growth, first use) are walked, never answered
-    // from the summaries: what they call back is judged, so it must be seen.
-    let mut expanded: Vec<bool> = Vec::new();
-    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, expanded: &mut Vec<bool>, node: Node<'db>, expand: bool| {
+    // What the allowed calls above each vertex may run back (indices into
+    // `runs_back`, sorted): a summary stands in for a vertex below allowed calls
+    // only when its reach holds none of it, since what they call back is judged.
+    let mut runs_back: Vec<RunsBack> = Vec::new();
+    let mut runs_back_index: FxHashMap<RunsBack, u32> = FxHashMap::default();
+    let mut above: Vec<Vec<u32>> = Vec::new();
+    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, above: &mut Vec<Vec<u32>>, node: Node<'db>, inherited: &[u32]| {
         if let Some(&v) = index.get(&node) {
-            if expand && !expanded[v] {
-                expanded[v] = true;
+            // New allowed calls above: what is below is looked at again.
+            let before = above[v].len();
+            for &c in inherited {
+                if let Err(at) = above[v].binary_search(&c) {
+                    above[v].insert(at, c);
+                }
+            }
+            if above[v].len() != before {
                 queue.push(v);
             }
             return v;
@@ -216,15 +272,16 @@ pub(crate) fn reach<'db>(
         reach.allowed.push(None);
         reach.edges.push(Vec::new());
         reach.adds.push(OwnAdditions::default());
-        expanded.push(expand);
+        above.push(inherited.to_vec());
         let v = reach.nodes.len() - 1;
         index.insert(node, v);
         queue.push(v);
         v
     };
-    vertex(&mut reach, &mut queue, &mut expanded, root, false);
-    // Calls resolved against the program: (vertex, edge).
+    vertex(&mut reach, &mut queue, &mut above, root, &[]);
+    // Calls resolved against the program: (vertex, edge), once each.
     let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut open_seen: FxHashSet<(usize, usize)> = FxHashSet::default();
     // Vertices answered by a summary whose reach adds to the program, and those
     // walked anyway because an open call could be resolved against what it adds.
     let mut summarised_adding: Vec<usize> = Vec::new();
@@ -238,19 +295,24 @@ pub(crate) fn reach<'db>(
                 queue.clear();
                 break;
             }
-            if !reach.local[v] && !expanded[v] && !walked_anyway.contains(&v) {
+            if !reach.local[v] && !walked_anyway.contains(&v) {
                 let cached = cache.as_deref_mut().and_then(|cache| {
                     let key = graph.instance_key(reach.nodes[v])?;
                     cache.get(key)
                 });
                 if let Some(summary) = cached {
-                    if !summary.adds.is_empty() {
-                        summarised_adding.push(v);
+                    if above[v].iter().all(|&c| !runs_back[c as usize].may_run(&summary.calls_back)) {
+                        let standing_in = matches!(reach.edges[v].first(), Some(resolved) if matches!(resolved.edge.target, Target::Summary(_)));
+                        if !standing_in {
+                            if !summary.adds.is_empty() {
+                                summarised_adding.push(v);
+                            }
+                            let target = Target::Summary(summary);
+                            let targets = vec![Resolved::Terminal(target.clone())];
+                            reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
+                        }
+                        continue;
                     }
-                    let target = Target::Summary(summary);
-                    let targets = vec![Resolved::Terminal(target.clone())];
-                    reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
-                    continue;
                 }
             }
             walked_nodes.insert(reach.nodes[v]);
@@ -265,6 +327,7 @@ pub(crate) fn reach<'db>(
             for &def in &walked.statics {
                 reach.program.read_static(graph, def, env);
             }
+            let inherited = above[v].clone();
             let mut edges = Vec::with_capacity(walked.edges.len());
             for (e, edge) in walked.edges.iter().enumerate() {
                 let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
@@ -279,11 +342,24 @@ pub(crate) fn reach<'db>(
                     edges.push(resolved);
                     continue;
                 }
-                let expand = expanded[v] || edge.growth.is_some() || edge.context.first_use;
+                let mut below = std::borrow::Cow::Borrowed(&inherited[..]);
+                if edge.growth.is_some() || edge.context.first_use {
+                    let criterion = RunsBack::of(graph, &reach.nodes[v], edge);
+                    let next = runs_back.len() as u32;
+                    let c = *runs_back_index.entry(criterion.clone()).or_insert_with(|| {
+                        runs_back.push(criterion);
+                        next
+                    });
+                    if let Err(at) = below.binary_search(&c) {
+                        below.to_mut().insert(at, c);
+                    }
+                }
                 resolved.targets = match &edge.target {
-                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut expanded, *next, expand))],
+                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, &below))],
                     Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
-                        open.push((v, e));
+                        if open_seen.insert((v, e)) {
+                            open.push((v, e));
+                        }
                         Vec::new()
                     }
                     other => vec![Resolved::Terminal(other.clone())],
@@ -294,7 +370,7 @@ pub(crate) fn reach<'db>(
         }
         let mut changed = false;
         for &(v, e) in &open {
-            let expand = expanded[v];
+            let inherited = above[v].clone();
             let targets = match reach.edges[v][e].edge.target.clone() {
                 Target::Dyn { method, args } => reach.program.dyn_targets(graph, method, args, env),
                 Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),
@@ -303,7 +379,7 @@ pub(crate) fn reach<'db>(
             };
             for target in targets {
                 let resolved = match target {
-                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut expanded, next, expand)),
+                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, &inherited)),
                     other => Resolved::Terminal(other),
                 };
                 if reach.edges[v].len() > e && !reach.edges[v][e].targets.contains(&resolved) {
@@ -366,4 +442,30 @@ pub(crate) fn reach<'db>(
         reach.edges[0].push(ResolvedEdge::new(edge, vec![target]));
     }
     reach
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CallsBack, RunsBack};
+
+    #[test]
+    fn an_allowed_call_runs_back_its_callers_closures_and_its_types_impls() {
+        let back = CallsBack { impl_types: vec![3, 7], closure_holders: vec![11], unnamed: false };
+        let runs = |closures_of, impls_for: Vec<Option<u64>>| RunsBack { closures_of, impls_for }.may_run(&back);
+        // By the types the call is generic over.
+        assert!(runs(None, vec![Some(1), Some(7)]));
+        assert!(!runs(None, vec![Some(1), Some(2)]));
+        // A type with no identity may be any of them.
+        assert!(runs(None, vec![None]));
+        // By the closures of the calling function, unless it passes only a fill.
+        assert!(runs(Some(Some(11)), vec![]));
+        assert!(!runs(Some(Some(12)), vec![]));
+        assert!(runs(Some(None), vec![]));
+        assert!(!runs(None, vec![]));
+        // A reach holding something with no identity may run anything back.
+        let unnamed = CallsBack { unnamed: true, ..CallsBack::default() };
+        assert!(RunsBack { closures_of: None, impls_for: vec![Some(1)] }.may_run(&unnamed));
+        // A call that runs nothing back (a first use given only its fill) runs none of it.
+        assert!(!RunsBack { closures_of: None, impls_for: vec![] }.may_run(&unnamed));
+    }
 }

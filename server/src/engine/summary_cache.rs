@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::identity::{InstanceIdentity, ItemIdentity};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 7;
+const FORMAT_VERSION: u32 = 8;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -38,6 +38,10 @@ pub struct CachedSummary {
     /// into the allowlist the file is keyed by): a check it answers for uses them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uses_allow: Vec<usize>,
+    /// What its reach could run back for an allowed call above it: it stands in
+    /// below such a call only when the call runs none of it back (`reach`).
+    #[serde(default, skip_serializing_if = "CallsBack::is_empty")]
+    pub calls_back: CallsBack,
 }
 
 /// What an instance's reach adds to the program, named so that it outlives a run.
@@ -64,16 +68,57 @@ impl Additions {
 
     /// Takes in `other`'s additions; returns whether anything was new.
     pub fn merge(&mut self, other: &Additions) -> bool {
-        let before = (self.dyn_traits.len(), self.auto_dyn, self.fn_pointers);
+        let before = (self.auto_dyn, self.fn_pointers);
         self.auto_dyn |= other.auto_dyn;
         self.fn_pointers |= other.fn_pointers;
-        for t in &other.dyn_traits {
-            if let Err(at) = self.dyn_traits.binary_search(t) {
-                self.dyn_traits.insert(at, t.clone());
-            }
-        }
-        before != (self.dyn_traits.len(), self.auto_dyn, self.fn_pointers)
+        merge_sorted(&mut self.dyn_traits, &other.dyn_traits) | (before != (self.auto_dyn, self.fn_pointers))
     }
+}
+
+/// What an instance's reach could run back for an allowed call above it (growth
+/// with room, first use), as `judge::find_callbacks` finds callbacks: the trait
+/// impls of the types the call is generic over, and the closures of the calling
+/// function. Named by fingerprints of identities (`identity::fingerprint`): two
+/// identities that share one only make a summary stand in less often.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CallsBack {
+    /// The self types of the trait-impl methods (but `Allocator`'s) and of the
+    /// derived methods its reach calls: sorted, once each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub impl_types: Vec<u64>,
+    /// The functions whose closures its reach runs: sorted, once each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closure_holders: Vec<u64>,
+    /// One of them has no identity: it may be anything.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unnamed: bool,
+}
+
+impl CallsBack {
+    pub fn is_empty(&self) -> bool {
+        self.impl_types.is_empty() && self.closure_holders.is_empty() && !self.unnamed
+    }
+
+    /// Takes in `other`'s; returns whether anything was new.
+    pub fn merge(&mut self, other: &CallsBack) -> bool {
+        let unnamed = self.unnamed;
+        self.unnamed |= other.unnamed;
+        merge_sorted(&mut self.impl_types, &other.impl_types)
+            | merge_sorted(&mut self.closure_holders, &other.closure_holders)
+            | (unnamed != self.unnamed)
+    }
+}
+
+/// Inserts `from` into the sorted `into`, keeping it sorted and each once;
+/// returns whether anything was new.
+fn merge_sorted<T: Ord + Clone>(into: &mut Vec<T>, from: &[T]) -> bool {
+    let before = into.len();
+    for item in from {
+        if let Err(at) = into.binary_search(item) {
+            into.insert(at, item.clone());
+        }
+    }
+    into.len() != before
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -276,6 +321,7 @@ mod tests {
             chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5, exported: true }],
             adds: Default::default(),
             uses_allow: Vec::new(),
+            calls_back: Default::default(),
         }
     }
 

@@ -319,6 +319,9 @@ pub(crate) struct CallGraph<'db> {
     instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary_cache::SummaryKey>>,
     /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
     trait_identities: FxHashMap<TraitId, Option<super::identity::ItemIdentity>>,
+    /// Fingerprints of types and functions (`identity::ty_fingerprint`).
+    ty_fingerprints: FxHashMap<Ty<'db>, Option<u64>>,
+    fn_fingerprints: FxHashMap<FunctionId, Option<u64>>,
     /// The stamps of the walks read since `record_walks` (a root's, to reuse its
     /// outcome while they hold).
     recorded: Option<Vec<super::incremental::WalkStamp>>,
@@ -338,6 +341,8 @@ impl<'db> CallGraph<'db> {
             walks: FxHashMap::default(),
             instance_keys: FxHashMap::default(),
             trait_identities: FxHashMap::default(),
+            ty_fingerprints: FxHashMap::default(),
+            fn_fingerprints: FxHashMap::default(),
             recorded: None,
         }
     }
@@ -378,6 +383,18 @@ impl<'db> CallGraph<'db> {
     pub(crate) fn trait_identity(&mut self, trait_: TraitId) -> Option<super::identity::ItemIdentity> {
         let db = self.db;
         self.trait_identities.entry(trait_).or_insert_with(|| super::identity::trait_identity(db, trait_)).clone()
+    }
+
+    /// `identity::ty_fingerprint`, worked out once per analysis.
+    pub(crate) fn ty_fingerprint(&mut self, ty: Ty<'db>) -> Option<u64> {
+        let db = self.db;
+        *self.ty_fingerprints.entry(ty).or_insert_with(|| super::identity::ty_fingerprint(db, ty))
+    }
+
+    /// `identity::fn_fingerprint`, worked out once per analysis.
+    pub(crate) fn fn_fingerprint(&mut self, func: FunctionId) -> Option<u64> {
+        let db = self.db;
+        *self.fn_fingerprints.entry(func).or_insert_with(|| super::identity::fn_fingerprint(db, func))
     }
 
     /// The identities of `traits` and of all their supertraits, sorted, once each:

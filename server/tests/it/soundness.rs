@@ -238,6 +238,63 @@ fn a_summary_that_adds_to_the_program_stands_in_only_while_no_open_call_could_us
     }
 }
 
+/// Below a call an allowance lets through (growth with room), a summary stands in
+/// for an instance only when its reach holds nothing the call runs back: `push`
+/// on `u32`s is answered from the summaries on the second run, while
+/// `extend_from_slice` of `Named`s (derived `Clone`) and of `String`s (`String`'s
+/// `Clone` impl) is walked again, so the clones that allocate are still found.
+#[test]
+fn a_summary_stands_in_below_an_allowed_call_only_when_it_runs_nothing_back() {
+    let lib = r#"
+// noalloc:root
+pub fn push_with_room(v: &mut Vec<u32>, x: u32) {
+    if v.len() < v.capacity() {
+        v.push(x);
+    }
+}
+
+#[derive(Clone)]
+pub struct Named(pub String);
+
+// noalloc:root
+pub fn extend_named_with_room(v: &mut Vec<Named>, xs: &[Named]) {
+    if v.capacity() - v.len() >= xs.len() {
+        v.extend_from_slice(xs);
+    }
+}
+
+// noalloc:root
+pub fn extend_strings_with_room(v: &mut Vec<String>, xs: &[String]) {
+    if v.capacity() - v.len() >= xs.len() {
+        v.extend_from_slice(xs);
+    }
+}
+"#;
+    let (_dir, root) = crate::temp_package("roomy", &[("src/lib.rs", lib)]);
+    let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let config = CheckConfig { cache_dir: Some(cache.path().to_owned()), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+    let cold = analyze(&ws, &config);
+    let warm = analyze(&ws, &config);
+    let uncached = analyze(&ws, &CheckConfig::default().with_manifest(&ws.root).unwrap());
+    let report = |analysis: &Analysis, name: &str| {
+        let name = format!("roomy::{name}");
+        analysis.roots.iter().find(|r| r.function == name).unwrap_or_else(|| panic!("{name} is a root")).clone()
+    };
+    for (run, analysis) in [("no cache", &uncached), ("cold", &cold), ("warm", &warm)] {
+        assert_eq!(report(analysis, "push_with_room").findings, 0, "{run}");
+        assert_eq!(report(analysis, "extend_named_with_room").findings, 1, "{run}: `Named`'s derived `Clone` allocates");
+        assert_eq!(report(analysis, "extend_strings_with_room").findings, 1, "{run}: `String::clone` allocates");
+    }
+    let checked = |analysis: &Analysis, name: &str| report(analysis, name).functions_checked;
+    assert!(
+        checked(&warm, "push_with_room") < checked(&uncached, "push_with_room"),
+        "`Vec::<u32>::push` is answered from its summary: warm {} vs {}",
+        checked(&warm, "push_with_room"),
+        checked(&uncached, "push_with_room")
+    );
+}
+
 /// An allowlist line is used when what it lets through is reached inside an
 /// instance a summary answers for: `std::thread::sleep` calls `nanosleep`.
 #[test]
