@@ -40,6 +40,10 @@ pub(crate) enum Room {
     One,
     /// `capacity() - len() >= n`, `len() + n <= capacity()`: room for `n`.
     Many,
+    /// What a `String`'s `push` or `insert` of a `char` needs: up to 4 bytes
+    /// (`capacity() - len() >= 4`). Needed, never proven: `len() < capacity()`
+    /// leaves room for one byte.
+    Char,
 }
 
 /// A call that grows a buffer.
@@ -133,6 +137,7 @@ impl BodyFacts {
             .find(|proof| match (need, proof.room, &proof.amount) {
                 (Room::One, Room::One, _) => true,
                 (Room::One, Room::Many, Amount::Literal(n)) => *n >= 1,
+                (Room::Char, Room::Many, Amount::Literal(n)) => *n >= 4,
                 (Room::Many, Room::Many, Amount::LenOf(of)) => appended == Some(of.as_str()),
                 _ => false,
             })

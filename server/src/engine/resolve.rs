@@ -100,19 +100,30 @@ impl<'db> Program<'db> {
         if let Some(ty) = ty {
             let mut held = Outside::default();
             collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
-            let coerced: FxHashSet<TraitId> = walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect();
+            // A `static mut`, or one with interior mutability (`Mutex<fn()>`,
+            // `AtomicPtr`), may hold what any code stored at run time: its
+            // initialiser accounts for nothing.
+            let settable = match def {
+                DefWithBodyId::StaticId(id) => {
+                    hir_def::signatures::StaticSignature::of(graph.db, id).flags.contains(hir_def::signatures::StaticFlags::MUTABLE)
+                        || holds_unsafe_cell(graph, ty, env, &mut FxHashSet::default(), 0)
+                }
+                _ => false,
+            };
+            let coerced: FxHashSet<TraitId> =
+                walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).filter(|_| !settable).collect();
             for trait_ in held.dyn_traits {
                 if !coerced.contains(&trait_) && self.outside.dyn_traits.insert(trait_) {
                     changed = true;
                 }
             }
-            let coerced_auto = walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
+            let coerced_auto = !settable && walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
             if held.auto_dyn && !coerced_auto && !self.outside.auto_dyn {
                 self.outside.auto_dyn = true;
                 changed = true;
             }
             for signature in held.fn_pointers {
-                let accounted = walked.address_taken.iter().any(|(_, taken)| signature.admits(taken));
+                let accounted = !settable && walked.address_taken.iter().any(|(_, taken)| signature.admits(taken));
                 if !accounted && !self.outside.fn_pointers.contains(&signature) {
                     self.outside.fn_pointers.push(signature);
                     changed = true;
@@ -271,6 +282,40 @@ pub(crate) fn outside_of_params<'db>(
         collect_outside(graph, param, env, &mut out, &mut seen, 0);
     }
     out
+}
+
+/// Whether a value of `ty` can change behind a shared reference: it holds an
+/// `UnsafeCell` (through fields, type arguments, references and pointers).
+fn holds_unsafe_cell<'db>(
+    graph: &mut CallGraph<'db>,
+    ty: Ty<'db>,
+    env: ParamEnvAndCrate<'db>,
+    seen: &mut FxHashSet<Ty<'db>>,
+    depth: usize,
+) -> bool {
+    // Past the depth bound, taken as able to change (the sound side).
+    if depth > 8 {
+        return true;
+    }
+    if !seen.insert(ty) {
+        return false;
+    }
+    match ty.kind() {
+        TyKind::Adt(adt, args) => {
+            if let hir_def::AdtId::StructId(id) = adt.def_id() {
+                if hir_def::signatures::StructSignature::of(graph.db, id).flags.contains(hir_def::signatures::StructFlags::IS_UNSAFE_CELL) {
+                    return true;
+                }
+            }
+            args.as_slice().iter().filter_map(|arg| arg.ty()).any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1))
+                || graph.field_types(ty, env).into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1))
+        }
+        TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
+            holds_unsafe_cell(graph, inner, env, seen, depth + 1)
+        }
+        TyKind::Tuple(tys) => tys.iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1)),
+        _ => false,
+    }
 }
 
 fn collect_outside<'db>(

@@ -532,6 +532,9 @@ impl<'db> CallGraph<'db> {
                 let mut walker = BodyWalker::new(self, def, args, env);
                 for &param in body.params.iter() {
                     walker.drop_bindings_of(&body, param.formal);
+                    // The callee owns its arguments: what `_` or `..` leaves unbound
+                    // is dropped in it (`fn ignore(_: Noisy)`).
+                    walker.drop_unbound_parts(&body, param.formal);
                 }
                 walker.visit_expr(&body, body.root_expr());
                 walker.out
@@ -544,6 +547,7 @@ impl<'db> CallGraph<'db> {
                 if let Expr::Closure { body: closure_body, args, .. } = &body[loc.expr] {
                     for &arg in args.iter() {
                         walker.drop_bindings_of(&body, arg);
+                        walker.drop_unbound_parts(&body, arg);
                     }
                     walker.visit_expr(&body, *closure_body);
                     // A body that is no block is its own tail (`|n| make(n).len()`).
@@ -880,6 +884,16 @@ fn growth_entry_need(name: &str) -> Room {
     if many { Room::Many } else { Room::One }
 }
 
+/// Whether the last argument of `call` (the `char` of `push(c)`, `insert(i, c)`)
+/// is a literal one byte long.
+fn pushes_ascii_literal(store: &ExpressionStore, call: ExprId) -> bool {
+    let last = match &store[call] {
+        Expr::MethodCall { args, .. } | Expr::Call { args, .. } => args.last(),
+        _ => None,
+    };
+    last.is_some_and(|&arg| matches!(&store[arg], Expr::Literal(hir_def::hir::Literal::Char(c)) if c.is_ascii()))
+}
+
 /// The growth of the buffer a call's receiver names, by `need`, with the
 /// comparison of `facts` that proves room for it. `ty_of` gives an expression's type
 /// (for the types that hold the place's fields, and whether it is behind `&mut`).
@@ -1019,7 +1033,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             if !GROWABLE.contains(&owner.as_str()) {
                 return None;
             }
-            need
+            // A `String` grows by the `char`'s UTF-8 length: one byte only for an
+            // ASCII literal.
+            if owner == "String" && need == Room::One && !pushes_ascii_literal(store, call) {
+                Room::Char
+            } else {
+                need
+            }
         };
         let facts = self.facts.clone();
         growth_of_call(store, &facts, call, need, &mut |expr| self.expr_ty(expr))
@@ -1147,9 +1167,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                             }
                         }
                         self.drop_bindings_of(store, *pat);
-                        // `let _ = make();` drops the value at once.
+                        // `let _ = make();` drops the value at once; `let (a, _) =
+                        // (1, make());` the parts it leaves unbound.
                         if let Some(init) = initializer {
                             self.drop_temporaries(store, *init, matches!(store[*pat], Pat::Wild));
+                            if !matches!(store[*pat], Pat::Wild) && !self.is_place(store, *init) {
+                                self.drop_unbound_parts(store, *pat);
+                            }
                         }
                     }
                     // A statement's value is dropped at its end.
@@ -1166,15 +1190,27 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         match &store[expr] {
             // Assigning to a place drops the value it held, once the new value is
             // made (a deferred `let x; x = v;` is taken to have held one too).
-            Expr::Assignment { target, .. } => self.drop_assigned_places(store, *target),
+            Expr::Assignment { target, value } => {
+                self.drop_assigned_places(store, *target);
+                // `_ = make();`, `(_, y) = (make(), 1);`: what no place takes is dropped.
+                if !self.is_place(store, *value) {
+                    self.drop_unbound_parts(store, *target);
+                }
+            }
             // A condition's temporaries are dropped once it is decided (`if
             // make().ok()`, and `while`, which lowers to a loop of `if`); a
             // scrutinee's (`match make().0`, `if let .. = make()`) once the match
             // ends, and so is the scrutinee's value when no arm binds it.
             Expr::If { condition, .. } => self.drop_temporaries(store, *condition, false),
-            Expr::Match { expr: scrutinee, .. } | Expr::Let { expr: scrutinee, .. } => {
-                self.drop_temporaries(store, *scrutinee, true)
+            Expr::Match { expr: scrutinee, arms } => {
+                self.drop_temporaries(store, *scrutinee, true);
+                // A guard's temporaries are dropped once it is decided (`v if
+                // make(v).ok() =>`).
+                for guard in arms.iter().filter_map(|arm| arm.guard) {
+                    self.drop_temporaries(store, guard, false);
+                }
             }
+            Expr::Let { expr: scrutinee, .. } => self.drop_temporaries(store, *scrutinee, true),
             // What computes a returned or break value dies on the way out
             // (`return make().0`).
             Expr::Return { expr: Some(value) } | Expr::Break { expr: Some(value), .. } => {
@@ -1567,6 +1603,139 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             let ty = self.inst.ty(self.infer.binding_ty(binding));
             self.push_drop(ty, ExprOrPatId::PatId(pat));
         }
+    }
+}
+
+impl<'db> BodyWalker<'_, 'db> {
+    /// Whether `expr` is a place (a local or a static, a field, a deref, an index):
+    /// a pattern matched against it moves out only what it binds by value, and the
+    /// rest stays where it is, dropped with its owner. Anything else is a value
+    /// made for the pattern.
+    fn is_place(&mut self, store: &ExpressionStore, expr: ExprId) -> bool {
+        match &store[expr] {
+            Expr::Field { .. } | Expr::Index { .. } | Expr::UnaryOp { op: hir_def::hir::UnaryOp::Deref, .. } => true,
+            Expr::Path(_) => matches!(
+                super::incremental::value_path(self.graph.db, self.owner, expr),
+                Some(PathValue::Local(_) | PathValue::Static(_))
+            ),
+            _ => false,
+        }
+    }
+
+    /// The parts of an owned value that `pat` leaves unbound are dropped where it
+    /// is matched: `_`, what `..` skips, the referent of a `ref` binding (`let (a,
+    /// _) = (1, make())`, `fn f(Holder { k, .. }: Holder)`, `_ = make()`). Below a
+    /// reference (`&pat`, or the default binding modes of matching through one)
+    /// nothing is owned.
+    fn drop_unbound_parts(&mut self, store: &ExpressionStore, pat: PatId) {
+        if self.infer.pat_adjustment(pat).is_some_and(|adjustments| !adjustments.is_empty()) {
+            return;
+        }
+        let ty = self.pat_ty(pat);
+        match &store[pat] {
+            Pat::Wild | Pat::Lit(_) | Pat::Range { .. } | Pat::Path(_) | Pat::ConstBlock(_) => {
+                if let Some(ty) = ty {
+                    self.push_drop(ty, pat.into());
+                }
+            }
+            Pat::Bind { id, subpat } => {
+                if matches!(store[*id].mode, BindingAnnotation::Ref | BindingAnnotation::RefMut) {
+                    // The binding is `&T`; the `T` it borrows is dropped here.
+                    let bound = self.inst.ty(self.infer.binding_ty(*id));
+                    if let TyKind::Ref(_, referent, _) = bound.kind() {
+                        self.push_drop(referent, pat.into());
+                    }
+                } else if let Some(subpat) = subpat {
+                    self.drop_unbound_parts(store, *subpat);
+                }
+            }
+            Pat::Or(alternatives) => {
+                for &alternative in alternatives.iter() {
+                    self.drop_unbound_parts(store, alternative);
+                }
+            }
+            Pat::Tuple { args, ellipsis } => {
+                for &arg in args.iter() {
+                    self.drop_unbound_parts(store, arg);
+                }
+                if let (Some(at), Some(TyKind::Tuple(tys))) = (ellipsis, ty.map(|t| t.kind())) {
+                    let skipped = tys.len().saturating_sub(args.len());
+                    for element in tys.iter().skip(*at as usize).take(skipped) {
+                        self.push_drop(element, pat.into());
+                    }
+                }
+            }
+            Pat::TupleStruct { args, ellipsis, .. } => {
+                for &arg in args.iter() {
+                    self.drop_unbound_parts(store, arg);
+                }
+                if let (Some(at), Some(ty)) = (ellipsis, ty) {
+                    match self.variant_fields(pat, ty) {
+                        Some(fields) => {
+                            let skipped = fields.len().saturating_sub(args.len());
+                            for (_, field) in fields.into_iter().skip(*at as usize).take(skipped) {
+                                self.push_drop(field, pat.into());
+                            }
+                        }
+                        None => self.push_drop(ty, pat.into()),
+                    }
+                }
+            }
+            Pat::Record { args, ellipsis, .. } => {
+                for field in args.iter() {
+                    self.drop_unbound_parts(store, field.pat);
+                }
+                if let (true, Some(ty)) = (ellipsis, ty) {
+                    match self.variant_fields(pat, ty) {
+                        Some(fields) => {
+                            for (name, field) in fields {
+                                if !args.iter().any(|named| named.name == name) {
+                                    self.push_drop(field, pat.into());
+                                }
+                            }
+                        }
+                        None => self.push_drop(ty, pat.into()),
+                    }
+                }
+            }
+            Pat::Slice { prefix, slice, suffix } => {
+                for &element in prefix.iter().chain(suffix.iter()) {
+                    self.drop_unbound_parts(store, element);
+                }
+                match slice {
+                    // A bare `..` of an array: the elements it skips.
+                    Some(rest) if matches!(store[*rest], Pat::Rest) => {
+                        if let Some(TyKind::Array(element, _)) = ty.map(|t| t.kind()) {
+                            self.push_drop(element, pat.into());
+                        }
+                    }
+                    Some(rest) => self.drop_unbound_parts(store, *rest),
+                    None => {}
+                }
+            }
+            Pat::Box { inner } => self.drop_unbound_parts(store, *inner),
+            // Through a reference, or into a place (a destructuring assignment's).
+            Pat::Ref { .. } | Pat::Deref { .. } | Pat::Expr(_) | Pat::Rest | Pat::Missing | Pat::NotNull => {}
+        }
+    }
+
+    /// The type `pat` matches, instantiated.
+    fn pat_ty(&mut self, pat: PatId) -> Option<Ty<'db>> {
+        let ty = self.infer.type_of_expr_or_pat(pat.into())?;
+        Some(self.inst.ty(ty))
+    }
+
+    /// The fields of the variant `pat` names, in order, with their types at `ty`'s
+    /// arguments; `None` when the variant is not known (then the whole value is
+    /// taken as dropped).
+    fn variant_fields(&mut self, pat: PatId, ty: Ty<'db>) -> Option<Vec<(hir_expand::name::Name, Ty<'db>)>> {
+        let (Some(variant), TyKind::Adt(_, args)) = (self.infer.variant_resolution_for_pat(pat), ty.kind()) else {
+            return None;
+        };
+        let db = self.graph.db;
+        let data = variant.fields(db);
+        let mut inst = Instantiate::new(self.graph.interner, self.env, args);
+        Some(db.field_types(variant).iter().map(|(id, field)| (data.fields()[id].name.clone(), inst.ty(field.ty().skip_binder()))).collect())
     }
 }
 

@@ -51,6 +51,7 @@ fn main() {
     assert!(alloctest::installed());
     std::panic::set_hook(Box::new(|_| {}));
     dyns::install_sink();
+    settable::install();
     let mut out: Vec<(&str, u64)> = Vec::new();
     let mut case = |name: &'static str, n: u64| out.push((name, n));
 
@@ -80,6 +81,17 @@ fn main() {
     case("soundness::allowances::refill_drained_queue", measure(&mut b, |_| {}, |b| keep(allowances::refill_drained_queue(b))));
     case("soundness::allowances::thread_local_with_allocating_closure", simple(|| keep(allowances::thread_local_with_allocating_closure(1))));
     case("soundness::allowances::thread_local_with_quiet_closure", simple(|| keep(allowances::thread_local_with_quiet_closure(1))));
+
+    // One byte of room left in a `String`.
+    let mut text = String::new();
+    let byte_left = |s: &mut String| {
+        *s = String::with_capacity(4);
+        s.push_str("abc");
+    };
+    case("soundness::allowances::push_char_with_room_for_a_byte", measure(&mut text, byte_left, |s| allowances::push_char_with_room_for_a_byte(s, 'é')));
+    case("soundness::allowances::insert_char_with_room_for_a_byte", measure(&mut text, byte_left, |s| allowances::insert_char_with_room_for_a_byte(s)));
+    case("soundness::allowances::push_ascii_with_room_for_a_byte", measure(&mut text, byte_left, |s| allowances::push_ascii_with_room_for_a_byte(s)));
+    case("soundness::allowances::push_char_with_room_for_four", measure(&mut text, byte_left, |s| allowances::push_char_with_room_for_four(s, 'é')));
 
     // asyncs
     case("soundness::asyncs::await_hand_written", simple(|| keep(block_on(asyncs::await_hand_written()))));
@@ -137,6 +149,44 @@ fn main() {
     case("soundness::drops::drop_map_of_noisy", measure(&mut maps, |v| v.push(HashMap::from([(1, drops::Noisy(4))])), |v| keep(drops::drop_map_of_noisy(v.pop().unwrap()))));
     let mut vecs: Vec<Vec<String>> = Vec::with_capacity(8);
     case("soundness::drops::drop_vec_of_strings", measure(&mut vecs, |v| v.push(vec!["x".to_owned()]), |v| keep(drops::drop_vec_of_strings(v.pop().unwrap()))));
+
+    // unbound parts of patterns, guards
+    for (name, run) in [
+        ("soundness::unbound::assign_to_underscore", unbound::assign_to_underscore as fn(u32) -> u32),
+        ("soundness::unbound::assign_to_underscore_calm", unbound::assign_to_underscore_calm),
+        ("soundness::unbound::destructuring_assignment_skips", unbound::destructuring_assignment_skips),
+        ("soundness::unbound::let_tuple_skips", unbound::let_tuple_skips),
+        ("soundness::unbound::let_tuple_skips_calm", unbound::let_tuple_skips_calm),
+        ("soundness::unbound::let_ref_binding_of_temporary", unbound::let_ref_binding_of_temporary),
+        ("soundness::unbound::let_struct_rest", unbound::let_struct_rest),
+        ("soundness::unbound::let_else_skips", unbound::let_else_skips),
+        ("soundness::unbound::parameter_not_bound", unbound::parameter_not_bound),
+        ("soundness::unbound::parameter_rest", unbound::parameter_rest),
+        ("soundness::unbound::closure_parameter_not_bound", unbound::closure_parameter_not_bound),
+        ("soundness::unbound::trait_method_parameter_not_bound", unbound::trait_method_parameter_not_bound),
+        ("soundness::unbound::match_guard_temporary", unbound::match_guard_temporary),
+        ("soundness::unbound::match_guard_calm", unbound::match_guard_calm),
+    ] {
+        case(name, simple(|| keep(run(3))));
+    }
+    case("soundness::unbound::iterator_count", simple(|| keep(unbound::iterator_count(3))));
+    case("soundness::unbound::iterator_count_calm", simple(|| keep(unbound::iterator_count_calm(3))));
+    case("soundness::unbound::matches_guard_temporary", simple(|| keep(unbound::matches_guard_temporary(3))));
+    let holder = unbound::Holder { n: drops::Noisy(1), k: 1 };
+    case("soundness::unbound::rest_through_reference", simple(|| keep(unbound::rest_through_reference(&holder))));
+    let mut held = unbound::Holder { n: drops::Noisy(2), k: 2 };
+    let mut quiets: Vec<unbound::Quiet> = Vec::with_capacity(8);
+    case(
+        "soundness::unbound::rest_of_a_place",
+        measure(&mut quiets, |v| v.push(unbound::Quiet { c: drops::Calm(1), k: 1 }), |v| keep(unbound::rest_of_a_place(v.pop().unwrap(), &mut held))),
+    );
+
+    // statics set at run time
+    case("soundness::settable::call_static_mut_pointer", simple(|| keep(settable::call_static_mut_pointer())));
+    case("soundness::settable::call_locked_pointer", simple(|| keep(settable::call_locked_pointer())));
+    case("soundness::settable::call_static_mut_dyn", simple(|| keep(settable::call_static_mut_dyn())));
+    case("soundness::settable::call_static_mut_table", simple(|| keep(settable::call_static_mut_table(1))));
+    case("soundness::settable::call_immutable_static_pointer", simple(|| keep(settable::call_immutable_static_pointer())));
 
     // dyns
     let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };

@@ -204,3 +204,32 @@ pub fn thread_local_with_allocating_closure(x: u8) -> usize {
 pub fn thread_local_with_quiet_closure(x: u8) -> usize {
     SCRATCH.with(|s| s.borrow().len() + x as usize)
 }
+
+/// `len() < capacity()` leaves room for one byte; a `char` takes up to four.
+// noalloc:root
+pub fn push_char_with_room_for_a_byte(s: &mut String, c: char) {
+    if s.len() < s.capacity() {
+        s.push(c);
+    }
+}
+
+// noalloc:root
+pub fn insert_char_with_room_for_a_byte(s: &mut String) {
+    if s.len() < s.capacity() {
+        s.insert(0, 'é');
+    }
+}
+
+// noalloc:root
+pub fn push_ascii_with_room_for_a_byte(s: &mut String) {
+    if s.len() < s.capacity() {
+        s.push('a');
+    }
+}
+
+// noalloc:root
+pub fn push_char_with_room_for_four(s: &mut String, c: char) {
+    if s.capacity() - s.len() >= 4 {
+        s.push(c);
+    }
+}

@@ -10,6 +10,8 @@ pub mod dyns;
 pub mod error_closures;
 pub mod fn_pointers;
 pub mod foreign;
+pub mod settable;
+pub mod unbound;
 pub mod unresolved;
 
 pub use unresolved::private::Matcher;
