@@ -14,7 +14,7 @@ use hir_def::{
     hir::{ArithOp, BinaryOp, CmpOp, Expr, ExprId, ExprOrPatId, LogicOp, Ordering, Pat, PatId, Statement, UnaryOp},
     lang_item::LangItems,
 };
-use hir_ty::{InferenceResult, next_solver::TyKind};
+use hir_ty::{Adjust, AutoBorrow, InferenceResult, next_solver::TyKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::IntoKind;
 
@@ -94,6 +94,18 @@ struct Scope {
 }
 
 impl Scope {
+    /// The proofs that still hold once `written` (places, as `place_key` spells
+    /// them) may have been replaced, taken or shrunk: none about them, nor about
+    /// what they hold.
+    fn without_rooms_of(&self, written: &[String]) -> Scope {
+        let stale = |proof: &Proof| written.iter().any(|place| holds(place, &proof.place));
+        if !self.rooms.iter().any(stale) {
+            return self.clone();
+        }
+        let rooms = self.rooms.iter().filter(|proof| !stale(proof)).cloned().collect();
+        Scope { context: self.context, rooms: Rc::new(rooms) }
+    }
+
     fn with_rooms(&self, more: &[Proof]) -> Scope {
         if more.is_empty() {
             return self.clone();
@@ -187,6 +199,7 @@ impl Collector<'_, '_> {
                             }
                             if let Some(init) = initializer {
                                 self.visit(*init, &scope, false);
+                                scope = scope.without_rooms_of(&self.written_places(*init));
                             }
                             if let Some(else_branch) = else_branch {
                                 self.visit(*else_branch, &scope, false);
@@ -194,6 +207,9 @@ impl Collector<'_, '_> {
                         }
                         Statement::Expr { expr, .. } => {
                             self.visit(*expr, &scope, false);
+                            // A proof made before holds only while its buffer is left
+                            // alone (`*v = Vec::new()`, `mem::take(v)`, `v = w`).
+                            scope = scope.without_rooms_of(&self.written_places(*expr));
                             // `if v.len() == v.capacity() { return/break }`: room after it.
                             if let Expr::If { condition, then_branch, else_branch: None } = &store[*expr] {
                                 if self.diverges(*then_branch) {
@@ -266,6 +282,57 @@ impl Collector<'_, '_> {
         }
     }
 
+    /// The places `expr` may replace, take or shrink: assigned ones, ones
+    /// borrowed `&mut` or passed on as `&mut` (to a function, or as the receiver
+    /// of a method of what holds them), and buffers shrunk (`shrink_to_fit`).
+    /// A growth of the buffer itself uses its proof (`judge`) and is no write here.
+    fn written_places(&self, expr: ExprId) -> Vec<String> {
+        let store = self.store;
+        let mutable_ref = |e: ExprId| {
+            self.infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, m) if m.is_mut()))
+        };
+        let mut written = Vec::new();
+        let mut stack = vec![expr];
+        while let Some(e) = stack.pop() {
+            match &store[e] {
+                Expr::Assignment { target, .. } => {
+                    store.walk_pats(*target, &mut |pat| {
+                        if let Pat::Expr(place) = &store[pat] {
+                            written.extend(place_key(store, *place));
+                        }
+                    });
+                }
+                Expr::Ref { expr: inner, mutability, .. } if mutability.is_mut() => written.extend(place_key(store, *inner)),
+                Expr::Call { args, .. } => {
+                    written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
+                }
+                Expr::MethodCall { receiver, args, method_name, .. } => {
+                    written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
+                    let borrows_mut = mutable_ref(*receiver)
+                        || self.infer.expr_adjustment(*receiver).is_some_and(|adjustments| {
+                            adjustments.iter().any(|a| match a.kind {
+                                Adjust::Borrow(AutoBorrow::Ref(m)) => rustc_type_ir::Mutability::from(m).is_mut(),
+                                _ => false,
+                            })
+                        });
+                    if let Some(place) = place_key(store, *receiver).filter(|_| borrows_mut) {
+                        // A method of the buffer itself writes it only by shrinking
+                        // it; one of what holds it (`self.reset()`) may do anything
+                        // to its fields.
+                        if SHRINKING_METHODS.contains(&method_name.as_str()) {
+                            written.push(place);
+                        } else {
+                            written.push(format!("{place}.*"));
+                        }
+                    }
+                }
+                _ => {}
+            }
+            store.walk_child_exprs(e, |child| stack.push(child));
+        }
+        written
+    }
+
     fn visit_pat(&mut self, pat: PatId, scope: &Scope) {
         let store = self.store;
         let mut pats = Vec::new();
@@ -326,27 +393,28 @@ impl Collector<'_, '_> {
     /// first use.
     fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> Option<String> {
         let store = self.store;
-        let place = match &store[condition] {
+        let guarded = match &store[condition] {
             Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "is_none" => {
-                place_key(store, *receiver)
+                Some(*receiver)
             }
             Expr::UnaryOp { expr, op: UnaryOp::Not } => match &store[*expr] {
                 Expr::MethodCall { receiver, method_name, args, .. }
                     if args.is_empty() && method_name.as_str() == "is_some" =>
                 {
-                    place_key(store, *receiver)
+                    Some(*receiver)
                 }
                 _ => None,
             },
             Expr::Let { pat, expr } => match &store[*pat] {
                 Pat::Path(path) if path.mod_path().and_then(|p| p.as_ident()).is_some_and(|n| n.as_str() == "None") => {
-                    place_key(store, *expr)
+                    Some(*expr)
                 }
                 _ => None,
             },
             _ => None,
         }?;
-        (is_long_lived(&place) && self.fills_place(then_branch, &place)).then_some(place)
+        let place = place_key(store, guarded)?;
+        (is_long_lived_place(store, self.infer, guarded) && self.fills_place(then_branch, &place)).then_some(place)
     }
 
     /// The expressions of `expr` that fill `place`: an assignment to it, or a
@@ -557,14 +625,43 @@ pub(crate) fn place_key(store: &ExpressionStore, expr: ExprId) -> Option<String>
     }
 }
 
-/// Whether `expr` names a field or a static: a place that outlives the call.
-pub(crate) fn is_long_lived_place(store: &ExpressionStore, expr: ExprId) -> bool {
-    place_key(store, expr).is_some_and(|place| is_long_lived(&place))
+/// Whether `expr` names a place that outlives the call: a static, or a field
+/// reached through a reference (`self.cache` in a `&self` method, `state.cache`
+/// with `state: &mut State`). A field of a value the function owns (a local, a
+/// by-value parameter, a `Box` it holds) is new on every call.
+pub(crate) fn is_long_lived_place(store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> bool {
+    let mut base = expr;
+    let mut through_field = false;
+    loop {
+        match &store[base] {
+            Expr::Field { expr: inner, .. } => {
+                through_field = true;
+                base = *inner;
+            }
+            Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } | Expr::Ref { expr: inner, .. } => base = *inner,
+            _ => break,
+        }
+    }
+    let Some(place) = place_key(store, base) else { return false };
+    if is_static_name(place.rsplit("::").next().unwrap_or(&place)) {
+        return true;
+    }
+    through_field
+        && infer
+            .type_of_expr_or_pat(base.into())
+            .is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)))
 }
 
-/// A field (`self.x`, `state.cache`) or a static (`CACHE`, by Rust's naming).
-fn is_long_lived(place: &str) -> bool {
-    place.contains('.') || is_static_name(place.rsplit("::").next().unwrap_or(place))
+/// Methods that can leave a buffer less room than it had.
+const SHRINKING_METHODS: &[&str] = &["shrink_to_fit", "shrink_to"];
+
+/// Whether writing `written` (a place, or `place.*`: what a method of `place`
+/// may write, its fields) can change `place`, as `place_key` spells them.
+fn holds(written: &str, place: &str) -> bool {
+    match written.strip_suffix(".*") {
+        Some(holder) => place.strip_prefix(holder).is_some_and(|rest| rest.starts_with('.')),
+        None => place == written || place.strip_prefix(written).is_some_and(|rest| rest.starts_with('.')),
+    }
 }
 
 fn is_static_name(name: &str) -> bool {
@@ -587,6 +684,19 @@ mod tests {
     const EQ: CmpOp = CmpOp::Eq { negated: false };
 
     #[test]
+    fn a_write_of_a_place_or_of_what_holds_it_changes_it() {
+        assert!(holds("v", "v"));
+        assert!(holds("self", "self.buf"));
+        assert!(holds("self.*", "self.buf"));
+        // A method of the buffer itself is no write of it (a growth uses its proof).
+        assert!(!holds("self.buf.*", "self.buf"));
+        assert!(!holds("v.*", "v"));
+        assert!(!holds("w", "v"));
+        assert!(!holds("self.bu", "self.buf"));
+        assert!(!holds("self.buf", "self"));
+    }
+
+    #[test]
     fn comparisons_that_prove_room() {
         let one = vec![("v".to_owned(), Room::One, Amount::Literal(1))];
         let of_xs = vec![("v".to_owned(), Room::Many, Amount::LenOf("xs".into()))];
@@ -605,12 +715,4 @@ mod tests {
         assert_eq!(compare(cap("v"), LT, len("v")), (vec![], vec![]));
     }
 
-    #[test]
-    fn long_lived_places() {
-        assert!(is_long_lived("self.cache"));
-        assert!(is_long_lived("CACHE"));
-        assert!(is_long_lived("crate::state::TABLE"));
-        assert!(!is_long_lived("cache"));
-        assert!(!is_long_lived("Foo"));
-    }
 }

@@ -1055,7 +1055,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             return false;
         }
         self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
-            && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, receiver))
+            && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
     }
 
     /// `f` in `f(1)`, when the callee is a plain name.
@@ -1463,7 +1463,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                                 .graph
                                 .std_type_of_method(deref_fn, args)
                                 .is_some_and(|owner| initialises_on_first_use(&owner, &name))
-                                && is_long_lived_place(store, expr);
+                                && is_long_lived_place(store, self.infer, expr);
                             edge.panic = self.panic;
                             self.out.edges.push(edge);
                         }

@@ -93,6 +93,33 @@ fn main() {
     case("soundness::allowances::push_ascii_with_room_for_a_byte", measure(&mut text, byte_left, |s| allowances::push_ascii_with_room_for_a_byte(s)));
     case("soundness::allowances::push_char_with_room_for_four", measure(&mut text, byte_left, |s| allowances::push_char_with_room_for_four(s, 'é')));
 
+    case("soundness::allowances::once_cell_field_of_local", simple(|| keep(allowances::once_cell_field_of_local())));
+    case("soundness::allowances::get_or_insert_with_field_of_local", simple(|| keep(allowances::get_or_insert_with_field_of_local())));
+    let mut fresh_lazies: Vec<allowances::Lazily> = Vec::with_capacity(8);
+    case(
+        "soundness::allowances::first_use_of_by_value_parameter",
+        measure(&mut fresh_lazies, |v| v.push(allowances::Lazily::new()), |v| keep(allowances::first_use_of_by_value_parameter(v.pop().unwrap()))),
+    );
+    let mut lazily = allowances::Lazily::new();
+    case("soundness::allowances::first_use_through_reference", simple(|| keep(allowances::first_use_through_reference(&mut lazily))));
+
+    // Room for one, then the buffer is replaced, taken or swapped for a full one.
+    let mut roomy: Vec<u32> = Vec::new();
+    let one_spare = |v: &mut Vec<u32>| {
+        *v = Vec::with_capacity(4);
+        v.extend_from_slice(&[1, 2, 3]);
+    };
+    case("soundness::allowances::proof_then_replaced", measure(&mut roomy, one_spare, |v| allowances::proof_then_replaced(v, 1)));
+    case("soundness::allowances::proof_then_taken", measure(&mut roomy, one_spare, |v| keep(allowances::proof_then_taken(v, 1))));
+    let mut pair: (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    let roomy_and_full = |p: &mut (Vec<u32>, Vec<u32>)| {
+        one_spare(&mut p.0);
+        p.1 = Vec::with_capacity(2);
+        p.1.extend_from_slice(&[1, 2]);
+    };
+    case("soundness::allowances::proof_then_rebound", measure(&mut pair, roomy_and_full, |p| allowances::proof_then_rebound(&mut p.0, &mut p.1, 1)));
+    case("soundness::allowances::proof_then_cleared", measure(&mut roomy, one_spare, |v| allowances::proof_then_cleared(v, 1)));
+
     // asyncs
     case("soundness::asyncs::await_hand_written", simple(|| keep(block_on(asyncs::await_hand_written()))));
     case("soundness::asyncs::await_ready", simple(|| keep(block_on(asyncs::await_ready()))));

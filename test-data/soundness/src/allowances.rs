@@ -233,3 +233,86 @@ pub fn push_char_with_room_for_four(s: &mut String, c: char) {
         s.push(c);
     }
 }
+
+/// First use is of a place that outlives the call: a static, or a field reached
+/// through a reference. A field of a value the function owns is new every call.
+pub struct Lazily {
+    pub cache: Option<Vec<u8>>,
+    pub cell: std::cell::OnceCell<Vec<u8>>,
+}
+
+impl Lazily {
+    pub fn new() -> Lazily {
+        Lazily { cache: None, cell: std::cell::OnceCell::new() }
+    }
+}
+
+impl Default for Lazily {
+    fn default() -> Self {
+        Lazily::new()
+    }
+}
+
+// noalloc:root
+pub fn once_cell_field_of_local() -> usize {
+    let lazily = Lazily::new();
+    let n = lazily.cell.get_or_init(|| vec![1, 2]).len();
+    n
+}
+
+// noalloc:root
+pub fn get_or_insert_with_field_of_local() -> usize {
+    let mut lazily = Lazily::new();
+    let n = lazily.cache.get_or_insert_with(|| vec![1, 2]).len();
+    n
+}
+
+// noalloc:root
+pub fn first_use_of_by_value_parameter(mut lazily: Lazily) -> usize {
+    if lazily.cache.is_none() {
+        lazily.cache = Some(vec![1, 2, 3]);
+    }
+    lazily.cache.as_ref().map_or(0, |c| c.len())
+}
+
+// noalloc:root
+pub fn first_use_through_reference(lazily: &mut Lazily) -> usize {
+    lazily.cache.get_or_insert_with(|| vec![1, 2]).len()
+}
+
+/// A room proof holds while its buffer is left alone: replaced, taken or rebound,
+/// the buffer may have no room left.
+// noalloc:root
+pub fn proof_then_replaced(v: &mut Vec<u32>, x: u32) {
+    if v.len() < v.capacity() {
+        *v = Vec::new();
+        v.push(x);
+    }
+}
+
+// noalloc:root
+pub fn proof_then_taken(v: &mut Vec<u32>, x: u32) -> usize {
+    if v.len() < v.capacity() {
+        let old = std::mem::take(v);
+        v.push(x);
+        return old.len();
+    }
+    0
+}
+
+// noalloc:root
+pub fn proof_then_rebound<'a>(mut v: &'a mut Vec<u32>, w: &'a mut Vec<u32>, x: u32) {
+    if v.len() < v.capacity() {
+        v = w;
+        v.push(x);
+    }
+}
+
+/// Clearing keeps the capacity: the proof still holds.
+// noalloc:root
+pub fn proof_then_cleared(v: &mut Vec<u32>, x: u32) {
+    if v.len() < v.capacity() {
+        v.clear();
+        v.push(x);
+    }
+}
