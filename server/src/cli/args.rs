@@ -36,6 +36,10 @@ pub struct CargoSelection {
     /// Check for the target triple.
     #[arg(long, value_name = "TRIPLE", help_heading = "Compilation Options")]
     pub target: Option<String>,
+    /// Check the release profile's cfgs (`debug_assertions` off) instead of the dev
+    /// profile's.
+    #[arg(short = 'r', long, help_heading = "Compilation Options")]
+    pub release: bool,
     /// Threads for name resolution (default: every core, up to 8).
     #[arg(short = 'j', long, value_name = "N", help_heading = "Compilation Options")]
     pub jobs: Option<std::num::NonZeroUsize>,
@@ -201,6 +205,7 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
             std_source: None,
             features: selection.features(),
             target: selection.target.clone(),
+            release: selection.release,
             defer_intrinsics: true,
             leave_out_proc_macro_dependencies: true,
         },

@@ -27,6 +27,9 @@ pub struct LoadOptions {
     pub features: Features,
     /// The target triple to check for (`--target`); the host's when `None`.
     pub target: Option<String>,
+    /// Check the release profile's cfgs (`--release`: `debug_assertions` off), not
+    /// the dev profile's (on, as `cargo check`, clippy and rust-analyzer have it).
+    pub release: bool,
     /// Leave std's AVX-512 intrinsics out while no source names one
     /// (`deferred_intrinsics`). Off only to measure rust-analyzer as it loads.
     pub defer_intrinsics: bool,
@@ -45,6 +48,7 @@ impl Default for LoadOptions {
             target: None,
             defer_intrinsics: true,
             leave_out_proc_macro_dependencies: true,
+            release: false,
         }
     }
 }
@@ -134,6 +138,7 @@ pub struct Workspace {
     pub std_source: StdSource,
     features: Features,
     target: Option<String>,
+    release: bool,
     build_scripts: bool,
     proc_macro_server: Option<ProcMacroClient>,
     /// std's intrinsics left out of `db` until a source names one.
@@ -172,6 +177,16 @@ impl Workspace {
             features: options.features.to_cargo(),
             target: options.target.clone(),
             extra_env: std_source::toolchain_env(),
+            // The profile's cfgs: code under `cfg(debug_assertions)` runs in dev and
+            // test builds, code under `cfg(not(debug_assertions))` in release ones.
+            // (rust-analyzer reads std with `debug_assertions` on either way: more
+            // code, never less.)
+            cfg_overrides: {
+                let debug_assertions = ra_ap_cfg::CfgAtom::Flag(ra_ap_intern::sym::debug_assertions);
+                let (enable, disable) =
+                    if options.release { (Vec::new(), vec![debug_assertions]) } else { (vec![debug_assertions], Vec::new()) };
+                ra_ap_project_model::CfgOverrides { global: ra_ap_cfg::CfgDiff::new(enable, disable), ..Default::default() }
+            },
             ..CargoConfig::default()
         };
         let load_config = LoadCargoConfig {
@@ -203,6 +218,7 @@ impl Workspace {
             std_source,
             features: options.features.clone(),
             target: options.target.clone(),
+            release: options.release,
             build_scripts: options.build_scripts,
             proc_macro_server,
             deferred_intrinsics,
@@ -219,6 +235,11 @@ impl Workspace {
     /// The target triple it was loaded for; `None` for the host's.
     pub fn target(&self) -> Option<&str> {
         self.target.as_deref()
+    }
+
+    /// The profile whose cfgs it was loaded with: `"dev"` or `"release"`.
+    pub fn profile(&self) -> &'static str {
+        if self.release { "release" } else { "dev" }
     }
 
     /// Whether build scripts ran (`--no-build-scripts` turns them off).

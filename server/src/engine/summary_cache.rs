@@ -253,12 +253,13 @@ pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
 /// What the summaries depend on besides the code itself, for the cache key: the
 /// toolchain, std's source, the lock file of the *cargo workspace* the checked
 /// path belongs to (also when checking a member), the manifest, the enabled
-/// features and the target, the engine build, and the settings that change
+/// features, the target and the profile, the engine build, and the settings that change
 /// verdicts (allowlist, panic policy).
 pub fn key_material_for(ws: &super::Workspace, config: &super::CheckConfig) -> Vec<String> {
     let mut material = key_material(&ws.root, &ws.std_source.library);
     material.push(format!("features {}", ws.features()));
     material.push(format!("target {}", ws.target().unwrap_or(std::env::consts::ARCH)));
+    material.push(format!("profile {}", ws.profile()));
     material.extend(allow_key_material(&config.allow));
     material.push(format!("strict-panics {}", config.strict_panics));
     material

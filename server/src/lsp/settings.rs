@@ -197,6 +197,7 @@ impl Settings {
             target: self.cargo.target.clone(),
             defer_intrinsics: true,
             leave_out_proc_macro_dependencies: true,
+            release: false,
         }
     }
 

@@ -380,7 +380,8 @@ fn explain_prints_a_finding_code_as_the_readme_explains_it() {
 }
 
 /// `test-data/features`: a root behind a feature, one behind a 32-bit target's cfg,
-/// and roots written as `#[noalloc::root]`.
+/// one whose code depends on the profile (`debug_assertions`), and roots written as
+/// `#[noalloc::root]`.
 #[test]
 fn features_and_target_choose_what_is_checked() {
     let (code, stdout, stderr) = check("features", &["--message-format", "short"]);
@@ -388,6 +389,7 @@ fn features_and_target_choose_what_is_checked() {
     expect![[r#"
         src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
         src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
+        src/lib.rs:68: features::profiled: calls alloc::vec::from_elem
     "#]]
     .assert_eq(&stdout);
 
@@ -396,8 +398,19 @@ fn features_and_target_choose_what_is_checked() {
         src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
         src/lib.rs:21: features::gated: calls <str as alloc::borrow::ToOwned>::to_owned
         src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
+        src/lib.rs:68: features::profiled: calls alloc::vec::from_elem
     "#]]
     .assert_eq(&gated);
+
+    // The release profile's cfgs: `profiled` formats instead.
+    let (_, release, stderr) = check("features", &["--message-format", "short", "--release"]);
+    expect![[r#"
+        src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
+        src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
+        src/lib.rs:70: features::profiled: calls alloc::fmt::format
+    "#]]
+    .assert_eq(&release);
+    assert!(stderr.is_empty(), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
     let (_, all, _) = check("features", &["--message-format", "short", "--all-features"]);
     assert_eq!(all, gated);

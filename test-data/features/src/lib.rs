@@ -58,3 +58,15 @@ fn cold_start(len: usize) -> usize {
     let table = vec![1u8; len];
     table.len()
 }
+
+/// What runs depends on the profile: `cfg(debug_assertions)` code in dev and test
+/// builds (checked by default, as `cargo check` sees it), `cfg(not(..))` code in
+/// release builds (checked with `--release`).
+// noalloc:root
+pub fn profiled(len: usize) -> usize {
+    #[cfg(debug_assertions)]
+    let checked = vec![2u8; len].len();
+    #[cfg(not(debug_assertions))]
+    let checked = format!("{len}").len();
+    checked
+}
