@@ -304,6 +304,9 @@ pub(crate) fn reach<'db>(
                     if above[v].iter().all(|&c| !runs_back[c as usize].may_run(&summary.calls_back)) {
                         let standing_in = matches!(reach.edges[v].first(), Some(resolved) if matches!(resolved.edge.target, Target::Summary(_)));
                         if !standing_in {
+                            if let Some(cache) = cache.as_deref_mut() {
+                                cache.note_hit();
+                            }
                             if !summary.adds.is_empty() {
                                 summarised_adding.push(v);
                             }
