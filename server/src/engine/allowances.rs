@@ -31,6 +31,10 @@ pub(crate) struct CallContext {
     pub repeats: bool,
     /// It runs only when a guard found a field or static empty: first-use setup.
     pub first_use: bool,
+    /// That field is reached through a parameter (`self.cache`), not a static: it
+    /// is first use only if what the caller passed outlives the call (`reach`
+    /// revokes it below a call handed memory its caller owns).
+    pub first_use_of_param: bool,
 }
 
 /// How much room a comparison proves a buffer has.
@@ -121,8 +125,10 @@ impl Scope {
 pub(crate) struct BodyFacts {
     scopes: FxHashMap<ExprOrPatId, Scope>,
     propagated: FxHashSet<ExprId>,
-    /// Expressions that fill a field or static a guard found empty.
+    /// Expressions that fill a field or static a guard found empty, and those of
+    /// them that fill a field reached through a parameter.
     fills: FxHashSet<ExprId>,
+    fills_of_param: FxHashSet<ExprId>,
 }
 
 impl BodyFacts {
@@ -132,6 +138,7 @@ impl BodyFacts {
         if let ExprOrPatId::ExprId(expr) = site {
             context.propagates = self.propagated.contains(&expr);
             context.first_use |= self.fills.contains(&expr);
+            context.first_use_of_param |= self.fills_of_param.contains(&expr);
         }
         context
     }
@@ -452,10 +459,14 @@ impl Collector<'_, '_> {
     /// and its arguments) as first-use setup; the rest of the branch is not.
     fn mark_fills(&mut self, branch: ExprId, place: &str) {
         let store = self.store;
+        let of_param = !is_static_name(place.split('.').next().unwrap_or(place).rsplit("::").next().unwrap_or(place));
         for fill in self.fills_of(branch, place) {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
                 self.out.fills.insert(e);
+                if of_param {
+                    self.out.fills_of_param.insert(e);
+                }
                 store.walk_child_exprs(e, |child| stack.push(child));
             }
         }
@@ -642,14 +653,36 @@ pub(crate) fn is_long_lived_place(store: &ExpressionStore, infer: &InferenceResu
             _ => break,
         }
     }
-    let Some(place) = place_key(store, base) else { return false };
-    if is_static_name(place.rsplit("::").next().unwrap_or(&place)) {
+    if is_static_place(store, base) {
         return true;
     }
     through_field
         && infer
             .type_of_expr_or_pat(base.into())
             .is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)))
+}
+
+/// Whether `expr` names a static (by Rust's naming), or a place inside one.
+pub(crate) fn is_static_place(store: &ExpressionStore, expr: ExprId) -> bool {
+    place_key(store, expr).is_some_and(|place| {
+        let base = place.split('.').next().unwrap_or(&place);
+        is_static_name(base.rsplit("::").next().unwrap_or(base))
+    })
+}
+
+/// Whether `expr` is memory the body owns: a temporary, a local or a by-value
+/// parameter (not a reference or pointer), or a place inside one (not behind a
+/// reference). A reference to it handed to a callee points to memory that is new
+/// on every call.
+pub(crate) fn owns(store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> bool {
+    let pointer = |e: ExprId| infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)));
+    match &store[expr] {
+        Expr::Field { expr: base, .. } => owns(store, infer, *base),
+        Expr::Index { base, .. } => owns(store, infer, *base),
+        Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } => !pointer(*inner) && owns(store, infer, *inner),
+        Expr::Path(_) => !is_static_place(store, expr) && !pointer(expr),
+        _ => true,
+    }
 }
 
 /// Methods that can leave a buffer less room than it had.

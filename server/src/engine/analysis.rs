@@ -776,6 +776,7 @@ impl<'a> Analyzer<'a> {
     /// memory), exemptions on workspace lines, and allowlisted functions.
     fn mark_allowances(&mut self, reach: &mut Reach<'_>, config: &CheckConfig) {
         let db: &dyn HirDatabase = self.db;
+        let below_owned = reach.below_owned_memory();
         for v in 0..reach.nodes.len() {
             if let Node::Fn { func, .. } = reach.nodes[v] {
                 reach.allowed[v] = self.allow_entry(func, config).and_then(Result::ok);
@@ -785,7 +786,11 @@ impl<'a> Analyzer<'a> {
                 if resolved.verdict == Verdict::Cut {
                     continue;
                 }
-                if resolved.edge.context.first_use {
+                // First use of a field reached through a parameter holds only while
+                // what was passed outlives the call: not below a call handed memory
+                // its caller owns (`let mut lazy = Lazy::new(); lazy.get()`).
+                let context = resolved.edge.context;
+                if context.first_use && !(context.first_use_of_param && below_owned[v]) {
                     resolved.verdict = Verdict::Allowed;
                 }
                 let terminals: Vec<FunctionId> = resolved
@@ -966,7 +971,9 @@ impl<'a> Analyzer<'a> {
             let mut opens = reach.local[v]
                 || own.statics
                 || reach.edges[v].iter().any(|resolved| {
-                    !resolved.callbacks.is_empty()
+                    // Whether that first use holds depends on what the caller passed.
+                    (resolved.edge.context.first_use_of_param && resolved.verdict == Verdict::Allowed)
+                        || !resolved.callbacks.is_empty()
                         || matches!(
                             resolved.edge.target,
                             Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) | Target::Unknown { .. }

@@ -495,6 +495,7 @@ struct StoredEdge<'db> {
     growth: Option<Growth>,
     panic: Panic,
     passed: PassedClosures,
+    passes_owned: bool,
 }
 
 #[derive(Debug, salsa::SalsaValue)]
@@ -574,6 +575,7 @@ impl<'db> StoredEdge<'db> {
             growth: edge.growth.clone(),
             panic: edge.panic,
             passed: edge.passed,
+            passes_owned: edge.passes_owned,
         }
     }
 
@@ -587,6 +589,7 @@ impl<'db> StoredEdge<'db> {
             growth: self.growth.clone(),
             panic: self.panic,
             passed: self.passed,
+            passes_owned: self.passes_owned,
         }
     }
 }

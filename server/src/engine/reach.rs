@@ -214,6 +214,41 @@ impl Reach<'_> {
     }
 }
 
+impl Reach<'_> {
+    /// The vertices some path from the root reaches through a call that hands its
+    /// callee memory the caller owns (`Edge::passes_owned`): what they fill on
+    /// "first use" through a parameter may be new on every call.
+    pub(crate) fn below_owned_memory(&self) -> Vec<bool> {
+        let mut below = vec![false; self.nodes.len()];
+        let mut stack = Vec::new();
+        let mark = |j: usize, below: &mut Vec<bool>, stack: &mut Vec<usize>| {
+            if !below[j] {
+                below[j] = true;
+                stack.push(j);
+            }
+        };
+        for edges in &self.edges {
+            for resolved in edges.iter().filter(|resolved| resolved.edge.passes_owned) {
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        mark(*j, &mut below, &mut stack);
+                    }
+                }
+            }
+        }
+        while let Some(v) = stack.pop() {
+            for resolved in &self.edges[v] {
+                for target in &resolved.targets {
+                    if let Resolved::Vertex(j) = target {
+                        mark(*j, &mut below, &mut stack);
+                    }
+                }
+            }
+        }
+        below
+    }
+}
+
 /// How the reach is built: which instances are the workspace's, and which edges
 /// are followed.
 pub(crate) struct ReachPolicy<'a> {

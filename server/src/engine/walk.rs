@@ -30,7 +30,7 @@ use rustc_type_ir::{
 };
 
 use super::{
-    allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, place_key},
+    allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, is_static_place, owns, place_key},
     incremental::PathValue,
     subst::Instantiate,
 };
@@ -177,6 +177,10 @@ pub(crate) struct Edge<'db> {
     pub panic: Panic,
     /// For a first-use call: what the closures it is given are.
     pub passed: PassedClosures,
+    /// The call hands the callee a reference to memory this body owns (`l.get()`
+    /// on a local `l`, `f(&mut tmp)`): a field the callee fills on "first use"
+    /// through it is new on every call.
+    pub passes_owned: bool,
 }
 
 impl<'db> Edge<'db> {
@@ -190,6 +194,7 @@ impl<'db> Edge<'db> {
             growth: None,
             panic: Panic::No,
             passed: PassedClosures::Callbacks,
+            passes_owned: false,
         }
     }
 }
@@ -1004,10 +1009,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
         let growth = self.growth(store, func, &name, args, call);
         let first_use = self.is_first_use_call(store, func, &name, args, call);
+        let first_use_of_param = first_use && !receiver(store, call).is_some_and(|r| is_static_place(store, r));
+        let passes_owned = self.passes_owned(store, call);
         for target in targets {
-            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), ..Edge::new(target, site) };
+            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), passes_owned, ..Edge::new(target, site) };
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
+            edge.context.first_use_of_param |= first_use_of_param;
             if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) {
                 edge.passed = PassedClosures::Fill;
             }
@@ -1056,6 +1064,27 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
         self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
             && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
+    }
+
+    /// Whether `call` hands its callee a reference to memory this body owns: an
+    /// argument `&x`/`&mut x`, or a receiver borrowed by autoref, where `x` is a
+    /// local, a by-value parameter or a temporary (`allowances::owns`).
+    fn passes_owned(&self, store: &ExpressionStore, call: ExprId) -> bool {
+        let borrowed_owned = |arg: ExprId| match &store[arg] {
+            Expr::Ref { expr: inner, .. } => owns(store, self.infer, *inner),
+            _ => false,
+        };
+        match &store[call] {
+            Expr::MethodCall { receiver, args, .. } => {
+                let autoref = self
+                    .infer
+                    .expr_adjustment(*receiver)
+                    .is_some_and(|adjustments| adjustments.iter().any(|a| matches!(a.kind, Adjust::Borrow(_))));
+                (autoref && owns(store, self.infer, *receiver)) || borrowed_owned(*receiver) || args.iter().any(|&arg| borrowed_owned(arg))
+            }
+            Expr::Call { args, .. } => args.iter().any(|&arg| borrowed_owned(arg)),
+            _ => false,
+        }
     }
 
     /// `f` in `f(1)`, when the callee is a plain name.
@@ -1459,11 +1488,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                             edge.context = self.facts.context(expr.into());
                             // A static or field `LazyLock`'s deref initialises on first use.
                             let name = FunctionSignature::of(self.graph.db, deref_fn).name.as_str().to_owned();
-                            edge.context.first_use |= self
+                            let first_use = self
                                 .graph
                                 .std_type_of_method(deref_fn, args)
                                 .is_some_and(|owner| initialises_on_first_use(&owner, &name))
                                 && is_long_lived_place(store, self.infer, expr);
+                            edge.context.first_use |= first_use;
+                            edge.context.first_use_of_param |= first_use && !is_static_place(store, expr);
                             edge.panic = self.panic;
                             self.out.edges.push(edge);
                         }

@@ -120,6 +120,10 @@ fn main() {
     case("soundness::allowances::proof_then_rebound", measure(&mut pair, roomy_and_full, |p| allowances::proof_then_rebound(&mut p.0, &mut p.1, 1)));
     case("soundness::allowances::proof_then_cleared", measure(&mut roomy, one_spare, |v| allowances::proof_then_cleared(v, 1)));
 
+    case("soundness::allowances::first_use_in_a_method_of_a_fresh_local", simple(|| keep(allowances::first_use_in_a_method_of_a_fresh_local())));
+    let mut memo = allowances::Memo { value: None };
+    case("soundness::allowances::first_use_in_a_method_of_the_callers_memo", simple(|| keep(allowances::first_use_in_a_method_of_the_callers_memo(&mut memo))));
+
     // asyncs
     case("soundness::asyncs::await_hand_written", simple(|| keep(block_on(asyncs::await_hand_written()))));
     case("soundness::asyncs::await_ready", simple(|| keep(block_on(asyncs::await_ready()))));

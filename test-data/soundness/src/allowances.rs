@@ -316,3 +316,26 @@ pub fn proof_then_cleared(v: &mut Vec<u32>, x: u32) {
         v.push(x);
     }
 }
+
+/// A method that fills a field of `self` on first use: first use only when what
+/// `self` points to outlives the call.
+pub struct Memo {
+    pub value: Option<Vec<u8>>,
+}
+
+impl Memo {
+    pub fn get(&mut self) -> usize {
+        self.value.get_or_insert_with(|| vec![1, 2, 3]).len()
+    }
+}
+
+// noalloc:root
+pub fn first_use_in_a_method_of_a_fresh_local() -> usize {
+    let mut memo = Memo { value: None };
+    memo.get()
+}
+
+// noalloc:root
+pub fn first_use_in_a_method_of_the_callers_memo(memo: &mut Memo) -> usize {
+    memo.get()
+}
