@@ -164,14 +164,18 @@ impl BodyFacts {
     }
 
     /// Reads the facts of a body whose root expression is `root`.
-    pub(crate) fn of_body(store: &ExpressionStore, infer: &InferenceResult<'_>, lang: &LangItems, root: ExprId) -> BodyFacts {
-        let mut collector = Collector { store, infer, lang, lengths: FxHashMap::default(), out: BodyFacts::default() };
+    /// `own_code`: the body is the user's (a workspace crate), whose `Option`
+    /// fields filled on first use they vouch stay filled; in std's and the
+    /// dependencies' code only cells that never empty (`OnceLock`, ...) are.
+    pub(crate) fn of_body(store: &ExpressionStore, infer: &InferenceResult<'_>, lang: &LangItems, root: ExprId, own_code: bool) -> BodyFacts {
+        let mut collector = Collector { store, infer, lang, own_code, lengths: FxHashMap::default(), out: BodyFacts::default() };
         collector.visit(root, &Scope::default(), true);
         collector.out
     }
 }
 
 struct Collector<'a, 'db> {
+    own_code: bool,
     store: &'a ExpressionStore,
     infer: &'a InferenceResult<'db>,
     lang: &'a LangItems,
@@ -290,7 +294,7 @@ impl Collector<'_, '_> {
     }
 
     /// The places `expr` may replace, take or shrink: assigned ones, ones
-    /// borrowed `&mut` or passed on as `&mut` (to a function, or as the receiver
+    /// borrowed `&mut` or cast to a `*mut` pointer, or passed on as `&mut` (to a function, or as the receiver
     /// of a method of what holds them), and buffers shrunk (`shrink_to_fit`).
     /// A growth of the buffer itself uses its proof (`judge`) and is no write here.
     fn written_places(&self, expr: ExprId) -> Vec<String> {
@@ -310,6 +314,12 @@ impl Collector<'_, '_> {
                     });
                 }
                 Expr::Ref { expr: inner, mutability, .. } if mutability.is_mut() => written.extend(place_key(store, *inner)),
+                // `v as *mut Vec<u32>`: written through the pointer at will.
+                Expr::Cast { expr: inner, .. }
+                    if self.infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(_, m) if m.is_mut())) =>
+                {
+                    written.extend(place_key(store, *inner))
+                }
                 Expr::Call { args, .. } => {
                     written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
                 }
@@ -421,7 +431,10 @@ impl Collector<'_, '_> {
             _ => None,
         }?;
         let place = place_key(store, guarded)?;
-        (is_long_lived_place(store, self.infer, guarded) && self.fills_place(then_branch, &place)).then_some(place)
+        // An `Option` can be emptied again (`take()`, `= None`): outside the
+        // user's code nothing vouches that it is not (std's `Peekable::peek`).
+        (self.own_code && is_long_lived_place(store, self.infer, guarded) && self.fills_place(then_branch, &place))
+            .then_some(place)
     }
 
     /// The expressions of `expr` that fill `place`: an assignment to it, or a

@@ -431,7 +431,8 @@ impl<'db> CallGraph<'db> {
             .or_insert_with(|| {
                 let body = Body::of(db, def);
                 let infer = super::incremental::inference_of(db, def);
-                Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr()))
+                let own_code = hir_def::HasModule::krate(&def, db).data(db).origin.is_local();
+                Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr(), own_code))
             })
             .clone()
     }
@@ -1062,7 +1063,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if !FIRST_USE_METHODS.contains(&name) && !OPTION_FIRST_USE_METHODS.contains(&name) {
             return false;
         }
-        self.graph.std_type_of_method(func, args).is_some_and(|owner| initialises_on_first_use(&owner, name))
+        // An `Option` can be emptied again: first use only in the user's own code
+        // (`BodyFacts::of_body`).
+        let own_code = || hir_def::HasModule::krate(&self.owner, self.graph.db).data(self.graph.db).origin.is_local();
+        self.graph
+            .std_type_of_method(func, args)
+            .is_some_and(|owner| initialises_on_first_use(&owner, name) && (owner != "Option" || own_code()))
             && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
     }
 

@@ -124,6 +124,11 @@ fn main() {
     let mut memo = allowances::Memo { value: None };
     case("soundness::allowances::first_use_in_a_method_of_the_callers_memo", simple(|| keep(allowances::first_use_in_a_method_of_the_callers_memo(&mut memo))));
 
+    case("soundness::allowances::proof_then_written_through_a_pointer", measure(&mut roomy, one_spare, |v| allowances::proof_then_written_through_a_pointer(v, 1)));
+    let numbers: Vec<u32> = (0..64).collect();
+    let mut spelled: allowances::Peeked<'_> = numbers.iter().map(allowances::spell as fn(&u32) -> usize).peekable();
+    case("soundness::allowances::peek_each_time", measure(&mut spelled, |s| { s.next(); }, |s| keep(allowances::peek_each_time(s))));
+
     // asyncs
     case("soundness::asyncs::await_hand_written", simple(|| keep(block_on(asyncs::await_hand_written()))));
     case("soundness::asyncs::await_ready", simple(|| keep(block_on(asyncs::await_ready()))));

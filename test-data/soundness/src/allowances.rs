@@ -339,3 +339,26 @@ pub fn first_use_in_a_method_of_a_fresh_local() -> usize {
 pub fn first_use_in_a_method_of_the_callers_memo(memo: &mut Memo) -> usize {
     memo.get()
 }
+
+// noalloc:root
+pub fn proof_then_written_through_a_pointer(v: &mut Vec<u32>, x: u32) {
+    if v.len() < v.capacity() {
+        let p = v as *mut Vec<u32>;
+        unsafe { *p = Vec::new() };
+        v.push(x);
+    }
+}
+
+/// std's `Peekable::peek` fills `self.peeked` with `get_or_insert_with`, and
+/// `next` empties it: not first use. An `Option` outside the user's code is no
+/// first use.
+pub type Peeked<'a> = std::iter::Peekable<std::iter::Map<std::slice::Iter<'a, u32>, fn(&u32) -> usize>>;
+
+pub fn spell(x: &u32) -> usize {
+    x.to_string().len()
+}
+
+// noalloc:root
+pub fn peek_each_time(items: &mut Peeked<'_>) -> usize {
+    items.peek().copied().unwrap_or(0)
+}
