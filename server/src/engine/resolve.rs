@@ -92,6 +92,35 @@ impl<'db> Program<'db> {
         }
         let walked = graph.walked(Node::Init(def), env);
         let mut changed = self.absorb(&walked);
+        // What the functions it calls (`const fn`s, run at compile time) coerce to
+        // `dyn` or take the address of is in the value too (`const PICKED: &dyn
+        // Shape = pick();`).
+        let mut seen: FxHashSet<Node<'db>> = FxHashSet::default();
+        let mut stack: Vec<Node<'db>> = callees(&walked).collect();
+        while let Some(node) = stack.pop() {
+            if seen.len() >= MAX_INITIALISER_CALLEES || !seen.insert(node) {
+                continue;
+            }
+            let callee = graph.walked(node, env);
+            changed |= self.absorb(&callee);
+            for &inner in &callee.statics {
+                changed |= self.read_static(graph, inner, env);
+            }
+            stack.extend(callees(&callee));
+        }
+        if seen.len() >= MAX_INITIALISER_CALLEES {
+            // Past the bound, what it holds is taken as unknown.
+            let ty = match def {
+                DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+                DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+                _ => None,
+            };
+            if let Some(ty) = ty {
+                let mut held = Outside::default();
+                collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
+                changed |= self.take_outside(held);
+            }
+        }
         let ty = match def {
             DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
             DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
@@ -132,6 +161,25 @@ impl<'db> Program<'db> {
         }
         for &inner in &walked.statics {
             changed |= self.read_static(graph, inner, env);
+        }
+        changed
+    }
+
+    /// Takes in what comes from outside; returns whether anything was new.
+    fn take_outside(&mut self, held: Outside) -> bool {
+        let mut changed = false;
+        for trait_ in held.dyn_traits {
+            changed |= self.outside.dyn_traits.insert(trait_);
+        }
+        if held.auto_dyn && !self.outside.auto_dyn {
+            self.outside.auto_dyn = true;
+            changed = true;
+        }
+        for signature in held.fn_pointers {
+            if !self.outside.fn_pointers.contains(&signature) {
+                self.outside.fn_pointers.push(signature);
+                changed = true;
+            }
         }
         changed
     }
@@ -264,6 +312,18 @@ fn all_impls<'db>(graph: &mut CallGraph<'db>, method: FunctionId, trait_: TraitI
         }
     }
     out
+}
+
+/// How many functions an initialiser's calls are followed into for what they put
+/// in its value.
+const MAX_INITIALISER_CALLEES: usize = 256;
+
+/// The functions and closures a walked body calls.
+fn callees<'a, 'db>(walked: &'a Walked<'db>) -> impl Iterator<Item = Node<'db>> + 'a {
+    walked.edges.iter().filter_map(|edge| match edge.target {
+        Target::Node(node @ (Node::Fn { .. } | Node::Closure { .. })) => Some(node),
+        _ => None,
+    })
 }
 
 /// What the root receives from its caller: the `dyn` traits and fn-pointer

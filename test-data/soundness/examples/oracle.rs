@@ -223,6 +223,8 @@ fn main() {
     case("soundness::settable::call_static_mut_dyn", simple(|| keep(settable::call_static_mut_dyn())));
     case("soundness::settable::call_static_mut_table", simple(|| keep(settable::call_static_mut_table(1))));
     case("soundness::settable::call_immutable_static_pointer", simple(|| keep(settable::call_immutable_static_pointer())));
+    case("soundness::settable::call_const_from_const_fn", simple(|| keep(settable::call_const_from_const_fn())));
+    case("soundness::settable::call_static_from_const_fn", simple(|| keep(settable::call_static_from_const_fn())));
 
     // dyns
     let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };

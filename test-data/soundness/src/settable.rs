@@ -1,7 +1,8 @@
 //! A static that code can set at run time (`static mut`, or one with interior
 //! mutability: `Mutex<fn()>`) holds whatever was stored in it, not just its
 //! initialiser: a call through it is "no known callee" or goes to every impl. An
-//! immutable static holds its initialiser.
+//! immutable static holds its initialiser, and what the `const fn`s it calls put
+//! in it.
 use std::sync::Mutex;
 
 fn quiet() -> usize {
@@ -71,4 +72,21 @@ pub fn call_static_mut_table(i: usize) -> usize {
 // noalloc:root
 pub fn call_immutable_static_pointer() -> usize {
     FIXED_HOOK()
+}
+
+const fn pick() -> &'static dyn Greeter {
+    &Loud
+}
+
+const PICKED: &dyn Greeter = pick();
+static PICKED_STATIC: &dyn Greeter = pick();
+
+// noalloc:root
+pub fn call_const_from_const_fn() -> usize {
+    PICKED.name()
+}
+
+// noalloc:root
+pub fn call_static_from_const_fn() -> usize {
+    PICKED_STATIC.name()
 }
