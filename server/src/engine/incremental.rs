@@ -475,6 +475,7 @@ struct StoredWalked<'db> {
     address_taken: Vec<StoredTaken<'db>>,
     fn_casts: Vec<(Signature, Signature)>,
     statics: Vec<hir_def::DefWithBodyId>,
+    untyped: Vec<StoredTy>,
     /// Which execution of the walk this is (`WalkStamp`).
     generation: u64,
 }
@@ -550,6 +551,7 @@ impl<'db> StoredWalked<'db> {
             address_taken: walked.address_taken.iter().map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() }).collect(),
             fn_casts: walked.fn_casts.clone(),
             statics: walked.statics.clone(),
+            untyped: walked.untyped.iter().map(|ty| ty.store()).collect(),
         }
     }
 
@@ -560,6 +562,7 @@ impl<'db> StoredWalked<'db> {
             address_taken: self.address_taken.iter().map(|taken| (taken.target.get(), taken.signature.clone())).collect(),
             fn_casts: self.fn_casts.clone(),
             statics: self.statics.clone(),
+            untyped: self.untyped.iter().map(StoredTy::as_ref).collect(),
         }
     }
 }

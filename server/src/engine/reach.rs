@@ -362,6 +362,9 @@ pub(crate) fn reach<'db>(
                 statics: !walked.statics.is_empty(),
             };
             reach.program.absorb(&walked);
+            for &ty in &walked.untyped {
+                reach.program.read_untyped(graph, ty, env);
+            }
             for &def in &walked.statics {
                 reach.program.read_static(graph, def, env);
             }

@@ -165,6 +165,14 @@ impl<'db> Program<'db> {
         changed
     }
 
+    /// Takes in a value the user's code made out of untracked memory
+    /// (`Walked::untyped`): what its type holds comes from outside.
+    pub(crate) fn read_untyped(&mut self, graph: &mut CallGraph<'db>, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
+        let mut held = Outside::default();
+        collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
+        self.take_outside(held)
+    }
+
     /// Takes in what comes from outside; returns whether anything was new.
     fn take_outside(&mut self, held: Outside) -> bool {
         let mut changed = false;

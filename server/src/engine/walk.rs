@@ -212,6 +212,11 @@ pub(crate) struct Walked<'db> {
     pub fn_casts: Vec<(Signature, Signature)>,
     /// Statics and consts read whose type holds a trait object or a fn pointer.
     pub statics: Vec<DefWithBodyId>,
+    /// Values the user's code makes out of memory the type system does not track
+    /// (a pointer cast from `*mut c_void` or an integer, a `transmute`, a
+    /// `downcast_ref` of a `dyn Any`), whose type holds a trait object or a fn
+    /// pointer: what they hold comes from outside the program.
+    pub untyped: Vec<Ty<'db>>,
 }
 
 /// Foreign symbols that are the allocator itself.
@@ -299,6 +304,9 @@ const EVERY_CALL_METHODS: &[&str] = &["with", "with_borrow", "with_borrow_mut"];
 
 /// `Option`'s methods that fill it when empty: first-use setup on a field or static.
 const OPTION_FIRST_USE_METHODS: &[&str] = &["get_or_insert_with", "get_or_insert"];
+
+/// std's methods that turn a `dyn Any` into a value of a type it names.
+const DOWNCASTS: &[&str] = &["downcast_ref", "downcast_mut", "downcast", "downcast_ref_unchecked", "downcast_mut_unchecked", "downcast_unchecked"];
 
 /// Whether `Owner::method` of std initialises its value on first use.
 fn initialises_on_first_use(owner: &str, method: &str) -> bool {
@@ -953,6 +961,9 @@ struct BodyWalker<'g, 'db> {
     /// Immutable `let` bindings of this body and their initialisers: the only
     /// source of a fn pointer bound by one (`let f: fn() -> i32 = helper;`).
     let_initializers: FxHashMap<BindingId, ExprId>,
+    /// The body is the user's code (a workspace crate): its casts and transmutes
+    /// are not trusted to keep types (`Walked::untyped`); std's are.
+    own_code: bool,
     out: Walked<'db>,
 }
 
@@ -961,6 +972,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let infer = super::incremental::inference_of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
         let facts = graph.facts_of(owner);
+        let own_code = hir_def::HasModule::krate(&owner, graph.db).data(graph.db).origin.is_local();
         BodyWalker {
             graph,
             owner,
@@ -972,6 +984,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             panic: Panic::No,
             in_intrinsic_call: false,
             let_initializers: FxHashMap::default(),
+            own_code,
             out: Walked::default(),
         }
     }
@@ -1008,6 +1021,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             _ => expr,
         };
         let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
+        // `a.downcast_ref::<Box<dyn Shape>>()` of a `dyn Any` the user's code got
+        // from anywhere.
+        if DOWNCASTS.contains(&name.as_str()) && hir_def::HasModule::krate(&func, self.graph.db).data(self.graph.db).origin.is_lang() {
+            if let Some(target) = args.as_slice().iter().rev().find_map(|a| a.ty()) {
+                self.note_untyped(target);
+            }
+        }
         let growth = self.growth(store, func, &name, args, call);
         let first_use = self.is_first_use_call(store, func, &name, args, call);
         let first_use_of_param = first_use && !receiver(store, call).is_some_and(|r| is_static_place(store, r));
@@ -1072,6 +1092,29 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
     }
 
+    /// A value of `ty` made out of untracked memory (`Walked::untyped`), in the
+    /// user's code.
+    fn note_untyped(&mut self, ty: Ty<'db>) {
+        if self.own_code && self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) && !self.out.untyped.contains(&ty) {
+            self.out.untyped.push(ty);
+        }
+    }
+
+    /// `ud as *mut Box<dyn Shape>` from a pointer to something else, or from an
+    /// integer: what it points to is untracked memory.
+    fn note_pointer_cast(&mut self, from: ExprId, to: Ty<'db>) {
+        let TyKind::RawPtr(pointee, _) = to.kind() else { return };
+        let Some(source) = self.expr_ty(from) else { return };
+        let retyped = match source.kind() {
+            TyKind::RawPtr(was, _) | TyKind::Ref(_, was, _) => was != pointee,
+            TyKind::Int(_) | TyKind::Uint(_) => true,
+            _ => false,
+        };
+        if retyped {
+            self.note_untyped(pointee);
+        }
+    }
+
     /// Whether `call` hands its callee a reference to memory this body owns: an
     /// argument `&x`/`&mut x`, or a receiver borrowed by autoref, where `x` is a
     /// local, a by-value parameter or a temporary (`allowances::owns`).
@@ -1127,6 +1170,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     fn visit_expr(&mut self, store: &ExpressionStore, expr: ExprId) {
         let ty = self.expr_ty(expr);
+        if let (Expr::Cast { expr: from, .. }, Some(to)) = (&store[expr], ty) {
+            self.note_pointer_cast(*from, to);
+        }
         match &store[expr] {
             // An `async` block's body runs when its future is polled: walked in
             // place (where the future is made), as if polled there.
@@ -1318,10 +1364,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         let tys: Vec<Ty<'db>> = fn_args.as_slice().iter().filter_map(|a| a.ty()).map(|t| self.inst.ty(t)).collect();
                         if let [from, to] = tys.as_slice() {
                             let interner = self.graph.interner;
-                            if let (Some(from), Some(to)) =
-                                (signature_of(self.graph.db, interner, *from), signature_of(self.graph.db, interner, *to))
-                            {
-                                self.out.fn_casts.push((from, to));
+                            match (signature_of(self.graph.db, interner, *from), signature_of(self.graph.db, interner, *to)) {
+                                (Some(from), Some(to)) => self.out.fn_casts.push((from, to)),
+                                // Words or a pointer turned into a `dyn` or a fn pointer.
+                                _ => self.note_untyped(*to),
                             }
                         }
                     }

@@ -226,6 +226,21 @@ fn main() {
     case("soundness::settable::call_const_from_const_fn", simple(|| keep(settable::call_const_from_const_fn())));
     case("soundness::settable::call_static_from_const_fn", simple(|| keep(settable::call_static_from_const_fn())));
 
+    // untracked memory
+    let mut noted: Vec<u8> = Vec::new();
+    let mut allocating = || noted = vec![1, 2, 3];
+    let mut callback: &mut dyn FnMut() = &mut allocating;
+    let user_data = &mut callback as *mut &mut dyn FnMut() as *mut std::ffi::c_void;
+    case("soundness::untyped::trampoline", simple(|| untyped::trampoline(user_data)));
+    let loud: Box<dyn settable::Greeter> = Box::new(settable::Loud);
+    let loud_data = &loud as *const Box<dyn settable::Greeter> as *const std::ffi::c_void;
+    case("soundness::untyped::greeter_from_user_data", simple(|| keep(untyped::greeter_from_user_data(loud_data))));
+    let loud_word = settable::loud as fn() -> usize as usize;
+    case("soundness::untyped::pointer_from_a_word", simple(|| keep(untyped::pointer_from_a_word(loud_word))));
+    let loud_any: fn() -> usize = settable::loud;
+    case("soundness::untyped::pointer_from_any", simple(|| keep(untyped::pointer_from_any(&loud_any))));
+    case("soundness::untyped::cast_keeps_the_type", simple(|| keep(untyped::cast_keeps_the_type())));
+
     // dyns
     let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };
     case("soundness::dyns::dispatch", simple(|| keep(dyns::dispatch(&server, 12))));

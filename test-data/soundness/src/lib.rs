@@ -12,6 +12,7 @@ pub mod fn_pointers;
 pub mod foreign;
 pub mod settable;
 pub mod unbound;
+pub mod untyped;
 pub mod unresolved;
 
 pub use unresolved::private::Matcher;

@@ -9,7 +9,7 @@ fn quiet() -> usize {
     1
 }
 
-fn loud() -> usize {
+pub fn loud() -> usize {
     std::hint::black_box(vec![1u8; 3]).len()
 }
 
