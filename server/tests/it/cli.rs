@@ -401,6 +401,7 @@ fn features_and_target_choose_what_is_checked() {
         src/lib.rs:68: features::profiled: calls alloc::vec::from_elem
     "#]]
     .assert_eq(&gated);
+    assert!(stderr.is_empty(), "{stderr}");
 
     // The release profile's cfgs: `profiled` formats instead.
     let (_, release, stderr) = check("features", &["--message-format", "short", "--release"]);
@@ -410,7 +411,6 @@ fn features_and_target_choose_what_is_checked() {
         src/lib.rs:70: features::profiled: calls alloc::fmt::format
     "#]]
     .assert_eq(&release);
-    assert!(stderr.is_empty(), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
     let (_, all, _) = check("features", &["--message-format", "short", "--all-features"]);
     assert_eq!(all, gated);

@@ -11,6 +11,7 @@ mod cli;
 mod compositions;
 mod cross_check;
 mod engine;
+mod generic_roots;
 mod lsp;
 mod precision;
 mod soundness;
