@@ -363,7 +363,7 @@ pub(crate) fn reach<'db>(
             };
             reach.program.absorb(&walked);
             for &ty in &walked.untyped {
-                reach.program.read_untyped(graph, ty, env);
+                reach.program.read_from_outside(graph, ty, env);
             }
             for &def in &walked.statics {
                 reach.program.read_static(graph, def, env);

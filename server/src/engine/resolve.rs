@@ -92,6 +92,11 @@ impl<'db> Program<'db> {
         }
         let walked = graph.walked(Node::Init(def), env);
         let mut changed = self.absorb(&walked);
+        let ty = match def {
+            DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+            DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+            _ => None,
+        };
         // What the functions it calls (`const fn`s, run at compile time) coerce to
         // `dyn` or take the address of is in the value too (`const PICKED: &dyn
         // Shape = pick();`).
@@ -108,24 +113,10 @@ impl<'db> Program<'db> {
             }
             stack.extend(callees(&callee));
         }
-        if seen.len() >= MAX_INITIALISER_CALLEES {
-            // Past the bound, what it holds is taken as unknown.
-            let ty = match def {
-                DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
-                DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
-                _ => None,
-            };
-            if let Some(ty) = ty {
-                let mut held = Outside::default();
-                collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
-                changed |= self.take_outside(held);
-            }
+        // Past the bound, what it holds is taken as unknown.
+        if let (true, Some(ty)) = (seen.len() >= MAX_INITIALISER_CALLEES, ty) {
+            changed |= self.read_from_outside(graph, ty, env);
         }
-        let ty = match def {
-            DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
-            DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
-            _ => None,
-        };
         if let Some(ty) = ty {
             let mut held = Outside::default();
             collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
@@ -165,9 +156,9 @@ impl<'db> Program<'db> {
         changed
     }
 
-    /// Takes in a value the user's code made out of untracked memory
-    /// (`Walked::untyped`): what its type holds comes from outside.
-    pub(crate) fn read_untyped(&mut self, graph: &mut CallGraph<'db>, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
+    /// Takes in a value whose content comes from outside (made by the user's code
+    /// out of untracked memory, `Walked::untyped`): what its type holds.
+    pub(crate) fn read_from_outside(&mut self, graph: &mut CallGraph<'db>, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
         let mut held = Outside::default();
         collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
         self.take_outside(held)
