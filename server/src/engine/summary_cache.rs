@@ -338,7 +338,7 @@ mod tests {
         cache.insert(key("alloc", "push"), summary(true));
         cache.save().unwrap();
 
-        let mut again = SummaryCache::open(dir.path(), &["toolchain-a"]);
+        let again = SummaryCache::open(dir.path(), &["toolchain-a"]);
         assert_eq!(again.get(&key("alloc", "push")).as_deref(), Some(&summary(true)));
         // Another crate's function of the same name is another instance.
         assert_eq!(again.get(&key("other", "push")), None);
