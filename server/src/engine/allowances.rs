@@ -325,13 +325,7 @@ impl Collector<'_, '_> {
                 }
                 Expr::MethodCall { receiver, args, method_name, .. } => {
                     written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
-                    let borrows_mut = mutable_ref(*receiver)
-                        || self.infer.expr_adjustment(*receiver).is_some_and(|adjustments| {
-                            adjustments.iter().any(|a| match a.kind {
-                                Adjust::Borrow(AutoBorrow::Ref(m)) => rustc_type_ir::Mutability::from(m).is_mut(),
-                                _ => false,
-                            })
-                        });
+                    let borrows_mut = mutable_ref(*receiver) || auto_borrow(self.infer, *receiver).is_some_and(|m| m.is_mut());
                     if let Some(place) = place_key(store, *receiver).filter(|_| borrows_mut) {
                         // A method of the buffer itself writes it only by shrinking
                         // it; one of what holds it (`self.reset()`) may do anything
@@ -472,7 +466,7 @@ impl Collector<'_, '_> {
     /// and its arguments) as first-use setup; the rest of the branch is not.
     fn mark_fills(&mut self, branch: ExprId, place: &str) {
         let store = self.store;
-        let of_param = !is_static_name(place.split('.').next().unwrap_or(place).rsplit("::").next().unwrap_or(place));
+        let of_param = !is_static_key(place);
         for fill in self.fills_of(branch, place) {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
@@ -666,21 +660,32 @@ pub(crate) fn is_long_lived_place(store: &ExpressionStore, infer: &InferenceResu
             _ => break,
         }
     }
-    if is_static_place(store, base) {
-        return true;
-    }
-    through_field
-        && infer
-            .type_of_expr_or_pat(base.into())
-            .is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)))
+    is_static_place(store, base) || (through_field && is_pointer(infer, base))
+}
+
+/// Whether `expr`'s type is a reference or a raw pointer.
+fn is_pointer(infer: &InferenceResult<'_>, expr: ExprId) -> bool {
+    infer.type_of_expr_or_pat(expr.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)))
+}
+
+/// The mutability of the borrow a method call's receiver gets by autoref, if any.
+pub(crate) fn auto_borrow(infer: &InferenceResult<'_>, receiver: ExprId) -> Option<rustc_type_ir::Mutability> {
+    infer.expr_adjustment(receiver)?.iter().find_map(|a| match a.kind {
+        Adjust::Borrow(AutoBorrow::Ref(m)) => Some(m.into()),
+        Adjust::Borrow(AutoBorrow::RawPtr(m)) => Some(m),
+        _ => None,
+    })
 }
 
 /// Whether `expr` names a static (by Rust's naming), or a place inside one.
 pub(crate) fn is_static_place(store: &ExpressionStore, expr: ExprId) -> bool {
-    place_key(store, expr).is_some_and(|place| {
-        let base = place.split('.').next().unwrap_or(&place);
-        is_static_name(base.rsplit("::").next().unwrap_or(base))
-    })
+    place_key(store, expr).is_some_and(|place| is_static_key(&place))
+}
+
+/// Whether a place, as `place_key` spells it, is a static or inside one.
+fn is_static_key(place: &str) -> bool {
+    let base = place.split('.').next().unwrap_or(place);
+    is_static_name(base.rsplit("::").next().unwrap_or(base))
 }
 
 /// Whether `expr` is memory the body owns: a temporary, a local or a by-value
@@ -688,12 +693,11 @@ pub(crate) fn is_static_place(store: &ExpressionStore, expr: ExprId) -> bool {
 /// reference). A reference to it handed to a callee points to memory that is new
 /// on every call.
 pub(crate) fn owns(store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> bool {
-    let pointer = |e: ExprId| infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..)));
     match &store[expr] {
         Expr::Field { expr: base, .. } => owns(store, infer, *base),
         Expr::Index { base, .. } => owns(store, infer, *base),
-        Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } => !pointer(*inner) && owns(store, infer, *inner),
-        Expr::Path(_) => !is_static_place(store, expr) && !pointer(expr),
+        Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } => !is_pointer(infer, *inner) && owns(store, infer, *inner),
+        Expr::Path(_) => !is_static_place(store, expr) && !is_pointer(infer, expr),
         _ => true,
     }
 }

@@ -11,10 +11,7 @@ use std::time::{Duration, Instant};
 
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup};
-use hir_ty::{
-    ParamEnvAndCrate,
-    next_solver::{GenericArgs, SolverDefId},
-};
+use hir_ty::next_solver::{GenericArgs, SolverDefId};
 use ra_ap_ide_db::{RootDatabase, line_index::LineIndex};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -333,7 +330,7 @@ impl<'a> Analyzer<'a> {
                 Some(kept) => kept,
                 None => {
                     let mut root_name = naming::fn_path(db, root.func, None);
-                    let env = ParamEnvAndCrate { param_env: db.trait_environment(root.func.into()), krate: root.func.krate(db) };
+                    let env = roots::env_of(db, root.func);
                     // A generic root is checked at each instantiation the workspace makes,
                     // or at the arguments its `--root` pattern gives.
                     let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
@@ -1121,7 +1118,6 @@ fn merge_by_line(findings: Vec<Finding>) -> Vec<Finding> {
     findings
 }
 
-/// The workspace function a vertex's lines belong to (a closure's owner).
 /// What a vertex itself could be run back as by an allowed call above it
 /// (`judge::find_callbacks`): a trait impl's or derived method, by its self type;
 /// a closure, by the function that holds it.
@@ -1151,6 +1147,7 @@ fn own_calls_back<'db>(graph: &mut CallGraph<'db>, node: &Node<'db>) -> CallsBac
     back
 }
 
+/// The workspace function a vertex's lines belong to (a closure's owner).
 pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<FunctionId> {
     match *node {
         Node::Fn { func, .. } => Some(func),

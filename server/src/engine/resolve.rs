@@ -122,7 +122,8 @@ impl<'db> Program<'db> {
             collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
             // A `static mut`, or one with interior mutability (`Mutex<fn()>`,
             // `AtomicPtr`), may hold what any code stored at run time: its
-            // initialiser accounts for nothing.
+            // initialiser accounts for nothing. Otherwise what it accounts for
+            // is not from outside.
             let settable = match def {
                 DefWithBodyId::StaticId(id) => {
                     hir_def::signatures::StaticSignature::of(graph.db, id).flags.contains(hir_def::signatures::StaticFlags::MUTABLE)
@@ -130,25 +131,13 @@ impl<'db> Program<'db> {
                 }
                 _ => false,
             };
-            let coerced: FxHashSet<TraitId> =
-                walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).filter(|_| !settable).collect();
-            for trait_ in held.dyn_traits {
-                if !coerced.contains(&trait_) && self.outside.dyn_traits.insert(trait_) {
-                    changed = true;
-                }
+            if !settable {
+                let coerced: FxHashSet<TraitId> = walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect();
+                held.dyn_traits.retain(|trait_| !coerced.contains(trait_));
+                held.auto_dyn &= !walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
+                held.fn_pointers.retain(|signature| !walked.address_taken.iter().any(|(_, taken)| signature.admits(taken)));
             }
-            let coerced_auto = !settable && walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
-            if held.auto_dyn && !coerced_auto && !self.outside.auto_dyn {
-                self.outside.auto_dyn = true;
-                changed = true;
-            }
-            for signature in held.fn_pointers {
-                let accounted = !settable && walked.address_taken.iter().any(|(_, taken)| signature.admits(taken));
-                if !accounted && !self.outside.fn_pointers.contains(&signature) {
-                    self.outside.fn_pointers.push(signature);
-                    changed = true;
-                }
-            }
+            changed |= self.take_outside(held);
         }
         for &inner in &walked.statics {
             changed |= self.read_static(graph, inner, env);

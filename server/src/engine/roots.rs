@@ -620,7 +620,7 @@ fn trait_site<'db>(
 }
 
 /// The trait whose method `func` is, when it is a method of a trait impl.
-fn implemented_trait(db: &dyn HirDatabase, func: FunctionId) -> Option<hir_def::TraitId> {
+pub(crate) fn implemented_trait(db: &dyn HirDatabase, func: FunctionId) -> Option<hir_def::TraitId> {
     let ItemContainerId::ImplId(impl_) = func.loc(db).container else { return None };
     Some(db.impl_trait(impl_)?.skip_binder().def_id.0)
 }
@@ -633,7 +633,8 @@ fn instantiated_out_of_sight(db: &dyn HirDatabase, func: FunctionId) -> bool {
     implemented_trait(db, func).is_some_and(|trait_| !hir_def::GenericDefId::TraitId(trait_).krate(db).data(db).origin.is_local())
 }
 
-fn env_of<'db>(db: &'db dyn HirDatabase, func: FunctionId) -> ParamEnvAndCrate<'db> {
+/// The param env `func`'s body is checked in.
+pub(crate) fn env_of<'db>(db: &'db dyn HirDatabase, func: FunctionId) -> ParamEnvAndCrate<'db> {
     ParamEnvAndCrate { param_env: db.trait_environment(func.into()), krate: func.krate(db) }
 }
 

@@ -30,7 +30,7 @@ use rustc_type_ir::{
 };
 
 use super::{
-    allowances::{BodyFacts, CallContext, Growth, Room, is_long_lived_place, is_static_place, owns, place_key},
+    allowances::{BodyFacts, CallContext, Growth, Room, auto_borrow, is_long_lived_place, is_static_place, owns, place_key},
     incremental::PathValue,
     subst::Instantiate,
 };
@@ -1085,10 +1085,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
         // An `Option` can be emptied again: first use only in the user's own code
         // (`BodyFacts::of_body`).
-        let own_code = || hir_def::HasModule::krate(&self.owner, self.graph.db).data(self.graph.db).origin.is_local();
         self.graph
             .std_type_of_method(func, args)
-            .is_some_and(|owner| initialises_on_first_use(&owner, name) && (owner != "Option" || own_code()))
+            .is_some_and(|owner| initialises_on_first_use(&owner, name) && (owner != "Option" || self.own_code))
             && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
     }
 
@@ -1125,10 +1124,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         };
         match &store[call] {
             Expr::MethodCall { receiver, args, .. } => {
-                let autoref = self
-                    .infer
-                    .expr_adjustment(*receiver)
-                    .is_some_and(|adjustments| adjustments.iter().any(|a| matches!(a.kind, Adjust::Borrow(_))));
+                let autoref = auto_borrow(self.infer, *receiver).is_some();
                 (autoref && owns(store, self.infer, *receiver)) || borrowed_owned(*receiver) || args.iter().any(|&arg| borrowed_owned(arg))
             }
             Expr::Call { args, .. } => args.iter().any(|&arg| borrowed_owned(arg)),
@@ -1618,10 +1614,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             }
             Expr::Array(Array::Repeat { initializer, .. }) => self.drop_temporaries(store, *initializer, false),
             Expr::MethodCall { receiver, args, .. } => {
-                let borrowed = self
-                    .infer
-                    .expr_adjustment(*receiver)
-                    .is_some_and(|adjustments| adjustments.iter().any(|a| matches!(a.kind, Adjust::Borrow(_))));
+                let borrowed = auto_borrow(self.infer, *receiver).is_some();
                 self.drop_temporaries(store, *receiver, borrowed);
                 for &arg in args.iter() {
                     self.drop_temporaries(store, arg, false);
