@@ -387,6 +387,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     #[inline]
     fn tag<Q: Hash + ?Sized>(&self, key: &Q) -> u32 {
+        // noalloc:exempt caller: hashing runs the caller's `BuildHasher` and `Hash`; FxHash and std's hashers do not allocate
         (self.hasher.hash_one(key) >> 32) as u32 | 1
     }
 
@@ -417,6 +418,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
                 return Err(i);
             }
             // SAFETY: tagged, so initialised.
+            // noalloc:exempt caller: comparing keys runs the caller's `Borrow` and `Eq`; those of the std key types do not allocate
             if t == tag && unsafe { (*self.entry(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
