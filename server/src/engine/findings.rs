@@ -88,7 +88,7 @@ impl Analyzer<'_> {
                 // The allowance covers the call, not what it runs back.
                 let callback = resolved.callbacks.iter().find(|&&j| {
                     let flags = self.callee_flags(reach, judged, &Resolved::Vertex(j));
-                    through(context, flags, in_closure).0 & NORMAL != 0
+                    through(judged.context_into(context, v, j), flags, in_closure).0 & NORMAL != 0
                 })?;
                 let name = reach.nodes[*callback].name(db);
                 let what = if resolved.edge.growth.is_some() { "a growth with room" } else { "first-use setup" };
@@ -113,6 +113,7 @@ impl Analyzer<'_> {
         }
         let mut normal: Vec<&Resolved<'_>> = Vec::new();
         let mut swallowed: Option<&Resolved<'_>> = None;
+        let mut recursion = false;
         for target in &resolved.targets {
             let callee = match (target, &resolved.edge.target) {
                 // An open call names every candidate that allocates, workspace ones too.
@@ -123,10 +124,15 @@ impl Analyzer<'_> {
                 }
                 _ => self.callee_flags(reach, judged, target),
             };
+            let recursive = matches!(target, Resolved::Vertex(j) if judged.recursive(v, *j));
+            let context = if let Resolved::Vertex(j) = target { judged.context_into(context, v, *j) } else { context };
             let (flags, dropped) = through(context, callee, in_closure);
             if flags & NORMAL != 0 {
                 if dropped {
-                    swallowed.get_or_insert(target);
+                    if swallowed.is_none() {
+                        swallowed = Some(target);
+                        recursion = recursive && !resolved.edge.context.repeats;
+                    }
                 } else {
                     normal.push(target);
                 }
@@ -135,7 +141,9 @@ impl Analyzer<'_> {
         if normal.is_empty() {
             let target = swallowed?;
             let callee = self.target_name(reach, target);
-            let reason = if !in_closure {
+            let reason = if recursion {
+                format!("calls {callee} recursively, and each level drops an error that allocates: every failed level allocates")
+            } else if !in_closure {
                 format!("drops the error of {callee}, which allocates, inside a loop: every failed pass allocates")
             } else if context.propagates || context.error_return {
                 format!("returns the error of {callee}, which allocates, from a closure: its caller may drop it and call again")

@@ -227,17 +227,22 @@ pub(crate) struct Witness {
 /// How the vertices of a root's reach allocate. `any` follows every edge; `own`
 /// follows only edges into code outside the workspace, so a finding at a workspace
 /// line blames what that line calls, not workspace code reported on its own lines.
-/// Witnesses are found breadth-first from the allocator: shortest chains.
+/// The errors a workspace function builds still count in `own` where code outside
+/// drops them (`.map(check).filter_map(Result::ok)`): that is where they allocate
+/// again on every pass. Witnesses are found breadth-first from the allocator:
+/// shortest chains.
 pub(crate) struct Judged {
     pub any: Vec<u8>,
     pub own: Vec<u8>,
     pub witness: Vec<Option<Witness>>,
+    /// Each vertex's strongly connected component in the reach: a call within one
+    /// is recursion, which runs again like a loop.
+    component: Vec<usize>,
 }
 
 impl Judged {
     pub(crate) fn new(reach: &Reach<'_>, allowed_terminals: &FxHashSet<FunctionId>) -> Judged {
         let n = reach.nodes.len();
-        let mut judged = Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n] };
         // (caller, witness) for every judged edge into a vertex.
         let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
         let mut direct: Vec<u8> = vec![0; n];
@@ -276,36 +281,65 @@ impl Judged {
                 }
             }
         }
-        let propagate = |flags: &mut Vec<u8>, witness: &mut Vec<Option<Witness>>, own_only: bool| {
+        let mut judged =
+            Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n], component: recursion_components(&callers) };
+        // Flags travel from callee `j` to caller `v` through the call's context.
+        let contribution = |judged: &Judged, v: usize, w: Witness, j: usize, flags: u8| {
+            let context = judged.context_into(reach.edges[v][w.edge].edge.context, v, j);
+            through(context, flags, reach.closure[v]).0
+        };
+        let propagate = |judged: &Judged, flags: &mut Vec<u8>, witness: &mut Vec<Option<Witness>>, own_only: bool| {
             let takes_part = |v: usize| !own_only || !reach.local[v];
             let mut queue = std::collections::VecDeque::new();
-            for v in (0..n).filter(|&v| takes_part(v) && direct[v] != 0) {
-                flags[v] |= direct[v];
-                if witness[v].is_none() {
-                    witness[v] = direct_witness[v];
+            let mut add = |flags: &mut Vec<u8>, queue: &mut std::collections::VecDeque<usize>, v: usize, contributed: u8, w| {
+                if contributed & !flags[v] != 0 {
+                    flags[v] |= contributed;
+                    if witness[v].is_none() {
+                        witness[v] = w;
+                    }
+                    queue.push_back(v);
                 }
-                queue.push_back(v);
+            };
+            for v in (0..n).filter(|&v| takes_part(v)) {
+                add(flags, &mut queue, v, direct[v], direct_witness[v]);
+            }
+            if own_only {
+                // Errors of workspace callees, where code outside calls them.
+                for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
+                    for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
+                        add(flags, &mut queue, v, contribution(judged, v, w, j, judged.any[j] & !NORMAL), Some(w));
+                    }
+                }
             }
             while let Some(j) = queue.pop_front() {
-                for &(v, w) in &callers[j] {
-                    if !takes_part(v) {
-                        continue;
-                    }
-                    let context = reach.edges[v][w.edge].edge.context;
-                    let (contributed, _) = through(context, flags[j], reach.closure[v]);
-                    if contributed & !flags[v] != 0 {
-                        flags[v] |= contributed;
-                        if witness[v].is_none() {
-                            witness[v] = Some(w);
-                        }
-                        queue.push_back(v);
-                    }
+                for &(v, w) in callers[j].iter().filter(|&&(v, _)| takes_part(v)) {
+                    add(flags, &mut queue, v, contribution(judged, v, w, j, flags[j]), Some(w));
                 }
             }
         };
-        propagate(&mut judged.own, &mut judged.witness, true);
-        propagate(&mut judged.any, &mut judged.witness, false);
+        // `any` first (`own` reads it), but `own`'s chains are the witnesses: they
+        // stay outside the workspace where they can.
+        let mut any = vec![0; n];
+        let mut any_witness = vec![None; n];
+        propagate(&judged, &mut any, &mut any_witness, false);
+        judged.any = any;
+        let mut own = vec![0; n];
+        let mut witness = vec![None; n];
+        propagate(&judged, &mut own, &mut witness, true);
+        judged.own = own;
+        judged.witness = witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any)).collect();
         judged
+    }
+
+    /// Where a call from vertex `v` into vertex `j` stands: a call within a cycle of
+    /// the reach is recursion, and runs again like a call in a loop.
+    pub(crate) fn context_into(&self, context: CallContext, v: usize, j: usize) -> CallContext {
+        CallContext { repeats: context.repeats || self.recursive(v, j), ..context }
+    }
+
+    /// Whether a call from vertex `v` into vertex `j` is recursion.
+    pub(crate) fn recursive(&self, v: usize, j: usize) -> bool {
+        self.component[v] == self.component[j]
     }
 
     /// How calling `target` allocates, as flags.
@@ -317,9 +351,41 @@ impl Judged {
     }
 }
 
+/// The strongly connected component of each vertex, given the callers of each:
+/// two vertices share one when each reaches the other, and a vertex that calls
+/// itself is alone in its own (the caller lists show the self-call).
+fn recursion_components(callers: &[Vec<(usize, Witness)>]) -> Vec<usize> {
+    let mut graph = petgraph::Graph::<(), ()>::with_capacity(callers.len(), 0);
+    let nodes: Vec<_> = (0..callers.len()).map(|_| graph.add_node(())).collect();
+    for (j, calls) in callers.iter().enumerate() {
+        for &(v, _) in calls {
+            graph.add_edge(nodes[j], nodes[v], ());
+        }
+    }
+    let mut component = vec![0; callers.len()];
+    for (c, members) in petgraph::algo::tarjan_scc(&graph).into_iter().enumerate() {
+        for node in members {
+            component[node.index()] = c;
+        }
+    }
+    component
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{CallContext, NORMAL, ON_ERROR, ONCE, through};
+    use super::{CallContext, NORMAL, ON_ERROR, ONCE, Witness, recursion_components, through};
+
+    #[test]
+    fn recursion_is_a_cycle_of_callers() {
+        let call = |v: usize| (v, Witness { edge: 0, target: 0 });
+        // 0 calls 1; 1 and 2 call each other; 3 calls itself; 4 is called by 2 only.
+        let callers = vec![vec![], vec![call(0), call(2)], vec![call(1)], vec![call(3)], vec![call(2)]];
+        let component = recursion_components(&callers);
+        assert_eq!(component[1], component[2]);
+        assert_ne!(component[0], component[1]);
+        assert_ne!(component[4], component[2]);
+        assert_ne!(component[3], component[0]);
+    }
 
     #[test]
     fn errors_flow_to_the_return_or_are_swallowed() {

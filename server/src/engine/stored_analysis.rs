@@ -27,7 +27,7 @@ use super::{
 };
 
 /// Bump when `Analysis` changes shape or meaning.
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 
 /// A 128-bit hash of everything an analysis depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

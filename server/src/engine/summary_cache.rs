@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::identity::{InstanceIdentity, ItemIdentity};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 8;
+const FORMAT_VERSION: u32 = 9;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.

@@ -257,6 +257,12 @@ fn main() {
     case("soundness::error_closures::map_err_propagated", simple(|| keep(error_closures::map_err_propagated("12"))));
     case("soundness::error_closures::ok_or_else_propagated", simple(|| keep(error_closures::ok_or_else_propagated(Some(3)))));
     case("soundness::error_closures::map_err_swallowed_in_loop", simple(|| keep(error_closures::map_err_swallowed_in_loop(&["1", "x", "3"]))));
+    let odd_and_even = [1, 2, 3, 4];
+    case("soundness::error_closures::fn_item_errors_dropped_by_std", simple(|| keep(error_closures::fn_item_errors_dropped_by_std(&odd_and_even))));
+    case("soundness::error_closures::fn_item_errors_dropped_by_std_fold", simple(|| keep(error_closures::fn_item_errors_dropped_by_std_fold(&odd_and_even))));
+    case("soundness::error_closures::fn_item_errors_collected_and_returned", simple(|| keep(error_closures::fn_item_errors_collected_and_returned(&[2, 4, 6]))));
+    case("soundness::error_closures::recursion_drops_an_error_each_level", simple(|| keep(error_closures::recursion_drops_an_error_each_level(&odd_and_even))));
+    case("soundness::error_closures::recursion_passes_the_error_up", simple(|| keep(error_closures::recursion_passes_the_error_up(&[2, 4, 6]))));
 
     // fn pointers
     case("soundness::fn_pointers::apply_ops", simple(|| keep(fn_pointers::apply_ops(21))));
