@@ -14,6 +14,10 @@ use hir_def::{
     hir::{ArithOp, BinaryOp, CmpOp, Expr, ExprId, ExprOrPatId, LogicOp, Ordering, Pat, PatId, Statement, UnaryOp},
     lang_item::LangItems,
 };
+use hir::db::HirDatabase;
+use hir_def::DefWithBodyId;
+
+use super::{incremental::PathValue, walk::strip_refs};
 use hir_ty::{Adjust, AutoBorrow, InferenceResult, next_solver::TyKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::IntoKind;
@@ -35,6 +39,17 @@ pub(crate) struct CallContext {
     /// is first use only if what the caller passed outlives the call (`reach`
     /// revokes it below a call handed memory its caller owns).
     pub first_use_of_param: bool,
+}
+
+/// What a first-use fill fills, and what code may empty again: a field, a static,
+/// or every value of a type (`*self = Self::new()`, `*slot = None` through a
+/// `&mut Option`). A fill holds only while nothing in its root's reach empties any
+/// of the places it goes through (`BodyFacts::empties`, `Edge::fills`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum FilledPlace {
+    Field(hir_def::FieldId),
+    Static(hir_def::StaticId),
+    Type(hir_def::AdtId),
 }
 
 /// How much room a comparison proves a buffer has.
@@ -129,6 +144,12 @@ pub(crate) struct BodyFacts {
     /// them that fill a field reached through a parameter.
     fills: FxHashSet<ExprId>,
     fills_of_param: FxHashSet<ExprId>,
+    /// What each of those fills (`FilledPlace`): the field or static, the fields
+    /// and types it is reached through.
+    filled: FxHashMap<ExprId, Rc<[FilledPlace]>>,
+    /// What this body may empty of the places first use fills (the user's code only:
+    /// std's `Option::take` is seen at the user's call).
+    pub empties: Vec<FilledPlace>,
 }
 
 impl BodyFacts {
@@ -141,6 +162,14 @@ impl BodyFacts {
             context.first_use_of_param |= self.fills_of_param.contains(&expr);
         }
         context
+    }
+
+    /// What a first-use fill at `expr` fills (empty elsewhere).
+    pub(crate) fn filled(&self, expr: ExprOrPatId) -> Vec<FilledPlace> {
+        match expr {
+            ExprOrPatId::ExprId(expr) => self.filled.get(&expr).map_or_else(Vec::new, |places| places.to_vec()),
+            ExprOrPatId::PatId(_) => Vec::new(),
+        }
     }
 
     /// The comparison that proves room at `expr` for a growth of the buffer `place`
@@ -167,14 +196,27 @@ impl BodyFacts {
     /// `own_code`: the body is the user's (a workspace crate), whose `Option`
     /// fields filled on first use they vouch stay filled; in std's and the
     /// dependencies' code only cells that never empty (`OnceLock`, ...) are.
-    pub(crate) fn of_body(store: &ExpressionStore, infer: &InferenceResult<'_>, lang: &LangItems, root: ExprId, own_code: bool) -> BodyFacts {
-        let mut collector = Collector { store, infer, lang, own_code, lengths: FxHashMap::default(), out: BodyFacts::default() };
+    pub(crate) fn of_body(
+        db: &dyn HirDatabase,
+        owner: DefWithBodyId,
+        store: &ExpressionStore,
+        infer: &InferenceResult<'_>,
+        lang: &LangItems,
+        root: ExprId,
+        own_code: bool,
+    ) -> BodyFacts {
+        let mut collector = Collector { db, owner, store, infer, lang, own_code, lengths: FxHashMap::default(), out: BodyFacts::default() };
         collector.visit(root, &Scope::default(), true);
+        if own_code {
+            collector.out.empties = collector.emptied_places(root);
+        }
         collector.out
     }
 }
 
 struct Collector<'a, 'db> {
+    db: &'a dyn HirDatabase,
+    owner: DefWithBodyId,
     own_code: bool,
     store: &'a ExpressionStore,
     infer: &'a InferenceResult<'db>,
@@ -240,8 +282,8 @@ impl Collector<'_, '_> {
                 self.visit(*condition, &scope, false);
                 let (if_true, if_false) = self.room_facts(*condition);
                 let then_scope = scope.with_rooms(&if_true);
-                if let Some(place) = self.first_use_guard(*condition, *then_branch) {
-                    self.mark_fills(*then_branch, &place);
+                if let Some((guarded, place)) = self.first_use_guard(*condition, *then_branch) {
+                    self.mark_fills(guarded, *then_branch, &place);
                 }
                 self.visit(*then_branch, &then_scope, tail);
                 if let Some(else_branch) = else_branch {
@@ -402,7 +444,7 @@ impl Collector<'_, '_> {
     /// is a field or a static that the branch fills: `None` becomes `Some` once. An
     /// emptied collection (`is_empty()`) can be emptied again: refilling it is not
     /// first use.
-    fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> Option<String> {
+    fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> Option<(ExprId, String)> {
         let store = self.store;
         let guarded = match &store[condition] {
             Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "is_none" => {
@@ -428,7 +470,7 @@ impl Collector<'_, '_> {
         // An `Option` can be emptied again (`take()`, `= None`): outside the
         // user's code nothing vouches that it is not (std's `Peekable::peek`).
         (self.own_code && is_long_lived_place(store, self.infer, guarded) && self.fills_place(then_branch, &place))
-            .then_some(place)
+            .then_some((guarded, place))
     }
 
     /// The expressions of `expr` that fill `place`: an assignment to it, or a
@@ -464,18 +506,105 @@ impl Collector<'_, '_> {
 
     /// Marks the fill of `place` in `branch` (the value assigned, the filling call
     /// and its arguments) as first-use setup; the rest of the branch is not.
-    fn mark_fills(&mut self, branch: ExprId, place: &str) {
+    fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, place: &str) {
         let store = self.store;
         let of_param = !is_static_key(place);
+        let filled: Rc<[FilledPlace]> = self.filled_places(guarded).into();
         for fill in self.fills_of(branch, place) {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
                 self.out.fills.insert(e);
+                self.out.filled.insert(e, filled.clone());
                 if of_param {
                     self.out.fills_of_param.insert(e);
                 }
                 store.walk_child_exprs(e, |child| stack.push(child));
             }
+        }
+    }
+
+    fn filled_places(&self, place: ExprId) -> Vec<FilledPlace> {
+        filled_places(self.db, self.owner, self.store, self.infer, place)
+    }
+
+    /// What this body may empty of a place a first use fills: a place assigned
+    /// anything but `Some(..)`, borrowed `&mut` (but to match on it), or `take`n;
+    /// a `&mut` handed on empties what it points to. Locals are new on every call
+    /// and not counted.
+    fn emptied_places(&self, root: ExprId) -> Vec<FilledPlace> {
+        let store = self.store;
+        let mut emptied = Vec::new();
+        let mut scrutinees: FxHashSet<ExprId> = FxHashSet::default();
+        let mut stack = vec![root];
+        while let Some(e) = stack.pop() {
+            match &store[e] {
+                Expr::Match { expr, .. } | Expr::Let { expr, .. } => {
+                    scrutinees.insert(*expr);
+                }
+                Expr::Assignment { target, value } => {
+                    let fills = matches!(&store[*value], Expr::Call { callee, .. }
+                        if matches!(&store[*callee], Expr::Path(path) if path.mod_path().and_then(|p| p.as_ident()).is_some_and(|n| n.as_str() == "Some")));
+                    if !fills {
+                        store.walk_pats(*target, &mut |pat| {
+                            if let Pat::Expr(place) = &store[pat] {
+                                emptied.extend(self.emptied_place(*place));
+                            }
+                        });
+                    }
+                }
+                Expr::Ref { expr: inner, mutability, .. } if mutability.is_mut() && !scrutinees.contains(&e) => {
+                    emptied.extend(self.emptied_place(*inner));
+                }
+                Expr::MethodCall { receiver, method_name, args, .. } => {
+                    if EMPTYING_METHODS.contains(&method_name.as_str()) {
+                        emptied.extend(self.emptied_place(*receiver));
+                    }
+                    for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
+                        emptied.extend(self.pointee_emptied(arg));
+                    }
+                }
+                Expr::Call { args, .. } => {
+                    for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
+                        emptied.extend(self.pointee_emptied(arg));
+                    }
+                }
+                _ => {}
+            }
+            store.walk_child_exprs(e, |child| stack.push(child));
+        }
+        emptied.sort_unstable_by_key(|place| format!("{place:?}"));
+        emptied.dedup();
+        emptied
+    }
+
+    /// What writing the place `expr` may empty: its field or static, or for a
+    /// deref (`*self`, `*slot`) every value of its type. A local is its own.
+    fn emptied_place(&self, expr: ExprId) -> Option<FilledPlace> {
+        let store = self.store;
+        match &store[expr] {
+            Expr::Field { .. } => match self.infer.field_resolution(expr)? {
+                either::Either::Left(field) => Some(FilledPlace::Field(field)),
+                either::Either::Right(_) => None,
+            },
+            Expr::Path(_) => match super::incremental::value_path(self.db, self.owner, expr)? {
+                PathValue::Static(id) => Some(FilledPlace::Static(id)),
+                _ => None,
+            },
+            Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } => self.pointee_emptied(*inner),
+            _ => None,
+        }
+    }
+
+    /// What a `&mut` value handed on may empty: every value of the type it points to.
+    fn pointee_emptied(&self, expr: ExprId) -> Option<FilledPlace> {
+        let ty = self.infer.type_of_expr_or_pat(expr.into())?;
+        let TyKind::Ref(_, pointee, m) = ty.kind() else { return None };
+        if !m.is_mut() {
+            return None;
+        }
+        match pointee.kind() {
+            TyKind::Adt(adt, _) => Some(FilledPlace::Type(adt.def_id())),
+            _ => None,
         }
     }
 
@@ -704,6 +833,39 @@ pub(crate) fn owns(store: &ExpressionStore, infer: &InferenceResult<'_>, expr: E
 
 /// Methods that can leave a buffer less room than it had.
 const SHRINKING_METHODS: &[&str] = &["shrink_to_fit", "shrink_to"];
+
+/// Methods that empty the `Option` or cell they are called on.
+const EMPTYING_METHODS: &[&str] = &["take", "take_if"];
+
+/// What a first use of the place `expr` fills (`FilledPlace`): its field or static,
+/// its type, and the fields and types it is reached through. Emptying any of them
+/// (`self.state = State::new()` for `self.state.cache`) empties it.
+pub(crate) fn filled_places(db: &dyn HirDatabase, owner: DefWithBodyId, store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> Vec<FilledPlace> {
+    let mut places = Vec::new();
+    let mut base = expr;
+    loop {
+        if let Some(TyKind::Adt(adt, _)) = infer.type_of_expr_or_pat(base.into()).map(|ty| strip_refs(ty).kind()) {
+            places.push(FilledPlace::Type(adt.def_id()));
+        }
+        match &store[base] {
+            Expr::Field { expr: inner, .. } => {
+                if let Some(either::Either::Left(field)) = infer.field_resolution(base) {
+                    places.push(FilledPlace::Field(field));
+                }
+                base = *inner;
+            }
+            Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } | Expr::Ref { expr: inner, .. } => base = *inner,
+            Expr::Path(_) => {
+                if let Some(PathValue::Static(id)) = super::incremental::value_path(db, owner, base) {
+                    places.push(FilledPlace::Static(id));
+                }
+                break;
+            }
+            _ => break,
+        }
+    }
+    places
+}
 
 /// Whether writing `written` (a place, or `place.*`: what a method of `place`
 /// may write, its fields) can change `place`, as `place_key` spells them.

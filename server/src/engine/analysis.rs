@@ -789,9 +789,11 @@ impl<'a> Analyzer<'a> {
                 }
                 // First use of a field reached through a parameter holds only while
                 // what was passed outlives the call: not below a call handed memory
-                // its caller owns (`let mut lazy = Lazy::new(); lazy.get()`).
+                // its caller owns (`let mut lazy = Lazy::new(); lazy.get()`). And
+                // only while nothing the root reaches empties it again.
                 let context = resolved.edge.context;
-                if context.first_use && !(context.first_use_of_param && below_owned[v]) {
+                let emptied = resolved.edge.fills.iter().any(|place| reach.emptied.contains(place));
+                if context.first_use && !(context.first_use_of_param && below_owned[v]) && !emptied {
                     resolved.verdict = Verdict::Allowed;
                 }
                 let terminals: Vec<FunctionId> = resolved

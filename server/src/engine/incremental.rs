@@ -38,7 +38,7 @@ use hir_ty::{
     ParamEnvAndCrate,
 };
 
-use super::allowances::{CallContext, Growth};
+use super::allowances::{CallContext, FilledPlace, Growth};
 use super::summary_cache::{CachedSummary, SummaryKey};
 use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
 
@@ -476,6 +476,7 @@ struct StoredWalked<'db> {
     fn_casts: Vec<(Signature, Signature)>,
     statics: Vec<hir_def::DefWithBodyId>,
     untyped: Vec<StoredTy>,
+    empties: Vec<FilledPlace>,
     /// Which execution of the walk this is (`WalkStamp`).
     generation: u64,
 }
@@ -497,6 +498,7 @@ struct StoredEdge<'db> {
     panic: Panic,
     passed: PassedClosures,
     passes_owned: bool,
+    fills: Vec<FilledPlace>,
 }
 
 #[derive(Debug, salsa::SalsaValue)]
@@ -552,6 +554,7 @@ impl<'db> StoredWalked<'db> {
             fn_casts: walked.fn_casts.clone(),
             statics: walked.statics.clone(),
             untyped: walked.untyped.iter().map(|ty| ty.store()).collect(),
+            empties: walked.empties.clone(),
         }
     }
 
@@ -563,6 +566,7 @@ impl<'db> StoredWalked<'db> {
             fn_casts: self.fn_casts.clone(),
             statics: self.statics.clone(),
             untyped: self.untyped.iter().map(StoredTy::as_ref).collect(),
+            empties: self.empties.clone(),
         }
     }
 }
@@ -579,6 +583,7 @@ impl<'db> StoredEdge<'db> {
             panic: edge.panic,
             passed: edge.passed,
             passes_owned: edge.passes_owned,
+            fills: edge.fills.clone(),
         }
     }
 
@@ -593,6 +598,7 @@ impl<'db> StoredEdge<'db> {
             panic: self.panic,
             passed: self.passed,
             passes_owned: self.passes_owned,
+            fills: self.fills.clone(),
         }
     }
 }

@@ -12,6 +12,7 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
+    allowances::FilledPlace,
     identity::ItemIdentity,
     judge::{Verdict, follows},
     resolve::{Outside, Program},
@@ -35,6 +36,9 @@ pub(crate) struct Reach<'db> {
     /// What the vertex's own walk adds to the program (`remember_closed` keeps it
     /// with the summaries of the instances above it).
     pub adds: Vec<OwnAdditions>,
+    /// What the reach's bodies may empty of what first use fills: a fill of any
+    /// of it is not first use (`Edge::fills`).
+    pub emptied: FxHashSet<FilledPlace>,
     /// The walk stopped at `MAX_NODES_PER_ROOT`.
     pub truncated: bool,
     pub program: Program<'db>,
@@ -276,6 +280,7 @@ pub(crate) fn reach<'db>(
         allowed: Vec::new(),
         edges: Vec::new(),
         adds: Vec::new(),
+        emptied: FxHashSet::default(),
         truncated: false,
         program: Program { outside, ..Program::default() },
     };
@@ -362,6 +367,7 @@ pub(crate) fn reach<'db>(
                 statics: !walked.statics.is_empty(),
             };
             reach.program.absorb(&walked);
+            reach.emptied.extend(walked.empties.iter().copied());
             for &ty in &walked.untyped {
                 reach.program.read_from_outside(graph, ty, env);
             }

@@ -30,7 +30,10 @@ use rustc_type_ir::{
 };
 
 use super::{
-    allowances::{BodyFacts, CallContext, Growth, Room, auto_borrow, is_long_lived_place, is_static_place, owns, place_key},
+    allowances::{
+        BodyFacts, CallContext, FilledPlace, Growth, Room, auto_borrow, filled_places, is_long_lived_place, is_static_place, owns,
+        place_key,
+    },
     incremental::PathValue,
     subst::Instantiate,
 };
@@ -181,6 +184,9 @@ pub(crate) struct Edge<'db> {
     /// on a local `l`, `f(&mut tmp)`): a field the callee fills on "first use"
     /// through it is new on every call.
     pub passes_owned: bool,
+    /// For first-use setup: what it fills. Emptied anywhere in the root's reach,
+    /// it is filled again on a later call, and the setup is judged.
+    pub fills: Vec<FilledPlace>,
 }
 
 impl<'db> Edge<'db> {
@@ -195,6 +201,7 @@ impl<'db> Edge<'db> {
             panic: Panic::No,
             passed: PassedClosures::Callbacks,
             passes_owned: false,
+            fills: Vec::new(),
         }
     }
 }
@@ -217,6 +224,8 @@ pub(crate) struct Walked<'db> {
     /// `downcast_ref` of a `dyn Any`), whose type holds a trait object or a fn
     /// pointer: what they hold comes from outside the program.
     pub untyped: Vec<Ty<'db>>,
+    /// What the body may empty of what first use fills (`BodyFacts::empties`).
+    pub empties: Vec<FilledPlace>,
 }
 
 /// Foreign symbols that are the allocator itself.
@@ -440,7 +449,7 @@ impl<'db> CallGraph<'db> {
                 let body = Body::of(db, def);
                 let infer = super::incremental::inference_of(db, def);
                 let own_code = hir_def::HasModule::krate(&def, db).data(db).origin.is_local();
-                Rc::new(BodyFacts::of_body(&body, infer, lang, body.root_expr(), own_code))
+                Rc::new(BodyFacts::of_body(db, def, &body, infer, lang, body.root_expr(), own_code))
             })
             .clone()
     }
@@ -972,6 +981,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let infer = super::incremental::inference_of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
         let facts = graph.facts_of(owner);
+        let empties = facts.empties.clone();
         let own_code = hir_def::HasModule::krate(&owner, graph.db).data(graph.db).origin.is_local();
         BodyWalker {
             graph,
@@ -985,7 +995,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             in_intrinsic_call: false,
             let_initializers: FxHashMap::default(),
             own_code,
-            out: Walked::default(),
+            out: Walked { empties, ..Walked::default() },
         }
     }
 
@@ -993,6 +1003,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn push(&mut self, mut edge: Edge<'db>) {
         if let Some(site) = edge.site {
             edge.context = self.facts.context(site.expr);
+            edge.fills = self.facts.filled(site.expr);
         }
         if edge.panic == Panic::No {
             edge.panic = self.panic;
@@ -1032,8 +1043,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let first_use = self.is_first_use_call(store, func, &name, args, call);
         let first_use_of_param = first_use && !receiver(store, call).is_some_and(|r| is_static_place(store, r));
         let passes_owned = self.passes_owned(store, call);
+        let mut fills = self.facts.filled(call.into());
+        if first_use {
+            if let Some(receiver) = receiver(store, call) {
+                fills.extend(filled_places(self.graph.db, self.owner, store, self.infer, receiver));
+            }
+        }
         for target in targets {
-            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), passes_owned, ..Edge::new(target, site) };
+            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), passes_owned, fills: fills.clone(), ..Edge::new(target, site) };
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
@@ -1543,6 +1560,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                                 && is_long_lived_place(store, self.infer, expr);
                             edge.context.first_use |= first_use;
                             edge.context.first_use_of_param |= first_use && !is_static_place(store, expr);
+                            edge.fills = self.facts.filled(expr.into());
+                            if first_use {
+                                edge.fills.extend(filled_places(self.graph.db, self.owner, store, self.infer, expr));
+                            }
                             edge.panic = self.panic;
                             self.out.edges.push(edge);
                         }

@@ -278,6 +278,22 @@ fn main() {
     case("soundness::foreign::calls_c", simple(|| keep(foreign::calls_c(c"hello"))));
     case("soundness::foreign::process_id", simple(|| keep(foreign::process_id())));
 
+    // refilled
+    let mut cache = refilled::Cache::default();
+    for (name, root) in [
+        ("soundness::refilled::Cache::fill_then_set_none", refilled::Cache::fill_then_set_none as fn(&mut refilled::Cache) -> usize),
+        ("soundness::refilled::Cache::fill_then_take", refilled::Cache::fill_then_take),
+        ("soundness::refilled::Cache::fill_then_reset_in_helper", refilled::Cache::fill_then_reset_in_helper),
+        ("soundness::refilled::Cache::fill_then_replace_self", refilled::Cache::fill_then_replace_self),
+        ("soundness::refilled::Cache::fill_then_mem_take", refilled::Cache::fill_then_mem_take),
+        ("soundness::refilled::Cache::fill_inner_then_reset_holder", refilled::Cache::fill_inner_then_reset_holder),
+        ("soundness::refilled::Cache::fill_then_read", refilled::Cache::fill_then_read),
+        ("soundness::refilled::Cache::fill_then_empty_another_field", refilled::Cache::fill_then_empty_another_field),
+        ("soundness::refilled::Cache::fill_then_write_through_match", refilled::Cache::fill_then_write_through_match),
+    ] {
+        case(name, measure(&mut cache, |_| {}, |c| keep(root(c))));
+    }
+
     // unresolved
     let (mut a, b4) = ([0u8; 4], [1u8; 4]);
     case("soundness::unresolved::intrinsics_are_quiet", simple(|| keep(unresolved::intrinsics_are_quiet(&mut a, &b4))));

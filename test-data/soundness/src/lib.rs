@@ -10,6 +10,7 @@ pub mod dyns;
 pub mod error_closures;
 pub mod fn_pointers;
 pub mod foreign;
+pub mod refilled;
 pub mod settable;
 pub mod unbound;
 pub mod untyped;
