@@ -245,14 +245,21 @@ impl Collector<'_, '_> {
                     match statement {
                         Statement::Let { pat, initializer, else_branch, .. } => {
                             self.visit_pat(*pat, &scope);
-                            if let (Pat::Bind { id, .. }, Some(init)) = (&store[*pat], initializer) {
-                                if let Measure::Len(of) = self.measure(*init) {
-                                    self.lengths.insert(store[*id].name.as_str().to_owned(), of);
-                                }
-                            }
+                            let length = match (&store[*pat], initializer) {
+                                (Pat::Bind { id, .. }, Some(init)) => match self.measure(*init) {
+                                    Measure::Len(of) => Some((store[*id].name.as_str().to_owned(), of)),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
                             if let Some(init) = initializer {
                                 self.visit(*init, &scope, false);
                                 scope = scope.without_rooms_of(&self.written_places(*init));
+                            }
+                            // New bindings shadow what the proofs and lengths name.
+                            scope = scope.without_rooms_of(&self.bind(*pat));
+                            if let Some((name, of)) = length {
+                                self.lengths.insert(name, of);
                             }
                             if let Some(else_branch) = else_branch {
                                 self.visit(*else_branch, &scope, false);
@@ -262,7 +269,9 @@ impl Collector<'_, '_> {
                             self.visit(*expr, &scope, false);
                             // A proof made before holds only while its buffer is left
                             // alone (`*v = Vec::new()`, `mem::take(v)`, `v = w`).
-                            scope = scope.without_rooms_of(&self.written_places(*expr));
+                            let written = self.written_places(*expr);
+                            self.forget_lengths(&written);
+                            scope = scope.without_rooms_of(&written);
                             // `if v.len() == v.capacity() { return/break }`: room after it.
                             if let Expr::If { condition, then_branch, else_branch: None } = &store[*expr] {
                                 if self.diverges(*then_branch) {
@@ -281,7 +290,10 @@ impl Collector<'_, '_> {
             Expr::If { condition, then_branch, else_branch } => {
                 self.visit(*condition, &scope, false);
                 let (if_true, if_false) = self.room_facts(*condition);
-                let then_scope = scope.with_rooms(&if_true);
+                let mut then_scope = scope.with_rooms(&if_true);
+                if let Expr::Let { pat, .. } = &store[*condition] {
+                    then_scope = then_scope.without_rooms_of(&self.bind(*pat));
+                }
                 if let Some((guarded, place)) = self.first_use_guard(*condition, *then_branch) {
                     self.mark_fills(guarded, *then_branch, &place);
                 }
@@ -304,6 +316,7 @@ impl Collector<'_, '_> {
                 }
                 for arm in arms.iter() {
                     self.visit_pat(arm.pat, &scope);
+                    let scope = scope.without_rooms_of(&self.bind(arm.pat));
                     if let Some(guard) = arm.guard {
                         self.visit(guard, &scope, false);
                     }
@@ -332,6 +345,27 @@ impl Collector<'_, '_> {
                 let error_scope = scope.clone();
                 store.walk_child_exprs(expr, |child| self.visit(child, &error_scope, false));
             }
+        }
+    }
+
+    /// The names `pat` binds, which shadow what proofs and lengths call by those
+    /// names: the lengths measured of them or kept in them are forgotten.
+    fn bind(&mut self, pat: PatId) -> Vec<String> {
+        let store = self.store;
+        let mut names = Vec::new();
+        store.walk_pats(pat, &mut |p| {
+            if let Pat::Bind { id, .. } = &store[p] {
+                names.push(store[*id].name.as_str().to_owned());
+            }
+        });
+        self.forget_lengths(&names);
+        names
+    }
+
+    /// Forgets the lengths kept in, or measured of, the places `written`.
+    fn forget_lengths(&mut self, written: &[String]) {
+        if !written.is_empty() {
+            self.lengths.retain(|name, of| !written.iter().any(|w| holds(w, name) || holds(w, of)));
         }
     }
 
@@ -428,6 +462,8 @@ impl Collector<'_, '_> {
         // A block whose last statement is `return`, `break` or `continue`.
         let store = self.store;
         match &store[expr] {
+            // Its own `break 'label` leaves it, not the code around it.
+            Expr::Block { label: Some(_), .. } => false,
             Expr::Block { statements, tail: None, .. } => match statements.last() {
                 Some(Statement::Expr { expr, .. }) => {
                     matches!(store[*expr], Expr::Return { .. } | Expr::Break { .. } | Expr::Continue { .. })
@@ -832,7 +868,7 @@ pub(crate) fn owns(store: &ExpressionStore, infer: &InferenceResult<'_>, expr: E
 }
 
 /// Methods that can leave a buffer less room than it had.
-const SHRINKING_METHODS: &[&str] = &["shrink_to_fit", "shrink_to"];
+const SHRINKING_METHODS: &[&str] = &["shrink_to_fit", "shrink_to", "set_len"];
 
 /// Methods that empty the `Option` or cell they are called on.
 const EMPTYING_METHODS: &[&str] = &["take", "take_if"];

@@ -469,7 +469,7 @@ impl<'db> CallGraph<'db> {
         let need = growth_entry_need(FunctionSignature::of(db, func).name.as_str());
         let facts = self.facts_of(site.owner);
         let infer = InferenceResult::of(db, site.owner);
-        growth_of_call(store, &facts, call, need, &mut |e| infer.type_of_expr_or_pat(e.into()))
+        growth_of_call(store, &facts, call, need, true, &mut |e| infer.type_of_expr_or_pat(e.into()))
     }
 
     /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
@@ -918,18 +918,21 @@ fn pushes_ascii_literal(store: &ExpressionStore, call: ExprId) -> bool {
 }
 
 /// The growth of the buffer a call's receiver names, by `need`, with the
-/// comparison of `facts` that proves room for it. `ty_of` gives an expression's type
-/// (for the types that hold the place's fields, and whether it is behind `&mut`).
+/// comparison of `facts` that proves room for it (for many, a length of what is
+/// appended, when `length_counts` says its length is what the buffer counts).
+/// `ty_of` gives an expression's type (for the types that hold the place's fields,
+/// and whether it is behind `&mut`).
 fn growth_of_call<'db>(
     store: &ExpressionStore,
     facts: &BodyFacts,
     call: ExprId,
     need: Room,
+    length_counts: bool,
     ty_of: &mut dyn FnMut(ExprId) -> Option<Ty<'db>>,
 ) -> Option<Growth> {
     let receiver = receiver(store, call)?;
     let buffer = place_key(store, receiver)?;
-    let appended = if need == Room::Many { appended(store, call) } else { None };
+    let appended = if need == Room::Many && length_counts { appended(store, call) } else { None };
     let proof = facts.room(call, &buffer, need, appended.as_deref());
     // The place's base, and the types that hold its fields.
     let mut base = receiver;
@@ -1065,6 +1068,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// A call that grows a buffer: a growth method of a std collection, or a
     /// `noalloc:append` function, on a place the source names.
     fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
+        let mut length_counts = true;
         let need = if *super::directives::is_append_fn(self.graph.db, func) {
             Room::One
         } else {
@@ -1084,11 +1088,26 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             if owner == "String" && need == Room::One && !pushes_ascii_literal(store, call) {
                 Room::Char
             } else {
+                // And by bytes: a length proves room for what is appended only when
+                // it counts bytes (`t.len()` of a `&str`), not `char`s or `String`s.
+                length_counts = owner != "String" || need != Room::Many || self.appends_bytes(store, call);
                 need
             }
         };
         let facts = self.facts.clone();
-        growth_of_call(store, &facts, call, need, &mut |expr| self.expr_ty(expr))
+        growth_of_call(store, &facts, call, need, length_counts, &mut |expr| self.expr_ty(expr))
+    }
+
+    /// Whether a `String` growth's argument is a count of bytes: a `str`, a
+    /// `String`, or a number (`reserve(n)`).
+    fn appends_bytes(&mut self, store: &ExpressionStore, call: ExprId) -> bool {
+        let Expr::MethodCall { args, .. } = &store[call] else { return false };
+        let Some(ty) = args.first().and_then(|&arg| self.expr_ty(arg)).map(strip_refs) else { return false };
+        match ty.kind() {
+            TyKind::Str | TyKind::Int(_) | TyKind::Uint(_) => true,
+            TyKind::Adt(..) => super::naming::ty_name(self.graph.db, ty) == "String",
+            _ => false,
+        }
     }
 
     /// A call that initialises a field or static on first use:
@@ -1232,7 +1251,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 self.panic = outer;
                 return;
             }
-            Expr::Block { .. } | Expr::Unsafe { .. } if self.panic == Panic::No && self.block_ends_in_panic(store, expr) => {
+            Expr::Block { .. } | Expr::Unsafe { .. }
+                if self.panic == Panic::No && self.block_ends_in_panic(store, expr) && !leaves_early(store, expr) =>
+            {
                 self.panic = Panic::OnPath;
                 self.visit_expr_inner(store, expr, ty);
                 self.panic = Panic::No;
@@ -1595,7 +1616,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
     }
 
-    /// Whether a block ends in a call into the panic machinery.
+    /// Whether a block ends in a call into the panic machinery (it runs only on
+    /// the way to a panic if it also has no way out before: `leaves_early`).
     fn block_ends_in_panic(&mut self, store: &ExpressionStore, block: ExprId) -> bool {
         let (statements, tail) = match &store[block] {
             Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } => (statements, *tail),
@@ -1834,6 +1856,24 @@ impl<'db> BodyWalker<'_, 'db> {
         let mut inst = Instantiate::new(self.graph.interner, self.env, args);
         Some(db.field_types(variant).iter().map(|(id, field)| (data.fields()[id].name.clone(), inst.ty(field.ty().skip_binder()))).collect())
     }
+}
+
+/// Whether `expr` can leave before its end other than by panicking: a `return`
+/// (`?` is one), a `break` or `continue` (even to a loop inside it: not told
+/// apart), a `become`, a `yield`. Closures and async blocks leave only
+/// themselves.
+fn leaves_early(store: &ExpressionStore, expr: ExprId) -> bool {
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &store[e] {
+            Expr::Return { .. } | Expr::Break { .. } | Expr::Continue { .. } | Expr::Become { .. } | Expr::Yield { .. } | Expr::Yeet { .. } => {
+                return true;
+            }
+            Expr::Closure { .. } => continue,
+            _ => store.walk_child_exprs(e, |child| stack.push(child)),
+        }
+    }
+    false
 }
 
 pub(crate) fn strip_refs(mut ty: Ty<'_>) -> Ty<'_> {

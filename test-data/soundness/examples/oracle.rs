@@ -145,6 +145,12 @@ fn main() {
     case("soundness::diverging::check_or_fail", simple(|| keep(diverging::check_or_fail(3))));
     case("soundness::diverging::run_server", simple(|| keep(catch_unwind(AssertUnwindSafe(|| diverging::run_server(3))).is_err())));
     case("soundness::diverging::panics_with_description", simple(|| keep(diverging::panics_with_description(3))));
+    case("soundness::diverging::body_returns_before_its_panic", simple(|| keep(diverging::body_returns_before_its_panic(&[1, 3]))));
+    case("soundness::diverging::branch_returns_before_its_panic", simple(|| keep(diverging::branch_returns_before_its_panic(true))));
+    case("soundness::diverging::loop_breaks_before_its_panic", simple(|| keep(diverging::loop_breaks_before_its_panic())));
+    case("soundness::diverging::question_mark_before_the_panic", simple(|| keep(diverging::question_mark_before_the_panic(None))));
+    case("soundness::diverging::closure_returns_before_its_panic", simple(|| keep(diverging::closure_returns_before_its_panic())));
+    case("soundness::diverging::message_built_only_to_panic", simple(|| keep(diverging::message_built_only_to_panic(3))));
 
     // drops
     case("soundness::drops::temporary_dropped", simple(|| keep(drops::temporary_dropped(1))));
@@ -293,6 +299,28 @@ fn main() {
     ] {
         case(name, measure(&mut cache, |_| {}, |c| keep(root(c))));
     }
+
+    // rooms
+    let mut bufs = rooms::Buffers::nearly_full();
+    let refill = |b: &mut rooms::Buffers| *b = rooms::Buffers::nearly_full();
+    let full = |b: &mut rooms::Buffers| b.v = b.w.clone();
+    case("soundness::rooms::proof_then_set_len", measure(&mut bufs, refill, |b| keep(rooms::proof_then_set_len(&mut b.v))));
+    case("soundness::rooms::proof_then_shadowed", measure(&mut bufs, refill, |b| keep(rooms::proof_then_shadowed(&mut b.v, &mut b.w))));
+    case(
+        "soundness::rooms::proof_then_shadowed_by_if_let",
+        measure(&mut bufs, refill, |b| keep(rooms::proof_then_shadowed_by_if_let(&mut b.v, Some(&mut b.w)))),
+    );
+    case("soundness::rooms::length_binding_rebound", measure(&mut bufs, refill, |b| keep(rooms::length_binding_rebound(&mut b.v, &[1, 2, 3]))));
+    case(
+        "soundness::rooms::length_of_a_shadowed_name",
+        measure(&mut bufs, refill, |b| keep(rooms::length_of_a_shadowed_name(&mut b.v, &[1], &[1, 2, 3]))),
+    );
+    case("soundness::rooms::chars_counted_as_bytes", measure(&mut bufs, refill, |b| keep(rooms::chars_counted_as_bytes(&mut b.s, &['\u{e9}']))));
+    case("soundness::rooms::strs_counted_as_bytes", measure(&mut bufs, refill, |b| keep(rooms::strs_counted_as_bytes(&mut b.s, ["abc"]))));
+    case("soundness::rooms::labelled_break_taken_as_leaving", measure(&mut bufs, full, |b| keep(rooms::labelled_break_taken_as_leaving(&mut b.v))));
+    case("soundness::rooms::bytes_counted_for_a_str", measure(&mut bufs, refill, |b| keep(rooms::bytes_counted_for_a_str(&mut b.s, "d"))));
+    case("soundness::rooms::length_binding_kept", measure(&mut bufs, refill, |b| keep(rooms::length_binding_kept(&mut b.v, &[1]))));
+    case("soundness::rooms::full_then_return", measure(&mut bufs, full, |b| keep(rooms::full_then_return(&mut b.v))));
 
     // unresolved
     let (mut a, b4) = ([0u8; 4], [1u8; 4]);
