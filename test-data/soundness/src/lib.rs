@@ -11,6 +11,7 @@ pub mod error_closures;
 pub mod fn_pointers;
 pub mod foreign;
 pub mod settable;
+pub mod temporaries;
 pub mod unbound;
 pub mod untyped;
 pub mod unresolved;
