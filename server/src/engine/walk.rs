@@ -1635,18 +1635,18 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
     }
 
-    /// Values made by calls and never bound are dropped at the end of their
-    /// statement: `make().len()` (an auto-borrowed receiver), `&make()`, a
-    /// statement's or a tail's own value (`discarded`). Values moved into a call or
-    /// a binding are dropped there, not here.
+    /// Values made by expressions and never moved into a place are dropped at the
+    /// end of their statement: `make().len()` (an auto-borrowed receiver),
+    /// `&make()`, `make() == make()` and `*make()` (operands an operator borrows), a
+    /// statement's or a tail's own value (`discarded`). Values moved into a call, a
+    /// binding, a field or the return value are dropped there, not here.
     fn drop_temporaries(&mut self, store: &ExpressionStore, expr: ExprId, discarded: bool) {
-        // A value a call makes, or an aggregate made and never bound (`(make(),
-        // 1).1`), drops whole; what is moved into them is dropped there.
-        let made_here = matches!(
-            &store[expr],
-            Expr::Call { .. } | Expr::MethodCall { .. } | Expr::Tuple { .. } | Expr::Array(_) | Expr::RecordLit { .. }
-        );
-        if discarded && made_here {
+        // A value a call makes, an aggregate made and never bound (`(make(),
+        // 1).1`), the value of a block, `if`, `match` or `loop` (`{ make() }.0`,
+        // `let _ = if c { make() } else { make() };`), an awaited output, and a
+        // `const` read (a fresh value each time: `QC.0`) drop whole; what is moved
+        // into them is dropped there.
+        if discarded && self.made_here(store, expr) {
             self.drop_value(expr);
         }
         match &store[expr] {
@@ -1656,8 +1656,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
             }
             Expr::Array(Array::Repeat { initializer, .. }) => self.drop_temporaries(store, *initializer, false),
+            // A receiver borrowed by autoref, or by an overloaded auto-deref
+            // (`{ make() }.pow(1)` calls `Deref::deref(&{ make() })`).
             Expr::MethodCall { receiver, args, .. } => {
-                let borrowed = auto_borrow(self.infer, *receiver).is_some();
+                let overloaded_deref = self
+                    .infer
+                    .expr_adjustment(*receiver)
+                    .is_some_and(|adjustments| adjustments.iter().any(|a| matches!(a.kind, Adjust::Deref(Some(_)))));
+                let borrowed = overloaded_deref || auto_borrow(self.infer, *receiver).is_some();
                 self.drop_temporaries(store, *receiver, borrowed);
                 for &arg in args.iter() {
                     self.drop_temporaries(store, arg, false);
@@ -1679,12 +1685,50 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     self.drop_temporaries(store, *base, true);
                 }
             }
-            Expr::BinaryOp { lhs, rhs, .. } => {
-                self.drop_temporaries(store, *lhs, false);
-                self.drop_temporaries(store, *rhs, false);
+            // A comparison borrows its operands (`PartialEq::eq(&self, ..)`):
+            // `make() == make()` drops both at the end of the statement. Arithmetic
+            // moves them into the operator's call.
+            Expr::BinaryOp { lhs, rhs, op } => {
+                let borrowed = matches!(op, Some(hir_def::hir::BinaryOp::CmpOp(_)) | None);
+                self.drop_temporaries(store, *lhs, borrowed);
+                self.drop_temporaries(store, *rhs, borrowed);
+            }
+            // An overloaded `*` borrows its operand (`Deref::deref(&self)`): `*make()`.
+            // A `Box`'s built-in `*` moves out of it, and a reference owns nothing.
+            Expr::UnaryOp { expr: inner, op: hir_def::hir::UnaryOp::Deref } => {
+                let overloaded = self.infer.method_resolution(expr).is_some();
+                self.drop_temporaries(store, *inner, overloaded);
             }
             Expr::UnaryOp { expr: inner, .. } | Expr::Cast { expr: inner, .. } => self.drop_temporaries(store, *inner, false),
             _ => {}
+        }
+    }
+
+    /// Whether `expr` makes a value of its own rather than naming a place: a
+    /// call, an aggregate, a block, `if`, `match` or `loop`, an `.await`, a
+    /// `const` (an associated one too: a path not resolved alone), a unit struct.
+    /// Not a unit variant (`x == None`): the enum's drop glue is judged as a whole,
+    /// and a variant without fields drops none of them.
+    fn made_here(&mut self, store: &ExpressionStore, expr: ExprId) -> bool {
+        match &store[expr] {
+            Expr::Call { .. }
+            | Expr::MethodCall { .. }
+            | Expr::Tuple { .. }
+            | Expr::Array(_)
+            | Expr::RecordLit { .. }
+            | Expr::Block { .. }
+            | Expr::Unsafe { .. }
+            | Expr::Const(_)
+            | Expr::If { .. }
+            | Expr::Match { .. }
+            | Expr::Loop { .. }
+            | Expr::Await { .. } => true,
+            Expr::Path(_) => match super::incremental::value_path(self.graph.db, self.owner, expr) {
+                Some(PathValue::Const(_)) | None => true,
+                Some(PathValue::Other) => matches!(self.infer.variant_resolution_for_expr(expr), Some(VariantId::StructId(_))),
+                Some(PathValue::Local(_) | PathValue::Static(_)) => false,
+            },
+            _ => false,
         }
     }
 

@@ -322,6 +322,49 @@ fn main() {
     case("soundness::rooms::length_binding_kept", measure(&mut bufs, refill, |b| keep(rooms::length_binding_kept(&mut b.v, &[1]))));
     case("soundness::rooms::full_then_return", measure(&mut bufs, full, |b| keep(rooms::full_then_return(&mut b.v))));
 
+    // temporaries
+    case("soundness::temporaries::eq_operands", simple(|| keep(temporaries::eq_operands())));
+    case("soundness::temporaries::eq_operands_hushed", simple(|| keep(temporaries::eq_operands_hushed())));
+    case("soundness::temporaries::lt_operands_in_while", simple(|| keep(temporaries::lt_operands_in_while())));
+    case("soundness::temporaries::lt_operands_in_while_hushed", simple(|| keep(temporaries::lt_operands_in_while_hushed())));
+    case("soundness::temporaries::asserted_comparison", simple(|| keep(temporaries::asserted_comparison())));
+    case("soundness::temporaries::returned_comparison", simple(|| keep(temporaries::returned_comparison())));
+    case("soundness::temporaries::closure_tail_comparison", simple(|| keep(temporaries::closure_tail_comparison())));
+    case("soundness::temporaries::comparison_as_argument", simple(|| keep(temporaries::comparison_as_argument())));
+    case("soundness::temporaries::comparison_in_field", simple(|| keep(temporaries::comparison_in_field())));
+    case("soundness::temporaries::field_of_temporary_compared", simple(|| keep(temporaries::field_of_temporary_compared())));
+    case("soundness::temporaries::field_of_temporary_compared_hushed", simple(|| keep(temporaries::field_of_temporary_compared_hushed())));
+    case("soundness::temporaries::deref_operand", simple(|| keep(temporaries::deref_operand())));
+    case("soundness::temporaries::deref_operand_hushed", simple(|| keep(temporaries::deref_operand_hushed())));
+    case("soundness::temporaries::deref_operand_in_condition", simple(|| keep(temporaries::deref_operand_in_condition())));
+    case("soundness::temporaries::if_value_discarded", simple(temporaries::if_value_discarded));
+    case("soundness::temporaries::if_value_discarded_hushed", simple(temporaries::if_value_discarded_hushed));
+    case("soundness::temporaries::block_value_discarded", simple(temporaries::block_value_discarded));
+    case("soundness::temporaries::match_value_discarded", simple(temporaries::match_value_discarded));
+    case("soundness::temporaries::loop_value_discarded", simple(temporaries::loop_value_discarded));
+    case("soundness::temporaries::unsafe_value_discarded", simple(temporaries::unsafe_value_discarded));
+    case("soundness::temporaries::labeled_block_discarded", simple(temporaries::labeled_block_discarded));
+    case("soundness::temporaries::field_of_if", simple(|| keep(temporaries::field_of_if())));
+    case("soundness::temporaries::method_on_block", simple(|| keep(temporaries::method_on_block())));
+    case("soundness::temporaries::method_through_deref", simple(|| keep(temporaries::method_through_deref())));
+    case("soundness::temporaries::method_through_deref_hushed", simple(|| keep(temporaries::method_through_deref_hushed())));
+    case("soundness::temporaries::borrowed_if", simple(|| keep(temporaries::borrowed_if())));
+    case("soundness::temporaries::block_scrutinee_field", simple(|| keep(temporaries::block_scrutinee_field())));
+    // The value returned is the caller's to drop: forgotten here, so not counted.
+    case("soundness::temporaries::if_value_returned", simple(|| std::mem::forget(temporaries::if_value_returned())));
+    case("soundness::temporaries::if_value_in_returned_field", simple(|| std::mem::forget(temporaries::if_value_in_returned_field())));
+    case("soundness::temporaries::match_value_wrapped", simple(|| std::mem::forget(temporaries::match_value_wrapped())));
+    case("soundness::temporaries::block_value_returned", simple(|| std::mem::forget(temporaries::block_value_returned())));
+    case("soundness::temporaries::const_discarded", simple(temporaries::const_discarded));
+    case("soundness::temporaries::const_field", simple(|| keep(temporaries::const_field())));
+    case("soundness::temporaries::const_field_hushed", simple(|| keep(temporaries::const_field_hushed())));
+    case("soundness::temporaries::const_compared", simple(|| keep(temporaries::const_compared())));
+    case("soundness::temporaries::const_returned", simple(|| std::mem::forget(temporaries::const_returned())));
+    case("soundness::temporaries::associated_const_field", simple(|| keep(temporaries::associated_const_field())));
+    case("soundness::temporaries::unit_struct_discarded", simple(temporaries::unit_struct_discarded));
+    let slot = Some(temporaries::Loud(3));
+    case("soundness::temporaries::compared_with_none", simple(|| keep(temporaries::compared_with_none(&slot))));
+
     // unresolved
     let (mut a, b4) = ([0u8; 4], [1u8; 4]);
     case("soundness::unresolved::intrinsics_are_quiet", simple(|| keep(unresolved::intrinsics_are_quiet(&mut a, &b4))));

@@ -13,6 +13,7 @@ pub mod foreign;
 pub mod refilled;
 pub mod rooms;
 pub mod settable;
+pub mod temporaries;
 pub mod unbound;
 pub mod untyped;
 pub mod unresolved;
