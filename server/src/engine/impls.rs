@@ -14,6 +14,15 @@
 //! most specific impl), every candidate may run: each one's item, and the default
 //! body if one of them inherits it. Never none: with no impl found, the caller keeps
 //! what `lookup_impl_method` answered.
+//!
+//! A call whose trait reference is still generic (a provided method called on a type
+//! parameter, or on a type that holds one: a body walked at its own parameters)
+//! is not the trait's default body alone: any impl in the crate graph whose header
+//! unifies with it for some choice of the parameters may run. Each one's item runs
+//! (at the impl's arguments where the unification settles them, else at its own
+//! parameters), and the default body where one inherits it, at that impl's `Self`.
+//! Past `MAX_OPEN_CANDIDATES` the call stays open (an empty answer: the caller makes
+//! it a call on a type parameter with no known callee).
 
 use std::cmp::Reverse;
 
@@ -24,18 +33,24 @@ use hir_ty::{
     method_resolution::TraitImpls,
     next_solver::{
         AnyImplId, DbInterner, GenericArg, GenericArgs, SolverDefId, TraitRef, Ty, TypingMode, Unnormalized,
+        Const, ConstKind, TyKind,
         infer::{
-            DbInternerInferExt,
+            DbInternerInferExt, InferCtxt,
             traits::{Obligation, ObligationCause},
         },
         obligation_ctxt::ObligationCtxt,
     },
 };
 use rustc_type_ir::{
-    Interner as _, TypeVisitableExt,
+    Interner as _, TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt,
     fast_reject::{TreatParams, simplify_type},
-    inherent::GenericArgs as _,
+    inherent::{GenericArgs as _, IntoKind},
 };
+
+/// How many functions a call on a type parameter may resolve to before it is left
+/// open (a call with no known callee): `Iterator::fold` on an `I: Iterator` would
+/// otherwise walk every iterator of std at its own parameters.
+const MAX_OPEN_CANDIDATES: usize = 32;
 
 /// One function that may run for the call, at its generic arguments.
 pub(crate) type Candidate<'db> = (FunctionId, GenericArgs<'db>);
@@ -59,8 +74,10 @@ enum Applies<'db> {
 
 /// The functions that may run for `func` (a trait method) at `args` (the trait's
 /// arguments, `Self` first, then the method's own). `None` when no impl applies or
-/// the trait reference is still generic (a call on a type parameter): the caller
-/// keeps `lookup_impl_method`'s answer.
+/// the trait reference is still generic and the method has no default body (a
+/// required method called on a type parameter): the caller keeps
+/// `lookup_impl_method`'s answer. Empty: a call on a type parameter with too many
+/// impls that may run, left open.
 pub(crate) fn candidates<'db>(
     db: &'db dyn HirDatabase,
     interner: DbInterner<'db>,
@@ -73,17 +90,20 @@ pub(crate) fn candidates<'db>(
     let trait_args = args.as_slice().get(..trait_params)?;
     let method_args = &args.as_slice()[trait_params..];
     let trait_args = GenericArgs::new_from_slice(trait_args);
-    if trait_args.has_param() || trait_args.has_non_region_infer() {
-        return None;
+    let solver = Solver { db, interner, env };
+    if trait_args.has_type_flags(TypeFlags::HAS_TY_PARAM | TypeFlags::HAS_CT_PARAM) || trait_args.has_non_region_infer() {
+        if !FunctionSignature::of(db, func).has_body() {
+            return None;
+        }
+        return Some(open_candidates(solver, trait_, func, args, trait_args, method_args));
     }
     let self_ty = trait_args.as_slice().first()?.ty()?;
     let trait_ref = TraitRef::new_from_args(interner, trait_.into(), trait_args);
 
     let mut yes: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
     let mut maybe: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
-    let solver = Solver { db, interner, env };
     for impl_ in impls_for(solver, trait_, self_ty) {
-        match applies(solver, impl_, trait_ref) {
+        match applies(solver, impl_, trait_ref, false) {
             Applies::Yes(impl_args) => yes.push((impl_, impl_args)),
             Applies::Maybe(impl_args) => maybe.push((impl_, impl_args)),
             Applies::No => {}
@@ -92,13 +112,7 @@ pub(crate) fn candidates<'db>(
     if yes.is_empty() && maybe.is_empty() {
         return None;
     }
-    let name = FunctionSignature::of(db, func).name.clone();
-    let item = |impl_: ImplId| {
-        impl_.impl_items(db).items.iter().find_map(|(n, item)| match *item {
-            AssocItemId::FunctionId(f) if *n == name => Some(f),
-            _ => None,
-        })
-    };
+    let item = |impl_: ImplId| impl_item(db, impl_, func);
     let with_method_args = |impl_args: GenericArgs<'db>| {
         GenericArgs::new_from_iter(interner, impl_args.iter().chain(method_args.iter().copied()))
     };
@@ -129,6 +143,113 @@ pub(crate) fn candidates<'db>(
     Some(out)
 }
 
+/// `impl_`'s own item for the trait method `func`, if it overrides it.
+fn impl_item(db: &dyn HirDatabase, impl_: ImplId, func: FunctionId) -> Option<FunctionId> {
+    let name = &FunctionSignature::of(db, func).name;
+    impl_.impl_items(db).items.iter().find_map(|(n, item)| match *item {
+        AssocItemId::FunctionId(f) if n == name => Some(f),
+        _ => None,
+    })
+}
+
+/// The functions that may run for a provided method `func` whose trait arguments
+/// are still generic: every impl in the crate graph that applies for some choice of
+/// the parameters, its item or else the default body at its `Self`. Empty past
+/// `MAX_OPEN_CANDIDATES`.
+fn open_candidates<'db>(
+    solver: Solver<'db>,
+    trait_: TraitId,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+    trait_args: GenericArgs<'db>,
+    method_args: &[GenericArg<'db>],
+) -> Vec<Candidate<'db>> {
+    let Solver { db, interner, .. } = solver;
+    let trait_ref = TraitRef::new_from_args(interner, trait_.into(), trait_args);
+    let mut out: Vec<Candidate<'db>> = Vec::new();
+    let mut any_impl = false;
+    for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+        let Ok(impl_) = ImplId::try_from(impl_) else { continue };
+        // `Yes` only where the unification settles every argument of the impl.
+        let settled = match applies(solver, impl_, trait_ref, true) {
+            Applies::Yes(impl_args) => Some(impl_args),
+            Applies::Maybe(_) => None,
+            Applies::No => continue,
+        };
+        any_impl = true;
+        let candidate = match (impl_item(db, impl_, func), settled) {
+            (Some(f), Some(impl_args)) => (f, GenericArgs::new_from_iter(interner, impl_args.iter().chain(method_args.iter().copied()))),
+            (Some(f), None) => (f, own_args(interner, SolverDefId::FunctionId(f))),
+            // Inherits the default: the default body at the impl's `Self`.
+            (None, Some(impl_args)) => match db.impl_trait(impl_) {
+                Some(impl_trait) => {
+                    let impl_ref = impl_trait.instantiate(interner, impl_args).skip_norm_wip();
+                    (func, GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied())))
+                }
+                None => (func, args),
+            },
+            (None, None) => (func, args),
+        };
+        if !out.contains(&candidate) {
+            out.push(candidate);
+            if out.len() > MAX_OPEN_CANDIDATES {
+                return Vec::new();
+            }
+        }
+    }
+    // No impl in the crate graph: one elsewhere would inherit the default.
+    if !any_impl {
+        out.push((func, args));
+    }
+    out
+}
+
+/// An item's own generic parameters as its arguments, to walk it at them, but for
+/// its const parameters, which become error consts: the root's environment does
+/// not declare them, and rust-analyzer's trait solver panics on a const parameter
+/// whose type no environment gives (`ConstArgHasType`); it takes an error const as
+/// well-typed.
+pub(crate) fn own_args<'db>(interner: DbInterner<'db>, def: SolverDefId<'db>) -> GenericArgs<'db> {
+    let identity = GenericArgs::identity_for_item(interner, def);
+    if !identity.has_type_flags(TypeFlags::HAS_CT_PARAM) {
+        return identity;
+    }
+    GenericArgs::new_from_iter(
+        interner,
+        identity.iter().map(|arg| match arg.konst() {
+            Some(ct) if matches!(ct.kind(), ConstKind::Param(_)) => GenericArg::from(Const::error(interner)),
+            _ => arg,
+        }),
+    )
+}
+
+/// Replaces the type and const parameters, inference variables and projections of
+/// a trait reference with fresh inference variables: what it may be for some
+/// choice of them.
+struct Opened<'a, 'db> {
+    infcx: &'a InferCtxt<'db>,
+}
+
+impl<'db> TypeFolder<DbInterner<'db>> for Opened<'_, 'db> {
+    fn cx(&self) -> DbInterner<'db> {
+        self.infcx.interner
+    }
+
+    fn fold_ty(&mut self, ty: Ty<'db>) -> Ty<'db> {
+        match ty.kind() {
+            TyKind::Param(_) | TyKind::Infer(_) | TyKind::Alias(..) => self.infcx.next_ty_var(Span::Dummy),
+            _ => ty.super_fold_with(self),
+        }
+    }
+
+    fn fold_const(&mut self, ct: Const<'db>) -> Const<'db> {
+        match ct.kind() {
+            ConstKind::Param(_) | ConstKind::Infer(_) => self.infcx.next_const_var(Span::Dummy),
+            _ => ct.super_fold_with(self),
+        }
+    }
+}
+
 /// The impls of `trait_` in the root's crate and its dependencies that may be for
 /// `self_ty`: those indexed under its simplified type, and the blanket ones.
 fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: Ty<'db>) -> Vec<ImplId> {
@@ -152,10 +273,12 @@ fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: Ty<'db>) -> Vec
 }
 
 /// Whether `impl_`'s header unifies with `trait_ref` and its where-clauses hold.
-fn applies<'db>(solver: Solver<'db>, impl_: ImplId, trait_ref: TraitRef<'db>) -> Applies<'db> {
+/// `open`: for some choice of `trait_ref`'s parameters (`Opened`).
+fn applies<'db>(solver: Solver<'db>, impl_: ImplId, trait_ref: TraitRef<'db>, open: bool) -> Applies<'db> {
     let Solver { db, interner, env } = solver;
     let Some(impl_trait) = db.impl_trait(impl_) else { return Applies::No };
     let infcx = interner.infer_ctxt().build(TypingMode::PostAnalysis);
+    let trait_ref = if open { trait_ref.fold_with(&mut Opened { infcx: &infcx }) } else { trait_ref };
     let fresh = infcx.fresh_args_for_item(Span::Dummy, SolverDefId::ImplId(impl_));
     let impl_ref = impl_trait.instantiate(interner, fresh).skip_norm_wip();
     let cause = ObligationCause::dummy();

@@ -16,7 +16,10 @@ use hir_ty::{
     next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
 };
 use rustc_hash::FxHashSet;
-use rustc_type_ir::inherent::{GenericArgs as _, IntoKind};
+use rustc_type_ir::{
+    AliasTyKind, TypeVisitableExt,
+    inherent::{GenericArgs as _, IntoKind, Term as _},
+};
 
 use super::{
     naming,
@@ -50,6 +53,10 @@ pub(crate) struct Outside {
     /// A `dyn` of auto traits only (`Box<dyn Send>`): any type may stand behind it.
     pub auto_dyn: bool,
     pub fn_pointers: Vec<Signature>,
+    /// A value whose type the scan could not see all of (nested past its depth
+    /// bound, a projection it cannot normalise, an opaque type): it may hold a
+    /// `dyn` of any trait and a fn pointer of any signature.
+    pub anything: bool,
 }
 
 impl<'db> Program<'db> {
@@ -163,6 +170,10 @@ impl<'db> Program<'db> {
             self.outside.auto_dyn = true;
             changed = true;
         }
+        if held.anything && !self.outside.anything {
+            self.outside.anything = true;
+            changed = true;
+        }
         for signature in held.fn_pointers {
             if !self.outside.fn_pointers.contains(&signature) {
                 self.outside.fn_pointers.push(signature);
@@ -185,14 +196,24 @@ impl<'db> Program<'db> {
             return Vec::new();
         };
         let mut targets = Vec::new();
-        let from_outside = self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
+        let from_outside = self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
         if from_outside {
             if graph.is_fn_family_trait(trait_) {
                 // A `dyn Fn` from outside could be any closure.
                 let what = format!("`dyn {}` from the root's caller or a static set at run time", naming::trait_path(db, trait_));
                 targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
+            } else if hir::Impl::all_for_trait(db, hir::Trait::from(trait_)).len() > MAX_OUTSIDE_IMPLS {
+                // `dyn Error` inside an `io::Error` from the caller: every impl of
+                // std's widest traits, each walked at its own parameters, is more
+                // than the walk can bear (rust-analyzer's solver overflows on the
+                // types some of them build). A call with no known callee.
+                let what = format!(
+                    "`dyn {}` from the root's caller or a static set at run time (more than {MAX_OUTSIDE_IMPLS} impls may stand behind it)",
+                    naming::trait_path(db, trait_)
+                );
+                targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
             } else {
-                targets.extend(all_impls(graph, method, trait_, env));
+                targets.extend(all_impls(graph, method, trait_, args, env));
             }
         }
         for &(concrete, coerced_trait) in &self.coerced {
@@ -223,8 +244,15 @@ impl<'db> Program<'db> {
                     .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
                     .map(|&(ty, _)| ty)
                     .collect();
-                if self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_)) {
-                    for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+                let impls = hir::Impl::all_for_trait(db, hir::Trait::from(trait_));
+                let outside = self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
+                if outside && impls.len() > MAX_OUTSIDE_IMPLS {
+                    let trait_path = naming::trait_path(db, trait_);
+                    targets.push(any_type(format!(
+                        "drop of a `dyn {trait_path}` from the root's caller or a static set at run time (more than {MAX_OUTSIDE_IMPLS} impls may stand behind it)"
+                    )));
+                } else if outside {
+                    for impl_ in impls {
                         let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
                         let self_ty = db.impl_self_ty(id).skip_binder();
                         if matches!(self_ty.kind(), TyKind::Param(_)) {
@@ -240,7 +268,7 @@ impl<'db> Program<'db> {
                 types
             }
             None => {
-                if self.outside.auto_dyn || !self.outside.dyn_traits.is_empty() {
+                if self.outside.auto_dyn || self.outside.anything || !self.outside.dyn_traits.is_empty() {
                     targets.push(any_type(
                         "drop of a `dyn` of auto traits only from the root's caller or a static set at run time (any type may stand behind it)"
                             .to_owned(),
@@ -275,7 +303,7 @@ impl<'db> Program<'db> {
 
     /// Whether a pointer of `signature` may come from outside the program.
     pub(crate) fn fn_pointer_from_outside(&self, signature: &Signature) -> bool {
-        self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
+        self.outside.anything || self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
     }
 }
 
@@ -283,24 +311,57 @@ pub(crate) fn trait_or_super(db: &dyn HirDatabase, coerced: TraitId, called: Tra
     coerced == called || hir_ty::all_super_traits(db, coerced).contains(&called)
 }
 
-/// Every impl of `trait_` in the crate graph, at `method`.
-fn all_impls<'db>(graph: &mut CallGraph<'db>, method: FunctionId, trait_: TraitId, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+/// Every impl of `trait_` in the crate graph, at `method` (called on a `dyn` at
+/// `args`): the impl's own item at its own parameters, or, for an impl that
+/// inherits the trait's default body, that body at the impl's `Self` (its calls on
+/// `self` then resolve to that impl's items).
+fn all_impls<'db>(
+    graph: &mut CallGraph<'db>,
+    method: FunctionId,
+    trait_: TraitId,
+    args: GenericArgs<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> Vec<Target<'db>> {
     let db = graph.db;
+    let interner = graph.interner;
     let name = FunctionSignature::of(db, method).name.clone();
+    let trait_params = GenericArgs::identity_for_item(interner, SolverDefId::TraitId(trait_)).len();
+    let method_args: Vec<_> = match args.as_slice().get(trait_params..) {
+        Some(method_args) => method_args.to_vec(),
+        None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..].to_vec(),
+    };
     let mut out = Vec::new();
     for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+        let mut overrides = false;
         for item in impl_.items(db) {
             let hir::AssocItem::Function(f) = item else { continue };
             if f.name(db) != name {
                 continue;
             }
+            overrides = true;
             let Ok(ModuleDefId::FunctionId(id)) = ModuleDefId::try_from(hir::ModuleDef::Function(f)) else { continue };
-            let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(id));
+            let args = super::impls::own_args(interner, SolverDefId::FunctionId(id));
             out.extend(graph.resolve_call(id, args, env));
+        }
+        if overrides {
+            continue;
+        }
+        let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
+        let Some(impl_trait) = db.impl_trait(id) else { continue };
+        let impl_ref = impl_trait.instantiate(interner, super::impls::own_args(interner, SolverDefId::ImplId(id))).skip_norm_wip();
+        let args = GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied()));
+        for target in graph.resolve_call(method, args, env) {
+            if !out.contains(&target) {
+                out.push(target);
+            }
         }
     }
     out
 }
+
+/// How many impls of a trait a `dyn` from outside is resolved to, each walked at
+/// its own parameters; past it, the call or drop has no known callee.
+const MAX_OUTSIDE_IMPLS: usize = 64;
 
 /// How many functions an initialiser's calls are followed into for what they put
 /// in its value.
@@ -366,6 +427,15 @@ fn holds_unsafe_cell<'db>(
     }
 }
 
+/// How far into a value's type `collect_outside` looks (references, type arguments
+/// and fields, breadth first); past it, the value may hold anything.
+const MAX_OUTSIDE_DEPTH: usize = 32;
+
+/// What a value of `ty` from outside may hold: the `dyn` traits and fn-pointer
+/// signatures in it. Breadth first, so a type is looked into at the least depth it
+/// has. What it cannot see into (past the depth bound, a projection it cannot
+/// normalise, an opaque type) may hold anything (`Outside::anything`). A type
+/// parameter holds nothing it knows of: calls on it are calls on a type parameter.
 fn collect_outside<'db>(
     graph: &mut CallGraph<'db>,
     ty: Ty<'db>,
@@ -374,41 +444,70 @@ fn collect_outside<'db>(
     seen: &mut FxHashSet<Ty<'db>>,
     depth: usize,
 ) {
-    if depth > 6 || !seen.insert(ty) {
-        return;
-    }
-    match ty.kind() {
-        TyKind::Dynamic(..) => match dyn_principal(ty) {
-            Some(t) => {
-                out.dyn_traits.insert(t);
-            }
-            None => out.auto_dyn = true,
-        },
-        TyKind::FnPtr(..) => {
-            if let Some(signature) = super::walk::signature_of(graph.db, graph.interner, ty) {
-                if !out.fn_pointers.contains(&signature) {
-                    out.fn_pointers.push(signature);
+    let mut queue: std::collections::VecDeque<(Ty<'db>, usize)> = std::collections::VecDeque::from([(ty, depth)]);
+    while let Some((ty, depth)) = queue.pop_front() {
+        if !seen.insert(ty) {
+            continue;
+        }
+        if depth > MAX_OUTSIDE_DEPTH {
+            out.anything = true;
+            continue;
+        }
+        match ty.kind() {
+            TyKind::Dynamic(preds, ..) => {
+                match dyn_principal(ty) {
+                    Some(t) => {
+                        out.dyn_traits.insert(t);
+                    }
+                    None => out.auto_dyn = true,
+                }
+                // What its associated types are bound to comes from outside too
+                // (`dyn Iterator<Item = Box<dyn Handler>>`).
+                for pred in preds.iter() {
+                    if let rustc_type_ir::ExistentialPredicate::Projection(projection) = pred.skip_binder() {
+                        if let Some(t) = projection.term.as_type() {
+                            queue.push_back((t, depth + 1));
+                        }
+                    }
                 }
             }
-        }
-        TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
-            collect_outside(graph, inner, env, out, seen, depth + 1)
-        }
-        TyKind::Adt(_, args) => {
-            for arg in args.as_slice() {
-                if let Some(t) = arg.ty() {
-                    collect_outside(graph, t, env, out, seen, depth + 1);
+            TyKind::FnPtr(..) => {
+                if let Some(signature) = super::walk::signature_of(graph.db, graph.interner, ty) {
+                    if !out.fn_pointers.contains(&signature) {
+                        out.fn_pointers.push(signature);
+                    }
                 }
             }
-            for field in graph.field_types(ty, env) {
-                collect_outside(graph, field, env, out, seen, depth + 1);
+            TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
+                queue.push_back((inner, depth + 1))
             }
-        }
-        TyKind::Tuple(tys) => {
-            for t in tys.iter() {
-                collect_outside(graph, t, env, out, seen, depth + 1);
+            TyKind::Adt(_, args) => {
+                for arg in args.as_slice() {
+                    if let Some(t) = arg.ty() {
+                        queue.push_back((t, depth + 1));
+                    }
+                }
+                for field in graph.field_types(ty, env) {
+                    queue.push_back((field, depth + 1));
+                }
             }
+            TyKind::Tuple(tys) => {
+                for t in tys.iter() {
+                    queue.push_back((t, depth + 1));
+                }
+            }
+            TyKind::Alias(alias) => {
+                let normalized = super::subst::Instantiate::new(graph.interner, env, GenericArgs::new_from_slice(&[])).ty(ty);
+                if normalized != ty {
+                    queue.push_back((normalized, depth));
+                } else if !(matches!(alias.kind, AliasTyKind::Projection { .. }) && ty.has_param()) {
+                    // A projection on a type parameter is one: calls on it are
+                    // calls on a type parameter. Anything else unseen may hold
+                    // anything.
+                    out.anything = true;
+                }
+            }
+            _ => {}
         }
-        _ => {}
     }
 }

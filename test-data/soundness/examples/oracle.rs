@@ -270,6 +270,26 @@ fn main() {
     case("soundness::error_closures::recursion_drops_an_error_each_level", simple(|| keep(error_closures::recursion_drops_an_error_each_level(&odd_and_even))));
     case("soundness::error_closures::recursion_passes_the_error_up", simple(|| keep(error_closures::recursion_passes_the_error_up(&[2, 4, 6]))));
 
+    // dispatch
+    case("soundness::dispatch::blanket_from_caller", simple(|| keep(dispatch::blanket_from_caller(&dispatch::Loud))));
+    case("soundness::dispatch::blanket_quiet_from_caller", simple(|| keep(dispatch::blanket_quiet_from_caller(&dispatch::Calm) + dispatch::blanket_quiet_from_caller(&3u8))));
+    case("soundness::dispatch::generic_impl_from_caller", simple(|| keep(dispatch::generic_impl_from_caller(&dispatch::Wrap(dispatch::Loud)))));
+    case("soundness::dispatch::generic_root_deep", simple(|| keep(dispatch::deep10(&dispatch::Loud))));
+    case("soundness::dispatch::generic_root_quiet", simple(|| keep(dispatch::generic_root_quiet(&dispatch::Calm) + dispatch::generic_root_quiet(&3u8))));
+    case("soundness::dispatch::inherited_default_from_caller", simple(|| keep(dispatch::inherited_default_from_caller(&dispatch::Loud))));
+    case(
+        "soundness::dispatch::inherited_default_quiet_from_caller",
+        simple(|| keep(dispatch::inherited_default_quiet_from_caller(&dispatch::Loud) + dispatch::inherited_default_quiet_from_caller(&dispatch::Calm))),
+    );
+    let registry: dispatch::Registry = Arc::new(std::sync::Mutex::new(HashMap::from([(1, vec![Some(Box::new(dispatch::Loud) as Box<dyn dispatch::Handler>)])])));
+    case("soundness::dispatch::nested_seven_deep", simple(|| keep(dispatch::nested_seven_deep(&registry))));
+    let still: dispatch::StillRegistry = Arc::new(std::sync::Mutex::new(HashMap::from([(1, vec![Some(Box::new(dispatch::Calm) as Box<dyn dispatch::Still>)])])));
+    case("soundness::dispatch::nested_seven_deep_quiet", simple(|| keep(dispatch::nested_seven_deep_quiet(&still))));
+    let deep: dispatch::Deep<fn() -> usize> = Some(Some(Some(Some(Some(Some(Some(Some(dispatch::loud_fn as fn() -> usize))))))));
+    case("soundness::dispatch::fn_pointer_nested_deep", simple(|| keep(dispatch::fn_pointer_nested_deep(&deep))));
+    case("soundness::dispatch::dyn_via_projection", simple(|| keep(dispatch::dyn_via_projection(&dispatch::Loud))));
+    case("soundness::dispatch::fn_pointer_via_projection", simple(|| keep(dispatch::fn_pointer_via_projection(dispatch::loud_fn))));
+
     // fn pointers
     case("soundness::fn_pointers::apply_ops", simple(|| keep(fn_pointers::apply_ops(21))));
     case("soundness::fn_pointers::apply_quiet_ops", simple(|| keep(fn_pointers::apply_quiet_ops(21))));

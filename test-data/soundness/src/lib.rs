@@ -5,6 +5,7 @@ pub mod allowances;
 pub mod asyncs;
 pub mod cache_keys;
 pub mod diverging;
+pub mod dispatch;
 pub mod drops;
 pub mod dyns;
 pub mod error_closures;
