@@ -278,6 +278,7 @@ impl<'a> Buf<'a> {
             }
             Err(err) => {
                 let kind = err.kind();
+                // noalloc:exempt caller: replaces `None` (a stored error returns early above); the error is the caller's sink's, and dropping one runs the caller's error type
                 self.err = Some(err);
                 self.full = true;
                 Err(kind.into())
@@ -298,6 +299,7 @@ impl<'a> Buf<'a> {
             match sink.write_all(bytes) {
                 Ok(()) => self.flushed += bytes.len() as u64,
                 Err(err) => {
+                    // noalloc:exempt caller: replaces `None` (matched above); the error is the caller's sink's, and dropping one runs the caller's error type
                     self.err = Some(err);
                     self.full = true;
                 }

@@ -553,8 +553,16 @@ impl<'db> CallGraph<'db> {
                 let def = DefWithBodyId::FunctionId(func);
                 let body = Body::of(self.db, def);
                 let mut walker = BodyWalker::new(self, def, args, env);
+                let (statements, tail): (&[Statement], Option<ExprId>) = match &body[body.root_expr()] {
+                    Expr::Block { statements, tail, .. } => (statements, *tail),
+                    _ => (&[], Some(body.root_expr())),
+                };
                 for &param in body.params.iter() {
-                    walker.drop_bindings_of(&body, param.formal);
+                    // A parameter the body returns is moved out (`fn must_use<T>(value:
+                    // T) -> T { value }`), not dropped.
+                    if !walker.moved_out_by_tail(&body, param.formal, statements, tail) {
+                        walker.drop_bindings_of(&body, param.formal);
+                    }
                     // The callee owns its arguments: what `_` or `..` leaves unbound
                     // is dropped in it (`fn ignore(_: Noisy)`).
                     walker.drop_unbound_parts(&body, param.formal);
@@ -1280,7 +1288,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             self.note_static(expr, ty);
         }
         if let Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } = &store[expr] {
-            for statement in statements.iter() {
+            for (i, statement) in statements.iter().enumerate() {
                 match statement {
                     Statement::Let { pat, initializer, else_branch, .. } => {
                         if let (Pat::Bind { id, subpat: None }, Some(init), None) = (&store[*pat], initializer, else_branch) {
@@ -1288,7 +1296,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                                 self.let_initializers.insert(*id, *init);
                             }
                         }
-                        self.drop_bindings_of(store, *pat);
+                        if !self.moved_out_by_tail(store, *pat, &statements[i + 1..], *tail) {
+                            self.drop_bindings_of(store, *pat);
+                        }
                         // `let _ = make();` drops the value at once; `let (a, _) =
                         // (1, make());` the parts it leaves unbound.
                         if let Some(init) = initializer {
@@ -1766,6 +1776,27 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     }
 
     /// Values bound by `pat` are dropped at the end of their scope.
+    /// Whether the binding `pat` makes is moved out as its block's value (`let res
+    /// = make(); check(&res); res`) with no way to leave the block before (in the
+    /// statements `after` it): then it is never dropped in the block.
+    fn moved_out_by_tail(&mut self, store: &ExpressionStore, pat: PatId, after: &[Statement], tail: Option<ExprId>) -> bool {
+        let Pat::Bind { id, subpat: None } = &store[pat] else { return false };
+        let Some(tail) = tail else { return false };
+        let names_binding = matches!(
+            super::incremental::value_path(self.graph.db, self.owner, tail),
+            Some(PathValue::Local(binding)) if binding == *id
+        );
+        names_binding
+            && matches!(store[*id].mode, BindingAnnotation::Unannotated | BindingAnnotation::Mutable)
+            && after.iter().all(|statement| match statement {
+                Statement::Let { initializer, else_branch, .. } => {
+                    initializer.is_none_or(|e| !leaves_early(store, e)) && else_branch.is_none()
+                }
+                Statement::Expr { expr, .. } => !leaves_early(store, *expr),
+                Statement::Item(_) => true,
+            })
+    }
+
     fn drop_bindings_of(&mut self, store: &ExpressionStore, pat: PatId) {
         let mut bindings = Vec::new();
         store.walk_bindings_in_pat(pat, |binding| bindings.push(binding));
