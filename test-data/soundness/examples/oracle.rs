@@ -375,6 +375,11 @@ fn main() {
     case("soundness::temporaries::if_value_in_returned_field", simple(|| std::mem::forget(temporaries::if_value_in_returned_field())));
     case("soundness::temporaries::match_value_wrapped", simple(|| std::mem::forget(temporaries::match_value_wrapped())));
     case("soundness::temporaries::block_value_returned", simple(|| std::mem::forget(temporaries::block_value_returned())));
+    case("soundness::temporaries::binding_returned", simple(|| std::mem::forget(temporaries::binding_returned())));
+    case(
+        "soundness::temporaries::binding_returned_after_an_early_return",
+        simple(|| std::mem::forget(temporaries::binding_returned_after_an_early_return(true))),
+    );
     case("soundness::temporaries::const_discarded", simple(temporaries::const_discarded));
     case("soundness::temporaries::const_field", simple(|| keep(temporaries::const_field())));
     case("soundness::temporaries::const_field_hushed", simple(|| keep(temporaries::const_field_hushed())));

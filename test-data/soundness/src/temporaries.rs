@@ -270,6 +270,24 @@ pub fn block_value_returned() -> Loud {
     { loud(3) }
 }
 
+// A binding its block returns is moved out, not dropped; one the block can leave
+// before returning is dropped on that way out.
+// noalloc:root
+pub fn binding_returned() -> Loud {
+    let kept = loud(4);
+    std::hint::black_box(&kept);
+    kept
+}
+
+// noalloc:root
+pub fn binding_returned_after_an_early_return(early: bool) -> Loud {
+    let kept = loud(5);
+    if early {
+        return loud(6);
+    }
+    kept
+}
+
 // A `const` read makes a fresh value, dropped like a temporary.
 // noalloc:root
 pub fn const_discarded() {
