@@ -403,10 +403,15 @@ impl Collector<'_, '_> {
                     written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
                     let borrows_mut = mutable_ref(*receiver) || auto_borrow(self.infer, *receiver).is_some_and(|m| m.is_mut());
                     if let Some(place) = place_key(store, *receiver).filter(|_| borrows_mut) {
-                        // A method of the buffer itself writes it only by shrinking
-                        // it; one of what holds it (`self.reset()`) may do anything
-                        // to its fields.
-                        if SHRINKING_METHODS.contains(&method_name.as_str()) {
+                        // A std method of the buffer itself writes it only by
+                        // shrinking it; one of what holds it (`self.reset()`) may do
+                        // anything to its fields, and one of the user's own (a trait
+                        // impl for `Vec`) anything to it.
+                        let users_own = self
+                            .infer
+                            .method_resolution(e)
+                            .is_some_and(|(func, _)| !hir_def::HasModule::krate(&func, self.db).data(self.db).origin.is_lang());
+                        if users_own || SHRINKING_METHODS.contains(&method_name.as_str()) {
                             written.push(place);
                         } else {
                             written.push(format!("{place}.*"));
@@ -593,7 +598,14 @@ impl Collector<'_, '_> {
                 }
                 Expr::MethodCall { receiver, method_name, args, .. } => {
                     if EMPTYING_METHODS.contains(&method_name.as_str()) {
-                        emptied.extend(self.emptied_place(*receiver));
+                        // Through a reference (`slot.take()` with `slot: &mut
+                        // Option<_>`), what it points to; else the place itself.
+                        emptied.extend(self.pointee_emptied(*receiver).or_else(|| self.emptied_place(*receiver)));
+                    }
+                    // Any method of a raw pointer may write what it points to
+                    // (`p.write(None)`).
+                    if self.infer.type_of_expr_or_pat((*receiver).into()).is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(..))) {
+                        emptied.extend(self.pointee_emptied(*receiver));
                     }
                     for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
                         emptied.extend(self.pointee_emptied(arg));
@@ -602,6 +614,15 @@ impl Collector<'_, '_> {
                 Expr::Call { args, .. } => {
                     for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
                         emptied.extend(self.pointee_emptied(arg));
+                    }
+                }
+                // A `*mut` made (`self as *mut S as *mut Option<_>`), or a `&mut`
+                // stored in a struct (whose `Drop` may empty it), writes what it
+                // points to.
+                Expr::Cast { .. } => emptied.extend(self.pointee_emptied(e)),
+                Expr::RecordLit { fields, .. } => {
+                    for field in fields.iter().filter(|field| !matches!(store[field.expr], Expr::Ref { .. })) {
+                        emptied.extend(self.pointee_emptied(field.expr));
                     }
                 }
                 _ => {}
@@ -631,10 +652,11 @@ impl Collector<'_, '_> {
         }
     }
 
-    /// What a `&mut` value handed on may empty: every value of the type it points to.
+    /// What a `&mut` or `*mut` value handed on may empty: every value of the type
+    /// it points to.
     fn pointee_emptied(&self, expr: ExprId) -> Option<FilledPlace> {
         let ty = self.infer.type_of_expr_or_pat(expr.into())?;
-        let TyKind::Ref(_, pointee, m) = ty.kind() else { return None };
+        let (TyKind::Ref(_, pointee, m) | TyKind::RawPtr(pointee, m)) = ty.kind() else { return None };
         if !m.is_mut() {
             return None;
         }

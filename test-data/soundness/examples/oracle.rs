@@ -316,6 +316,11 @@ fn main() {
         ("soundness::refilled::Cache::fill_then_read", refilled::Cache::fill_then_read),
         ("soundness::refilled::Cache::fill_then_empty_another_field", refilled::Cache::fill_then_empty_another_field),
         ("soundness::refilled::Cache::fill_then_write_through_match", refilled::Cache::fill_then_write_through_match),
+        ("soundness::refilled::Cache::fill_then_take_through_binding", refilled::Cache::fill_then_take_through_binding),
+        ("soundness::refilled::Cache::fill_then_take_through_method", refilled::Cache::fill_then_take_through_method),
+        ("soundness::refilled::Cache::fill_then_write_through_raw_pointer", refilled::Cache::fill_then_write_through_raw_pointer),
+        ("soundness::refilled::Cache::fill_then_guard_empties", refilled::Cache::fill_then_guard_empties),
+        ("soundness::refilled::Cache::fill_then_wipe", refilled::Cache::fill_then_wipe),
     ] {
         case(name, measure(&mut cache, |_| {}, |c| keep(root(c))));
     }
@@ -341,6 +346,10 @@ fn main() {
     case("soundness::rooms::bytes_counted_for_a_str", measure(&mut bufs, refill, |b| keep(rooms::bytes_counted_for_a_str(&mut b.s, "d"))));
     case("soundness::rooms::length_binding_kept", measure(&mut bufs, refill, |b| keep(rooms::length_binding_kept(&mut b.v, &[1]))));
     case("soundness::rooms::full_then_return", measure(&mut bufs, full, |b| keep(rooms::full_then_return(&mut b.v))));
+    case(
+        "soundness::rooms::proof_then_own_method_of_the_buffer",
+        measure(&mut bufs, refill, |b| keep(rooms::proof_then_own_method_of_the_buffer(&mut b.v))),
+    );
 
     // temporaries
     case("soundness::temporaries::eq_operands", simple(|| keep(temporaries::eq_operands())));

@@ -90,3 +90,79 @@ impl Cache {
         self.table.as_ref().map_or(0, |t| t.len())
     }
 }
+
+/// Empties what it holds when dropped.
+pub struct Clearing<'a> {
+    slot: &'a mut Option<Vec<u8>>,
+}
+
+impl Drop for Clearing<'_> {
+    fn drop(&mut self) {
+        std::mem::forget(self.slot.take());
+    }
+}
+
+/// Empties an `Option` through `&mut self`.
+pub trait Wipe {
+    fn wipe(&mut self);
+}
+
+impl Wipe for Option<Vec<u8>> {
+    fn wipe(&mut self) {
+        std::mem::forget(self.take());
+    }
+}
+
+impl Cache {
+    fn fill(&mut self) -> usize {
+        if self.table.is_none() {
+            self.table = Some(vec![1, 2]);
+        }
+        self.table.as_ref().map_or(0, |t| t.len())
+    }
+
+    fn slot(&mut self) -> &mut Option<Vec<u8>> {
+        &mut self.table
+    }
+
+    // What empties the place may reach it through a reference, a raw pointer, a
+    // guard's `Drop` or a method of the `Option` itself.
+
+    // noalloc:root
+    pub fn fill_then_take_through_binding(&mut self) -> usize {
+        let n = self.fill();
+        let Cache { table, .. } = self;
+        std::mem::forget(table.take());
+        n
+    }
+
+    // noalloc:root
+    pub fn fill_then_take_through_method(&mut self) -> usize {
+        let n = self.fill();
+        std::mem::forget(self.slot().take());
+        n
+    }
+
+    // noalloc:root
+    pub fn fill_then_write_through_raw_pointer(&mut self) -> usize {
+        let n = self.fill();
+        let table = &mut self.table as *mut Option<Vec<u8>>;
+        unsafe { std::mem::forget(table.replace(None)) };
+        n
+    }
+
+    // noalloc:root
+    pub fn fill_then_guard_empties(&mut self) -> usize {
+        let n = self.fill();
+        let Cache { table, .. } = self;
+        let _clearing = Clearing { slot: table };
+        n
+    }
+
+    // noalloc:root
+    pub fn fill_then_wipe(&mut self) -> usize {
+        let n = self.fill();
+        self.table.wipe();
+        n
+    }
+}

@@ -126,3 +126,23 @@ pub fn full_then_return(v: &mut Vec<u8>) -> usize {
     v.push(1);
     v.len()
 }
+
+/// Replaces the buffer: what a room proof measured is gone.
+pub trait Reset {
+    fn reset(&mut self);
+}
+
+impl Reset for Vec<u8> {
+    fn reset(&mut self) {
+        *self = Vec::new();
+    }
+}
+
+// noalloc:root
+pub fn proof_then_own_method_of_the_buffer(v: &mut Vec<u8>) -> usize {
+    if v.len() < v.capacity() {
+        v.reset();
+        v.push(1);
+    }
+    v.len()
+}
