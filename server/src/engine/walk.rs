@@ -23,7 +23,7 @@ use hir_ty::{
     method_resolution::is_dyn_method,
     next_solver::{DbInterner, GenericArgs, Ty, TyKind, TypingMode, infer::DbInternerInferExt},
 };
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::{
     TypeVisitableExt,
     inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind},
@@ -227,6 +227,10 @@ pub(crate) struct Walked<'db> {
     /// What the body may empty of what first use fills (`BodyFacts::empties`).
     pub empties: Vec<FilledPlace>,
 }
+
+/// How deep `holds_dyn_or_fn_pointer` looks into a type before it takes it to
+/// hold anything.
+const MAX_HOLDS_DEPTH: usize = 32;
 
 /// Foreign symbols that are the allocator itself.
 const ALLOCATOR_SYMBOLS: &[&str] = &[
@@ -683,30 +687,38 @@ impl<'db> CallGraph<'db> {
     }
 
     /// Whether a type holds a trait object or a fn pointer (through references,
-    /// arrays, tuples, type arguments and fields), so a static of it matters.
-    pub(crate) fn holds_dyn_or_fn_pointer(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, depth: usize) -> bool {
-        if depth > 4 {
-            return false;
-        }
+    /// arrays, tuples, type arguments and fields), so a static of it matters. A
+    /// type met again (`Option<Box<Node>>` inside `Node`) adds nothing; one nested
+    /// past `MAX_HOLDS_DEPTH` may hold anything: yes.
+    pub(crate) fn holds_dyn_or_fn_pointer(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
         if let Some(&known) = self.holds_pointers.get(&ty) {
             return known;
         }
-        let answer = match ty.kind() {
+        let answer = self.holds_dyn_or_fn_pointer_within(ty, env, 0, &mut FxHashSet::default());
+        self.holds_pointers.insert(ty, answer);
+        answer
+    }
+
+    /// `seen`: the types looked into already by this question (each answers once).
+    fn holds_dyn_or_fn_pointer_within(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, depth: usize, seen: &mut FxHashSet<Ty<'db>>) -> bool {
+        if depth > MAX_HOLDS_DEPTH {
+            return true;
+        }
+        if !seen.insert(ty) {
+            return false;
+        }
+        match ty.kind() {
             TyKind::Dynamic(..) | TyKind::FnPtr(..) | TyKind::FnDef(..) | TyKind::Closure(..) => true,
             TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
-                self.holds_dyn_or_fn_pointer(inner, env, depth + 1)
+                self.holds_dyn_or_fn_pointer_within(inner, env, depth + 1, seen)
             }
-            TyKind::Tuple(tys) => tys.iter().any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1)),
+            TyKind::Tuple(tys) => tys.iter().any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen)),
             TyKind::Adt(_, args) => {
-                args.as_slice().iter().filter_map(|a| a.ty()).any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1))
-                    || self.field_types(ty, env).into_iter().any(|t| self.holds_dyn_or_fn_pointer(t, env, depth + 1))
+                args.as_slice().iter().filter_map(|a| a.ty()).any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
+                    || self.field_types(ty, env).into_iter().any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
             }
             _ => false,
-        };
-        if depth == 0 {
-            self.holds_pointers.insert(ty, answer);
         }
-        answer
     }
 
     pub(crate) fn needs_drop(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
@@ -1145,7 +1157,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// A value of `ty` made out of untracked memory (`Walked::untyped`), in the
     /// user's code.
     fn note_untyped(&mut self, ty: Ty<'db>) {
-        if self.own_code && self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) && !self.out.untyped.contains(&ty) {
+        if self.own_code && self.graph.holds_dyn_or_fn_pointer(ty, self.env) && !self.out.untyped.contains(&ty) {
             self.out.untyped.push(ty);
         }
     }
@@ -1526,7 +1538,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// its initialiser is read for them.
     fn note_static(&mut self, expr: ExprId, ty: Option<Ty<'db>>) {
         let Some(ty) = ty else { return };
-        if !self.graph.holds_dyn_or_fn_pointer(ty, self.env, 0) {
+        if !self.graph.holds_dyn_or_fn_pointer(ty, self.env) {
             return;
         }
         match super::incremental::value_path(self.graph.db, self.owner, expr) {

@@ -231,6 +231,7 @@ fn main() {
     case("soundness::settable::call_immutable_static_pointer", simple(|| keep(settable::call_immutable_static_pointer())));
     case("soundness::settable::call_const_from_const_fn", simple(|| keep(settable::call_const_from_const_fn())));
     case("soundness::settable::call_static_from_const_fn", simple(|| keep(settable::call_static_from_const_fn())));
+    case("soundness::settable::call_deep_in_a_static", simple(|| keep(settable::call_deep_in_a_static())));
 
     // untracked memory
     let mut noted: Vec<u8> = Vec::new();

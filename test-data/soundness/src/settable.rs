@@ -90,3 +90,22 @@ pub fn call_const_from_const_fn() -> usize {
 pub fn call_static_from_const_fn() -> usize {
     PICKED_STATIC.name()
 }
+
+/// A `dyn` nested six types deep in a static: its initialiser is read however
+/// deep the type holds it.
+pub struct Outer(pub Option<Middle>);
+pub struct Middle(pub Option<Inner>);
+pub struct Inner(pub Option<Core>);
+pub struct Core(pub &'static dyn Greeter);
+
+static DEEP: Outer = Outer(Some(Middle(Some(Inner(Some(Core(&Loud)))))));
+
+// noalloc:root
+pub fn call_deep_in_a_static() -> usize {
+    let quiet: &dyn Greeter = &Quiet;
+    let deep = match &DEEP.0 {
+        Some(Middle(Some(Inner(Some(Core(greeter)))))) => greeter.name(),
+        _ => 0,
+    };
+    quiet.name() + deep
+}
