@@ -1096,6 +1096,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// `noalloc:append` function, on a place the source names.
     fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
         let mut length_counts = true;
+        let mut zero_sized = false;
         let need = if *super::directives::is_append_fn(self.graph.db, func) {
             Room::One
         } else {
@@ -1110,6 +1111,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             if !GROWABLE.contains(&owner.as_str()) {
                 return None;
             }
+            // A sequence of zero-sized elements never allocates: its capacity is
+            // `usize::MAX` from the start.
+            zero_sized = matches!(owner.as_str(), "Vec" | "VecDeque" | "BinaryHeap")
+                && args.as_slice().first().and_then(|a| a.ty()).is_some_and(|element| self.is_zero_sized(element));
             // A `String` grows by the `char`'s UTF-8 length: one byte only for an
             // ASCII literal.
             if owner == "String" && need == Room::One && !pushes_ascii_literal(store, call) {
@@ -1122,7 +1127,21 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             }
         };
         let facts = self.facts.clone();
-        growth_of_call(store, &facts, call, need, length_counts, &mut |expr| self.expr_ty(expr))
+        let mut growth = growth_of_call(store, &facts, call, need, length_counts, &mut |expr| self.expr_ty(expr))?;
+        if zero_sized {
+            // Room that is never used up: the call's own proof.
+            growth.proof = Some(call);
+        }
+        Some(growth)
+    }
+
+    /// Whether values of `ty` take no memory (`()`, a unit struct), by its layout;
+    /// no when the layout is unknown (a type parameter).
+    fn is_zero_sized(&self, ty: Ty<'db>) -> bool {
+        if ty.has_param() {
+            return false;
+        }
+        self.graph.db.layout_of_ty(ty.store(), self.env.store()).is_ok_and(|layout| layout.size.bytes() == 0)
     }
 
     /// Whether a `String` growth's argument is a count of bytes: a `str`, a

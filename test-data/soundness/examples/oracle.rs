@@ -347,6 +347,8 @@ fn main() {
     case("soundness::rooms::bytes_counted_for_a_str", measure(&mut bufs, refill, |b| keep(rooms::bytes_counted_for_a_str(&mut b.s, "d"))));
     case("soundness::rooms::length_binding_kept", measure(&mut bufs, refill, |b| keep(rooms::length_binding_kept(&mut b.v, &[1]))));
     case("soundness::rooms::full_then_return", measure(&mut bufs, full, |b| keep(rooms::full_then_return(&mut b.v))));
+    let (mut units, mut markers) = (Vec::new(), Vec::new());
+    case("soundness::rooms::push_zero_sized", simple(|| keep(rooms::push_zero_sized(&mut units, &mut markers))));
     case(
         "soundness::rooms::proof_then_own_method_of_the_buffer",
         measure(&mut bufs, refill, |b| keep(rooms::proof_then_own_method_of_the_buffer(&mut b.v))),

@@ -146,3 +146,17 @@ pub fn proof_then_own_method_of_the_buffer(v: &mut Vec<u8>) -> usize {
     }
     v.len()
 }
+
+/// Takes no memory.
+pub struct Marker;
+
+// A sequence of zero-sized elements never allocates, full or not.
+
+// noalloc:root
+pub fn push_zero_sized(v: &mut Vec<()>, markers: &mut Vec<Marker>) -> usize {
+    for _ in 0..100 {
+        v.push(());
+        markers.push(Marker);
+    }
+    v.len() + markers.len()
+}
