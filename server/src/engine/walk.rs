@@ -1135,6 +1135,23 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         Some(growth)
     }
 
+    /// What an unsizing coercion of `from` to `to` makes a `dyn` of: the pointee
+    /// itself (`&Loud` to `&dyn A`), or a struct's last field, however deep
+    /// (`&Wrap<Loud>` to `&Wrap<dyn A>`, `&RefCell<Loud>` to `&RefCell<dyn A>`).
+    fn unsized_to_dyn(&self, mut from: Ty<'db>, mut to: Ty<'db>) -> Option<(Ty<'db>, Ty<'db>)> {
+        for _ in 0..MAX_HOLDS_DEPTH {
+            match (from.kind(), to.kind()) {
+                (_, TyKind::Dynamic(..)) => return Some((from, to)),
+                (TyKind::Adt(from_def, _), TyKind::Adt(to_def, _)) if from_def.def_id() == to_def.def_id() => {
+                    from = *self.graph.field_types(from, self.env).last()?;
+                    to = *self.graph.field_types(to, self.env).last()?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// Whether values of `ty` take no memory (`()`, a unit struct), by its layout;
     /// no when the layout is unknown (a type parameter).
     fn is_zero_sized(&self, ty: Ty<'db>) -> bool {
@@ -1640,8 +1657,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 }
                 Adjust::Pointer(PointerCast::Unsize) => {
                     if let (Some(from), Some(to)) = (pointee(source), pointee(target)) {
-                        if matches!(to.kind(), TyKind::Dynamic(..)) {
-                            self.out.coercions.push((from, to));
+                        if let Some(coercion) = self.unsized_to_dyn(from, to) {
+                            self.out.coercions.push(coercion);
                         }
                     }
                 }

@@ -259,6 +259,9 @@ fn main() {
     case("soundness::dyns::count_through_static", simple(|| keep(dyns::count_through_static("hi"))));
     case("soundness::dyns::put_through_installed", simple(|| keep(dyns::put_through_installed(5))));
     case("soundness::dyns::local_tile", simple(|| keep(dyns::local_tile())));
+    case("soundness::dyns::dyn_in_a_struct_tail", simple(|| keep(dyns::dyn_in_a_struct_tail())));
+    case("soundness::dyns::dyn_in_a_refcell", simple(|| keep(dyns::dyn_in_a_refcell())));
+    case("soundness::dyns::quiet_dyn_in_a_struct_tail", simple(|| keep(dyns::quiet_dyn_in_a_struct_tail())));
 
     // error closures
     case("soundness::error_closures::map_err_propagated", simple(|| keep(error_closures::map_err_propagated("12"))));

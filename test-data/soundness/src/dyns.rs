@@ -147,3 +147,50 @@ pub fn local_tile() -> u32 {
     let a: &dyn Area = &Tile(3);
     a.area()
 }
+
+/// Hums; `LoudHum` allocates to do it.
+pub trait Hum {
+    fn hum(&self) -> usize;
+}
+
+pub struct QuietHum;
+impl Hum for QuietHum {
+    fn hum(&self) -> usize {
+        1
+    }
+}
+
+pub struct LoudHum;
+impl Hum for LoudHum {
+    fn hum(&self) -> usize {
+        std::hint::black_box(vec![2u8; 2]).len()
+    }
+}
+
+/// A struct whose last field may be unsized.
+pub struct Tagged<T: ?Sized>(pub u8, pub T);
+
+// A coercion to `dyn` may unsize a struct's last field: `&Tagged<LoudHum>` to
+// `&Tagged<dyn Hum>`, `&RefCell<LoudHum>` to `&RefCell<dyn Hum>`.
+
+// noalloc:root
+pub fn dyn_in_a_struct_tail() -> usize {
+    let quiet: &dyn Hum = &QuietHum;
+    let tagged: &Tagged<dyn Hum> = &Tagged(0, LoudHum);
+    quiet.hum() + tagged.1.hum()
+}
+
+// noalloc:root
+pub fn dyn_in_a_refcell() -> usize {
+    let quiet: &dyn Hum = &QuietHum;
+    let cell = std::cell::RefCell::new(LoudHum);
+    let shared: &std::cell::RefCell<dyn Hum> = &cell;
+    let n = shared.borrow().hum();
+    quiet.hum() + n
+}
+
+// noalloc:root
+pub fn quiet_dyn_in_a_struct_tail() -> usize {
+    let tagged: &Tagged<dyn Hum> = &Tagged(0, QuietHum);
+    tagged.1.hum()
+}
