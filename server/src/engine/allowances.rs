@@ -500,7 +500,7 @@ impl Collector<'_, '_> {
                 _ => None,
             },
             Expr::Let { pat, expr } => match &store[*pat] {
-                Pat::Path(path) if path.mod_path().and_then(|p| p.as_ident()).is_some_and(|n| n.as_str() == "None") => {
+                Pat::Path(path) if is_name(path, "None") => {
                     Some(*expr)
                 }
                 _ => None,
@@ -550,7 +550,7 @@ impl Collector<'_, '_> {
     fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, place: &str) {
         let store = self.store;
         let of_param = !is_static_key(place);
-        let filled: Rc<[FilledPlace]> = self.filled_places(guarded).into();
+        let filled: Rc<[FilledPlace]> = filled_places(self.db, self.owner, store, self.infer, guarded).into();
         for fill in self.fills_of(branch, place) {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
@@ -562,10 +562,6 @@ impl Collector<'_, '_> {
                 store.walk_child_exprs(e, |child| stack.push(child));
             }
         }
-    }
-
-    fn filled_places(&self, place: ExprId) -> Vec<FilledPlace> {
-        filled_places(self.db, self.owner, self.store, self.infer, place)
     }
 
     /// What this body may empty of a place a first use fills: a place assigned
@@ -584,7 +580,7 @@ impl Collector<'_, '_> {
                 }
                 Expr::Assignment { target, value } => {
                     let fills = matches!(&store[*value], Expr::Call { callee, .. }
-                        if matches!(&store[*callee], Expr::Path(path) if path.mod_path().and_then(|p| p.as_ident()).is_some_and(|n| n.as_str() == "Some")));
+                        if matches!(&store[*callee], Expr::Path(path) if is_name(path, "Some")));
                     if !fills {
                         store.walk_pats(*target, &mut |pat| {
                             if let Pat::Expr(place) = &store[pat] {
@@ -607,48 +603,38 @@ impl Collector<'_, '_> {
                     if self.infer.type_of_expr_or_pat((*receiver).into()).is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(..))) {
                         emptied.extend(self.pointee_emptied(*receiver));
                     }
-                    for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
-                        emptied.extend(self.pointee_emptied(arg));
-                    }
+                    emptied.extend(self.handed_on(args));
                 }
-                Expr::Call { args, .. } => {
-                    for &arg in args.iter().filter(|&&arg| !matches!(store[arg], Expr::Ref { .. })) {
-                        emptied.extend(self.pointee_emptied(arg));
-                    }
-                }
+                Expr::Call { args, .. } => emptied.extend(self.handed_on(args)),
                 // A `*mut` made (`self as *mut S as *mut Option<_>`), or a `&mut`
                 // stored in a struct (whose `Drop` may empty it), writes what it
                 // points to.
                 Expr::Cast { .. } => emptied.extend(self.pointee_emptied(e)),
                 Expr::RecordLit { fields, .. } => {
-                    for field in fields.iter().filter(|field| !matches!(store[field.expr], Expr::Ref { .. })) {
-                        emptied.extend(self.pointee_emptied(field.expr));
-                    }
+                    let values: Vec<ExprId> = fields.iter().map(|field| field.expr).collect();
+                    emptied.extend(self.handed_on(&values));
                 }
                 _ => {}
             }
             store.walk_child_exprs(e, |child| stack.push(child));
         }
-        emptied.sort_unstable_by_key(|place| format!("{place:?}"));
-        emptied.dedup();
+        let mut seen = FxHashSet::default();
+        emptied.retain(|place| seen.insert(*place));
         emptied
+    }
+
+    /// What the `&mut` and `*mut` values among `values` (arguments, a struct's
+    /// fields) may empty. A `&mut place` written out is the `Expr::Ref` rule's.
+    fn handed_on(&self, values: &[ExprId]) -> Vec<FilledPlace> {
+        values.iter().filter(|&&value| !matches!(self.store[value], Expr::Ref { .. })).filter_map(|&value| self.pointee_emptied(value)).collect()
     }
 
     /// What writing the place `expr` may empty: its field or static, or for a
     /// deref (`*self`, `*slot`) every value of its type. A local is its own.
     fn emptied_place(&self, expr: ExprId) -> Option<FilledPlace> {
-        let store = self.store;
-        match &store[expr] {
-            Expr::Field { .. } => match self.infer.field_resolution(expr)? {
-                either::Either::Left(field) => Some(FilledPlace::Field(field)),
-                either::Either::Right(_) => None,
-            },
-            Expr::Path(_) => match super::incremental::value_path(self.db, self.owner, expr)? {
-                PathValue::Static(id) => Some(FilledPlace::Static(id)),
-                _ => None,
-            },
+        match &self.store[expr] {
             Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } => self.pointee_emptied(*inner),
-            _ => None,
+            _ => field_or_static(self.db, self.owner, self.store, self.infer, expr),
         }
     }
 
@@ -869,6 +855,11 @@ pub(crate) fn is_static_place(store: &ExpressionStore, expr: ExprId) -> bool {
     place_key(store, expr).is_some_and(|place| is_static_key(&place))
 }
 
+/// Whether `path` is the bare name `name` (`None`, `Some`).
+fn is_name(path: &hir_def::expr_store::path::Path, name: &str) -> bool {
+    path.mod_path().and_then(|p| p.as_ident()).is_some_and(|n| n.as_str() == name)
+}
+
 /// Whether a place, as `place_key` spells it, is a static or inside one.
 fn is_static_key(place: &str) -> bool {
     let base = place.split('.').next().unwrap_or(place);
@@ -905,24 +896,30 @@ pub(crate) fn filled_places(db: &dyn HirDatabase, owner: DefWithBodyId, store: &
         if let Some(TyKind::Adt(adt, _)) = infer.type_of_expr_or_pat(base.into()).map(|ty| strip_refs(ty).kind()) {
             places.push(FilledPlace::Type(adt.def_id()));
         }
+        places.extend(field_or_static(db, owner, store, infer, base));
         match &store[base] {
-            Expr::Field { expr: inner, .. } => {
-                if let Some(either::Either::Left(field)) = infer.field_resolution(base) {
-                    places.push(FilledPlace::Field(field));
-                }
-                base = *inner;
-            }
-            Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } | Expr::Ref { expr: inner, .. } => base = *inner,
-            Expr::Path(_) => {
-                if let Some(PathValue::Static(id)) = super::incremental::value_path(db, owner, base) {
-                    places.push(FilledPlace::Static(id));
-                }
-                break;
+            Expr::Field { expr: inner, .. } | Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } | Expr::Ref { expr: inner, .. } => {
+                base = *inner
             }
             _ => break,
         }
     }
     places
+}
+
+/// The field (`self.cache`) or the static (`CACHE`) the place `expr` names.
+fn field_or_static(db: &dyn HirDatabase, owner: DefWithBodyId, store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> Option<FilledPlace> {
+    match &store[expr] {
+        Expr::Field { .. } => match infer.field_resolution(expr)? {
+            either::Either::Left(field) => Some(FilledPlace::Field(field)),
+            either::Either::Right(_) => None,
+        },
+        Expr::Path(_) => match super::incremental::value_path(db, owner, expr)? {
+            PathValue::Static(id) => Some(FilledPlace::Static(id)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether writing `written` (a place, or `place.*`: what a method of `place`

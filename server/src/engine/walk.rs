@@ -1073,12 +1073,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let first_use = self.is_first_use_call(store, func, &name, args, call);
         let first_use_of_param = first_use && !receiver(store, call).is_some_and(|r| is_static_place(store, r));
         let passes_owned = self.passes_owned(store, call);
-        let mut fills = self.facts.filled(call.into());
-        if first_use {
-            if let Some(receiver) = receiver(store, call) {
-                fills.extend(filled_places(self.graph.db, self.owner, store, self.infer, receiver));
-            }
-        }
+        let fills = self.fills_at(store, call, receiver(store, call).filter(|_| first_use));
         for target in targets {
             let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), passes_owned, fills: fills.clone(), ..Edge::new(target, site) };
             edge.context = self.facts.context(call.into());
@@ -1188,6 +1183,16 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             .std_type_of_method(func, args)
             .is_some_and(|owner| initialises_on_first_use(&owner, name) && (owner != "Option" || self.own_code))
             && receiver(store, call).is_some_and(|receiver| is_long_lived_place(store, self.infer, receiver))
+    }
+
+    /// What the first-use setup at `site` fills: inside a guarded branch, the
+    /// guarded place; for a first-use call (`get_or_init`), `place`, its receiver.
+    fn fills_at(&self, store: &ExpressionStore, site: ExprId, place: Option<ExprId>) -> Vec<FilledPlace> {
+        let mut fills = self.facts.filled(site.into());
+        if let Some(place) = place {
+            fills.extend(filled_places(self.graph.db, self.owner, store, self.infer, place));
+        }
+        fills
     }
 
     /// A value of `ty` made out of untracked memory (`Walked::untyped`), in the
@@ -1646,10 +1651,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                                 && is_long_lived_place(store, self.infer, expr);
                             edge.context.first_use |= first_use;
                             edge.context.first_use_of_param |= first_use && !is_static_place(store, expr);
-                            edge.fills = self.facts.filled(expr.into());
-                            if first_use {
-                                edge.fills.extend(filled_places(self.graph.db, self.owner, store, self.infer, expr));
-                            }
+                            edge.fills = self.fills_at(store, expr, Some(expr).filter(|_| first_use));
                             edge.panic = self.panic;
                             self.out.edges.push(edge);
                         }
@@ -1823,11 +1825,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         self.push(Edge { drop_of: Some(ty), ..Edge::new(Target::Node(Node::DropGlue(ty)), site) });
     }
 
-    /// Values bound by `pat` are dropped at the end of their scope.
     /// Whether the binding `pat` makes is moved out as its block's value (`let res
     /// = make(); check(&res); res`) with no way to leave the block before (in the
     /// statements `after` it): then it is never dropped in the block.
-    fn moved_out_by_tail(&mut self, store: &ExpressionStore, pat: PatId, after: &[Statement], tail: Option<ExprId>) -> bool {
+    fn moved_out_by_tail(&self, store: &ExpressionStore, pat: PatId, after: &[Statement], tail: Option<ExprId>) -> bool {
         let Pat::Bind { id, subpat: None } = &store[pat] else { return false };
         let Some(tail) = tail else { return false };
         let names_binding = matches!(
@@ -1845,6 +1846,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             })
     }
 
+    /// Values bound by `pat` are dropped at the end of their scope.
     fn drop_bindings_of(&mut self, store: &ExpressionStore, pat: PatId) {
         let mut bindings = Vec::new();
         store.walk_bindings_in_pat(pat, |binding| bindings.push(binding));
