@@ -144,7 +144,7 @@ pub(crate) fn candidates<'db>(
 }
 
 /// `impl_`'s own item for the trait method `func`, if it overrides it.
-fn impl_item(db: &dyn HirDatabase, impl_: ImplId, func: FunctionId) -> Option<FunctionId> {
+pub(crate) fn impl_item(db: &dyn HirDatabase, impl_: ImplId, func: FunctionId) -> Option<FunctionId> {
     let name = &FunctionSignature::of(db, func).name;
     impl_.impl_items(db).items.iter().find_map(|(n, item)| match *item {
         AssocItemId::FunctionId(f) if n == name => Some(f),

@@ -10,7 +10,7 @@
 //! no known callee, with the reason.
 
 use hir::db::HirDatabase;
-use hir_def::{DefWithBodyId, FunctionId, ModuleDefId, TraitId, signatures::FunctionSignature};
+use hir_def::{DefWithBodyId, FunctionId, TraitId};
 use hir_ty::{
     ParamEnvAndCrate,
     next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
@@ -324,7 +324,6 @@ fn all_impls<'db>(
 ) -> Vec<Target<'db>> {
     let db = graph.db;
     let interner = graph.interner;
-    let name = FunctionSignature::of(db, method).name.clone();
     let trait_params = GenericArgs::identity_for_item(interner, SolverDefId::TraitId(trait_)).len();
     let method_args: Vec<_> = match args.as_slice().get(trait_params..) {
         Some(method_args) => method_args.to_vec(),
@@ -332,21 +331,12 @@ fn all_impls<'db>(
     };
     let mut out = Vec::new();
     for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
-        let mut overrides = false;
-        for item in impl_.items(db) {
-            let hir::AssocItem::Function(f) = item else { continue };
-            if f.name(db) != name {
-                continue;
-            }
-            overrides = true;
-            let Ok(ModuleDefId::FunctionId(id)) = ModuleDefId::try_from(hir::ModuleDef::Function(f)) else { continue };
-            let args = super::impls::own_args(interner, SolverDefId::FunctionId(id));
-            out.extend(graph.resolve_call(id, args, env));
-        }
-        if overrides {
+        let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
+        if let Some(item) = super::impls::impl_item(db, id, method) {
+            let args = super::impls::own_args(interner, SolverDefId::FunctionId(item));
+            out.extend(graph.resolve_call(item, args, env));
             continue;
         }
-        let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
         let Some(impl_trait) = db.impl_trait(id) else { continue };
         let impl_ref = impl_trait.instantiate(interner, super::impls::own_args(interner, SolverDefId::ImplId(id))).skip_norm_wip();
         let args = GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied()));
