@@ -238,6 +238,61 @@ pub(crate) struct Judged {
     /// Each vertex's strongly connected component in the reach: a call within one
     /// is recursion, which runs again like a loop.
     component: Vec<usize>,
+    /// While judging: the length of each vertex's `any` chain.
+    steps_any: Vec<Steps>,
+}
+
+/// The length of a chain, in calls.
+type Steps = u32;
+
+/// How many calls the chain through `terminal` adds: a summary's own chain, one
+/// for anything else.
+fn terminal_steps(terminal: &Target<'_>) -> Steps {
+    match terminal {
+        Target::Summary(summary) => Steps::try_from(summary.chain.len().saturating_sub(1)).unwrap_or(Steps::MAX).max(1),
+        _ => 1,
+    }
+}
+
+/// Each vertex's witness with its chain's length: the lowest (length, edge,
+/// target) over its seeds and over the calls into vertices with a chain that
+/// `follows` accepts (Dijkstra's order: chains grow by one call a step).
+fn shortest_witnesses(
+    n: usize,
+    seeds: &[(usize, u8, Steps, Witness)],
+    callers: &[Vec<(usize, Witness)>],
+    follows: impl Fn(usize, Witness, usize) -> bool,
+) -> Vec<Option<(Steps, Witness)>> {
+    use std::{cmp::Reverse, collections::BinaryHeap};
+    let key = |steps: Steps, w: Witness| (steps, w.edge, w.target);
+    let mut best: Vec<Option<(Steps, Witness)>> = vec![None; n];
+    let offer = |best: &mut Vec<Option<(Steps, Witness)>>, v: usize, steps: Steps, w: Witness| -> bool {
+        let better = best[v].is_none_or(|(s, old)| key(steps, w) < key(s, old));
+        if better {
+            best[v] = Some((steps, w));
+        }
+        better
+    };
+    let mut heap = BinaryHeap::new();
+    for &(v, flags, steps, w) in seeds {
+        if flags != 0 && offer(&mut best, v, steps, w) {
+            heap.push(Reverse((steps, v)));
+        }
+    }
+    let mut done = vec![false; n];
+    while let Some(Reverse((steps, j))) = heap.pop() {
+        if done[j] || best[j].is_none_or(|(s, _)| s != steps) {
+            continue;
+        }
+        done[j] = true;
+        for &(v, w) in &callers[j] {
+            let through = steps.saturating_add(1);
+            if !done[v] && follows(v, w, j) && offer(&mut best, v, through, w) {
+                heap.push(Reverse((through, v)));
+            }
+        }
+    }
+    best
 }
 
 impl Judged {
@@ -246,7 +301,8 @@ impl Judged {
         // (caller, witness) for every judged edge into a vertex.
         let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
         let mut direct: Vec<u8> = vec![0; n];
-        let mut direct_witness: Vec<Option<Witness>> = vec![None; n];
+        // The edges that allocate on their own, with the length of their chain.
+        let mut direct_witnesses: Vec<Vec<(Steps, Witness)>> = vec![Vec::new(); n];
         for v in 0..n {
             for (e, resolved) in reach.edges[v].iter().enumerate() {
                 let context = resolved.edge.context;
@@ -261,7 +317,7 @@ impl Judged {
                 if let Verdict::Grows { .. } = resolved.verdict {
                     let (flags, _) = through(context, NORMAL, reach.closure[v]);
                     direct[v] |= flags;
-                    direct_witness[v].get_or_insert(Witness { edge: e, target: 0 });
+                    direct_witnesses[v].push((1, Witness { edge: e, target: 0 }));
                     continue;
                 }
                 for (t, target) in resolved.targets.iter().enumerate() {
@@ -274,7 +330,7 @@ impl Judged {
                             let (flags, _) = through(context, callee, reach.closure[v]);
                             if flags != 0 {
                                 direct[v] |= flags;
-                                direct_witness[v].get_or_insert(witness);
+                                direct_witnesses[v].push((terminal_steps(terminal), witness));
                             }
                         }
                     }
@@ -282,52 +338,73 @@ impl Judged {
             }
         }
         let mut judged =
-            Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n], component: recursion_components(&callers) };
+            Judged {
+                any: vec![0; n],
+                own: vec![0; n],
+                witness: vec![None; n],
+                component: recursion_components(&callers),
+                steps_any: Vec::new(),
+            };
         // Flags travel from callee `j` to caller `v` through the call's context.
         let contribution = |judged: &Judged, v: usize, w: Witness, j: usize, flags: u8| {
             let context = judged.context_into(reach.edges[v][w.edge].edge.context, v, j);
             through(context, flags, reach.closure[v]).0
         };
-        let propagate = |judged: &Judged, flags: &mut Vec<u8>, witness: &mut Vec<Option<Witness>>, own_only: bool| {
+        // The flags, to a fixpoint; then each vertex's witness: the call on its
+        // shortest chain down to what allocates, the first such call in the body on
+        // a tie. That chain is the same whether a callee below was walked or
+        // answered by its summary (which carries its chain's length), so a warm
+        // run names what a cold one does.
+        let propagate = |judged: &Judged, flags: &mut Vec<u8>, own_only: bool| -> Vec<Option<(Steps, Witness)>> {
             let takes_part = |v: usize| !own_only || !reach.local[v];
-            let mut queue = std::collections::VecDeque::new();
-            let mut add = |flags: &mut Vec<u8>, queue: &mut std::collections::VecDeque<usize>, v: usize, contributed: u8, w| {
-                if contributed & !flags[v] != 0 {
-                    flags[v] |= contributed;
-                    if witness[v].is_none() {
-                        witness[v] = w;
-                    }
-                    queue.push_back(v);
-                }
-            };
+            // Seeds: (vertex, flags, chain length, witness).
+            let mut seeds: Vec<(usize, u8, Steps, Witness)> = Vec::new();
             for v in (0..n).filter(|&v| takes_part(v)) {
-                add(flags, &mut queue, v, direct[v], direct_witness[v]);
+                for &(steps, w) in &direct_witnesses[v] {
+                    seeds.push((v, direct[v], steps, w));
+                }
             }
             if own_only {
                 // Errors of workspace callees, where code outside calls them.
                 for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
                     for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
-                        add(flags, &mut queue, v, contribution(judged, v, w, j, judged.any[j] & !NORMAL), Some(w));
+                        let contributed = contribution(judged, v, w, j, judged.any[j] & !NORMAL);
+                        if contributed != 0 {
+                            seeds.push((v, contributed, judged.steps_any[j].saturating_add(1), w));
+                        }
                     }
+                }
+            }
+            let mut queue = std::collections::VecDeque::new();
+            for &(v, contributed, _, _) in &seeds {
+                if contributed & !flags[v] != 0 {
+                    flags[v] |= contributed;
+                    queue.push_back(v);
                 }
             }
             while let Some(j) = queue.pop_front() {
                 for &(v, w) in callers[j].iter().filter(|&&(v, _)| takes_part(v)) {
-                    add(flags, &mut queue, v, contribution(judged, v, w, j, flags[j]), Some(w));
+                    let contributed = contribution(judged, v, w, j, flags[j]);
+                    if contributed & !flags[v] != 0 {
+                        flags[v] |= contributed;
+                        queue.push_back(v);
+                    }
                 }
             }
+            shortest_witnesses(n, &seeds, &callers, |v, w, j| takes_part(v) && contribution(judged, v, w, j, flags[j]) != 0)
         };
         // `any` first (`own` reads it), but `own`'s chains are the witnesses: they
         // stay outside the workspace where they can.
         let mut any = vec![0; n];
-        let mut any_witness = vec![None; n];
-        propagate(&judged, &mut any, &mut any_witness, false);
+        let any_witness = propagate(&judged, &mut any, false);
         judged.any = any;
+        judged.steps_any = any_witness.iter().map(|w| w.map_or(Steps::MAX, |(steps, _)| steps)).collect();
         let mut own = vec![0; n];
-        let mut witness = vec![None; n];
-        propagate(&judged, &mut own, &mut witness, true);
+        let witness = propagate(&judged, &mut own, true);
         judged.own = own;
-        judged.witness = witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any)).collect();
+        judged.witness =
+            witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any).map(|(_, w)| w)).collect();
+        judged.steps_any = Vec::new();
         judged
     }
 
