@@ -987,6 +987,7 @@ impl Server {
         self.running = None;
         let load = self.load;
         let options = self.settings.load_options();
+        let jobs = self.settings.check_config().jobs;
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
         let spawned = std::thread::Builder::new()
@@ -999,7 +1000,10 @@ impl Server {
                     let _ = progress_tasks.send(Task::LoadProgress { load, message });
                 };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    Workspace::load(&root, &options, &progress)
+                    let mut ws = Workspace::load(&root, &options, &progress)?;
+                    progress("resolving names".to_owned());
+                    ws.resolve_names_and_drop_syntax(jobs);
+                    Ok(ws)
                 }))
                 .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())))
                 .map(Box::new);
