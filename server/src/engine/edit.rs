@@ -189,6 +189,20 @@ impl LiveWorkspace {
         self.deferred_intrinsics.deferred_files()
     }
 
+    /// Drops the syntax trees past rust-analyzer's own LRU limits (128 parsed
+    /// files, 512 macro expansions); nothing while an analysis holds the
+    /// workspace (salsa evicts only with every other handle on the database gone).
+    /// salsa evicts them only when a new revision starts, so until the first edit
+    /// the files name resolution parsed (all of std's, and its item macros'
+    /// expansions) stayed: a quarter of the language server's peak memory. The
+    /// server calls this once names are resolved, before it judges anything; the
+    /// walks parse again the files of the bodies they read.
+    pub fn drop_syntax(&mut self) {
+        if self.home.is_some() {
+            salsa::Database::trigger_lru_eviction(&mut self.db);
+        }
+    }
+
     /// Whether an analysis holds the workspace.
     pub fn is_lent(&self) -> bool {
         self.home.is_none()
@@ -252,6 +266,17 @@ impl Snapshot {
                 Err(payload) => AnalysisFailure::Panicked(panic_message(&*payload)),
             }),
         }
+    }
+
+    /// Resolves the names an analysis reads, on `config.jobs` threads, as an
+    /// analysis would first (`drop_syntax` then frees what that parsed). Whether
+    /// it finished: an edit cancels it, and the analysis then resolves them.
+    pub fn resolve_names(&self, config: &CheckConfig) -> bool {
+        let threads = super::parallel_names::threads(config.jobs);
+        self.unless_cancelled(|ws| {
+            hir::attach_db(&ws.db, || ws.resolve_names_once(|| super::parallel_names::resolve_names(&ws.db, threads)))
+        })
+        .is_some()
     }
 
     /// Where the analysis of exactly what this snapshot holds (files, settings) is

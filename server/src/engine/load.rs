@@ -262,23 +262,6 @@ impl Workspace {
         }
     }
 
-    /// Resolves names on `jobs` threads (as an analysis would first), then drops
-    /// the syntax trees that resolving them parsed, past what rust-analyzer's own
-    /// limits keep (128 files, 512 macro expansions): salsa drops them only when a
-    /// new revision starts, so until the first edit they were a quarter of the
-    /// language server's peak memory (std's files and its item macros' expansions,
-    /// about 60 MiB on `specifics`). The walks parse again the files of the bodies
-    /// they read: what the first analysis pays for it (the `--check` binary does
-    /// not, as its memory is well under rust-analyzer's).
-    pub fn resolve_names_and_drop_syntax(&mut self, jobs: Option<std::num::NonZeroUsize>) {
-        let threads = super::parallel_names::threads(jobs);
-        if threads > 1 {
-            let db = &self.db;
-            hir::attach_db(db, || self.resolve_names_once(|| super::parallel_names::resolve_names(db, threads)));
-        }
-        salsa::Database::trigger_lru_eviction(&mut self.db);
-    }
-
     /// Notes time spent resolving names before an analysis began.
     pub(crate) fn note_names_before_analysis(&self, elapsed: std::time::Duration) {
         self.names_ms_before_analysis.fetch_add(elapsed.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);

@@ -78,6 +78,12 @@ enum Task {
         generation: u64,
         analysis: Box<Analysis>,
     },
+    /// The names of a new load are resolved (or an edit cancelled that): the
+    /// syntax they parsed can go before the first analysis.
+    NamesResolved {
+        load: u64,
+        returned: Box<Returned>,
+    },
 }
 
 /// What the analysis thread tells the main loop while it runs: the open files are
@@ -155,6 +161,9 @@ struct Server {
     running: Option<(u64, Instant)>,
     /// The load whose first analysis looked for a stored one (`stored_analysis`).
     store_tried: Option<u64>,
+    /// The load whose names are resolved and the syntax they parsed dropped
+    /// (`LiveWorkspace::drop_syntax`), before its first analysis.
+    names_resolved: Option<u64>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
     settings_error: Option<String>,
     analysis: Option<Arc<Analysis>>,
@@ -313,6 +322,7 @@ impl Server {
             analyzed: None,
             running: None,
             store_tried: None,
+            names_resolved: None,
             settings_error: None,
             analysis: None,
             published: HashMap::new(),
@@ -920,6 +930,17 @@ impl Server {
                     self.publish(*analysis);
                 }
             }
+            Task::NamesResolved { load, returned } => {
+                if load != self.load {
+                    return; // a workspace since replaced by a reload
+                }
+                self.running = None;
+                self.names_resolved = Some(load);
+                if let Phase::Loaded(live) = &mut self.phase {
+                    live.give_back(*returned);
+                    live.drop_syntax();
+                }
+            }
             Task::Analyzed {
                 load,
                 generation,
@@ -987,7 +1008,6 @@ impl Server {
         self.running = None;
         let load = self.load;
         let options = self.settings.load_options();
-        let jobs = self.settings.check_config().jobs;
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
         let spawned = std::thread::Builder::new()
@@ -1000,10 +1020,7 @@ impl Server {
                     let _ = progress_tasks.send(Task::LoadProgress { load, message });
                 };
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    let mut ws = Workspace::load(&root, &options, &progress)?;
-                    progress("resolving names".to_owned());
-                    ws.resolve_names_and_drop_syntax(jobs);
-                    Ok(ws)
+                    Workspace::load(&root, &options, &progress)
                 }))
                 .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())))
                 .map(Box::new);
@@ -1063,15 +1080,29 @@ impl Server {
         // editor reopened on files the last check saw): its diagnostics go out at
         // once, and the analysis then confirms them. It stores its own for the next.
         let use_store = self.store_tried != Some(load);
-        self.store_tried = Some(load);
+        // A new load first resolves names and hands the workspace back, so that
+        // the syntax they parsed is dropped before anything is judged; the stored
+        // analysis goes out before that.
+        let names_first = self.names_resolved != Some(load);
+        if !names_first {
+            self.store_tried = Some(load);
+        }
         let spawned = std::thread::Builder::new()
             .name("noalloc-analysis".to_owned())
             .stack_size(64 << 20)
             .spawn(move || {
                 let started = Instant::now();
                 let store = if use_store { snapshot.analysis_store(&config) } else { None };
-                if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
-                    let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
+                if names_first {
+                    if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
+                        let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
+                    }
+                    if !snapshot.resolve_names(&config) {
+                        tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
+                    }
+                    let returned = Box::new(snapshot.release());
+                    let _ = tasks.send(Task::NamesResolved { load, returned });
+                    return;
                 }
                 let result = snapshot.analyze_watched(&config, &mut watch);
                 if let (Some(store), Ok(analysis)) = (&store, &result) {
