@@ -1,7 +1,10 @@
-//! std's AVX-512, AMX, Key Locker and AVX-NE-CONVERT intrinsics, left out of the
-//! database until some source names one. They are 150,000 of the 340,000 lines
-//! rust-analyzer reads to resolve `core`'s names, the longest step of a cold check,
-//! and rarely called. Owns the decision, the emptied files and putting them back.
+//! std's x86 intrinsics past the baseline its own code calls (AVX-512, AMX, Key
+//! Locker and AVX-NE-CONVERT; then SSE3 to AVX2, FMA, BMI, AES, SHA and the rest),
+//! left out of the database until some source names one: 180,000 of the 340,000
+//! lines rust-analyzer reads to resolve `core`'s names, the longest step of a cold
+//! check, and rarely called. The two sets come back on their own (`Tier`): a crate
+//! that names `_mm256_add_epi32` brings back AVX2's, not AVX-512's. Owns the
+//! decision, the emptied files and putting them back.
 //!
 //! Why leaving them out cannot change a verdict, unless a source names one of them:
 //! - what the files declare is functions, constants and type aliases (all of them
@@ -11,7 +14,8 @@
 //!   paths that name them, which `named_in` looks for in every file of the
 //!   workspace and its dependencies, tokenised as Rust (`ra_ap_rustc_lexer`);
 //! - std's own code names them only in `core_simd`'s `swizzle_dyn`, under
-//!   `target_feature = "avx512…"`: with such a feature turned on they stay;
+//!   `target_feature = "ssse3"`, `"avx2"` or `"avx512…"`: with a feature past
+//!   the baseline turned on for `core`, its set stays;
 //! - a call the resolution could not follow is reported ("type inference did not
 //!   resolve the call"), never dropped: a name made up by a macro that no file
 //!   spells out is a finding, not a wrong verdict.
@@ -29,15 +33,40 @@ use rustc_hash::FxHashSet;
 /// Where the deferrable modules are, below std's `library` directory.
 const INTRINSIC_DIRS: [&str; 2] = ["stdarch/crates/core_arch/src/x86", "stdarch/crates/core_arch/src/x86_64"];
 
-/// Whether a file of those directories is one left out: the extensions no x86 CPU
-/// had before 2016, which std's own code does not call.
-fn is_deferrable_module(file_name: &str) -> bool {
-    file_name.starts_with("avx512") || matches!(file_name, "amx.rs" | "kl.rs" | "avxneconvert.rs")
+/// The two sets of files left out, each on its own: one a source names comes
+/// back without the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    /// The extensions no x86 CPU had before 2016 (AVX-512, AMX, Key Locker,
+    /// AVX-NE-CONVERT): 150,000 lines.
+    Recent,
+    /// Every other extension past x86_64's baseline (SSE3 to AVX2, FMA, BMI, AES,
+    /// SHA, ...): 30,000 lines more.
+    BeyondBaseline,
 }
 
-/// Target features under which std's own code names a deferrable intrinsic.
-fn enables_deferrable_feature(feature: &str) -> bool {
-    ["avx512", "amx", "avxneconvert", "kl", "widekl"].iter().any(|prefix| feature.starts_with(prefix))
+/// Which set a file of those directories belongs to, if it is left out at all.
+/// What std's own code calls stays: the baseline's `sse.rs` and `sse2.rs`
+/// (`spin_loop`, `is_ascii`, `memchr` of compiler-builtins), `cpuid.rs` and
+/// `xsave.rs` (feature detection), and what the others use (`mod.rs`, `macros.rs`).
+fn deferrable_module(file_name: &str) -> Option<Tier> {
+    if file_name.starts_with("avx512") || matches!(file_name, "amx.rs" | "kl.rs" | "avxneconvert.rs") {
+        Some(Tier::Recent)
+    } else if matches!(file_name, "mod.rs" | "macros.rs" | "sse.rs" | "sse2.rs" | "cpuid.rs" | "xsave.rs" | "test.rs") {
+        None
+    } else {
+        Some(Tier::BeyondBaseline)
+    }
+}
+
+/// Whether std's own code names intrinsics of `tier` with `feature` turned on
+/// (`core_simd`'s `swizzle_dyn`: `ssse3`, `avx2`, `avx512vbmi`).
+fn enables_deferrable_feature(tier: Tier, feature: &str) -> bool {
+    match tier {
+        Tier::Recent => ["avx512", "amx", "avxneconvert", "kl", "widekl"].iter().any(|prefix| feature.starts_with(prefix)),
+        // x86_64's baseline: what `rustc --print cfg` says with no `-C target-*`.
+        Tier::BeyondBaseline => !matches!(feature, "fxsr" | "sse" | "sse2" | "x87"),
+    }
 }
 
 /// The intrinsic files left out of a loaded workspace, and the names they declare.
@@ -72,39 +101,52 @@ impl DeferredIntrinsics {
     /// call them.
     pub fn defer(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> DeferredIntrinsics {
         let started = std::time::Instant::now();
-        let mut files = Vec::new();
+        let mut tiers: [(Tier, Vec<(FileId, PathBuf)>); 2] = [(Tier::Recent, Vec::new()), (Tier::BeyondBaseline, Vec::new())];
         let mut others = Vec::new();
         let intrinsic_dirs = INTRINSIC_DIRS.map(|dir| library.join(dir));
         for (id, path) in vfs.iter() {
             let Some(path) = path.as_path() else { continue };
             let path: &Path = path.as_ref();
-            let deferrable = path.parent().is_some_and(|dir| intrinsic_dirs.iter().any(|d| dir == d))
-                && path.file_name().and_then(|n| n.to_str()).is_some_and(is_deferrable_module);
-            if deferrable {
-                files.push((id, path.to_path_buf()));
+            let tier = path
+                .parent()
+                .filter(|dir| intrinsic_dirs.iter().any(|d| dir == d))
+                .and_then(|_| path.file_name()?.to_str())
+                .and_then(deferrable_module);
+            if let Some(tier) = tier {
+                tiers.iter_mut().find(|(t, _)| *t == tier).expect("both tiers").1.push((id, path.to_path_buf()));
             } else if !path.starts_with(library) {
                 others.push(id);
             }
         }
-        if files.is_empty() || core_enables_deferrable_feature(db) {
+        let mut deferred = DeferredIntrinsics { library: library.to_path_buf(), ..DeferredIntrinsics::default() };
+        for (tier, files) in tiers {
+            // The recent extensions' intrinsics call the older ones: with them in,
+            // so are those.
+            let recent_in = tier == Tier::BeyondBaseline && deferred.files.is_empty();
+            if files.is_empty() || recent_in || core_enables_deferrable_feature(db, tier) {
+                continue;
+            }
+            let mut names = FxHashSet::default();
+            for &(id, _) in &files {
+                names.extend(declared_names(db.file_text(id).text(db)).map(str::to_owned));
+            }
+            let candidate = DeferredIntrinsics { files, names, library: library.to_path_buf() };
+            let names_at = std::time::Instant::now();
+            if let Some(&named_in) = others.iter().find(|&&id| candidate.named_in(db, id, db.file_text(id).text(db))) {
+                tracing::info!("std's {tier:?} intrinsics loaded: {} names one", vfs.file_path(named_in));
+                continue;
+            }
+            tracing::debug!(
+                "{tier:?}: names of the intrinsics looked for in {} files in {} ms",
+                others.len(),
+                names_at.elapsed().as_millis()
+            );
+            deferred.files.extend(candidate.files);
+            deferred.names.extend(candidate.names);
+        }
+        if deferred.files.is_empty() {
             return DeferredIntrinsics::default();
         }
-        let mut names = FxHashSet::default();
-        for &(id, _) in &files {
-            names.extend(declared_names(db.file_text(id).text(db)).map(str::to_owned));
-        }
-        let deferred = DeferredIntrinsics { files, names, library: library.to_path_buf() };
-        let names_at = std::time::Instant::now();
-        if let Some(&named_in) = others.iter().find(|&&id| deferred.named_in(db, id, db.file_text(id).text(db))) {
-            tracing::info!("std's AVX-512 intrinsics loaded: {} names one", vfs.file_path(named_in));
-            return DeferredIntrinsics::default();
-        }
-        tracing::debug!(
-            "names of the intrinsics in {} ms, looked for in {} files in {} ms",
-            (names_at - started).as_millis(),
-            others.len(),
-            names_at.elapsed().as_millis()
-        );
         let mut change = ChangeWithProcMacros::default();
         for &(id, _) in &deferred.files {
             change.change_file(id, Some(String::new()));
@@ -162,14 +204,14 @@ impl DeferredIntrinsics {
         }
         self.names.clear();
         db.apply_change(change);
-        tracing::info!("std's AVX-512 intrinsics put back: an edit names one");
+        tracing::info!("std's intrinsics put back: an edit names one");
     }
 }
 
 /// Whether `core` is built with a target feature under which std calls a
 /// deferrable intrinsic (`-C target-feature=+avx512f`, `-C target-cpu=native` on
 /// such a CPU).
-fn core_enables_deferrable_feature(db: &RootDatabase) -> bool {
+fn core_enables_deferrable_feature(db: &RootDatabase, tier: Tier) -> bool {
     ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| {
         let is_core = krate.data(db).origin.is_lang()
             && krate.extra_data(db).display_name.as_ref().is_some_and(|name| name.crate_name().as_str() == "core");
@@ -177,7 +219,7 @@ fn core_enables_deferrable_feature(db: &RootDatabase) -> bool {
             && krate
                 .cfg_options(db)
                 .get_cfg_values("target_feature")
-                .any(|feature| enables_deferrable_feature(feature.as_str()))
+                .any(|feature| enables_deferrable_feature(tier, feature.as_str()))
     })
 }
 
@@ -362,14 +404,19 @@ mod tests {
 
     #[test]
     fn deferrable_modules_and_features() {
-        assert!(is_deferrable_module("avx512f.rs"));
-        assert!(is_deferrable_module("avx512fp16.rs"));
-        assert!(is_deferrable_module("amx.rs"));
-        assert!(!is_deferrable_module("avx2.rs"));
-        assert!(!is_deferrable_module("sse2.rs"));
-        assert!(!is_deferrable_module("mod.rs"));
-        assert!(enables_deferrable_feature("avx512vl"));
-        assert!(!enables_deferrable_feature("avx2"));
-        assert!(!enables_deferrable_feature("sse4.2"));
+        assert_eq!(deferrable_module("avx512f.rs"), Some(Tier::Recent));
+        assert_eq!(deferrable_module("avx512fp16.rs"), Some(Tier::Recent));
+        assert_eq!(deferrable_module("amx.rs"), Some(Tier::Recent));
+        assert_eq!(deferrable_module("avx2.rs"), Some(Tier::BeyondBaseline));
+        assert_eq!(deferrable_module("ssse3.rs"), Some(Tier::BeyondBaseline));
+        assert_eq!(deferrable_module("sse2.rs"), None);
+        assert_eq!(deferrable_module("cpuid.rs"), None);
+        assert_eq!(deferrable_module("mod.rs"), None);
+        assert!(enables_deferrable_feature(Tier::Recent, "avx512vl"));
+        assert!(!enables_deferrable_feature(Tier::Recent, "avx2"));
+        assert!(!enables_deferrable_feature(Tier::Recent, "sse4.2"));
+        assert!(enables_deferrable_feature(Tier::BeyondBaseline, "avx2"));
+        assert!(enables_deferrable_feature(Tier::BeyondBaseline, "ssse3"));
+        assert!(!enables_deferrable_feature(Tier::BeyondBaseline, "sse2"));
     }
 }

@@ -30,7 +30,7 @@ pub struct LoadOptions {
     /// Check the release profile's cfgs (`--release`: `debug_assertions` off), not
     /// the dev profile's (on, as `cargo check`, clippy and rust-analyzer have it).
     pub release: bool,
-    /// Leave std's AVX-512 intrinsics out while no source names one
+    /// Leave std's x86 intrinsics past the baseline out while no source names one
     /// (`deferred_intrinsics`). Off only to measure rust-analyzer as it loads.
     pub defer_intrinsics: bool,
     /// Resolve no names of what proc-macro crates depend on from the registry
