@@ -591,10 +591,7 @@ impl<'a> Analyzer<'a> {
     /// on `config.jobs` threads once per load (std's and the dependencies' def maps
     /// outlive edits), then the workspace's own, on demand.
     fn resolve_names(&self, config: &CheckConfig) {
-        let threads = super::parallel_names::threads(config.jobs);
-        if threads > 1 {
-            self.ws.resolve_names_once(|| super::parallel_names::resolve_names(self.db, threads));
-        }
+        super::parallel_names::resolve_once(self.ws, config.jobs);
         for krate in super::load::workspace_crates(self.db) {
             hir_def::nameres::crate_def_map(self.db, krate);
         }

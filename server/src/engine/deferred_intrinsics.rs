@@ -101,7 +101,7 @@ impl DeferredIntrinsics {
     /// call them.
     pub fn defer(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> DeferredIntrinsics {
         let started = std::time::Instant::now();
-        let mut tiers: [(Tier, Vec<(FileId, PathBuf)>); 2] = [(Tier::Recent, Vec::new()), (Tier::BeyondBaseline, Vec::new())];
+        let (mut recent, mut beyond_baseline) = (Vec::new(), Vec::new());
         let mut others = Vec::new();
         let intrinsic_dirs = INTRINSIC_DIRS.map(|dir| library.join(dir));
         for (id, path) in vfs.iter() {
@@ -112,14 +112,15 @@ impl DeferredIntrinsics {
                 .filter(|dir| intrinsic_dirs.iter().any(|d| dir == d))
                 .and_then(|_| path.file_name()?.to_str())
                 .and_then(deferrable_module);
-            if let Some(tier) = tier {
-                tiers.iter_mut().find(|(t, _)| *t == tier).expect("both tiers").1.push((id, path.to_path_buf()));
-            } else if !path.starts_with(library) {
-                others.push(id);
+            match tier {
+                Some(Tier::Recent) => recent.push((id, path.to_path_buf())),
+                Some(Tier::BeyondBaseline) => beyond_baseline.push((id, path.to_path_buf())),
+                None if !path.starts_with(library) => others.push(id),
+                None => {}
             }
         }
         let mut deferred = DeferredIntrinsics { library: library.to_path_buf(), ..DeferredIntrinsics::default() };
-        for (tier, files) in tiers {
+        for (tier, files) in [(Tier::Recent, recent), (Tier::BeyondBaseline, beyond_baseline)] {
             // The recent extensions' intrinsics call the older ones: with them in,
             // so are those.
             let recent_in = tier == Tier::BeyondBaseline && deferred.files.is_empty();

@@ -272,11 +272,7 @@ impl Snapshot {
     /// analysis would first (`drop_syntax` then frees what that parsed). Whether
     /// it finished: an edit cancels it, and the analysis then resolves them.
     pub fn resolve_names(&self, config: &CheckConfig) -> bool {
-        let threads = super::parallel_names::threads(config.jobs);
-        self.unless_cancelled(|ws| {
-            hir::attach_db(&ws.db, || ws.resolve_names_once(|| super::parallel_names::resolve_names(&ws.db, threads)))
-        })
-        .is_some()
+        self.unless_cancelled(|ws| hir::attach_db(&ws.db, || super::parallel_names::resolve_once(ws, config.jobs))).is_some()
     }
 
     /// Where the analysis of exactly what this snapshot holds (files, settings) is

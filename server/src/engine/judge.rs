@@ -238,8 +238,6 @@ pub(crate) struct Judged {
     /// Each vertex's strongly connected component in the reach: a call within one
     /// is recursion, which runs again like a loop.
     component: Vec<usize>,
-    /// While judging: the length of each vertex's `any` chain.
-    steps_any: Vec<Steps>,
 }
 
 /// The length of a chain, in calls.
@@ -338,13 +336,7 @@ impl Judged {
             }
         }
         let mut judged =
-            Judged {
-                any: vec![0; n],
-                own: vec![0; n],
-                witness: vec![None; n],
-                component: recursion_components(&callers),
-                steps_any: Vec::new(),
-            };
+            Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n], component: recursion_components(&callers) };
         // Flags travel from callee `j` to caller `v` through the call's context.
         let contribution = |judged: &Judged, v: usize, w: Witness, j: usize, flags: u8| {
             let context = judged.context_into(reach.edges[v][w.edge].edge.context, v, j);
@@ -354,8 +346,10 @@ impl Judged {
         // shortest chain down to what allocates, the first such call in the body on
         // a tie. That chain is the same whether a callee below was walked or
         // answered by its summary (which carries its chain's length), so a warm
-        // run names what a cold one does.
-        let propagate = |judged: &Judged, flags: &mut Vec<u8>, own_only: bool| -> Vec<Option<(Steps, Witness)>> {
+        // run names what a cold one does. `own` is given the lengths of the `any`
+        // chains.
+        let propagate = |judged: &Judged, flags: &mut Vec<u8>, own_of: Option<&[Steps]>| -> Vec<Option<(Steps, Witness)>> {
+            let own_only = own_of.is_some();
             let takes_part = |v: usize| !own_only || !reach.local[v];
             // Seeds: (vertex, flags, chain length, witness).
             let mut seeds: Vec<(usize, u8, Steps, Witness)> = Vec::new();
@@ -364,13 +358,13 @@ impl Judged {
                     seeds.push((v, direct[v], steps, w));
                 }
             }
-            if own_only {
+            if let Some(any_steps) = own_of {
                 // Errors of workspace callees, where code outside calls them.
                 for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
                     for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
                         let contributed = contribution(judged, v, w, j, judged.any[j] & !NORMAL);
                         if contributed != 0 {
-                            seeds.push((v, contributed, judged.steps_any[j].saturating_add(1), w));
+                            seeds.push((v, contributed, any_steps[j].saturating_add(1), w));
                         }
                     }
                 }
@@ -396,15 +390,14 @@ impl Judged {
         // `any` first (`own` reads it), but `own`'s chains are the witnesses: they
         // stay outside the workspace where they can.
         let mut any = vec![0; n];
-        let any_witness = propagate(&judged, &mut any, false);
+        let any_witness = propagate(&judged, &mut any, None);
         judged.any = any;
-        judged.steps_any = any_witness.iter().map(|w| w.map_or(Steps::MAX, |(steps, _)| steps)).collect();
+        let any_steps: Vec<Steps> = any_witness.iter().map(|w| w.map_or(Steps::MAX, |(steps, _)| steps)).collect();
         let mut own = vec![0; n];
-        let witness = propagate(&judged, &mut own, true);
+        let witness = propagate(&judged, &mut own, Some(&any_steps));
         judged.own = own;
         judged.witness =
             witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any).map(|(_, w)| w)).collect();
-        judged.steps_any = Vec::new();
         judged
     }
 

@@ -274,6 +274,15 @@ fn workspace_closure(db: &RootDatabase) -> FxHashSet<Crate> {
     scope
 }
 
+/// Resolves the names of `ws`'s crates and their dependencies on `jobs` threads,
+/// once per load; on one thread, nothing (names resolve on demand).
+pub(crate) fn resolve_once(ws: &super::Workspace, jobs: Option<std::num::NonZeroUsize>) {
+    let threads = threads(jobs);
+    if threads > 1 {
+        ws.resolve_names_once(|| resolve_names(&ws.db, threads));
+    }
+}
+
 /// How many threads name resolution uses: `jobs` when given, else the cores this
 /// process may run on (at most 8).
 pub(crate) fn threads(jobs: Option<std::num::NonZeroUsize>) -> usize {

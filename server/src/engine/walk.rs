@@ -997,10 +997,11 @@ struct BodyWalker<'g, 'db> {
     /// The arguments being visited belong to a call of a compiler intrinsic, which
     /// may call the functions it is given (`catch_unwind`).
     in_intrinsic_call: bool,
-    /// The arguments of a call of an intrinsic that calls the functions it is
-    /// given and keeps none of them (`const_eval_select`, `catch_unwind`): a
-    /// function item passed there is called, its address taken by nothing.
-    args_of_intrinsic_keeping_nothing: Vec<ExprId>,
+    /// The call, whose arguments are being visited, of an intrinsic that calls the
+    /// functions it is given and keeps none of them (`const_eval_select`,
+    /// `catch_unwind`): a function item passed there directly is called, its
+    /// address taken by nothing.
+    call_of_intrinsic_keeping_nothing: Option<ExprId>,
     /// Immutable `let` bindings of this body and their initialisers: the only
     /// source of a fn pointer bound by one (`let f: fn() -> i32 = helper;`).
     let_initializers: FxHashMap<BindingId, ExprId>,
@@ -1027,7 +1028,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             callee_of_call: None,
             panic: Panic::No,
             in_intrinsic_call: false,
-            args_of_intrinsic_keeping_nothing: Vec::new(),
+            call_of_intrinsic_keeping_nothing: None,
             let_initializers: FxHashMap::default(),
             own_code,
             out: Walked { empties, ..Walked::default() },
@@ -1425,7 +1426,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     if called_here || self.in_intrinsic_call {
                         self.call(store, func, args, expr, None);
                     }
-                    if !called_here && !self.args_of_intrinsic_keeping_nothing.contains(&expr) {
+                    let given_to_intrinsic = self
+                        .call_of_intrinsic_keeping_nothing
+                        .is_some_and(|call| matches!(&store[call], Expr::Call { args, .. } if args.contains(&expr)));
+                    if !called_here && !given_to_intrinsic {
                         self.note_address_taken(func, args, ty);
                     }
                 }
@@ -1524,27 +1528,29 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 self.callee_of_call = Some((*callee, expr));
                 self.visit_expr(store, *callee);
                 self.callee_of_call = None;
+                // `Some(keeps nothing)` for an intrinsic.
                 let intrinsic = match self.expr_ty(*callee).map(|t| t.kind()) {
                     Some(TyKind::FnDef(def, _)) => match def.0 {
                         CallableDefId::FunctionId(f) => {
                             let sig = FunctionSignature::of(self.graph.db, f);
-                            sig.flags.contains(FnFlags::RUSTC_INTRINSIC).then(|| sig.name.as_str().to_owned())
+                            sig.flags
+                                .contains(FnFlags::RUSTC_INTRINSIC)
+                                .then(|| matches!(sig.name.as_str(), "const_eval_select" | "catch_unwind"))
                         }
                         _ => None,
                     },
                     _ => None,
                 };
-                let keeps_nothing = intrinsic.as_deref().is_some_and(|name| matches!(name, "const_eval_select" | "catch_unwind"));
                 let outer = std::mem::replace(&mut self.in_intrinsic_call, intrinsic.is_some());
-                let outer_args = std::mem::replace(
-                    &mut self.args_of_intrinsic_keeping_nothing,
-                    if keeps_nothing { args.to_vec() } else { Vec::new() },
+                let outer_call = std::mem::replace(
+                    &mut self.call_of_intrinsic_keeping_nothing,
+                    (intrinsic == Some(true)).then_some(expr),
                 );
                 for &arg in args.iter() {
                     self.visit_expr(store, arg);
                 }
                 self.in_intrinsic_call = outer;
-                self.args_of_intrinsic_keeping_nothing = outer_args;
+                self.call_of_intrinsic_keeping_nothing = outer_call;
             }
             _ => store.walk_child_exprs(expr, |child| self.visit_expr(store, child)),
         }
