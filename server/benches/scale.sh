@@ -6,8 +6,8 @@
 # cache; wall time, peak RSS), unchanged (a re-run: the stored analysis answers),
 # after an edit no root's reach reads (a body of unreached code, or a comment: the
 # stored analysis answers, `edit_digest`), after an edit of a root's body (a check
-# over the cold run's summaries; synthetic workspaces only), the language server's
-# load + first diagnostics (examples/lsp_bench), and `rust-analyzer analysis-stats`
+# over the cold run's summaries), the language server's load + first diagnostics
+# (examples/lsp_bench, with the same roots), and `rust-analyzer analysis-stats`
 # (wall, peak RSS); the ratios the speed issue sets goals on. Prints a table;
 # nothing here passes or fails.
 #
@@ -56,9 +56,15 @@ printf '%-18s %7s %7s %7s %7s %7s %7s %7s %8s %8s %8s %8s %9s %9s\n' workspace "
 edit() {
     sed -i "${2#*|}" "$1/${2%%|*}"
 }
-# `bench NAME PATH UNREACHED_EDIT ROOT_EDIT [--root ...]`; an edit `-` is skipped.
+# `bench NAME PATH UNREACHED_EDIT ROOT_EDIT [OPEN --root ...]`; an edit `-` is
+# skipped. With `--root` patterns, the language server opens and edits OPEN.
 bench() {
     local name=$1 path=$2 unreached_edit=$3 root_edit=$4; shift 4
+    local open=()
+    if [ $# -gt 0 ]; then
+        open=(--open "$1")
+        shift
+    fi
     local lines cold unchanged edited rooted lsp ra cold_mib ra_mib
     lines=$(find "$path" -name '*.rs' -not -path '*/target/*' | xargs cat | wc -l)
     # One check first, its cache thrown away: whichever tool loads a workspace first
@@ -74,11 +80,8 @@ bench() {
         edit "$path" "$root_edit"
         read -r rooted _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
     fi
-    lsp="-"
-    if [ $# -eq 0 ]; then
-        lsp=$(NOALLOC_LS="$BIN" NOALLOC_CACHE_DIR="$WORK/cache-lsp-$name" "$LSP_BENCH" "$path" 2 2>/dev/null |
-            awk '/load \+ first analysis/ { printf "%.1f", $(NF-1) / 1000 }')
-    fi
+    lsp=$(NOALLOC_LS="$BIN" NOALLOC_CACHE_DIR="$WORK/cache-lsp-$name" "$LSP_BENCH" "$path" 2 "${open[@]}" "$@" 2>/dev/null |
+        awk '/load \+ first analysis/ { printf "%.1f", $(NF-1) / 1000 }')
     ra="-" ra_mib="-" ratio="-"
     if [ -n "$RA" ]; then
         read -r ra ra_mib < <(measure "$RA" analysis-stats "$path")
@@ -103,12 +106,18 @@ for krate in $CRATES; do
     case $krate in
         regex)
             registry_crate regex 1.11.1
-            bench "regex 1.11.1" "$WORK/regex" 'src/lib.rs|$ a // edited' - --root 'regex::*::is_match' --root 'regex::*::find' --root 'regex::*::shortest_match'
+            bench "regex 1.11.1" "$WORK/regex" 'src/lib.rs|$ a // edited' \
+                'src/regex/string.rs|s/^        self.is_match_at(haystack, 0)$/        self.is_match_at(haystack, 0usize)/' \
+                src/regex/string.rs --root 'regex::*::is_match' --root 'regex::*::find' --root 'regex::*::shortest_match'
+            grep -q 'is_match_at(haystack, 0usize)' "$WORK/regex/src/regex/string.rs"
             ;;
         serde_json)
             registry_crate serde_json 1.0.140
-            bench "serde_json 1.0.140" "$WORK/serde_json" 'src/lib.rs|$ a // edited' - --root 'serde_json::value::Value::pointer' \
+            bench "serde_json 1.0.140" "$WORK/serde_json" 'src/lib.rs|$ a // edited' \
+                'src/value/mod.rs|0,/^        if pointer.is_empty() {$/s//        if pointer.len() == 0 {/' \
+                src/value/mod.rs --root 'serde_json::value::Value::pointer' \
                 --root 'serde_json::value::Value::as_str' --root 'serde_json::value::Value::as_f64'
+            grep -q 'if pointer.len() == 0 {' "$WORK/serde_json/src/value/mod.rs"
             ;;
     esac
 done

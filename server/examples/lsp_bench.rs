@@ -4,8 +4,14 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items]
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items] \
+//!     [--root PATTERN]... [--open FILE]
 //! ```
+//!
+//! `--root` gives roots as the `roots` setting does (a crate from the registry has no
+//! `// noalloc:root` lines); the edited file is then `--open` (relative to the
+//! workspace), and the edits go in the body of its first `fn` named as the first
+//! pattern's last segment.
 //!
 //! The server is the `noalloc-ls` next to this example's directory (or `NOALLOC_LS`);
 //! its stderr goes to `NOALLOC_BENCH_STDERR` if set (with `NOALLOC_LOG=info`, where
@@ -29,7 +35,16 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 fn main() {
+    let (mut positional, mut roots, mut open) = (Vec::new(), Vec::new(), None);
     let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--root" => roots.push(args.next().expect("--root PATTERN")),
+            "--open" => open = Some(args.next().expect("--open FILE")),
+            _ => positional.push(arg),
+        }
+    }
+    let mut args = positional.into_iter();
     let fixture = args.next().unwrap_or_else(|| "example".to_owned());
     let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
     // `items`: add and remove a whole fn at the end of the file instead (an edit
@@ -53,31 +68,37 @@ fn main() {
     let tmp = tempfile::tempdir().expect("temp dir");
     copy_dir(&source, tmp.path());
     let root = tmp.path().canonicalize().unwrap();
-    // The edited file: the first of src/ (by name) that holds a root.
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(root.join("src"))
-        .expect("src/")
-        .map(|e| e.unwrap().path())
-        .collect();
-    sources.sort();
-    let lib = sources
-        .into_iter()
-        .find(|p| {
-            std::fs::read_to_string(p)
-                .is_ok_and(|t| t.lines().any(|l| l.trim() == "// noalloc:root"))
-        })
-        .expect("a file with a root");
-    let text = std::fs::read_to_string(&lib).unwrap();
+    // The edited file: `--open`, else the first of src/ (by name) that holds a root.
+    let lib = match &open {
+        Some(file) => root.join(file),
+        None => {
+            let mut sources: Vec<PathBuf> =
+                std::fs::read_dir(root.join("src")).expect("src/").map(|e| e.unwrap().path()).collect();
+            sources.sort();
+            sources
+                .into_iter()
+                .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.lines().any(|l| l.trim() == "// noalloc:root")))
+                .expect("a file with a root")
+        }
+    };
+    let text = std::fs::read_to_string(&lib).unwrap_or_else(|e| panic!("{}: {e}", lib.display()));
+    // The line the edited root starts at: its directive, or its `fn`.
+    let is_root_start = |line: &str| match roots.first() {
+        Some(pattern) => {
+            let name = pattern.rsplit("::").next().unwrap_or(pattern);
+            line.contains(&format!("fn {name}(")) || line.contains(&format!("fn {name}<"))
+        }
+        None => line.trim() == "// noalloc:root",
+    };
+    let options = json!({ "buildScripts": false, "roots": roots });
 
-    let (mut child, mut session, first, open_file_first, loaded) = Session::open(&server, &root, &lib, &text);
+    let (mut child, mut session, first, open_file_first, loaded) = Session::open(&server, &root, &lib, &text, &options);
     let pid = child.id();
     let rss_loaded = rss_kib(pid, "VmRSS");
 
     // The edit site: the first line of the first root's body.
     let lines: Vec<&str> = text.lines().collect();
-    let root_line = lines
-        .iter()
-        .position(|l| l.trim() == "// noalloc:root")
-        .unwrap();
+    let root_line = lines.iter().position(|l| is_root_start(l)).expect("the edited root in the file");
     let body_line = (root_line..lines.len())
         .find(|&i| lines[i].trim_end().ends_with('{'))
         .expect("a body")
@@ -114,7 +135,7 @@ fn main() {
     // Reopened on the same files, unchanged on disk: the analysis the first session
     // stored is published before the server has analyzed anything (when a cache
     // directory is in use, as by default).
-    let (mut child, mut reopened, _, reopened_first, _) = Session::open(&server, &root, &lib, &text);
+    let (mut child, mut reopened, _, reopened_first, _) = Session::open(&server, &root, &lib, &text, &options);
     reopened.shutdown(&mut child);
 
     // What rust-analyzer itself holds for this workspace once it has indexed it: load
@@ -195,7 +216,13 @@ struct Session {
 impl Session {
     /// Starts the server on `root` and opens `lib`; returns once it is quiescent,
     /// with the time that took and the time to `lib`'s first diagnostics.
-    fn open(server: &Path, root: &Path, lib: &Path, text: &str) -> (Child, Session, Duration, Option<Duration>, Option<Duration>) {
+    fn open(
+        server: &Path,
+        root: &Path,
+        lib: &Path,
+        text: &str,
+        options: &Value,
+    ) -> (Child, Session, Duration, Option<Duration>, Option<Duration>) {
         let mut child = Command::new(server)
             .arg("--stdio")
             .stdin(Stdio::piped())
@@ -231,7 +258,7 @@ impl Session {
                     "experimental": { "serverStatusNotification": true },
                     "window": { "workDoneProgress": true },
                 },
-                "initializationOptions": { "buildScripts": false },
+                "initializationOptions": options,
             }),
         );
         session.notify("initialized", json!({}));
