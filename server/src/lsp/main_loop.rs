@@ -36,7 +36,7 @@ use super::settings::Settings;
 use super::to_proto::{self, Texts, SOURCE};
 use super::transport::{Incoming, Outgoing};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
-use crate::engine::{Analysis, FindingKind, LoadError, Watch, Workspace};
+use crate::engine::{Analysis, AnalysisStore, FindingKind, LoadError, Watch, Workspace};
 
 /// Results of work done off the main loop.
 enum Task {
@@ -83,7 +83,19 @@ enum Task {
     NamesResolved {
         load: u64,
         returned: Box<Returned>,
+        /// The analysis store that step opened, for the analysis that follows.
+        store: Option<Box<OpenedStore>>,
     },
+}
+
+/// An analysis store opened (its fingerprint worked out) by the names step of a
+/// load, kept for the first analysis while nothing changed in between: the same
+/// generation (an edit or a settings change makes a new one) and configuration.
+struct OpenedStore {
+    load: u64,
+    generation: u64,
+    config: String,
+    store: AnalysisStore,
 }
 
 /// What the analysis thread tells the main loop while it runs: the open files are
@@ -164,6 +176,8 @@ struct Server {
     /// The load whose names are resolved and the syntax they parsed dropped
     /// (`LiveWorkspace::drop_syntax`), before its first analysis.
     names_resolved: Option<u64>,
+    /// The store the names step opened, until the first analysis takes it.
+    opened_store: Option<Box<OpenedStore>>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
     settings_error: Option<String>,
     analysis: Option<Arc<Analysis>>,
@@ -323,6 +337,7 @@ impl Server {
             running: None,
             store_tried: None,
             names_resolved: None,
+            opened_store: None,
             settings_error: None,
             analysis: None,
             published: HashMap::new(),
@@ -930,12 +945,13 @@ impl Server {
                     self.publish(*analysis);
                 }
             }
-            Task::NamesResolved { load, returned } => {
+            Task::NamesResolved { load, returned, store } => {
                 if load != self.load {
                     return; // a workspace since replaced by a reload
                 }
                 self.running = None;
                 self.names_resolved = Some(load);
+                self.opened_store = store;
                 if let Phase::Loaded(live) = &mut self.phase {
                     live.give_back(*returned);
                     live.drop_syntax();
@@ -1087,12 +1103,21 @@ impl Server {
         if !names_first {
             self.store_tried = Some(load);
         }
+        // The store the names step opened, if nothing changed since.
+        let config_shown = format!("{config:?}");
+        let opened = self.opened_store.take().filter(|opened| {
+            opened.load == load && opened.generation == generation && opened.config == config_shown
+        });
         let spawned = std::thread::Builder::new()
             .name("noalloc-analysis".to_owned())
             .stack_size(64 << 20)
             .spawn(move || {
                 let started = Instant::now();
-                let store = if use_store { snapshot.analysis_store(&config) } else { None };
+                let store = match opened {
+                    Some(opened) => Some(opened.store),
+                    None if use_store => snapshot.analysis_store(&config),
+                    None => None,
+                };
                 if names_first {
                     if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
                         let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
@@ -1101,7 +1126,9 @@ impl Server {
                         tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
                     }
                     let returned = Box::new(snapshot.release());
-                    let _ = tasks.send(Task::NamesResolved { load, returned });
+                    let store =
+                        store.map(|store| Box::new(OpenedStore { load, generation, config: config_shown, store }));
+                    let _ = tasks.send(Task::NamesResolved { load, returned, store });
                     return;
                 }
                 let result = snapshot.analyze_watched(&config, &mut watch);
