@@ -65,7 +65,9 @@ mod tests {
     /// copies the file into the README.
     #[test]
     fn readme_section_is_the_explanations() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+        // As `cargo test` names the package now: the binary may be another checkout's.
+        let package = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
+        let path = std::path::Path::new(&package).join("../README.md");
         let readme = std::fs::read_to_string(&path).unwrap();
         let heading = "## Finding codes\n\n";
         let start = readme.find(heading).expect("README has a Finding codes section") + heading.len();

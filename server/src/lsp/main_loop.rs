@@ -1104,10 +1104,10 @@ impl Server {
             self.store_tried = Some(load);
         }
         // The store the names step opened, if nothing changed since.
-        let config_shown = format!("{config:?}");
         let opened = self.opened_store.take().filter(|opened| {
-            opened.load == load && opened.generation == generation && opened.config == config_shown
+            opened.load == load && opened.generation == generation && opened.config == format!("{config:?}")
         });
+        let config_shown = names_first.then(|| format!("{config:?}"));
         let spawned = std::thread::Builder::new()
             .name("noalloc-analysis".to_owned())
             .stack_size(64 << 20)
@@ -1126,8 +1126,9 @@ impl Server {
                         tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
                     }
                     let returned = Box::new(snapshot.release());
-                    let store =
-                        store.map(|store| Box::new(OpenedStore { load, generation, config: config_shown, store }));
+                    let store = store
+                        .zip(config_shown)
+                        .map(|(store, config)| Box::new(OpenedStore { load, generation, config, store }));
                     let _ = tasks.send(Task::NamesResolved { load, returned, store });
                     return;
                 }

@@ -16,7 +16,7 @@ mod lsp;
 mod precision;
 mod soundness;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
@@ -35,7 +35,15 @@ pub fn roots_table(analysis: &Analysis) -> String {
 }
 
 pub fn test_data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-data").join(name).canonicalize().unwrap()
+    package_dir().join("../test-data").join(name).canonicalize().unwrap()
+}
+
+/// The server package's directory: as `cargo test` names it when it runs the
+/// tests, else as the build did. A target directory shared between checkouts can
+/// hand this one a test binary another checkout built (the sources are the same),
+/// whose `env!` names the other checkout.
+pub fn package_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }
 
 /// A package named `name` in a temporary directory, with `files` (paths under the

@@ -42,7 +42,7 @@ pub fn oracle_counts(name: &str) -> BTreeMap<String, u64> {
     let dir = test_data(name);
     let target = std::env::var_os("CARGO_TARGET_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| crate::package_dir().join("../target"))
         .join("noalloc-fixtures");
     let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
         .args(["run", "--quiet", "--example", "oracle"])
