@@ -13,16 +13,16 @@ fn in_package(path: &str) -> std::path::PathBuf {
     Path::new(&package).join(path)
 }
 
-fn suite() -> std::path::PathBuf {
+fn suite_dir() -> std::path::PathBuf {
     in_package("../../shared/data/JSONTestSuite/test_parsing")
 }
 
-fn golden() -> std::path::PathBuf {
+fn golden_path() -> std::path::PathBuf {
     in_package("tests/it/jsontestsuite_i.txt")
 }
 
 fn files(prefix: &str) -> Vec<(String, Vec<u8>)> {
-    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(suite())
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(suite_dir())
         .expect("JSONTestSuite beside the repo (../shared/data/JSONTestSuite)")
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
@@ -89,9 +89,9 @@ fn i_files_are_treated_as_listed() {
         writeln!(list, "{name}\tdecode {}\tvalidate {}\tserde_json {theirs}", verdict(decoded), verdict(validated)).unwrap();
     }
     if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(golden(), &list).unwrap();
+        std::fs::write(golden_path(), &list).unwrap();
     }
-    let golden = std::fs::read_to_string(golden()).unwrap_or_default();
+    let golden = std::fs::read_to_string(golden_path()).unwrap_or_default();
     assert_eq!(list, golden, "i_ treatment changed: rerun with UPDATE_EXPECT=1 and review the diff");
     // Whatever the list records, decoding accepts exactly what serde_json accepts.
     assert_eq!(disagree, Vec::<String>::new(), "i_ files decoded differently from serde_json");

@@ -981,6 +981,16 @@ fn growth_of_call<'db>(
     Some(Growth { buffer, proof, long_lived: on_self || through_mut_ref, on_self, holders })
 }
 
+/// A call of a compiler intrinsic, while its arguments are visited.
+#[derive(Clone, Copy)]
+struct IntrinsicCall {
+    call: ExprId,
+    /// It calls the functions it is given and keeps none of them
+    /// (`const_eval_select`, `catch_unwind`): a function item passed to it
+    /// directly is called, its address taken by nothing.
+    keeps_nothing: bool,
+}
+
 /// The walk of one body at one instantiation.
 struct BodyWalker<'g, 'db> {
     graph: &'g mut CallGraph<'db>,
@@ -994,14 +1004,9 @@ struct BodyWalker<'g, 'db> {
     callee_of_call: Option<(ExprId, ExprId)>,
     /// How the code being visited relates to panicking.
     panic: Panic,
-    /// The arguments being visited belong to a call of a compiler intrinsic, which
-    /// may call the functions it is given (`catch_unwind`).
-    in_intrinsic_call: bool,
-    /// The call, whose arguments are being visited, of an intrinsic that calls the
-    /// functions it is given and keeps none of them (`const_eval_select`,
-    /// `catch_unwind`): a function item passed there directly is called, its
-    /// address taken by nothing.
-    call_of_intrinsic_keeping_nothing: Option<ExprId>,
+    /// The call of a compiler intrinsic whose arguments are being visited: it may
+    /// call the functions it is given.
+    intrinsic_call: Option<IntrinsicCall>,
     /// Immutable `let` bindings of this body and their initialisers: the only
     /// source of a fn pointer bound by one (`let f: fn() -> i32 = helper;`).
     let_initializers: FxHashMap<BindingId, ExprId>,
@@ -1027,8 +1032,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             facts,
             callee_of_call: None,
             panic: Panic::No,
-            in_intrinsic_call: false,
-            call_of_intrinsic_keeping_nothing: None,
+            intrinsic_call: None,
             let_initializers: FxHashMap::default(),
             own_code,
             out: Walked { empties, ..Walked::default() },
@@ -1423,12 +1427,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     // generic `F: Fn` (resolved where that calls it), or an
                     // intrinsic given it (`catch_unwind`): a call here.
                     let called_here = matches!(self.callee_of_call, Some((callee, _)) if callee == expr);
-                    if called_here || self.in_intrinsic_call {
+                    if called_here || self.intrinsic_call.is_some() {
                         self.call(store, func, args, expr, None);
                     }
-                    let given_to_intrinsic = self
-                        .call_of_intrinsic_keeping_nothing
-                        .is_some_and(|call| matches!(&store[call], Expr::Call { args, .. } if args.contains(&expr)));
+                    let given_to_intrinsic = self.intrinsic_call.is_some_and(|intrinsic| {
+                        intrinsic.keeps_nothing
+                            && matches!(&store[intrinsic.call], Expr::Call { args, .. } if args.contains(&expr))
+                    });
                     if !called_here && !given_to_intrinsic {
                         self.note_address_taken(func, args, ty);
                     }
@@ -1528,29 +1533,24 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 self.callee_of_call = Some((*callee, expr));
                 self.visit_expr(store, *callee);
                 self.callee_of_call = None;
-                // `Some(keeps nothing)` for an intrinsic.
                 let intrinsic = match self.expr_ty(*callee).map(|t| t.kind()) {
                     Some(TyKind::FnDef(def, _)) => match def.0 {
                         CallableDefId::FunctionId(f) => {
                             let sig = FunctionSignature::of(self.graph.db, f);
-                            sig.flags
-                                .contains(FnFlags::RUSTC_INTRINSIC)
-                                .then(|| matches!(sig.name.as_str(), "const_eval_select" | "catch_unwind"))
+                            sig.flags.contains(FnFlags::RUSTC_INTRINSIC).then(|| IntrinsicCall {
+                                call: expr,
+                                keeps_nothing: matches!(sig.name.as_str(), "const_eval_select" | "catch_unwind"),
+                            })
                         }
                         _ => None,
                     },
                     _ => None,
                 };
-                let outer = std::mem::replace(&mut self.in_intrinsic_call, intrinsic.is_some());
-                let outer_call = std::mem::replace(
-                    &mut self.call_of_intrinsic_keeping_nothing,
-                    (intrinsic == Some(true)).then_some(expr),
-                );
+                let outer = std::mem::replace(&mut self.intrinsic_call, intrinsic);
                 for &arg in args.iter() {
                     self.visit_expr(store, arg);
                 }
-                self.in_intrinsic_call = outer;
-                self.call_of_intrinsic_keeping_nothing = outer_call;
+                self.intrinsic_call = outer;
             }
             _ => store.walk_child_exprs(expr, |child| self.visit_expr(store, child)),
         }
