@@ -24,6 +24,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
 use super::deferred_intrinsics::DeferredIntrinsics;
+use super::item_edits::EditLog;
 use super::incremental::walks_executed;
 use super::summary_cache::{self, SummaryCache};
 use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
@@ -36,10 +37,15 @@ pub struct LiveWorkspace {
     /// The workspace while no analysis holds it; its `db` is then a spare database.
     home: Option<Home>,
     files: FxHashMap<PathBuf, FileId>,
+    /// Every file of the database, std's and the dependencies' too.
+    all_files: std::sync::Arc<[FileId]>,
     root: PathBuf,
     /// std's intrinsics left out until an edit names one (moved out of the
     /// workspace, which may be lent when the edit comes).
     deferred_intrinsics: DeferredIntrinsics,
+    /// The edits taken, with each file's text before, for the roots' outcomes to
+    /// tell which edits they outlive (`item_edits`).
+    edits: EditLog,
 }
 
 /// Why an edit was not applied.
@@ -104,14 +110,17 @@ impl LiveWorkspace {
             .iter()
             .filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id)))
             .collect();
+        let all_files = ws.vfs.iter().map(|(id, _)| id).collect();
         let root = ws.root.clone();
         let deferred_intrinsics = std::mem::take(&mut ws.deferred_intrinsics);
         LiveWorkspace {
             db,
             home: Some(Home { ws, summaries: None, outcomes: RootMemos::default() }),
             files,
+            all_files,
             root,
             deferred_intrinsics,
+            edits: EditLog::default(),
         }
     }
 
@@ -156,7 +165,9 @@ impl LiveWorkspace {
         }
         if self.deferred_intrinsics.needed_after_edit(&self.db, id, path, &text) {
             self.deferred_intrinsics.restore(&mut self.db);
+            self.edits.took_unreadable();
         }
+        self.edits.took(id, self.db.file_text(id).text(&self.db).clone());
         let mut change = ChangeWithProcMacros::default();
         change.change_file(id, Some(text));
         let waited = self.db.apply_change(change);
@@ -169,6 +180,7 @@ impl LiveWorkspace {
     /// Lends the workspace to an analysis; `None` while another analysis holds it.
     pub fn snapshot(&mut self) -> Option<Snapshot> {
         let mut home = self.home.take()?;
+        home.outcomes.see_edits(self.edits.clone(), self.all_files.clone());
         let spare = std::mem::replace(&mut home.ws.db, self.db.clone());
         Some(Snapshot { home, spare })
     }
@@ -253,11 +265,12 @@ impl Snapshot {
         match std::panic::catch_unwind(run) {
             Ok(analysis) => {
                 tracing::info!(
-                    "{} of {} walks re-run, the rest reused from the database; {} of {} roots' outcomes reused",
+                    "{} of {} walks re-run, the rest reused from the database; {} of {} roots' outcomes reused ({} without asking their walks)",
                     walks_executed() - before,
                     analysis.timings.bodies_walked,
                     analysis.timings.roots_reused,
-                    analysis.roots.len()
+                    analysis.roots.len(),
+                    analysis.timings.roots_reused_unasked
                 );
                 Ok(analysis)
             }

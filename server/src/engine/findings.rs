@@ -217,8 +217,9 @@ impl Analyzer<'_> {
                         file,
                         line: step.line,
                         column: step.column,
-                        end_line: step.line,
-                        end_column: step.column,
+                        // A summary from before ends were kept: the call's start.
+                        end_line: if step.end_line == 0 { step.line } else { step.end_line },
+                        end_column: if step.end_line == 0 { step.column } else { step.end_column },
                     }),
                     exported: step.exported,
                 }));

@@ -22,6 +22,7 @@ mod parallel_names;
 mod reach;
 mod resolve;
 mod root_args;
+mod item_edits;
 mod root_reuse;
 mod roots;
 pub mod std_source;
@@ -334,6 +335,10 @@ pub struct Timings {
     /// was reused (`root_reuse`).
     #[serde(default)]
     pub roots_reused: usize,
+    /// Of those, the roots reused without asking their walks again: the edits
+    /// since touched only functions no other code names (`item_edits`).
+    #[serde(default)]
+    pub roots_reused_unasked: usize,
 }
 
 /// The answer for a workspace.

@@ -10,18 +10,26 @@
 //! values a root's parameters may hold come from; a free function added or removed
 //! is not among them, only the walks of bodies that name it see it), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
-//! text of every file holding its workspace code unchanged (findings carry lines).
+//! text of every file holding its workspace code (functions, and the initialisers
+//! of statics and consts it reads) unchanged (findings and chains carry lines).
 //! Generic roots checked at the instantiations the workspace makes are never
 //! reused: any body may add one. Knows nothing of how outcomes are made
 //! (`analysis`).
+//!
+//! The walks are not asked at all when the edits since the outcome was last found
+//! holding touched only free functions that no other code names, and the root's
+//! workspace code holds nothing a procedural macro made (`item_edits`): asking
+//! would have salsa infer again every workspace body they read, only to find each
+//! the same, since a function added or removed changes its crate's def map.
 
 use triomphe::Arc;
 
-use hir_def::{FunctionId, Lookup};
+use hir_def::{DefWithBodyId, FunctionId};
 use hir_ty::db::HirDatabase;
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::item_edits::{self, EditLog};
 use super::{Finding, Location, RootReport, incremental::WalkStamp};
 
 /// What one root adds to an analysis.
@@ -51,6 +59,11 @@ struct Memo {
     walks: Vec<WalkStamp>,
     files: Vec<(FileId, Arc<str>)>,
     outcome: RootOutcome,
+    /// How many edits the database had taken when the outcome was last found to
+    /// hold (`EditLog::taken`).
+    seen: u64,
+    /// No procedural macro made any of the root's workspace code.
+    made_without_procedural_macros: bool,
 }
 
 /// The outcomes of the last analysis, with what they were made under.
@@ -59,6 +72,15 @@ pub struct RootMemos {
     /// Settings, directives and item level of the analysis that made them.
     context: Option<String>,
     memos: FxHashMap<RootKey, Memo>,
+    /// The edits the database of this analysis took, and every file it holds.
+    edits: EditLog,
+    files: std::sync::Arc<[FileId]>,
+    /// Whether the edits after a number of them leave alone every body outside
+    /// the files they touched (`item_edits::leave_other_bodies_alone`), worked out
+    /// once per analysis.
+    proofs: FxHashMap<u64, bool>,
+    /// The names the files no edit touched spell, kept across analyses.
+    untouched: item_edits::UntouchedFiles,
 }
 
 impl RootMemos {
@@ -71,26 +93,59 @@ impl RootMemos {
         }
     }
 
-    /// The outcome of `root` from the last analysis, if it still holds.
-    pub(crate) fn reusable(&self, db: &dyn HirDatabase, root: &RootKey) -> Option<&RootOutcome> {
-        let memo = self.memos.get(root)?;
-        let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
-        (files_same && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp))).then_some(&memo.outcome)
+    /// Tells the memos the edits the database of the next analysis has taken, and
+    /// every file it holds.
+    pub(crate) fn see_edits(&mut self, edits: EditLog, files: std::sync::Arc<[FileId]>) {
+        self.edits = edits;
+        self.files = files;
+        self.proofs.clear();
     }
 
-    /// Keeps `outcome` of `root`, made of `walks` and of the workspace code of
-    /// `holders` (and the root itself).
+    /// The outcome of `root` from the last analysis, if it still holds, and whether
+    /// that was known without asking its walks.
+    pub(crate) fn reusable(&mut self, db: &dyn HirDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
+        let RootMemos { memos, edits, files, proofs, untouched, .. } = self;
+        let memo = memos.get_mut(root)?;
+        let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
+        if !files_same {
+            return None;
+        }
+        let now = edits.taken();
+        let untouched = memo.seen != now
+            && memo.made_without_procedural_macros
+            && *proofs.entry(memo.seen).or_insert_with(|| {
+                let started = std::time::Instant::now();
+                let untouched = item_edits::leave_other_bodies_alone(db, edits, memo.seen, files, untouched);
+                tracing::debug!("edits {}..={}: other bodies untouched: {untouched} ({:?})", memo.seen + 1, now, started.elapsed());
+                untouched
+            });
+        if !untouched && !memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) {
+            return None;
+        }
+        memo.seen = now;
+        Some((&memo.outcome, untouched))
+    }
+
+    /// Keeps `outcome` of `root`, made of `walks` and of the workspace `bodies` its
+    /// reach walked (functions, and statics' and consts' initialisers), and the
+    /// root's own.
     pub(crate) fn keep(
         &mut self,
         db: &dyn HirDatabase,
         root: RootKey,
         walks: Vec<WalkStamp>,
-        holders: &FxHashSet<FunctionId>,
+        bodies: &FxHashSet<DefWithBodyId>,
         outcome: RootOutcome,
     ) {
+        let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.0)]);
         let files: FxHashSet<FileId> =
-            holders.iter().chain([&root.0]).map(|func| func.lookup(db).id.file_id.original_file(db).file_id(db)).collect();
+            bodies().map(|body| item_edits::body_file(db, body).original_file(db).file_id(db)).collect();
         let files = files.into_iter().map(|file| (file, db.file_text(file).text(db).clone())).collect();
-        self.memos.insert(root, Memo { walks, files, outcome });
+        let made_without_procedural_macros = bodies().all(|body| item_edits::made_without_procedural_macros(db, body));
+        if !made_without_procedural_macros {
+            tracing::debug!("{}: a procedural macro made some of its code; its walks are always asked", outcome.report.function);
+        }
+        let seen = self.edits.taken();
+        self.memos.insert(root, Memo { walks, files, outcome, seen, made_without_procedural_macros });
     }
 }

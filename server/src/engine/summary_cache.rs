@@ -127,6 +127,12 @@ pub struct CachedStep {
     pub file: Option<PathBuf>,
     pub line: u32,
     pub column: u32,
+    /// Where the call ends, so that a chain answered from a summary marks the same
+    /// text as one walked.
+    #[serde(default)]
+    pub end_line: u32,
+    #[serde(default)]
+    pub end_column: u32,
     /// See `ChainStep::exported`.
     #[serde(default)]
     pub exported: bool,
@@ -323,7 +329,15 @@ mod tests {
             allocates,
             on_error: false,
             once: false,
-            chain: vec![CachedStep { function: "alloc::alloc::alloc".into(), file: None, line: 95, column: 5, exported: true }],
+            chain: vec![CachedStep {
+                function: "alloc::alloc::alloc".into(),
+                file: None,
+                line: 95,
+                column: 5,
+                end_line: 95,
+                end_column: 12,
+                exported: true,
+            }],
             adds: Default::default(),
             uses_allow: Vec::new(),
             calls_back: Default::default(),

@@ -1425,6 +1425,111 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     assert_eq!(sixth.functions_checked, fresh.functions_checked);
 }
 
+/// A function added or removed under a name no other code spells leaves every root
+/// whose code is elsewhere as it was, without its walks asked again (their bodies'
+/// inference re-run, since the crate's def map changed): engine/item_edits.rs. A
+/// name spelled anywhere else, here in a `macro_rules!` body that a root's code
+/// expands, asks them all; so does a function holding a macro call. (A function
+/// another module imports with a glob changes the item level: nothing is reused.)
+/// The last answer is checked against a fresh load of the same files.
+#[test]
+fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "names",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n\n#[macro_export]\nmacro_rules! call_later {\n    () => {\n        $crate::c::later()\n    };\n}\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\nfn helper() -> usize {\n    1\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    crate::call_later!()\n}\n"),
+        ],
+    );
+    let c = root.join("src/c.rs");
+    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
+    std::fs::write(&c, c_text).unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    let rows = |analysis: &Analysis| -> Vec<(String, u32, String)> {
+        let mut rows: Vec<_> = analysis
+            .findings
+            .iter()
+            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line, f.reasons.join("; ")))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    let mut edit = |text: &str| {
+        std::fs::write(&c, text).unwrap();
+        assert!(live.set_file_text(&c, text).unwrap());
+        live.analyze_here(&config).unwrap().unwrap()
+    };
+
+    // `later` names nothing yet: the call has no known callee.
+    let unresolved = rows(&first);
+    assert!(unresolved.iter().any(|(file, _, _)| file == "b.rs"), "{unresolved:?}");
+    assert!(unresolved.iter().all(|(file, _, _)| file == "b.rs"), "{unresolved:?}");
+
+    // A name no file spells: both roots reused, neither's walks asked.
+    let unique = format!("{c_text}\npub fn noalloc_name_nothing_spells() -> usize {{\n    2\n}}\n");
+    let added = edit(&unique);
+    assert_eq!((added.timings.roots_reused, added.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(rows(&added), unresolved);
+    // Removed again (the file as it was two edits ago): the same.
+    let removed = edit(c_text);
+    assert_eq!((removed.timings.roots_reused, removed.timings.roots_reused_unasked), (2, 2));
+
+    // `later`, which the macro body spells: `b_root`'s call now resolves to it and
+    // allocates. Every root is asked; `a_root`'s walks are unchanged, so it is reused.
+    let later = format!("{c_text}\npub fn later() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n");
+    let resolved = edit(&later);
+    assert_eq!((resolved.timings.roots_reused, resolved.timings.roots_reused_unasked), (1, 0));
+    let found = rows(&resolved);
+    assert!(found.iter().any(|(file, line, _)| file == "c.rs" && *line == 6), "{found:?}");
+
+    // A function holding a macro call may expand to an impl: every root is asked
+    // (and `b_root`, whose code is now in c.rs too, judged again).
+    let with_macro = format!("{later}\npub fn noalloc_with_a_macro() {{\n    assert!(true);\n}}\n");
+    let macro_added = edit(&with_macro);
+    assert_eq!((macro_added.timings.roots_reused, macro_added.timings.roots_reused_unasked), (1, 0));
+    assert_eq!(rows(&macro_added), found);
+
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&macro_added), rows(&fresh));
+    assert_eq!(macro_added.roots, fresh.roots);
+}
+
+/// The proof by names holds only for code no procedural macro made: one may build a
+/// name no file spells. In `specifics`, `serialize_point` and `serialize_tagged`
+/// reach serde's derived `Serialize`: after a function is added under a name
+/// nothing spells, they are reused only once their walks are asked, every other
+/// root outside the edited file without asking. The answer is the same throughout.
+#[test]
+fn a_root_reaching_a_procedural_macros_output_is_always_asked() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let scratch = Scratch::of("specifics");
+    let root = scratch.root();
+    let config = CheckConfig::default().with_manifest(&root).expect("fixture manifest");
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("fixture loads"));
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    let file = scratch.file("src/closures.rs");
+    let text = format!("{}\nfn noalloc_name_nothing_spells() -> u32 {{\n    1\n}}\n", std::fs::read_to_string(&file).unwrap());
+    std::fs::write(&file, &text).unwrap();
+    assert!(live.set_file_text(&file, &text).unwrap());
+    let added = live.analyze_here(&config).unwrap().unwrap();
+    // Not reused: the roots with code in the edited file, and generic roots.
+    let in_closures = first.roots.iter().filter(|r| r.location.file.ends_with("src/closures.rs")).count();
+    assert!(in_closures > 0 && added.timings.roots_reused + in_closures <= first.roots.len());
+    assert!(added.timings.roots_reused > first.roots.len() / 2, "{:?}", added.timings);
+    assert_eq!(added.timings.roots_reused - added.timings.roots_reused_unasked, 2);
+    assert_eq!(added.findings, first.findings);
+    assert_eq!(added.roots, first.roots);
+}
+
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
 /// and the root behind it is checked; roots written as `#[noalloc::root]` are read.
 #[test]

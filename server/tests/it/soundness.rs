@@ -151,7 +151,8 @@ fn a_root_pattern_gives_a_generic_root_its_concrete_arguments() {
 }
 
 /// Cold (empty cache), warm (the cache the cold run wrote) and `--no-cache` runs
-/// give the same findings.
+/// give the same findings, with the same chains to the allocator, place for place
+/// (a summary keeps where each call of its chain starts and ends).
 fn cache_never_changes_findings(name: &'static str) {
     let shared = fixture(name);
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -164,6 +165,12 @@ fn cache_never_changes_findings(name: &'static str) {
     let uncached = short(&fixture, &fixture.analysis);
     assert_eq!(short(&fixture, &cold), uncached, "{name}: cold run with the cache on");
     assert_eq!(short(&fixture, &warm), uncached, "{name}: warm run");
+    let chains = |analysis: &Analysis| {
+        let mut chains: Vec<String> = analysis.findings.iter().map(|f| format!("{:?} {:?}", f.location, f.chain)).collect();
+        chains.sort();
+        chains
+    };
+    assert_eq!(chains(&warm), chains(&fixture.analysis), "{name}: warm run's chains");
 }
 
 #[test]

@@ -1,0 +1,358 @@
+//! Which edits a root's outcome outlives without asking rust-analyzer: edits that
+//! add, remove or change free functions only, under names no other code spells.
+//! Owns the log of edits a live workspace took, the comparison of a file's text
+//! before and after them, and the search for the names they touched; knows
+//! nothing of roots (`root_reuse`).
+//!
+//! Why: adding a function changes its crate's def map, and salsa then re-runs
+//! rust-analyzer's inference of every body of the crate a kept walk read, to find
+//! each result the same (`specifics`, `lsp_bench items`: most of an item edit's
+//! time). A body's inference reads the def map only through the paths it
+//! resolves, and a path can resolve to a new (or lose a removed) function only if
+//! it spells its name: in the text of a file, or in what a macro makes of a
+//! file's text and a `macro_rules!` body, which is in a file too. Only a
+//! procedural macro can build a name no file spells, so the proof holds for a
+//! root whose workspace code holds nothing a procedural macro made
+//! (`made_without_procedural_macros`).
+//!
+//! An edit qualifies when the file's text outside its top-level `fn` items of
+//! the touched names is the same token for token (whitespace aside), and each such
+//! function, before and after, has no attribute, no item and no macro call in it
+//! (an `impl` in a body counts for the whole program, and a macro call may expand
+//! to one). Other items (impls, types, signatures of methods) are the item level
+//! a root's outcome is kept under (`incremental::items_generation`), and an edit
+//! of them is left to salsa.
+
+use std::collections::VecDeque;
+
+use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
+use hir_expand::{HirFileId, MacroDefKind};
+use ra_ap_ide_db::base_db::SourceDatabase;
+use ra_ap_syntax::{
+    AstNode, Edition, NodeOrToken, SourceFile, SyntaxKind, TextRange,
+    ast::{self, HasModuleItem, HasName},
+};
+use ra_ap_vfs::FileId;
+use rustc_hash::{FxHashMap, FxHashSet};
+use triomphe::Arc;
+
+/// The edits a live workspace took, numbered from 1, with each file's text before
+/// it; the last `EditLog::KEPT`.
+#[derive(Clone, Default)]
+pub struct EditLog {
+    entries: VecDeque<LoggedEdit>,
+    /// How many edits were taken so far.
+    taken: u64,
+    /// Every file an edit changed since the load, whether or not still logged.
+    touched: std::sync::Arc<FxHashSet<FileId>>,
+    /// How many changes no comparison of texts can read were taken.
+    unreadable: u64,
+}
+
+#[derive(Clone)]
+struct LoggedEdit {
+    number: u64,
+    /// `None`: a change of the database no text comparison can read (std's
+    /// intrinsics put back).
+    file: Option<(FileId, Arc<str>)>,
+}
+
+impl EditLog {
+    /// More than a burst of typing between two analyses.
+    const KEPT: usize = 64;
+
+    /// Notes that `file`'s text, `before`, was replaced.
+    pub fn took(&mut self, file: FileId, before: Arc<str>) {
+        if !self.touched.contains(&file) {
+            std::sync::Arc::make_mut(&mut self.touched).insert(file);
+        }
+        self.push(Some((file, before)));
+    }
+
+    /// Notes a change no comparison of texts can read.
+    pub fn took_unreadable(&mut self) {
+        self.unreadable += 1;
+        self.push(None);
+    }
+
+    fn push(&mut self, file: Option<(FileId, Arc<str>)>) {
+        self.taken += 1;
+        if self.entries.len() == Self::KEPT {
+            self.entries.pop_front();
+        }
+        self.entries.push_back(LoggedEdit { number: self.taken, file });
+    }
+
+    /// How many edits were taken so far: what an analysis of the database as it
+    /// is now has seen.
+    pub fn taken(&self) -> u64 {
+        self.taken
+    }
+
+    /// Each file edited after the first `seen` edits, with its text then; `None`
+    /// when the log no longer reaches back that far or a change among them cannot
+    /// be read.
+    fn texts_after(&self, seen: u64) -> Option<FxHashMap<FileId, Arc<str>>> {
+        let first_kept = self.entries.front().map_or(self.taken + 1, |entry| entry.number);
+        if seen + 1 < first_kept {
+            return None;
+        }
+        let mut texts = FxHashMap::default();
+        for entry in self.entries.iter().filter(|entry| entry.number > seen) {
+            let (file, before) = entry.file.as_ref()?;
+            texts.entry(*file).or_insert_with(|| before.clone());
+        }
+        Some(texts)
+    }
+}
+
+/// Which names the files no edit touched spell, as found so far: those files keep
+/// the text they were loaded with (std's and the dependencies', mostly), so each
+/// name is looked for in them once. Found again from scratch after a change no
+/// comparison can read (it changes files without telling which).
+#[derive(Default)]
+pub(crate) struct UntouchedFiles {
+    unreadable: u64,
+    spelled: FxHashMap<String, bool>,
+}
+
+/// Whether the edits after the first `seen` of `log` change nothing that a walk of
+/// a body outside the edited files reads, for a root whose workspace code holds
+/// nothing a procedural macro made: each edited file changed only in top-level
+/// free functions, and no file (nor the rest of an edited one) spells the name of
+/// one of them. `files`: every file of the database.
+pub(crate) fn leave_other_bodies_alone(
+    db: &dyn SourceDatabase,
+    log: &EditLog,
+    seen: u64,
+    files: &[FileId],
+    untouched: &mut UntouchedFiles,
+) -> bool {
+    let Some(before) = log.texts_after(seen) else { return false };
+    let mut names = FxHashSet::default();
+    let mut rests = FxHashMap::default();
+    for (file, before) in before {
+        let now = db.file_text(file).text(db);
+        if **now == *before {
+            continue;
+        }
+        // Parsed as its crates parse it (keywords differ between editions).
+        let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+        let Some(edition) = crates.first().map(|krate| krate.data(db).edition) else { return false };
+        if crates.iter().any(|krate| krate.data(db).edition != edition) {
+            return false;
+        }
+        let Some(changed) = functions_changed(&before, now, edition) else { return false };
+        names.extend(changed.names);
+        rests.insert(file, changed.rest);
+    }
+    if names.is_empty() {
+        return true;
+    }
+    // A name with other letters may be spelled in other bytes (NFC).
+    if !names.iter().all(|name| name.is_ascii()) {
+        return false;
+    }
+    let finders: Vec<memchr::memmem::Finder<'_>> = names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes())).collect();
+    let touched_spell = log.touched.iter().any(|file| match rests.get(file) {
+        Some(rest) => spells_any(rest, &finders),
+        None => spells_any(db.file_text(*file).text(db), &finders),
+    });
+    if touched_spell {
+        return false;
+    }
+    if untouched.unreadable != log.unreadable {
+        *untouched = UntouchedFiles { unreadable: log.unreadable, spelled: FxHashMap::default() };
+    }
+    // A file touched after a name was looked for only makes the answer cautious.
+    finders.iter().all(|finder| {
+        let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
+        !*untouched.spelled.entry(name).or_insert_with(|| {
+            files
+                .iter()
+                .filter(|file| !log.touched.contains(*file))
+                .any(|&file| spells_any(db.file_text(file).text(db), std::slice::from_ref(finder)))
+        })
+    })
+}
+
+/// Whether `def`, and every macro call lowered into its body, come from files and
+/// macros no procedural macro made: a procedural macro may build a name that no
+/// file spells.
+pub(crate) fn made_without_procedural_macros(db: &dyn SourceDatabase, def: DefWithBodyId) -> bool {
+    let (_, source_map) = Body::with_source_map(db, def);
+    std::iter::once(body_file(db, def))
+        .chain(source_map.macro_calls().map(|(_, call)| HirFileId::MacroFile(call)))
+        .all(|file| no_procedural_macro_made(db, file))
+}
+
+/// The file `def` is written in, or the macro expansion that made it.
+pub(crate) fn body_file(db: &dyn SourceDatabase, def: DefWithBodyId) -> HirFileId {
+    match def {
+        DefWithBodyId::FunctionId(it) => it.lookup(db).id.file_id,
+        DefWithBodyId::StaticId(it) => it.lookup(db).id.file_id,
+        DefWithBodyId::ConstId(it) => it.lookup(db).id.file_id,
+        DefWithBodyId::VariantId(it) => it.lookup(db).id.file_id,
+    }
+}
+
+/// Whether `file` is a source file, or the expansion of macros none of which is
+/// procedural, down to the source file.
+fn no_procedural_macro_made(db: &dyn SourceDatabase, mut file: HirFileId) -> bool {
+    while let Some(call) = file.macro_file() {
+        let loc = call.loc(db);
+        if matches!(loc.def.kind, MacroDefKind::ProcMacro(..)) {
+            return false;
+        }
+        file = loc.kind.file_id();
+    }
+    true
+}
+
+/// What changed between two texts of a file, when only top-level free functions
+/// did.
+#[derive(Debug, PartialEq, Eq)]
+struct FunctionsChanged {
+    /// The names of the functions added, removed or changed.
+    names: FxHashSet<String>,
+    /// The file after the edit without those functions: its tokens, spaced, where
+    /// the names are looked for.
+    rest: String,
+}
+
+fn functions_changed(before: &str, after: &str, edition: Edition) -> Option<FunctionsChanged> {
+    let parse = |text: &str| SourceFile::parse(text, edition).tree();
+    let (before, after) = (parse(before), parse(after));
+    let functions = |file: &SourceFile| -> Option<FxHashMap<String, Vec<String>>> {
+        let mut by_name: FxHashMap<String, Vec<String>> = FxHashMap::default();
+        for item in file.items() {
+            if let ast::Item::Fn(function) = item {
+                let name = function.name()?.text().to_string();
+                by_name.entry(name).or_default().push(function.syntax().text().to_string());
+            }
+        }
+        by_name.values_mut().for_each(|texts| texts.sort_unstable());
+        Some(by_name)
+    };
+    let (then, now) = (functions(&before)?, functions(&after)?);
+    let names: FxHashSet<String> = then
+        .keys()
+        .chain(now.keys())
+        .filter(|name| then.get(*name) != now.get(*name))
+        .cloned()
+        .collect();
+    let kept = outside_functions(&after, &names)?;
+    (outside_functions(&before, &names)? == kept).then(|| FunctionsChanged { names, rest: kept.join(" ") })
+}
+
+/// The tokens of `file` outside its top-level functions named in `names`, but
+/// whitespace; `None` when one of those functions has an attribute, or an item or
+/// a macro call in it.
+fn outside_functions(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
+    let mut left_out: Vec<TextRange> = Vec::new();
+    for item in file.items() {
+        let ast::Item::Fn(function) = item else { continue };
+        if !function.name().is_some_and(|name| names.contains(&*name.text())) {
+            continue;
+        }
+        let reaches_out = function.syntax().descendants().any(|node| {
+            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+                || (node != *function.syntax() && ast::Item::can_cast(node.kind()))
+        });
+        if reaches_out {
+            return None;
+        }
+        left_out.push(function.syntax().text_range());
+    }
+    let tokens = file.syntax().descendants_with_tokens().filter_map(|element| match element {
+        NodeOrToken::Token(token)
+            if token.kind() != SyntaxKind::WHITESPACE
+                && !left_out.iter().any(|range| range.contains_range(token.text_range())) =>
+        {
+            Some(token.text().to_owned())
+        }
+        _ => None,
+    });
+    Some(tokens.collect())
+}
+
+/// Whether `text` holds one of the names as a whole word (a byte other than an
+/// ASCII letter, digit or `_` on either side): as an identifier, or in a comment
+/// or literal (an inline format argument, a path a derive reads from a string).
+fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
+    let bytes = text.as_bytes();
+    let word_byte = |at: Option<&u8>| at.is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric());
+    names.iter().any(|name| {
+        name.find_iter(bytes).any(|at| {
+            !word_byte(at.checked_sub(1).and_then(|before| bytes.get(before))) && !word_byte(bytes.get(at + name.needle().len()))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(before: &str, after: &str) -> Option<Vec<String>> {
+        functions_changed(before, after, Edition::CURRENT).map(|changed| {
+            let mut names: Vec<String> = changed.names.into_iter().collect();
+            names.sort();
+            names
+        })
+    }
+
+    const FILE: &str = "use std::fmt;\n\npub struct S;\n\npub fn kept() -> u32 {\n    1\n}\n";
+
+    #[test]
+    fn a_function_added_or_removed_at_the_top_level_is_named() {
+        let added = format!("{FILE}fn bench_item() -> u32 {{ 1 }}\n");
+        assert_eq!(names(FILE, &added), Some(vec!["bench_item".to_owned()]));
+        assert_eq!(names(&added, FILE), Some(vec!["bench_item".to_owned()]));
+        // Whitespace between items, and the body of a function, change nothing else.
+        let body = FILE.replace("    1\n", "    2 + 3\n\n");
+        assert_eq!(names(FILE, &body), Some(vec!["kept".to_owned()]));
+        assert_eq!(names(FILE, &FILE.replace("\n\n", "\n")), Some(vec![]));
+    }
+
+    #[test]
+    fn an_edit_of_anything_but_plain_free_functions_is_not_read() {
+        // Another item, a method, a function's attribute, item or macro call.
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(u8);")), None);
+        assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}#[no_mangle]\nfn malloc() {{}}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}fn f() {{ impl Clone for S {{ fn clone(&self) -> S {{ S }} }} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}fn f() {{ my_macro!(); }}\n")), None);
+        // An unclosed function takes the items after it into its body.
+        let unclosed = FILE.replace("pub struct S;", "fn open() {\npub struct S;");
+        assert_eq!(names(FILE, &unclosed), None);
+        // A comment is a token like any other.
+        assert_eq!(names(FILE, &FILE.replace("use std::fmt;", "use std::fmt; // noalloc:allow")), None);
+    }
+
+    #[test]
+    fn names_are_found_as_whole_words_only() {
+        let finders = [memchr::memmem::Finder::new("item")];
+        assert!(spells_any("call(item)", &finders));
+        assert!(spells_any("format!(\"{item}\")", &finders));
+        assert!(spells_any("item", &finders));
+        assert!(!spells_any("bench_item items item2", &finders));
+    }
+
+    #[test]
+    fn the_log_reads_back_only_as_far_as_it_keeps() {
+        let mut log = EditLog::default();
+        let file = FileId::from_raw(0);
+        log.took(file, Arc::from("a"));
+        log.took(file, Arc::from("b"));
+        let texts = log.texts_after(0).expect("all kept");
+        assert_eq!(&*texts[&file], "a");
+        assert_eq!(&*log.texts_after(1).expect("kept")[&file], "b");
+        assert!(log.texts_after(2).expect("nothing since").is_empty());
+        for _ in 0..EditLog::KEPT {
+            log.took(file, Arc::from("c"));
+        }
+        assert!(log.texts_after(0).is_none());
+        log.took_unreadable();
+        assert!(log.texts_after(log.taken() - 1).is_none());
+    }
+}
