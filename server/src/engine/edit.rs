@@ -24,8 +24,8 @@ use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
 use super::deferred_intrinsics::DeferredIntrinsics;
-use super::item_edits::EditLog;
 use super::incremental::walks_executed;
+use super::item_edits::EditLog;
 use super::summary_cache::{self, SummaryCache};
 use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
 
