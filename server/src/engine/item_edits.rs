@@ -11,9 +11,10 @@
 //! resolves, and a path can resolve to a new (or lose a removed) function only if
 //! it spells its name: in the text of a file, or in what a macro makes of a
 //! file's text and a `macro_rules!` body, which is in a file too. Only a
-//! procedural macro can build a name no file spells, so the proof holds for a
-//! root whose workspace code holds nothing a procedural macro made
-//! (`made_without_procedural_macros`).
+//! procedural macro can build a name no file spells, so for a root whose
+//! workspace code a procedural macro made (a derive's impl, a body calling a
+//! function-like one) the names are looked for in those expansions too
+//! (`procedural_expansions`).
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
@@ -26,7 +27,7 @@
 use std::collections::VecDeque;
 
 use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
-use hir_expand::{HirFileId, MacroDefKind};
+use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
 use ra_ap_ide_db::base_db::SourceDatabase;
 use ra_ap_syntax::{
     AstNode, Edition, NodeOrToken, SourceFile, SyntaxKind, TextRange,
@@ -116,19 +117,20 @@ pub(crate) struct UntouchedFiles {
     spelled: FxHashMap<String, bool>,
 }
 
-/// Whether the edits after the first `seen` of `log` change nothing that a walk of
-/// a body outside the edited files reads, for a root whose workspace code holds
-/// nothing a procedural macro made: each edited file changed only in top-level
-/// free functions, and no file (nor the rest of an edited one) spells the name of
-/// one of them. `files`: every file of the database.
-pub(crate) fn leave_other_bodies_alone(
+/// The names of the free functions the edits after the first `seen` of `log`
+/// added, removed or changed, when that is all they changed and no file (nor the
+/// rest of an edited one) spells one of them: then the edits change nothing that a
+/// walk of a body outside the edited files reads, unless a procedural macro's
+/// expansion in it spells one (`TouchedNames::spelled_in`). `None` when that cannot
+/// be told. `files`: every file of the database.
+pub(crate) fn touched_names_unspelled(
     db: &dyn SourceDatabase,
     log: &EditLog,
     seen: u64,
     files: &[FileId],
     untouched: &mut UntouchedFiles,
-) -> bool {
-    let Some(before) = log.texts_after(seen) else { return false };
+) -> Option<TouchedNames> {
+    let before = log.texts_after(seen)?;
     let mut names = FxHashSet::default();
     let mut rests = FxHashMap::default();
     for (file, before) in before {
@@ -138,52 +140,72 @@ pub(crate) fn leave_other_bodies_alone(
         }
         // Parsed as its crates parse it (keywords differ between editions).
         let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
-        let Some(edition) = crates.first().map(|krate| krate.data(db).edition) else { return false };
+        let edition = crates.first()?.data(db).edition;
         if crates.iter().any(|krate| krate.data(db).edition != edition) {
-            return false;
+            return None;
         }
-        let Some(changed) = functions_changed(&before, now, edition) else { return false };
+        let changed = functions_changed(&before, now, edition)?;
         names.extend(changed.names);
         rests.insert(file, changed.rest);
     }
-    if names.is_empty() {
-        return true;
-    }
     // A name with other letters may be spelled in other bytes (NFC).
     if !names.iter().all(|name| name.is_ascii()) {
-        return false;
+        return None;
     }
-    let finders: Vec<memchr::memmem::Finder<'_>> = names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes())).collect();
+    let names = TouchedNames { finders: names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect() };
     let touched_spell = log.touched.iter().any(|file| match rests.get(file) {
-        Some(rest) => spells_any(rest, &finders),
-        None => spells_any(db.file_text(*file).text(db), &finders),
+        Some(rest) => names.spelled_in(rest),
+        None => names.spelled_in(db.file_text(*file).text(db)),
     });
     if touched_spell {
-        return false;
+        return None;
     }
     if untouched.unreadable != log.unreadable {
         *untouched = UntouchedFiles { unreadable: log.unreadable, spelled: FxHashMap::default() };
     }
     // A file touched after a name was looked for only makes the answer cautious.
-    finders.iter().all(|finder| {
+    let spelled = names.finders.iter().any(|finder| {
         let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
-        !*untouched.spelled.entry(name).or_insert_with(|| {
+        *untouched.spelled.entry(name).or_insert_with(|| {
             files
                 .iter()
                 .filter(|file| !log.touched.contains(*file))
                 .any(|&file| spells_any(db.file_text(file).text(db), std::slice::from_ref(finder)))
         })
-    })
+    });
+    (!spelled).then_some(names)
 }
 
-/// Whether `def`, and every macro call lowered into its body, come from files and
-/// macros no procedural macro made: a procedural macro may build a name that no
-/// file spells.
-pub(crate) fn made_without_procedural_macros(db: &dyn SourceDatabase, def: DefWithBodyId) -> bool {
+/// The names of the functions edits touched.
+pub(crate) struct TouchedNames {
+    finders: Vec<memchr::memmem::Finder<'static>>,
+}
+
+impl TouchedNames {
+    /// Whether `text` holds one of the names as a whole word.
+    pub(crate) fn spelled_in(&self, text: &str) -> bool {
+        spells_any(text, &self.finders)
+    }
+}
+
+/// The calls of procedural macros whose expansions made `def` or are lowered into
+/// its body: such a macro may build a name that no file spells.
+pub(crate) fn procedural_expansions(db: &dyn SourceDatabase, def: DefWithBodyId, calls: &mut FxHashSet<MacroCallId>) {
     let (_, source_map) = Body::with_source_map(db, def);
-    std::iter::once(body_file(db, def))
-        .chain(source_map.macro_calls().map(|(_, call)| HirFileId::MacroFile(call)))
-        .all(|file| no_procedural_macro_made(db, file))
+    for mut file in std::iter::once(body_file(db, def)).chain(source_map.macro_calls().map(|(_, call)| HirFileId::MacroFile(call))) {
+        while let Some(call) = file.macro_file() {
+            let loc = call.loc(db);
+            if matches!(loc.def.kind, MacroDefKind::ProcMacro(..)) {
+                calls.insert(call);
+            }
+            file = loc.kind.file_id();
+        }
+    }
+}
+
+/// The text a macro call expanded to.
+pub(crate) fn expansion_text(db: &dyn SourceDatabase, call: MacroCallId) -> String {
+    HirFileId::MacroFile(call).parse_or_expand(db).to_string()
 }
 
 /// The file `def` is written in, or the macro expansion that made it.
@@ -194,19 +216,6 @@ pub(crate) fn body_file(db: &dyn SourceDatabase, def: DefWithBodyId) -> HirFileI
         DefWithBodyId::ConstId(it) => it.lookup(db).id.file_id,
         DefWithBodyId::VariantId(it) => it.lookup(db).id.file_id,
     }
-}
-
-/// Whether `file` is a source file, or the expansion of macros none of which is
-/// procedural, down to the source file.
-fn no_procedural_macro_made(db: &dyn SourceDatabase, mut file: HirFileId) -> bool {
-    while let Some(call) = file.macro_file() {
-        let loc = call.loc(db);
-        if matches!(loc.def.kind, MacroDefKind::ProcMacro(..)) {
-            return false;
-        }
-        file = loc.kind.file_id();
-    }
-    true
 }
 
 /// What changed between two texts of a file, when only top-level free functions

@@ -17,14 +17,16 @@
 //! (`analysis`).
 //!
 //! The walks are not asked at all when the edits since the outcome was last found
-//! holding touched only free functions that no other code names, and the root's
-//! workspace code holds nothing a procedural macro made (`item_edits`): asking
-//! would have salsa infer again every workspace body they read, only to find each
-//! the same, since a function added or removed changes its crate's def map.
+//! holding touched only free functions that no other code names, nor any
+//! procedural macro's expansion in the root's workspace code (`item_edits`):
+//! asking would have salsa infer again every workspace body they read, only to
+//! find each the same, since a function added or removed changes its crate's def
+//! map.
 
 use triomphe::Arc;
 
 use hir_def::{DefWithBodyId, FunctionId};
+use hir_expand::MacroCallId;
 use hir_ty::db::HirDatabase;
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -62,8 +64,8 @@ struct Memo {
     /// How many edits the database had taken when the outcome was last found to
     /// hold (`EditLog::taken`).
     seen: u64,
-    /// No procedural macro made any of the root's workspace code.
-    made_without_procedural_macros: bool,
+    /// The calls of procedural macros that made some of the root's workspace code.
+    procedural: Vec<MacroCallId>,
 }
 
 /// The outcomes of the last analysis, with what they were made under.
@@ -75,10 +77,13 @@ pub struct RootMemos {
     /// The edits the database of this analysis took, and every file it holds.
     edits: EditLog,
     files: std::sync::Arc<[FileId]>,
-    /// Whether the edits after a number of them leave alone every body outside
-    /// the files they touched (`item_edits::leave_other_bodies_alone`), worked out
-    /// once per analysis.
-    proofs: FxHashMap<u64, bool>,
+    /// The names the edits after a number of them touched, when they leave alone
+    /// every body outside the files they touched that no procedural macro's
+    /// expansion spelling one of them made (`item_edits::touched_names_unspelled`),
+    /// and whether a procedural macro's expansion spells one, worked out once per
+    /// analysis.
+    proofs: FxHashMap<u64, Option<item_edits::TouchedNames>>,
+    expansions_spelling: FxHashMap<(u64, MacroCallId), bool>,
     /// The names the files no edit touched spell, kept across analyses.
     untouched: item_edits::UntouchedFiles,
 }
@@ -99,26 +104,34 @@ impl RootMemos {
         self.edits = edits;
         self.files = files;
         self.proofs.clear();
+        self.expansions_spelling.clear();
     }
 
     /// The outcome of `root` from the last analysis, if it still holds, and whether
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, db: &dyn HirDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
-        let RootMemos { memos, edits, files, proofs, untouched, .. } = self;
+        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
             return None;
         }
         let now = edits.taken();
-        let untouched = memo.seen != now
-            && memo.made_without_procedural_macros
-            && *proofs.entry(memo.seen).or_insert_with(|| {
+        let names = (memo.seen != now).then(|| {
+            proofs.entry(memo.seen).or_insert_with(|| {
                 let started = std::time::Instant::now();
-                let untouched = item_edits::leave_other_bodies_alone(db, edits, memo.seen, files, untouched);
-                tracing::debug!("edits {}..={}: other bodies untouched: {untouched} ({:?})", memo.seen + 1, now, started.elapsed());
-                untouched
-            });
+                let names = item_edits::touched_names_unspelled(db, edits, memo.seen, files, untouched);
+                tracing::debug!("edits {}..={}: other bodies untouched: {} ({:?})", memo.seen + 1, now, names.is_some(), started.elapsed());
+                names
+            })
+        });
+        let untouched = names.and_then(|names| names.as_ref()).is_some_and(|names| {
+            memo.procedural.iter().all(|&call| {
+                !*expansions_spelling
+                    .entry((memo.seen, call))
+                    .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
+            })
+        });
         if !untouched && !memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) {
             return None;
         }
@@ -141,11 +154,10 @@ impl RootMemos {
         let files: FxHashSet<FileId> =
             bodies().map(|body| item_edits::body_file(db, body).original_file(db).file_id(db)).collect();
         let files = files.into_iter().map(|file| (file, db.file_text(file).text(db).clone())).collect();
-        let made_without_procedural_macros = bodies().all(|body| item_edits::made_without_procedural_macros(db, body));
-        if !made_without_procedural_macros {
-            tracing::debug!("{}: a procedural macro made some of its code; its walks are always asked", outcome.report.function);
-        }
+        let mut procedural = FxHashSet::default();
+        bodies().for_each(|body| item_edits::procedural_expansions(db, body, &mut procedural));
+        let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
-        self.memos.insert(root, Memo { walks, files, outcome, seen, made_without_procedural_macros });
+        self.memos.insert(root, Memo { walks, files, outcome, seen, procedural });
     }
 }

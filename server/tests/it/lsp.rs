@@ -1501,33 +1501,63 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(macro_added.roots, fresh.roots);
 }
 
-/// The proof by names holds only for code no procedural macro made: one may build a
-/// name no file spells. In `specifics`, `serialize_point` and `serialize_tagged`
-/// reach serde's derived `Serialize`: after a function is added under a name
-/// nothing spells, they are reused only once their walks are asked, every other
-/// root outside the edited file without asking. The answer is the same throughout.
+/// A procedural macro may build a name no file spells: here `call_built!()` calls
+/// `crate::c::built_name()`, whose name its source holds only in halves. A function
+/// added under another name leaves the root reused without asking its walks; one
+/// named as the expansion spells it is looked for there too, so the root is asked,
+/// and its call now resolves and allocates. The answer is then a fresh load's.
 #[test]
-fn a_root_reaching_a_procedural_macros_output_is_always_asked() {
+fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
-    let scratch = Scratch::of("specifics");
-    let root = scratch.root();
-    let config = CheckConfig::default().with_manifest(&root).expect("fixture manifest");
-    let mut live = LiveWorkspace::new(Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("fixture loads"));
+    let manifest = "[package]\nname = \"built\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
+    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
+    let (_dir, root) = crate::temp_package(
+        "built",
+        &[
+            ("Cargo.toml", manifest),
+            ("pm/Cargo.toml", pm_manifest),
+            ("pm/src/lib.rs", pm),
+            ("src/lib.rs", "pub mod a;\npub mod c;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn pm_root() -> usize {\n    pm::call_built!()\n}\n"),
+        ],
+    );
+    let c = root.join("src/c.rs");
+    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
+    std::fs::write(&c, c_text).unwrap();
+    let options = LoadOptions::default();
+    let config = CheckConfig::default();
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    let lines = |analysis: &noalloc_ls::engine::Analysis| -> Vec<(String, u32)> {
+        let mut lines: Vec<_> = analysis
+            .findings
+            .iter()
+            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
+            .collect();
+        lines.sort();
+        lines
+    };
     let first = live.analyze_here(&config).unwrap().unwrap();
-    let file = scratch.file("src/closures.rs");
-    let text = format!("{}\nfn noalloc_name_nothing_spells() -> u32 {{\n    1\n}}\n", std::fs::read_to_string(&file).unwrap());
-    std::fs::write(&file, &text).unwrap();
-    assert!(live.set_file_text(&file, &text).unwrap());
-    let added = live.analyze_here(&config).unwrap().unwrap();
-    // Not reused: the roots with code in the edited file, and generic roots.
-    let in_closures = first.roots.iter().filter(|r| r.location.file.ends_with("src/closures.rs")).count();
-    assert!(in_closures > 0 && added.timings.roots_reused + in_closures <= first.roots.len());
-    assert!(added.timings.roots_reused > first.roots.len() / 2, "{:?}", added.timings);
-    assert_eq!(added.timings.roots_reused - added.timings.roots_reused_unasked, 2);
-    assert_eq!(added.findings, first.findings);
-    assert_eq!(added.roots, first.roots);
+    // The expansion's call names nothing yet: no known callee, at the root's line.
+    assert_eq!(lines(&first), vec![("a.rs".to_owned(), 3)], "{:#?}", first.findings);
+    let mut edit = |text: &str| {
+        std::fs::write(&c, text).unwrap();
+        assert!(live.set_file_text(&c, text).unwrap());
+        live.analyze_here(&config).unwrap().unwrap()
+    };
+
+    let other = edit(&format!("{c_text}\npub fn noalloc_other_name() -> usize {{\n    2\n}}\n"));
+    assert_eq!((other.timings.roots_reused, other.timings.roots_reused_unasked), (1, 1));
+    assert_eq!(lines(&other), lines(&first));
+
+    let built = edit(&format!("{c_text}\npub fn built_name() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
+    assert_eq!(built.timings.roots_reused, 0);
+    assert_eq!(lines(&built), vec![("c.rs".to_owned(), 6)], "{:#?}", built.findings);
+
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(lines(&built), lines(&fresh));
 }
 
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
