@@ -80,9 +80,9 @@ pub struct RootMemos {
     /// The names the edits after a number of them touched, when they leave alone
     /// every body outside the files they touched that no procedural macro's
     /// expansion spelling one of them made (`item_edits::touched_names_unspelled`),
-    /// and whether a procedural macro's expansion spells one, worked out once per
-    /// analysis.
+    /// worked out once per analysis.
     proofs: FxHashMap<u64, Option<item_edits::TouchedNames>>,
+    /// Whether a procedural macro's expansion spells one of those names.
     expansions_spelling: FxHashMap<(u64, MacroCallId), bool>,
     /// The names the files no edit touched spell, kept across analyses.
     untouched: item_edits::UntouchedFiles,
