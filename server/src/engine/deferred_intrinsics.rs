@@ -229,6 +229,12 @@ fn is_ident_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric()
 }
 
+/// Whether the `len` bytes at `at` are a whole word: no byte of an ASCII
+/// identifier right before or after them.
+pub(crate) fn whole_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
+    (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
+}
+
 /// Where in `text` an identifier in `names` begins (all of them begin with `_`),
 /// comments and literals included.
 fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl Iterator<Item = usize> + 'a {
@@ -277,8 +283,7 @@ pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
     const WINDOW: usize = 240;
     let bytes = text.as_bytes();
     let keyword_at = move |at: usize, len: usize| {
-        (at == 0 || !is_ident_byte(bytes[at - 1]))
-            && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
+        whole_word_at(bytes, at, len)
             && !text[text[..at].rfind('\n').map_or(0, |nl| nl + 1)..at].contains("//")
     };
     let window = move |at: usize| {

@@ -217,9 +217,8 @@ impl Analyzer<'_> {
                         file,
                         line: step.line,
                         column: step.column,
-                        // A summary from before ends were kept: the call's start.
-                        end_line: if step.end_line == 0 { step.line } else { step.end_line },
-                        end_column: if step.end_line == 0 { step.column } else { step.end_column },
+                        end_line: step.end_line,
+                        end_column: step.end_column,
                     }),
                     exported: step.exported,
                 }));

@@ -37,6 +37,8 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
+use super::deferred_intrinsics::whole_word_at;
+
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
 #[derive(Clone, Default)]
@@ -290,12 +292,7 @@ fn outside_functions(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec
 /// or literal (an inline format argument, a path a derive reads from a string).
 fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
     let bytes = text.as_bytes();
-    let word_byte = |at: Option<&u8>| at.is_some_and(|&b| b == b'_' || b.is_ascii_alphanumeric());
-    names.iter().any(|name| {
-        name.find_iter(bytes).any(|at| {
-            !word_byte(at.checked_sub(1).and_then(|before| bytes.get(before))) && !word_byte(bytes.get(at + name.needle().len()))
-        })
-    })
+    names.iter().any(|name| name.find_iter(bytes).any(|at| whole_word_at(bytes, at, name.needle().len())))
 }
 
 #[cfg(test)]

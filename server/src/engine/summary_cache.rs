@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::identity::{InstanceIdentity, ItemIdentity};
 
 /// Bump when the meaning of a summary changes.
-const FORMAT_VERSION: u32 = 9;
+const FORMAT_VERSION: u32 = 10;
 
 /// What a closed instance (one that reaches no workspace code and no `dyn` call)
 /// amounts to.
@@ -129,9 +129,7 @@ pub struct CachedStep {
     pub column: u32,
     /// Where the call ends, so that a chain answered from a summary marks the same
     /// text as one walked.
-    #[serde(default)]
     pub end_line: u32,
-    #[serde(default)]
     pub end_column: u32,
     /// See `ChainStep::exported`.
     #[serde(default)]
