@@ -86,7 +86,8 @@ pub trait Watch {
     fn root_judged(&mut self, judged: usize, total: usize);
     /// Every root that can say anything about `files` is judged: what `partial`
     /// says about them (findings, errors and exemptions there) is what the whole
-    /// analysis will say. The rest of `partial` is not complete yet.
+    /// analysis will say. The rest of `partial` is not complete yet; of its
+    /// timings, only the bodies walked so far are given.
     fn files_complete(&mut self, files: &[PathBuf], partial: &Analysis);
 }
 
@@ -285,6 +286,20 @@ impl<'a> Analyzer<'a> {
         let first_files = FirstFiles::new(watch.first_files(), self.ws);
         let (mut order, others): (Vec<usize>, Vec<usize>) =
             (0..roots.len()).partition(|&r| first_files.holds(&roots[r].location.file));
+        // Sealed: no code outside the watched files can reach code in them, so
+        // they are complete once their own roots are judged, and no other root is
+        // reached first to tell.
+        let sealed_after = (!first_files.is_empty() && !first_files.ids.is_empty())
+            .then(|| {
+                let started = Instant::now();
+                let sealed = super::sealed_files::sealed(self.ws, &first_files.ids);
+                match &sealed {
+                    Ok(names) => tracing::debug!("the watched files are sealed ({names} names looked for, {:?})", started.elapsed()),
+                    Err(why) => tracing::debug!("the watched files are not sealed: {why} ({:?})", started.elapsed()),
+                }
+                sealed.ok().map(|_| order.len())
+            })
+            .flatten();
         order.extend(others);
         let mut put_off = std::collections::VecDeque::new();
         let mut kept_nodes = 0;
@@ -301,15 +316,18 @@ impl<'a> Analyzer<'a> {
         loop {
             // `read_before`, for a root put off: the walks it read when it was
             // reached first, which its kept reaches are judged from.
+            if !first_files_told && (next_in_order == order.len() || sealed_after == Some(next_in_order)) {
+                first_files_told = true;
+                let mut partial = self.answer_so_far(&findings, &reports, &pending_errors);
+                partial.timings.bodies_walked = walked_nodes.len();
+                tracing::debug!("the watched files are complete after {} of {} roots", reports.len(), roots.len());
+                watch.files_complete(first_files.as_given(), &partial);
+            }
             let (r, probe, kept, read_before) = if let Some(&r) = order.get(next_in_order) {
                 next_in_order += 1;
-                (r, !first_files.is_empty() && !first_files.holds(&roots[r].location.file), None, None)
+                let probe = sealed_after.is_none() && !first_files.is_empty() && !first_files.holds(&roots[r].location.file);
+                (r, probe, None, None)
             } else {
-                if !first_files_told {
-                    first_files_told = true;
-                    let partial = self.answer_so_far(&findings, &reports, &pending_errors);
-                    watch.files_complete(first_files.as_given(), &partial);
-                }
                 match put_off.pop_front() {
                     Some((r, kept, read_before)) => (r, false, kept, Some(read_before)),
                     None => break,
@@ -705,7 +723,8 @@ impl<'a> Analyzer<'a> {
     }
 
     /// The answer of the roots judged so far (`reports`, with their index in the
-    /// order of roots), without the run's totals.
+    /// order of roots), without the run's totals (the caller may add how many bodies
+    /// were walked so far).
     fn answer_so_far(
         &self,
         findings: &FxHashMap<FindingKey, (Finding, usize)>,

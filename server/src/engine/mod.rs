@@ -25,6 +25,7 @@ mod resolve;
 mod root_args;
 mod root_reuse;
 mod roots;
+mod sealed_files;
 pub mod std_source;
 pub mod stored_analysis;
 mod subst;

@@ -1560,6 +1560,99 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     assert_eq!(lines(&built), lines(&fresh));
 }
 
+/// What the first analysis tells a watch of its files: after how many roots the
+/// files were complete and how many bodies were walked by then, and the findings
+/// in them then.
+struct FirstFilesWatch {
+    files: Vec<PathBuf>,
+    judged: usize,
+    told: Vec<((usize, usize), Vec<(String, u32, Vec<String>)>)>,
+}
+
+impl noalloc_ls::engine::Watch for FirstFilesWatch {
+    fn first_files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    fn root_judged(&mut self, judged: usize, _: usize) {
+        self.judged = judged;
+    }
+
+    fn files_complete(&mut self, files: &[PathBuf], partial: &noalloc_ls::engine::Analysis) {
+        let mut findings: Vec<_> = partial
+            .findings
+            .iter()
+            .filter(|finding| files.contains(&finding.location.file))
+            .map(|finding| (finding.function.clone(), finding.location.line, finding.roots.clone()))
+            .collect();
+        findings.sort();
+        self.told.push(((self.judged, partial.timings.bodies_walked), findings));
+    }
+}
+
+/// A file no code outside it can reach into is complete once its own roots are
+/// judged (its diagnostics go out then); a file whose functions a procedural macro
+/// elsewhere names by a name it builds, or which has a trait impl, waits for every
+/// root's reach, and then holds what the roots elsewhere find in it.
+#[test]
+fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let manifest = "[package]\nname = \"sealed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
+    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
+    let (_dir, root) = crate::temp_package(
+        "sealed",
+        &[
+            ("Cargo.toml", manifest),
+            ("pm/Cargo.toml", pm_manifest),
+            ("pm/src/lib.rs", pm),
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod e;\n"),
+            (
+                "src/a.rs",
+                "// noalloc:root\npub fn pm_root() -> usize {\n    pm::call_built!()\n}\n\n// noalloc:root\npub fn shift_root() {\n    let mut guard = crate::d::Guard;\n    guard <<= 1u8;\n}\n",
+            ),
+            (
+                "src/c.rs",
+                "// noalloc:root\npub fn c_root() -> usize {\n    built_name()\n}\n\npub fn built_name() -> usize {\n    Vec::<u8>::with_capacity(1).len()\n}\n",
+            ),
+            (
+                "src/d.rs",
+                "pub struct Guard;\n\nimpl core::ops::ShlAssign<u8> for Guard {\n    fn shl_assign(&mut self, _: u8) {\n        let _ = Vec::<u8>::with_capacity(1);\n    }\n}\n",
+            ),
+            (
+                "src/e.rs",
+                "// noalloc:root\n#[inline]\npub fn e_root() -> usize {\n    e_helper()\n}\n\nfn e_helper() -> usize {\n    format!(\"{}\", 1).len()\n}\n",
+            ),
+        ],
+    );
+    let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("workspace loads");
+    let config = CheckConfig::default();
+    let first_told = |file: &str| {
+        let mut watch = FirstFilesWatch { files: vec![root.join(file)], judged: 0, told: Vec::new() };
+        let whole = noalloc_ls::engine::analyze_watched(&ws, &config, None, None, &mut watch);
+        assert_eq!(watch.told.len(), 1);
+        let ((judged, walked), findings) = watch.told.remove(0);
+        (judged, walked < whole.timings.bodies_walked, findings)
+    };
+    let roots = |names: &[&str]| names.iter().map(|name| format!("sealed::{name}")).collect::<Vec<_>>();
+    // Sealed: told after its one root, before the other roots are reached, with
+    // what that root finds.
+    let (judged, before_the_rest, findings) = first_told("src/e.rs");
+    assert_eq!((judged, before_the_rest), (1, true));
+    assert_eq!(findings, vec![("sealed::e::e_helper".to_owned(), 8, roots(&["e::e_root"]))]);
+    // The procedural macro in `a.rs` builds `built_name`: told after every root is
+    // reached, with both roots at `built_name`'s line.
+    let (_, before_the_rest, findings) = first_told("src/c.rs");
+    assert!(!before_the_rest);
+    assert_eq!(findings, vec![("sealed::c::built_name".to_owned(), 7, roots(&["a::pm_root", "c::c_root"]))]);
+    // An operator runs the impl in `d.rs`, and no file spells `shl_assign`: the
+    // same.
+    let (_, before_the_rest, findings) = first_told("src/d.rs");
+    assert!(!before_the_rest);
+    assert_eq!(findings, vec![("sealed::d::Guard::shl_assign".to_owned(), 5, roots(&["a::shift_root"]))]);
+}
+
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
 /// and the root behind it is checked; roots written as `#[noalloc::root]` are read.
 #[test]

@@ -1,0 +1,420 @@
+//! Whether any code outside a set of workspace files can reach code written in
+//! them: when none can, the first analysis after a load publishes the open files'
+//! diagnostics once their own roots are judged, instead of reaching every other
+//! root first to learn that it says nothing about them (`analysis`). Owns the
+//! reading of those files (what they define, under which names) and the search for
+//! the names everywhere else; knows nothing of roots.
+//!
+//! Why a search for names suffices. A reach enters code written in a file only
+//! through a body defined there (a function, a method, a const's or static's
+//! initialiser, a variant's discriminant; a closure is made in one of them, and a
+//! call written there is in one). Outside a trait impl, such a body runs only where
+//! a path or a method call names it, or through a value it made (a closure, a fn
+//! pointer, a `dyn`), which it must have run to make. A trait impl's method runs for
+//! code that never names it (an operator, a drop, std's generic code, a `dyn` call
+//! on a caller's value), and an attribute may make anything of an item (a lang item,
+//! an exported symbol, a procedural macro's output), so a file with a trait impl, a
+//! trait (its default methods), a macro definition, an item-level macro call or an
+//! attribute that is not inert is never sealed; a macro call in a body is expanded
+//! and read the same way. Names are spelled in the files of the workspace's crates,
+//! in macro bodies of any crate (`macro_rules!` and `macro`, which expand into the
+//! workspace's code) and in what procedural macros in the workspace's files expand
+//! to: no crate of std or the dependencies depends on a workspace crate, so their
+//! code names nothing of it otherwise. A name made from pieces (`include!` of a
+//! generated file) is not searched for: a workspace that includes a file is never
+//! sealed.
+
+use hir::{Semantics, db::HirDatabase};
+use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
+use ra_ap_syntax::{
+    AstNode, SyntaxKind, SyntaxNode,
+    ast::{self, HasAttrs, HasName},
+};
+use ra_ap_vfs::FileId;
+use rustc_hash::FxHashSet;
+
+use super::deferred_intrinsics::whole_word_at;
+use super::load::Workspace;
+
+/// How deep macro expansions are followed into one another before the answer is
+/// "cannot tell".
+const EXPANSION_DEPTH: usize = 8;
+
+/// Past this many workspace files, the procedural macros in them are not expanded
+/// to be read: that would cost more than it saves.
+const FILES_EXPANDED: usize = 500;
+
+/// Attributes that change nothing any other code can reach: lints, inlining, cfg
+/// (rust-analyzer has already applied it), layout, tests and docs.
+const INERT_ATTRIBUTES: &[&str] = &[
+    "doc",
+    "allow",
+    "warn",
+    "deny",
+    "forbid",
+    "expect",
+    "inline",
+    "cold",
+    "must_use",
+    "track_caller",
+    "cfg",
+    "repr",
+    "non_exhaustive",
+    "deprecated",
+    "test",
+    "ignore",
+    "should_panic",
+];
+
+/// `Ok` with how many names the files define when no code outside `files` can
+/// reach code written in them; else why not.
+pub(crate) fn sealed(ws: &Workspace, files: &FxHashSet<FileId>) -> Result<usize, String> {
+    let db: &RootDatabase = &ws.db;
+    let sema = Semantics::new(db);
+    let mut names = FxHashSet::default();
+    for &file in files {
+        let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+        if crates.is_empty() || crates.iter().any(|krate| !krate.data(db).origin.is_local()) {
+            return Err("not a file of the workspace's crates".to_owned());
+        }
+        let source = sema.parse(sema.attach_first_edition(file));
+        read_sealed(&sema, source.syntax(), &mut names, 0)?;
+    }
+    // A name with other letters may be spelled in other bytes (NFC).
+    if let Some(name) = names.iter().find(|name| !name.is_ascii()) {
+        return Err(format!("`{name}` is not ASCII"));
+    }
+    let finders: Vec<memchr::memmem::Finder<'static>> =
+        names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect();
+    let mut local = Vec::new();
+    for (file, _) in ws.vfs.iter() {
+        let is_rust = ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
+        if files.contains(&file) || !is_rust {
+            continue;
+        }
+        let text = db.file_text(file).text(db);
+        let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+        if ws.local_rust_file_path(file).is_some() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
+            if text.contains("include!") {
+                return Err(format!("{} includes a file", path_of(ws, file)));
+            }
+            if let Some(name) = spelled(text, &finders) {
+                return Err(format!("`{name}` is spelled in {}", path_of(ws, file)));
+            }
+            local.push(file);
+        } else if let Some(name) = spelled_in_macro_bodies(text, &names) {
+            return Err(format!("`{name}` is spelled in a macro of {}", path_of(ws, file)));
+        }
+    }
+    let procedural = ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| krate.data(db).is_proc_macro);
+    if procedural {
+        if local.len() > FILES_EXPANDED {
+            return Err(format!("{} workspace files to expand procedural macros in", local.len()));
+        }
+        for file in local {
+            let source = sema.parse(sema.attach_first_edition(file));
+            if let Some(name) = spelled_in_procedural_expansions(&sema, source.syntax(), &finders, 0)? {
+                return Err(format!("`{name}` is spelled by a procedural macro in {}", path_of(ws, file)));
+            }
+        }
+    }
+    Ok(names.len())
+}
+
+fn path_of(ws: &Workspace, file: FileId) -> String {
+    ws.file_path(file).map_or_else(|| format!("{file:?}"), |path| path.display().to_string())
+}
+
+/// Reads code of a sealed file (or a macro's expansion in it): the names its
+/// bodies can be entered by go to `names`; `Err` when something in it may be
+/// entered without one.
+fn read_sealed(sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, names: &mut FxHashSet<String>, depth: usize) -> Result<(), String> {
+    for node in node.descendants() {
+        let mut name_of = |name: Option<ast::Name>| {
+            if let Some(name) = name {
+                names.insert(name.text().trim_start_matches("r#").to_owned());
+            }
+        };
+        match_ast(&node, &mut name_of)?;
+        if let Some(call) = ast::MacroCall::cast(node.clone()) {
+            let among_items = node.parent().is_some_and(|parent| {
+                matches!(
+                    parent.kind(),
+                    SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST | SyntaxKind::ASSOC_ITEM_LIST | SyntaxKind::EXTERN_ITEM_LIST | SyntaxKind::MACRO_ITEMS
+                )
+            });
+            if among_items {
+                return Err("a macro call among items".to_owned());
+            }
+            let Some(mac) = sema.resolve_macro_call(&call) else {
+                return Err("a macro call rust-analyzer does not resolve".to_owned());
+            };
+            let db: &dyn HirDatabase = sema.db;
+            if mac.is_proc_macro() || mac.name(db).as_str() == "include" {
+                return Err(format!("a call of `{}!`", mac.name(db).as_str()));
+            }
+            if depth == EXPANSION_DEPTH {
+                return Err("macros expanding into macros too deep".to_owned());
+            }
+            let Some(expansion) = sema.expand_macro_call(&call) else {
+                return Err("a macro call rust-analyzer does not expand".to_owned());
+            };
+            read_sealed(sema, &expansion.value, names, depth + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// One node of a sealed file: its name, if a body can be entered by it; `Err` for
+/// what lets code in without a name.
+fn match_ast(node: &SyntaxNode, name_of: &mut impl FnMut(Option<ast::Name>)) -> Result<(), String> {
+    if let Some(attr) = ast::Attr::cast(node.clone()) {
+        return if inert(&attr) { Ok(()) } else { Err(format!("the attribute `{}`", attr.syntax().text())) };
+    }
+    match node.kind() {
+        SyntaxKind::TRAIT => return Err("a trait".to_owned()),
+        SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF => return Err("a macro definition".to_owned()),
+        _ => {}
+    }
+    if ast::Impl::cast(node.clone()).is_some_and(|imp| imp.trait_().is_some()) {
+        return Err("a trait impl".to_owned());
+    }
+    if let Some(function) = ast::Fn::cast(node.clone()) {
+        name_of(function.name());
+    } else if let Some(konst) = ast::Const::cast(node.clone()) {
+        name_of(konst.name());
+    } else if let Some(statik) = ast::Static::cast(node.clone()) {
+        name_of(statik.name());
+    } else if let Some(variant) = ast::Variant::cast(node.clone()) {
+        if variant.const_arg().is_some() {
+            name_of(variant.name());
+        }
+    } else if let Some(rename) = ast::Rename::cast(node.clone()) {
+        // `pub use self::f as g`: `g` names `f`.
+        name_of(rename.name());
+    }
+    Ok(())
+}
+
+/// Whether `attr` is one of `INERT_ATTRIBUTES`, or a tool's (`rustfmt::skip`,
+/// `clippy::…`).
+fn inert(attr: &ast::Attr) -> bool {
+    let Some(path) = attr.path() else { return false };
+    let text = path.syntax().text().to_string();
+    INERT_ATTRIBUTES.contains(&text.as_str()) || text.starts_with("rustfmt::") || text.starts_with("clippy::")
+}
+
+/// The first of the names `text` holds as a whole word (in code, a comment or a
+/// literal).
+fn spelled(text: &str, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
+    let bytes = text.as_bytes();
+    finders
+        .iter()
+        .find(|name| name.find_iter(bytes).any(|at| whole_word_at(bytes, at, name.needle().len())))
+        .map(|name| String::from_utf8_lossy(name.needle()).into_owned())
+}
+
+/// The first of `names` a macro body in `text` spells (an identifier, or a whole
+/// word in a literal): the bodies of the macros another crate can call, each lexed
+/// from its keyword to the end of its last delimited group. Another crate can
+/// call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
+/// that never spells the word), and a `macro` only if it is `pub`.
+fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>) -> Option<String> {
+    let bytes = text.as_bytes();
+    let keyword = memchr::memmem::Finder::new("macro");
+    let exports = text.contains("macro_export");
+    for at in keyword.find_iter(bytes) {
+        let rules = bytes[at..].starts_with(b"macro_rules");
+        let len = if rules { "macro_rules".len() } else { "macro".len() };
+        let public = if rules { exports } else { text[..at].trim_end().ends_with("pub") };
+        if !public || !whole_word_at(bytes, at, len) {
+            continue;
+        }
+        if let Some(name) = spelled_in_macro_body(&text[at + len..], rules, names) {
+            return Some(name);
+        }
+    }
+    None
+}
+
+/// The first of `names` spelled in the macro body `text` begins with (after its
+/// keyword; `rules`: `macro_rules!`): up to the end of its first delimited group,
+/// and of the one right after it (`macro m($x:expr) { … }`). `None` too when
+/// `text` does not go on as a macro's definition does (the word in prose).
+fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>) -> Option<String> {
+    let mut offset = 0usize;
+    let mut tokens = tokenize(text, FrontmatterAllowed::No)
+        .map(|token| {
+            let piece = &text[offset..offset + token.len as usize];
+            offset += token.len as usize;
+            (token.kind, piece)
+        })
+        .filter(|(kind, _)| !matches!(kind, TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }));
+    if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
+        return None;
+    }
+    if !matches!(tokens.next(), Some((TokenKind::Ident | TokenKind::RawIdent, _))) {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut groups = 0usize;
+    for (kind, piece) in tokens {
+        let open = matches!(kind, TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket);
+        if depth == 0 && !open {
+            // Past the last group, or no group at all.
+            return None;
+        }
+        match kind {
+            _ if open => depth += 1,
+            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
+                depth -= 1;
+                if depth == 0 {
+                    groups += 1;
+                    if groups == 2 {
+                        return None;
+                    }
+                }
+            }
+            TokenKind::Ident | TokenKind::RawIdent => {
+                let ident = piece.trim_start_matches("r#");
+                if names.contains(ident) {
+                    return Some(ident.to_owned());
+                }
+            }
+            TokenKind::Literal { .. } => {
+                let finders: Vec<_> = names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes())).collect();
+                if let Some(name) = spelled(piece, &finders) {
+                    return Some(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The first of the names that a procedural macro called in `node` (a workspace
+/// file, or a macro's expansion in it) spells in its expansion: function-like
+/// calls, attributes and derives, and those that other macros' expansions make.
+fn spelled_in_procedural_expansions(
+    sema: &Semantics<'_, RootDatabase>,
+    node: &SyntaxNode,
+    finders: &[memchr::memmem::Finder<'_>],
+    depth: usize,
+) -> Result<Option<String>, String> {
+    if depth > EXPANSION_DEPTH {
+        return Err("macros expanding into macros too deep".to_owned());
+    }
+    let mut expansions: Vec<SyntaxNode> = Vec::new();
+    for node in node.descendants() {
+        if let Some(call) = ast::MacroCall::cast(node.clone()) {
+            let Some(mac) = sema.resolve_macro_call(&call) else { continue };
+            // std's macros call no procedural macro of their own: only one in the
+            // tokens handed to them.
+            let db: &dyn HirDatabase = sema.db;
+            let from_std = mac.module(db).krate(db).origin(db).is_lang();
+            let tokens_call = call.token_tree().is_some_and(|tt| {
+                let text = tt.syntax().text().to_string();
+                text.contains('!') || text.contains('#')
+            });
+            if mac.is_proc_macro() || !from_std || tokens_call {
+                expansions.extend(sema.expand_macro_call(&call).map(|expansion| expansion.value));
+            }
+        } else if let Some(item) = ast::Item::cast(node.clone()) {
+            if item.attrs().any(|attr| attr.path().is_some_and(|path| path.syntax().text() == "cfg_attr")) {
+                // What it applies (a derive among others) is not read here.
+                return Err("a `cfg_attr` where procedural macros may be called".to_owned());
+            }
+            if item.attrs().any(|attr| !inert(&attr)) {
+                if let Some(expansion) = sema.expand_attr_macro(&item) {
+                    expansions.push(expansion.value.value);
+                }
+                for attr in item.attrs() {
+                    let is_derive = attr.path().is_some_and(|path| path.syntax().text() == "derive");
+                    if let Some(meta) = attr.meta().filter(|_| is_derive) {
+                        expansions.extend(sema.expand_derive_macro(&meta).into_iter().flatten().flatten().map(|expansion| expansion.value));
+                    }
+                }
+            }
+        }
+    }
+    for expansion in expansions {
+        if let Some(name) = spelled(&expansion.text().to_string(), finders) {
+            return Ok(Some(name));
+        }
+        if let Some(name) = spelled_in_procedural_expansions(sema, &expansion, finders, depth + 1)? {
+            return Ok(Some(name));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(of: &[&str]) -> FxHashSet<String> {
+        of.iter().map(|name| (*name).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_macro_body_is_read_to_the_end_of_its_groups() {
+        let names = names(&["helper"]);
+        let rules = "#[macro_export]\nmacro_rules! call { () => { $crate::m::helper() }; }\nfn helper() {}";
+        assert_eq!(spelled_in_macro_bodies(rules, &names).as_deref(), Some("helper"));
+        // After the macro's group, the file's own code names nothing a macro expands.
+        let after = "#[macro_export]\nmacro_rules! call { () => { 1 } }\nfn helper() {}\nfn f() { helper() }";
+        assert_eq!(spelled_in_macro_bodies(after, &names), None);
+        // A macro no other crate can call.
+        assert_eq!(spelled_in_macro_bodies(&rules.replace("#[macro_export]", ""), &names), None);
+        assert_eq!(spelled_in_macro_bodies("pub(crate) macro call($x:expr) { helper($x) }", &names), None);
+        // A `macro` has its parameters, then its body.
+        let two_groups = "pub macro call($x:expr) { helper($x) }";
+        assert_eq!(spelled_in_macro_bodies(two_groups, &names).as_deref(), Some("helper"));
+        let one_group = "pub macro call { ($x:expr) => { helper($x) } }";
+        assert_eq!(spelled_in_macro_bodies(one_group, &names).as_deref(), Some("helper"));
+        // A literal in a body (a path a derive reads from a string), a raw identifier.
+        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }", &names).as_deref(), Some("helper"));
+        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { r#helper() } }", &names).as_deref(), Some("helper"));
+        // Parts of other words, and the word `macro` in prose, are not the name.
+        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }", &names), None);
+        assert_eq!(spelled_in_macro_bodies("// a pub macro that helps\nfn helper() {}", &names), None);
+    }
+
+    #[test]
+    fn names_are_found_as_whole_words() {
+        let finders = [memchr::memmem::Finder::new("helper")];
+        assert_eq!(spelled("crate::a::helper()", &finders).as_deref(), Some("helper"));
+        assert_eq!(spelled("\"{helper}\"", &finders).as_deref(), Some("helper"));
+        assert_eq!(spelled("helpers my_helper helper2", &finders), None);
+    }
+
+    fn read(text: &str) -> Result<Vec<String>, String> {
+        let file = ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT).tree();
+        let mut names = Vec::new();
+        for node in file.syntax().descendants() {
+            match_ast(&node, &mut |name: Option<ast::Name>| names.extend(name.map(|name| name.text().to_string())))?;
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    #[test]
+    fn what_a_sealed_file_may_hold() {
+        let plain = "use std::fmt;\n#[inline]\npub fn f() -> u32 { g() }\nfn g() -> u32 { 1 }\npub struct S;\nimpl S { pub fn m(&self) {} }\nconst C: u32 = 1;\npub use self::g as h;\nenum E { A = 1, B }\n";
+        assert_eq!(read(plain), Ok(vec!["A", "C", "f", "g", "h", "m"].into_iter().map(str::to_owned).collect()));
+        for entered_unnamed in [
+            "impl Clone for S { fn clone(&self) -> S { S } }",
+            "fn f() { impl Drop for S { fn drop(&mut self) {} } }",
+            "trait T { fn d(&self) {} }",
+            "macro_rules! m { () => {} }",
+            "#[derive(Clone)] struct S;",
+            "#[no_mangle] fn f() {}",
+            "#[cfg_attr(test, derive(Debug))] struct S;",
+            "#[my_attribute] fn f() {}",
+        ] {
+            assert!(read(entered_unnamed).is_err(), "{entered_unnamed}");
+        }
+    }
+}
