@@ -314,8 +314,6 @@ impl<'a> Analyzer<'a> {
             memos.begin(self.reuse_context(config));
         }
         loop {
-            // `read_before`, for a root put off: the walks it read when it was
-            // reached first, which its kept reaches are judged from.
             if !first_files_told && (next_in_order == order.len() || sealed_after == Some(next_in_order)) {
                 first_files_told = true;
                 let mut partial = self.answer_so_far(&findings, &reports, &pending_errors);
@@ -323,6 +321,8 @@ impl<'a> Analyzer<'a> {
                 tracing::debug!("the watched files are complete after {} of {} roots", reports.len(), roots.len());
                 watch.files_complete(first_files.as_given(), &partial);
             }
+            // `read_before`, for a root put off: the walks it read when it was
+            // reached first, which its kept reaches are judged from.
             let (r, probe, kept, read_before) = if let Some(&r) = order.get(next_in_order) {
                 next_in_order += 1;
                 let probe = sealed_after.is_none() && !first_files.is_empty() && !first_files.holds(&roots[r].location.file);

@@ -103,7 +103,7 @@ pub(crate) fn sealed(ws: &Workspace, files: &FxHashSet<FileId>) -> Result<usize,
                 return Err(format!("`{name}` is spelled in {}", path_of(ws, file)));
             }
             local.push(file);
-        } else if let Some(name) = spelled_in_macro_bodies(text, &names) {
+        } else if let Some(name) = spelled_in_macro_bodies(text, &names, &finders) {
             return Err(format!("`{name}` is spelled in a macro of {}", path_of(ws, file)));
         }
     }
@@ -220,7 +220,7 @@ fn spelled(text: &str, finders: &[memchr::memmem::Finder<'_>]) -> Option<String>
 /// from its keyword to the end of its last delimited group. Another crate can
 /// call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
 /// that never spells the word), and a `macro` only if it is `pub`.
-fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>) -> Option<String> {
+fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
     let bytes = text.as_bytes();
     let keyword = memchr::memmem::Finder::new("macro");
     let exports = text.contains("macro_export");
@@ -231,7 +231,7 @@ fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>) -> Option<Stri
         if !public || !whole_word_at(bytes, at, len) {
             continue;
         }
-        if let Some(name) = spelled_in_macro_body(&text[at + len..], rules, names) {
+        if let Some(name) = spelled_in_macro_body(&text[at + len..], rules, names, finders) {
             return Some(name);
         }
     }
@@ -242,7 +242,7 @@ fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>) -> Option<Stri
 /// keyword; `rules`: `macro_rules!`): up to the end of its first delimited group,
 /// and of the one right after it (`macro m($x:expr) { … }`). `None` too when
 /// `text` does not go on as a macro's definition does (the word in prose).
-fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>) -> Option<String> {
+fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
     let mut offset = 0usize;
     let mut tokens = tokenize(text, FrontmatterAllowed::No)
         .map(|token| {
@@ -283,8 +283,7 @@ fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>) -> 
                 }
             }
             TokenKind::Literal { .. } => {
-                let finders: Vec<_> = names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes())).collect();
-                if let Some(name) = spelled(piece, &finders) {
+                if let Some(name) = spelled(piece, finders) {
                     return Some(name);
                 }
             }
@@ -354,32 +353,33 @@ fn spelled_in_procedural_expansions(
 mod tests {
     use super::*;
 
-    fn names(of: &[&str]) -> FxHashSet<String> {
-        of.iter().map(|name| (*name).to_owned()).collect()
+    /// `spelled_in_macro_bodies` looking for `helper`.
+    fn macros_spell_helper(text: &str) -> Option<String> {
+        let names = FxHashSet::from_iter(["helper".to_owned()]);
+        spelled_in_macro_bodies(text, &names, &[memchr::memmem::Finder::new("helper")])
     }
 
     #[test]
     fn a_macro_body_is_read_to_the_end_of_its_groups() {
-        let names = names(&["helper"]);
         let rules = "#[macro_export]\nmacro_rules! call { () => { $crate::m::helper() }; }\nfn helper() {}";
-        assert_eq!(spelled_in_macro_bodies(rules, &names).as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper(rules).as_deref(), Some("helper"));
         // After the macro's group, the file's own code names nothing a macro expands.
         let after = "#[macro_export]\nmacro_rules! call { () => { 1 } }\nfn helper() {}\nfn f() { helper() }";
-        assert_eq!(spelled_in_macro_bodies(after, &names), None);
+        assert_eq!(macros_spell_helper(after), None);
         // A macro no other crate can call.
-        assert_eq!(spelled_in_macro_bodies(&rules.replace("#[macro_export]", ""), &names), None);
-        assert_eq!(spelled_in_macro_bodies("pub(crate) macro call($x:expr) { helper($x) }", &names), None);
+        assert_eq!(macros_spell_helper(&rules.replace("#[macro_export]", "")), None);
+        assert_eq!(macros_spell_helper("pub(crate) macro call($x:expr) { helper($x) }"), None);
         // A `macro` has its parameters, then its body.
         let two_groups = "pub macro call($x:expr) { helper($x) }";
-        assert_eq!(spelled_in_macro_bodies(two_groups, &names).as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper(two_groups).as_deref(), Some("helper"));
         let one_group = "pub macro call { ($x:expr) => { helper($x) } }";
-        assert_eq!(spelled_in_macro_bodies(one_group, &names).as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper(one_group).as_deref(), Some("helper"));
         // A literal in a body (a path a derive reads from a string), a raw identifier.
-        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }", &names).as_deref(), Some("helper"));
-        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { r#helper() } }", &names).as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }").as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { r#helper() } }").as_deref(), Some("helper"));
         // Parts of other words, and the word `macro` in prose, are not the name.
-        assert_eq!(spelled_in_macro_bodies("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }", &names), None);
-        assert_eq!(spelled_in_macro_bodies("// a pub macro that helps\nfn helper() {}", &names), None);
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }"), None);
+        assert_eq!(macros_spell_helper("// a pub macro that helps\nfn helper() {}"), None);
     }
 
     #[test]

@@ -1501,6 +1501,18 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(macro_added.roots, fresh.roots);
 }
 
+/// A package `name` depending on a local procedural macro `pm::call_built!()`,
+/// which builds the call `crate::c::built_name()` from two halves: a name no file
+/// spells. `files`: the package's own.
+fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = {{ path = \"pm\" }}\n");
+    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
+    let mut all = vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest), ("pm/src/lib.rs", pm)];
+    all.extend_from_slice(files);
+    crate::temp_package(name, &all)
+}
+
 /// A procedural macro may build a name no file spells: here `call_built!()` calls
 /// `crate::c::built_name()`, whose name its source holds only in halves. A function
 /// added under another name leaves the root reused without asking its walks; one
@@ -1511,15 +1523,9 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
-    let manifest = "[package]\nname = \"built\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
-    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
-    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
-    let (_dir, root) = crate::temp_package(
+    let (_dir, root) = package_with_built_name_macro(
         "built",
         &[
-            ("Cargo.toml", manifest),
-            ("pm/Cargo.toml", pm_manifest),
-            ("pm/src/lib.rs", pm),
             ("src/lib.rs", "pub mod a;\npub mod c;\n"),
             ("src/a.rs", "// noalloc:root\npub fn pm_root() -> usize {\n    pm::call_built!()\n}\n"),
         ],
@@ -1598,15 +1604,9 @@ impl noalloc_ls::engine::Watch for FirstFilesWatch {
 fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
-    let manifest = "[package]\nname = \"sealed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
-    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
-    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
-    let (_dir, root) = crate::temp_package(
+    let (_dir, root) = package_with_built_name_macro(
         "sealed",
         &[
-            ("Cargo.toml", manifest),
-            ("pm/Cargo.toml", pm_manifest),
-            ("pm/src/lib.rs", pm),
             ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod e;\n"),
             (
                 "src/a.rs",
