@@ -6,6 +6,7 @@
 //! allowances that need the workspace's directives and settings, and what goes
 //! into the on-disk summaries.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -140,17 +141,45 @@ impl FirstFiles {
         FirstFiles { given: given.to_vec(), paths, ids }
     }
 
-    fn is_empty(&self) -> bool {
-        self.given.is_empty()
-    }
-
     fn holds(&self, path: &Path) -> bool {
         self.paths.contains(path)
     }
 
-    fn as_given(&self) -> &[PathBuf] {
-        &self.given
+    /// Whether `path` (a workspace path) is the file given as `given`.
+    fn same_file(&self, given: &Path, path: &Path) -> bool {
+        given == path || std::fs::canonicalize(given).is_ok_and(|canonical| canonical == path)
     }
+
+    /// Each file as given, and whether it is sealed (`sealed_files`): a file the
+    /// workspace does not hold is not.
+    fn sealed(&self, ws: &Workspace) -> Vec<(PathBuf, bool)> {
+        let started = Instant::now();
+        let id_of = |given: &PathBuf| self.ids.iter().copied().find(|&id| ws.file_path(id).is_some_and(|path| self.same_file(given, &path)));
+        let ids: Vec<(PathBuf, Option<FileId>)> = self.given.iter().map(|given| (given.clone(), id_of(given))).collect();
+        let known: Vec<FileId> = ids.iter().filter_map(|(_, id)| *id).collect();
+        if known.is_empty() {
+            return ids.into_iter().map(|(given, _)| (given, false)).collect();
+        }
+        let verdicts: FxHashMap<FileId, Result<usize, String>> =
+            known.iter().copied().zip(super::sealed_files::sealed_each(ws, &known)).collect();
+        ids.into_iter()
+            .map(|(given, id)| {
+                let sealed = match id.map(|id| &verdicts[&id]) {
+                    Some(Ok(names)) => {
+                        tracing::debug!("{} is sealed ({names} names looked for, {:?})", given.display(), started.elapsed());
+                        true
+                    }
+                    Some(Err(why)) => {
+                        tracing::debug!("{} is not sealed: {why} ({:?})", given.display(), started.elapsed());
+                        false
+                    }
+                    None => false,
+                };
+                (given, sealed)
+            })
+            .collect()
+    }
+
 }
 
 /// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
@@ -284,27 +313,33 @@ impl<'a> Analyzer<'a> {
         // at once if its reach holds code of a watched file, else put off to (3).
         // After (2) no root left can say anything about the watched files.
         let first_files = FirstFiles::new(watch.first_files(), self.ws);
-        let (mut order, others): (Vec<usize>, Vec<usize>) =
-            (0..roots.len()).partition(|&r| first_files.holds(&roots[r].location.file));
-        // Sealed: no code outside the watched files can reach code in them, so
-        // they are complete once their own roots are judged, and no other root is
-        // reached first to tell.
-        let sealed_after = (!first_files.is_empty() && !first_files.ids.is_empty())
-            .then(|| {
-                let started = Instant::now();
-                let sealed = super::sealed_files::sealed(self.ws, &first_files.ids);
-                match &sealed {
-                    Ok(names) => tracing::debug!("the watched files are sealed ({names} names looked for, {:?})", started.elapsed()),
-                    Err(why) => tracing::debug!("the watched files are not sealed: {why} ({:?})", started.elapsed()),
-                }
-                sealed.ok().map(|_| order.len())
-            })
-            .flatten();
+        // A sealed watched file (no code outside it can reach code in it) is
+        // complete once its own roots are judged: they go first, it is told then.
+        // The other watched files are complete after (2).
+        let sealed = first_files.sealed(self.ws);
+        let mut order: Vec<usize> = Vec::with_capacity(roots.len());
+        let mut placed = vec![false; roots.len()];
+        let mut tells: VecDeque<(usize, PathBuf)> = VecDeque::new();
+        for (given, _) in sealed.iter().filter(|(_, sealed)| *sealed) {
+            let canonical = std::fs::canonicalize(given).ok();
+            let in_file = |r: &usize| {
+                let file = &roots[*r].location.file;
+                !placed[*r] && (file == given || canonical.as_ref() == Some(file))
+            };
+            let own: Vec<usize> = (0..roots.len()).filter(in_file).collect();
+            own.iter().for_each(|&r| placed[r] = true);
+            order.extend(own);
+            tells.push_back((order.len(), given.clone()));
+        }
+        let unsealed: Vec<PathBuf> = sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given).collect();
+        let (watched, others): (Vec<usize>, Vec<usize>) =
+            (0..roots.len()).filter(|&r| !placed[r]).partition(|&r| first_files.holds(&roots[r].location.file));
+        order.extend(watched);
         order.extend(others);
         let mut put_off = std::collections::VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
-        let mut first_files_told = first_files.is_empty();
+        let mut unsealed_told = unsealed.is_empty();
         let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
         // Outcomes of the analyses before are reused, and this one's kept, whether
         // or not files are watched: the first analysis after a load is watched, and
@@ -314,18 +349,20 @@ impl<'a> Analyzer<'a> {
             memos.begin(self.reuse_context(config));
         }
         loop {
-            if !first_files_told && (next_in_order == order.len() || sealed_after == Some(next_in_order)) {
-                first_files_told = true;
-                let mut partial = self.answer_so_far(&findings, &reports, &pending_errors);
-                partial.timings.bodies_walked = walked_nodes.len();
-                tracing::debug!("the watched files are complete after {} of {} roots", reports.len(), roots.len());
-                watch.files_complete(first_files.as_given(), &partial);
+            while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
+                let file = file.clone();
+                self.tell_complete(watch, std::slice::from_ref(&file), (&findings, &reports, &pending_errors), walked_nodes.len());
+                tells.pop_front();
+            }
+            if !unsealed_told && next_in_order == order.len() {
+                unsealed_told = true;
+                self.tell_complete(watch, &unsealed, (&findings, &reports, &pending_errors), walked_nodes.len());
             }
             // `read_before`, for a root put off: the walks it read when it was
             // reached first, which its kept reaches are judged from.
             let (r, probe, kept, read_before) = if let Some(&r) = order.get(next_in_order) {
                 next_in_order += 1;
-                let probe = sealed_after.is_none() && !first_files.is_empty() && !first_files.holds(&roots[r].location.file);
+                let probe = !unsealed.is_empty() && !first_files.holds(&roots[r].location.file);
                 (r, probe, None, None)
             } else {
                 match put_off.pop_front() {
@@ -722,9 +759,25 @@ impl<'a> Analyzer<'a> {
         checked_overall.extend(&outcome.checked);
     }
 
+    /// Tells `watch` that `files` are complete, with the answer so far (`so_far`:
+    /// the findings, the roots' reports and the errors in directives) and how many
+    /// bodies were walked so far.
+    fn tell_complete(
+        &self,
+        watch: &mut dyn Watch,
+        files: &[PathBuf],
+        so_far: (&FxHashMap<FindingKey, (Finding, usize)>, &[(usize, RootReport)], &[(ErrorFinding, Option<FunctionId>)]),
+        walked: usize,
+    ) {
+        let (findings, reports, pending_errors) = so_far;
+        let mut partial = self.answer_so_far(findings, reports, pending_errors);
+        partial.timings.bodies_walked = walked;
+        tracing::debug!("{} watched files complete after {} roots", files.len(), reports.len());
+        watch.files_complete(files, &partial);
+    }
+
     /// The answer of the roots judged so far (`reports`, with their index in the
-    /// order of roots), without the run's totals (the caller may add how many bodies
-    /// were walked so far).
+    /// order of roots), without the run's totals.
     fn answer_so_far(
         &self,
         findings: &FxHashMap<FindingKey, (Finding, usize)>,

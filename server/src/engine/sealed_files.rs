@@ -32,7 +32,7 @@ use ra_ap_syntax::{
     ast::{self, HasAttrs, HasName},
 };
 use ra_ap_vfs::FileId;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::deferred_intrinsics::whole_word_at;
 use super::load::Workspace;
@@ -67,59 +67,136 @@ const INERT_ATTRIBUTES: &[&str] = &[
     "should_panic",
 ];
 
-/// `Ok` with how many names the files define when no code outside `files` can
-/// reach code written in them; else why not.
-pub(crate) fn sealed(ws: &Workspace, files: &FxHashSet<FileId>) -> Result<usize, String> {
+/// For each of `files`, whether no code outside it can reach code written in it:
+/// `Ok` with how many names it defines, else why not.
+pub(crate) fn sealed_each(ws: &Workspace, files: &[FileId]) -> Vec<Result<usize, String>> {
     let db: &RootDatabase = &ws.db;
     let sema = Semantics::new(db);
-    let mut names = FxHashSet::default();
+    let mut verdicts = Verdicts::default();
     for &file in files {
         let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
-        if crates.is_empty() || crates.iter().any(|krate| !krate.data(db).origin.is_local()) {
-            return Err("not a file of the workspace's crates".to_owned());
-        }
-        let source = sema.parse(sema.attach_first_edition(file));
-        read_sealed(&sema, source.syntax(), &mut names, 0)?;
+        let read = if crates.is_empty() || crates.iter().any(|krate| !krate.data(db).origin.is_local()) {
+            Err("not a file of the workspace's crates".to_owned())
+        } else {
+            let source = sema.parse(sema.attach_first_edition(file));
+            let mut names = FxHashSet::default();
+            read_sealed(&sema, source.syntax(), &mut names, 0).and_then(|()| match names.iter().find(|name| !name.is_ascii()) {
+                // A name with other letters may be spelled in other bytes (NFC).
+                Some(name) => Err(format!("`{name}` is not ASCII")),
+                None => Ok(names),
+            })
+        };
+        verdicts.add(file, read);
     }
-    // A name with other letters may be spelled in other bytes (NFC).
-    if let Some(name) = names.iter().find(|name| !name.is_ascii()) {
-        return Err(format!("`{name}` is not ASCII"));
+    if let Err(why) = verdicts.search(ws, &sema) {
+        verdicts.all_unsealed(&why);
     }
-    let finders: Vec<memchr::memmem::Finder<'static>> =
-        names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect();
-    let mut local = Vec::new();
-    for (file, _) in ws.vfs.iter() {
-        let is_rust = ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
-        if files.contains(&file) || !is_rust {
-            continue;
-        }
-        let text = db.file_text(file).text(db);
-        let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
-        if ws.local_rust_file_path(file).is_some() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
-            if text.contains("include!") {
-                return Err(format!("{} includes a file", path_of(ws, file)));
+    verdicts.verdicts
+}
+
+/// Each file's verdict so far, and the names of the files still sealed.
+#[derive(Default)]
+struct Verdicts {
+    files: Vec<FileId>,
+    verdicts: Vec<Result<usize, String>>,
+    names: FxHashMap<String, usize>,
+    finders: Vec<memchr::memmem::Finder<'static>>,
+    /// Per name, the files that define it.
+    owners: Vec<Vec<usize>>,
+}
+
+impl Verdicts {
+    fn add(&mut self, file: FileId, read: Result<FxHashSet<String>, String>) {
+        let at = self.files.len();
+        self.files.push(file);
+        self.verdicts.push(read.as_ref().map(FxHashSet::len).map_err(Clone::clone));
+        for name in read.into_iter().flatten() {
+            let next = self.names.len();
+            let index = *self.names.entry(name.clone()).or_insert(next);
+            if index == next {
+                self.finders.push(memchr::memmem::Finder::new(name.as_bytes()).into_owned());
+                self.owners.push(Vec::new());
             }
-            if let Some(name) = spelled(text, &finders) {
-                return Err(format!("`{name}` is spelled in {}", path_of(ws, file)));
-            }
-            local.push(file);
-        } else if let Some(name) = spelled_in_macro_bodies(text, &names, &finders) {
-            return Err(format!("`{name}` is spelled in a macro of {}", path_of(ws, file)));
+            self.owners[index].push(at);
         }
     }
-    let procedural = ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| krate.data(db).is_proc_macro);
-    if procedural {
+
+    /// Whether some file is still sealed.
+    fn undecided(&self) -> bool {
+        self.verdicts.iter().any(Result::is_ok)
+    }
+
+    /// The names some file still sealed defines, with their index.
+    fn live_finders(&self) -> Vec<(usize, &memchr::memmem::Finder<'static>)> {
+        (0..self.finders.len())
+            .filter(|&name| self.owners[name].iter().any(|&file| self.verdicts[file].is_ok()))
+            .map(|name| (name, &self.finders[name]))
+            .collect()
+    }
+
+    /// Name `name` is spelled in `file` (`place` says where): the other files
+    /// defining it are not sealed.
+    fn spelled(&mut self, name: usize, file: FileId, place: &dyn Fn() -> String) {
+        let spelled = String::from_utf8_lossy(self.finders[name].needle()).into_owned();
+        for &owner in &self.owners[name] {
+            if self.files[owner] != file && self.verdicts[owner].is_ok() {
+                self.verdicts[owner] = Err(format!("`{spelled}` is spelled {}", place()));
+            }
+        }
+    }
+
+    fn all_unsealed(&mut self, why: &str) {
+        for verdict in self.verdicts.iter_mut().filter(|verdict| verdict.is_ok()) {
+            *verdict = Err(why.to_owned());
+        }
+    }
+
+    /// Looks for the names of the files still sealed in every other file that can
+    /// spell them; `Err` when none can be sealed.
+    fn search(&mut self, ws: &Workspace, sema: &Semantics<'_, RootDatabase>) -> Result<(), String> {
+        let db: &RootDatabase = &ws.db;
+        let mut local = Vec::new();
+        for (file, _) in ws.vfs.iter() {
+            if !self.undecided() {
+                return Ok(());
+            }
+            let is_rust = ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
+            if !is_rust {
+                continue;
+            }
+            let text = db.file_text(file).text(db);
+            let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+            if ws.local_rust_file_path(file).is_some() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
+                if text.contains("include!") {
+                    return Err(format!("{} includes a file", path_of(ws, file)));
+                }
+                for name in spelled(text, &self.live_finders()) {
+                    self.spelled(name, file, &|| format!("in {}", path_of(ws, file)));
+                }
+                local.push(file);
+            } else {
+                for name in spelled_in_macro_bodies(text, &self.names, &self.live_finders()) {
+                    self.spelled(name, file, &|| format!("in a macro of {}", path_of(ws, file)));
+                }
+            }
+        }
+        let procedural = ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| krate.data(db).is_proc_macro);
+        if !procedural || !self.undecided() {
+            return Ok(());
+        }
         if local.len() > FILES_EXPANDED {
             return Err(format!("{} workspace files to expand procedural macros in", local.len()));
         }
         for file in local {
             let source = sema.parse(sema.attach_first_edition(file));
-            if let Some(name) = spelled_in_procedural_expansions(&sema, source.syntax(), &finders, 0)? {
-                return Err(format!("`{name}` is spelled by a procedural macro in {}", path_of(ws, file)));
+            let mut found = Vec::new();
+            spelled_in_procedural_expansions(sema, source.syntax(), &self.live_finders(), 0, &mut found)?;
+            for name in found {
+                self.spelled(name, file, &|| format!("by a procedural macro in {}", path_of(ws, file)));
             }
         }
+        Ok(())
     }
-    Ok(names.len())
 }
 
 fn path_of(ws: &Workspace, file: FileId) -> String {
@@ -205,44 +282,53 @@ fn inert(attr: &ast::Attr) -> bool {
     INERT_ATTRIBUTES.contains(&text.as_str()) || text.starts_with("rustfmt::") || text.starts_with("clippy::")
 }
 
-/// The first of the names `text` holds as a whole word (in code, a comment or a
+/// The names (their index) `text` holds as a whole word (in code, a comment or a
 /// literal).
-fn spelled(text: &str, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
+fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<usize> {
     let bytes = text.as_bytes();
     finders
         .iter()
-        .find(|name| name.find_iter(bytes).any(|at| whole_word_at(bytes, at, name.needle().len())))
-        .map(|name| String::from_utf8_lossy(name.needle()).into_owned())
+        .filter(|(_, finder)| finder.find_iter(bytes).any(|at| whole_word_at(bytes, at, finder.needle().len())))
+        .map(|&(name, _)| name)
+        .collect()
 }
 
-/// The first of `names` a macro body in `text` spells (an identifier, or a whole
-/// word in a literal): the bodies of the macros another crate can call, each lexed
-/// from its keyword to the end of its last delimited group. Another crate can
-/// call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
+/// The names (their index) a macro body in `text` spells (as an identifier, or a
+/// whole word in a literal): the bodies of the macros another crate can call, each
+/// lexed from its keyword to the end of its last delimited group. Another crate
+/// can call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
 /// that never spells the word), and a `macro` only if it is `pub`.
-fn spelled_in_macro_bodies(text: &str, names: &FxHashSet<String>, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
+fn spelled_in_macro_bodies(
+    text: &str,
+    names: &FxHashMap<String, usize>,
+    finders: &[(usize, &memchr::memmem::Finder<'_>)],
+) -> Vec<usize> {
     let bytes = text.as_bytes();
     let keyword = memchr::memmem::Finder::new("macro");
     let exports = text.contains("macro_export");
+    let mut found = Vec::new();
     for at in keyword.find_iter(bytes) {
         let rules = bytes[at..].starts_with(b"macro_rules");
         let len = if rules { "macro_rules".len() } else { "macro".len() };
         let public = if rules { exports } else { text[..at].trim_end().ends_with("pub") };
-        if !public || !whole_word_at(bytes, at, len) {
-            continue;
-        }
-        if let Some(name) = spelled_in_macro_body(&text[at + len..], rules, names, finders) {
-            return Some(name);
+        if public && whole_word_at(bytes, at, len) {
+            spelled_in_macro_body(&text[at + len..], rules, names, finders, &mut found);
         }
     }
-    None
+    found
 }
 
-/// The first of `names` spelled in the macro body `text` begins with (after its
-/// keyword; `rules`: `macro_rules!`): up to the end of its first delimited group,
-/// and of the one right after it (`macro m($x:expr) { … }`). `None` too when
+/// The names spelled in the macro body `text` begins with (after its keyword;
+/// `rules`: `macro_rules!`), to `found`: up to the end of its first delimited
+/// group, and of the one right after it (`macro m($x:expr) { … }`). None when
 /// `text` does not go on as a macro's definition does (the word in prose).
-fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>, finders: &[memchr::memmem::Finder<'_>]) -> Option<String> {
+fn spelled_in_macro_body(
+    text: &str,
+    rules: bool,
+    names: &FxHashMap<String, usize>,
+    finders: &[(usize, &memchr::memmem::Finder<'_>)],
+    found: &mut Vec<usize>,
+) {
     let mut offset = 0usize;
     let mut tokens = tokenize(text, FrontmatterAllowed::No)
         .map(|token| {
@@ -252,10 +338,10 @@ fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>, fin
         })
         .filter(|(kind, _)| !matches!(kind, TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }));
     if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
-        return None;
+        return;
     }
     if !matches!(tokens.next(), Some((TokenKind::Ident | TokenKind::RawIdent, _))) {
-        return None;
+        return;
     }
     let mut depth = 0usize;
     let mut groups = 0usize;
@@ -263,7 +349,7 @@ fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>, fin
         let open = matches!(kind, TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket);
         if depth == 0 && !open {
             // Past the last group, or no group at all.
-            return None;
+            return;
         }
         match kind {
             _ if open => depth += 1,
@@ -272,36 +358,28 @@ fn spelled_in_macro_body(text: &str, rules: bool, names: &FxHashSet<String>, fin
                 if depth == 0 {
                     groups += 1;
                     if groups == 2 {
-                        return None;
+                        return;
                     }
                 }
             }
-            TokenKind::Ident | TokenKind::RawIdent => {
-                let ident = piece.trim_start_matches("r#");
-                if names.contains(ident) {
-                    return Some(ident.to_owned());
-                }
-            }
-            TokenKind::Literal { .. } => {
-                if let Some(name) = spelled(piece, finders) {
-                    return Some(name);
-                }
-            }
+            TokenKind::Ident | TokenKind::RawIdent => found.extend(names.get(piece.trim_start_matches("r#"))),
+            TokenKind::Literal { .. } => found.extend(spelled(piece, finders)),
             _ => {}
         }
     }
-    None
 }
 
-/// The first of the names that a procedural macro called in `node` (a workspace
-/// file, or a macro's expansion in it) spells in its expansion: function-like
-/// calls, attributes and derives, and those that other macros' expansions make.
+/// The names (their index) that the procedural macros called in `node` (a
+/// workspace file, or a macro's expansion in it) spell in their expansions, to
+/// `found`: function-like calls, attributes and derives, and those that other
+/// macros' expansions make.
 fn spelled_in_procedural_expansions(
     sema: &Semantics<'_, RootDatabase>,
     node: &SyntaxNode,
-    finders: &[memchr::memmem::Finder<'_>],
+    finders: &[(usize, &memchr::memmem::Finder<'_>)],
     depth: usize,
-) -> Result<Option<String>, String> {
+    found: &mut Vec<usize>,
+) -> Result<(), String> {
     if depth > EXPANSION_DEPTH {
         return Err("macros expanding into macros too deep".to_owned());
     }
@@ -339,14 +417,10 @@ fn spelled_in_procedural_expansions(
         }
     }
     for expansion in expansions {
-        if let Some(name) = spelled(&expansion.text().to_string(), finders) {
-            return Ok(Some(name));
-        }
-        if let Some(name) = spelled_in_procedural_expansions(sema, &expansion, finders, depth + 1)? {
-            return Ok(Some(name));
-        }
+        found.extend(spelled(&expansion.text().to_string(), finders));
+        spelled_in_procedural_expansions(sema, &expansion, finders, depth + 1, found)?;
     }
-    Ok(None)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -355,8 +429,9 @@ mod tests {
 
     /// `spelled_in_macro_bodies` looking for `helper`.
     fn macros_spell_helper(text: &str) -> Option<String> {
-        let names = FxHashSet::from_iter(["helper".to_owned()]);
-        spelled_in_macro_bodies(text, &names, &[memchr::memmem::Finder::new("helper")])
+        let names = FxHashMap::from_iter([("helper".to_owned(), 0)]);
+        let finder = memchr::memmem::Finder::new("helper");
+        spelled_in_macro_bodies(text, &names, &[(0, &finder)]).first().map(|_| "helper".to_owned())
     }
 
     #[test]
@@ -384,10 +459,11 @@ mod tests {
 
     #[test]
     fn names_are_found_as_whole_words() {
-        let finders = [memchr::memmem::Finder::new("helper")];
-        assert_eq!(spelled("crate::a::helper()", &finders).as_deref(), Some("helper"));
-        assert_eq!(spelled("\"{helper}\"", &finders).as_deref(), Some("helper"));
-        assert_eq!(spelled("helpers my_helper helper2", &finders), None);
+        let (helper, other) = (memchr::memmem::Finder::new("helper"), memchr::memmem::Finder::new("other"));
+        let finders = [(0, &helper), (1, &other)];
+        assert_eq!(spelled("crate::a::helper()", &finders), vec![0]);
+        assert_eq!(spelled("\"{helper}\" other", &finders), vec![0, 1]);
+        assert_eq!(spelled("helpers my_helper helper2 others", &finders), Vec::<usize>::new());
     }
 
     fn read(text: &str) -> Result<Vec<String>, String> {

@@ -1572,7 +1572,7 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
 struct FirstFilesWatch {
     files: Vec<PathBuf>,
     judged: usize,
-    told: Vec<((usize, usize), Vec<(String, u32, Vec<String>)>)>,
+    told: Vec<(Vec<PathBuf>, (usize, usize), Vec<(String, u32, Vec<String>)>)>,
 }
 
 impl noalloc_ls::engine::Watch for FirstFilesWatch {
@@ -1592,14 +1592,15 @@ impl noalloc_ls::engine::Watch for FirstFilesWatch {
             .map(|finding| (finding.function.clone(), finding.location.line, finding.roots.clone()))
             .collect();
         findings.sort();
-        self.told.push(((self.judged, partial.timings.bodies_walked), findings));
+        self.told.push((files.to_vec(), (self.judged, partial.timings.bodies_walked), findings));
     }
 }
 
 /// A file no code outside it can reach into is complete once its own roots are
 /// judged (its diagnostics go out then); a file whose functions a procedural macro
 /// elsewhere names by a name it builds, or which has a trait impl, waits for every
-/// root's reach, and then holds what the roots elsewhere find in it.
+/// root's reach, and then holds what the roots elsewhere find in it. Each watched
+/// file is sealed or not on its own.
 #[test]
 fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -1628,12 +1629,22 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     );
     let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("workspace loads");
     let config = CheckConfig::default();
-    let first_told = |file: &str| {
-        let mut watch = FirstFilesWatch { files: vec![root.join(file)], judged: 0, told: Vec::new() };
+    // Each time files are told complete: which, after how many roots, whether
+    // before the other roots were reached, and their findings.
+    let tells = |files: &[&str]| {
+        let mut watch = FirstFilesWatch { files: files.iter().map(|file| root.join(file)).collect(), judged: 0, told: Vec::new() };
         let whole = noalloc_ls::engine::analyze_watched(&ws, &config, None, None, &mut watch);
-        assert_eq!(watch.told.len(), 1);
-        let ((judged, walked), findings) = watch.told.remove(0);
-        (judged, walked < whole.timings.bodies_walked, findings)
+        let told = watch.told.into_iter().map(|(files, (judged, walked), findings)| {
+            let names: Vec<String> = files.iter().map(|file| file.strip_prefix(&root).unwrap().display().to_string()).collect();
+            (names, judged, walked < whole.timings.bodies_walked, findings)
+        });
+        told.collect::<Vec<_>>()
+    };
+    let first_told = |file: &str| {
+        let mut told = tells(&[file]);
+        assert_eq!(told.len(), 1);
+        let (_, judged, before_the_rest, findings) = told.remove(0);
+        (judged, before_the_rest, findings)
     };
     let roots = |names: &[&str]| names.iter().map(|name| format!("sealed::{name}")).collect::<Vec<_>>();
     // Sealed: told after its one root, before the other roots are reached, with
@@ -1651,6 +1662,13 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     let (_, before_the_rest, findings) = first_told("src/d.rs");
     assert!(!before_the_rest);
     assert_eq!(findings, vec![("sealed::d::Guard::shl_assign".to_owned(), 5, roots(&["a::shift_root"]))]);
+    // Each watched file on its own: `e.rs` is told after its root, before the
+    // rest is reached, though `c.rs` beside it is not sealed.
+    let told = tells(&["src/c.rs", "src/e.rs"]);
+    let heads: Vec<_> = told.iter().map(|(files, judged, before_the_rest, _)| (files.clone(), *judged, *before_the_rest)).collect();
+    assert_eq!(heads[0], (vec!["src/e.rs".to_owned()], 1, true), "{told:?}");
+    assert_eq!((&heads[1].0, heads[1].2), (&vec!["src/c.rs".to_owned()], false), "{told:?}");
+    assert_eq!(told.len(), 2);
 }
 
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
