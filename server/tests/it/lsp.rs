@@ -1671,6 +1671,56 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     assert_eq!(told.len(), 2);
 }
 
+/// Every file of `specifics`, watched alone: what the analysis tells complete
+/// about it (findings with their roots and chains, errors, exemptions) is what the
+/// whole analysis says about it, whether the file is sealed and told after its own
+/// roots, or told after every root's reach.
+#[test]
+fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
+    struct Told(Vec<PathBuf>, Option<(noalloc_ls::engine::Analysis, usize)>);
+    impl noalloc_ls::engine::Watch for Told {
+        fn first_files(&self) -> &[PathBuf] {
+            &self.0
+        }
+        fn root_judged(&mut self, _: usize, _: usize) {}
+        fn files_complete(&mut self, files: &[PathBuf], partial: &noalloc_ls::engine::Analysis) {
+            assert_eq!(files, self.0, "told once, for the one file");
+            assert!(self.1.is_none(), "told once");
+            self.1 = Some((partial.clone(), partial.timings.bodies_walked));
+        }
+    }
+    let shared = crate::fixture("specifics");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let config = noalloc_ls::engine::CheckConfig::default().with_manifest(&fixture.ws.root).expect("fixture manifest");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture.ws.root.join("src")).unwrap().map(|entry| entry.unwrap().path()).collect();
+    files.sort();
+    let mut sealed = Vec::new();
+    for file in files {
+        let mut watch = Told(vec![file.clone()], None);
+        let whole = noalloc_ls::engine::analyze_watched(&fixture.ws, &config, None, None, &mut watch);
+        let (partial, walked) = watch.1.expect("told");
+        let findings = |analysis: &noalloc_ls::engine::Analysis| -> Vec<noalloc_ls::engine::Finding> {
+            analysis.findings.iter().filter(|finding| finding.location.file == file).cloned().collect()
+        };
+        let errors = |analysis: &noalloc_ls::engine::Analysis| -> Vec<noalloc_ls::engine::ErrorFinding> {
+            analysis.errors.iter().filter(|error| error.location.file == file).cloned().collect()
+        };
+        let exemptions = |analysis: &noalloc_ls::engine::Analysis| -> Vec<noalloc_ls::engine::ExemptionReport> {
+            analysis.exemptions.iter().filter(|exemption| exemption.location.file == file).cloned().collect()
+        };
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        assert_eq!(findings(&partial), findings(&whole), "{name}");
+        assert_eq!(errors(&partial), errors(&whole), "{name}");
+        assert_eq!(exemptions(&partial), exemptions(&whole), "{name}");
+        if walked < whole.timings.bodies_walked {
+            sealed.push(name);
+        }
+    }
+    // Told before the other roots were reached (with `soundness` and `precision`
+    // too, every file holds; there only `soundness`'s `lib.rs` is sealed).
+    assert_eq!(sealed, ["closures.rs", "containers.rs", "exemptions.rs", "lib.rs", "recursion.rs", "reused.rs"]);
+}
+
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
 /// and the root behind it is checked; roots written as `#[noalloc::root]` are read.
 #[test]
