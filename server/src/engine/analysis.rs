@@ -145,32 +145,32 @@ impl FirstFiles {
         self.paths.contains(path)
     }
 
-    /// Whether `path` (a workspace path) is the file given as `given`.
-    fn same_file(&self, given: &Path, path: &Path) -> bool {
-        given == path || std::fs::canonicalize(given).is_ok_and(|canonical| canonical == path)
-    }
-
     /// Each file as given, and whether it is sealed (`sealed_files`): a file the
     /// workspace does not hold is not.
-    fn sealed(&self, ws: &Workspace) -> Vec<(PathBuf, bool)> {
+    fn sealed(&self, ws: &Workspace) -> Vec<(Given, bool)> {
         let started = Instant::now();
-        let id_of = |given: &PathBuf| self.ids.iter().copied().find(|&id| ws.file_path(id).is_some_and(|path| self.same_file(given, &path)));
-        let ids: Vec<(PathBuf, Option<FileId>)> = self.given.iter().map(|given| (given.clone(), id_of(given))).collect();
-        let known: Vec<FileId> = ids.iter().filter_map(|(_, id)| *id).collect();
-        if known.is_empty() {
-            return ids.into_iter().map(|(given, _)| (given, false)).collect();
-        }
-        let verdicts: FxHashMap<FileId, Result<usize, String>> =
-            known.iter().copied().zip(super::sealed_files::sealed_each(ws, &known)).collect();
-        ids.into_iter()
+        let given: Vec<Given> =
+            self.given.iter().map(|path| Given { path: path.clone(), canonical: std::fs::canonicalize(path).ok() }).collect();
+        let ids: Vec<Option<FileId>> = given
+            .iter()
+            .map(|given| self.ids.iter().copied().find(|&id| ws.file_path(id).is_some_and(|path| given.is(&path))))
+            .collect();
+        let known: Vec<FileId> = ids.iter().flatten().copied().collect();
+        let verdicts: FxHashMap<FileId, Result<usize, String>> = match known.is_empty() {
+            true => FxHashMap::default(),
+            false => known.iter().copied().zip(super::sealed_files::sealed_each(ws, &known)).collect(),
+        };
+        given
+            .into_iter()
+            .zip(ids)
             .map(|(given, id)| {
                 let sealed = match id.map(|id| &verdicts[&id]) {
                     Some(Ok(names)) => {
-                        tracing::debug!("{} is sealed ({names} names looked for, {:?})", given.display(), started.elapsed());
+                        tracing::debug!("{} is sealed ({names} names looked for, {:?})", given.path.display(), started.elapsed());
                         true
                     }
                     Some(Err(why)) => {
-                        tracing::debug!("{} is not sealed: {why} ({:?})", given.display(), started.elapsed());
+                        tracing::debug!("{} is not sealed: {why} ({:?})", given.path.display(), started.elapsed());
                         false
                     }
                     None => false,
@@ -179,7 +179,19 @@ impl FirstFiles {
             })
             .collect()
     }
+}
 
+/// A watched file as given, and as the file system names it.
+struct Given {
+    path: PathBuf,
+    canonical: Option<PathBuf>,
+}
+
+impl Given {
+    /// Whether `path` (a workspace path) is this file.
+    fn is(&self, path: &Path) -> bool {
+        self.path == path || self.canonical.as_deref() == Some(path)
+    }
 }
 
 /// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
@@ -321,22 +333,17 @@ impl<'a> Analyzer<'a> {
         let mut placed = vec![false; roots.len()];
         let mut tells: VecDeque<(usize, PathBuf)> = VecDeque::new();
         for (given, _) in sealed.iter().filter(|(_, sealed)| *sealed) {
-            let canonical = std::fs::canonicalize(given).ok();
-            let in_file = |r: &usize| {
-                let file = &roots[*r].location.file;
-                !placed[*r] && (file == given || canonical.as_ref() == Some(file))
-            };
-            let own: Vec<usize> = (0..roots.len()).filter(in_file).collect();
+            let own: Vec<usize> = (0..roots.len()).filter(|&r| !placed[r] && given.is(&roots[r].location.file)).collect();
             own.iter().for_each(|&r| placed[r] = true);
             order.extend(own);
-            tells.push_back((order.len(), given.clone()));
+            tells.push_back((order.len(), given.path.clone()));
         }
-        let unsealed: Vec<PathBuf> = sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given).collect();
+        let unsealed: Vec<PathBuf> = sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given.path).collect();
         let (watched, others): (Vec<usize>, Vec<usize>) =
             (0..roots.len()).filter(|&r| !placed[r]).partition(|&r| first_files.holds(&roots[r].location.file));
         order.extend(watched);
         order.extend(others);
-        let mut put_off = std::collections::VecDeque::new();
+        let mut put_off = VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
         let mut unsealed_told = unsealed.is_empty();

@@ -1,9 +1,9 @@
-//! Whether any code outside a set of workspace files can reach code written in
-//! them: when none can, the first analysis after a load publishes the open files'
-//! diagnostics once their own roots are judged, instead of reaching every other
-//! root first to learn that it says nothing about them (`analysis`). Owns the
-//! reading of those files (what they define, under which names) and the search for
-//! the names everywhere else; knows nothing of roots.
+//! Whether any code outside a workspace file can reach code written in it: when
+//! none can, the first analysis after a load publishes that open file's
+//! diagnostics once its own roots are judged, instead of reaching every other root
+//! first to learn that it says nothing about it (`analysis`). Owns the reading of
+//! such files (what they define, under which names) and the search for those
+//! names everywhere else; knows nothing of roots.
 //!
 //! Why a search for names suffices. A reach enters code written in a file only
 //! through a body defined there (a function, a method, a const's or static's
@@ -213,7 +213,7 @@ fn read_sealed(sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, names: &mu
                 names.insert(name.text().trim_start_matches("r#").to_owned());
             }
         };
-        match_ast(&node, &mut name_of)?;
+        read_node(&node, &mut name_of)?;
         if let Some(call) = ast::MacroCall::cast(node.clone()) {
             let among_items = node.parent().is_some_and(|parent| {
                 matches!(
@@ -245,7 +245,7 @@ fn read_sealed(sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, names: &mu
 
 /// One node of a sealed file: its name, if a body can be entered by it; `Err` for
 /// what lets code in without a name.
-fn match_ast(node: &SyntaxNode, name_of: &mut impl FnMut(Option<ast::Name>)) -> Result<(), String> {
+fn read_node(node: &SyntaxNode, name_of: &mut impl FnMut(Option<ast::Name>)) -> Result<(), String> {
     if let Some(attr) = ast::Attr::cast(node.clone()) {
         return if inert(&attr) { Ok(()) } else { Err(format!("the attribute `{}`", attr.syntax().text())) };
     }
@@ -470,7 +470,7 @@ mod tests {
         let file = ra_ap_syntax::SourceFile::parse(text, ra_ap_syntax::Edition::CURRENT).tree();
         let mut names = Vec::new();
         for node in file.syntax().descendants() {
-            match_ast(&node, &mut |name: Option<ast::Name>| names.extend(name.map(|name| name.text().to_string())))?;
+            read_node(&node, &mut |name: Option<ast::Name>| names.extend(name.map(|name| name.text().to_string())))?;
         }
         names.sort();
         Ok(names)
