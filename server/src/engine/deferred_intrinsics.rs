@@ -235,6 +235,13 @@ pub(crate) fn whole_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
     (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
 }
 
+/// Whether `text` holds `word` (a finder's needle) as a whole word: in code, a
+/// comment or a literal.
+pub(crate) fn spells_word(text: &str, word: &memchr::memmem::Finder<'_>) -> bool {
+    let bytes = text.as_bytes();
+    word.find_iter(bytes).any(|at| whole_word_at(bytes, at, word.needle().len()))
+}
+
 /// Where in `text` an identifier in `names` begins (all of them begin with `_`),
 /// comments and literals included.
 fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl Iterator<Item = usize> + 'a {

@@ -37,7 +37,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use super::deferred_intrinsics::whole_word_at;
+use super::deferred_intrinsics::spells_word;
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -291,8 +291,7 @@ fn outside_functions(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec
 /// ASCII letter, digit or `_` on either side): as an identifier, or in a comment
 /// or literal (an inline format argument, a path a derive reads from a string).
 fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
-    let bytes = text.as_bytes();
-    names.iter().any(|name| name.find_iter(bytes).any(|at| whole_word_at(bytes, at, name.needle().len())))
+    names.iter().any(|name| spells_word(text, name))
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::deferred_intrinsics::whole_word_at;
+use super::deferred_intrinsics::{spells_word, whole_word_at};
 use super::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -285,12 +285,7 @@ fn inert(attr: &ast::Attr) -> bool {
 /// The names (their index) `text` holds as a whole word (in code, a comment or a
 /// literal).
 fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    finders
-        .iter()
-        .filter(|(_, finder)| finder.find_iter(bytes).any(|at| whole_word_at(bytes, at, finder.needle().len())))
-        .map(|&(name, _)| name)
-        .collect()
+    finders.iter().filter(|(_, finder)| spells_word(text, finder)).map(|&(name, _)| name).collect()
 }
 
 /// The names (their index) a macro body in `text` spells (as an identifier, or a

@@ -1566,13 +1566,18 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     assert_eq!(lines(&built), lines(&fresh));
 }
 
-/// What the first analysis tells a watch of its files: after how many roots the
-/// files were complete and how many bodies were walked by then, and the findings
-/// in them then.
+/// What an analysis tells a watch of its files: each time files are complete,
+/// which, after how many roots, and the answer so far.
 struct FirstFilesWatch {
     files: Vec<PathBuf>,
     judged: usize,
-    told: Vec<(Vec<PathBuf>, (usize, usize), Vec<(String, u32, Vec<String>)>)>,
+    told: Vec<(Vec<PathBuf>, usize, noalloc_ls::engine::Analysis)>,
+}
+
+impl FirstFilesWatch {
+    fn of(files: Vec<PathBuf>) -> FirstFilesWatch {
+        FirstFilesWatch { files, judged: 0, told: Vec::new() }
+    }
 }
 
 impl noalloc_ls::engine::Watch for FirstFilesWatch {
@@ -1585,14 +1590,7 @@ impl noalloc_ls::engine::Watch for FirstFilesWatch {
     }
 
     fn files_complete(&mut self, files: &[PathBuf], partial: &noalloc_ls::engine::Analysis) {
-        let mut findings: Vec<_> = partial
-            .findings
-            .iter()
-            .filter(|finding| files.contains(&finding.location.file))
-            .map(|finding| (finding.function.clone(), finding.location.line, finding.roots.clone()))
-            .collect();
-        findings.sort();
-        self.told.push((files.to_vec(), (self.judged, partial.timings.bodies_walked), findings));
+        self.told.push((files.to_vec(), self.judged, partial.clone()));
     }
 }
 
@@ -1632,11 +1630,18 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     // Each time files are told complete: which, after how many roots, whether
     // before the other roots were reached, and their findings.
     let tells = |files: &[&str]| {
-        let mut watch = FirstFilesWatch { files: files.iter().map(|file| root.join(file)).collect(), judged: 0, told: Vec::new() };
+        let mut watch = FirstFilesWatch::of(files.iter().map(|file| root.join(file)).collect());
         let whole = noalloc_ls::engine::analyze_watched(&ws, &config, None, None, &mut watch);
-        let told = watch.told.into_iter().map(|(files, (judged, walked), findings)| {
+        let told = watch.told.into_iter().map(|(files, judged, partial)| {
             let names: Vec<String> = files.iter().map(|file| file.strip_prefix(&root).unwrap().display().to_string()).collect();
-            (names, judged, walked < whole.timings.bodies_walked, findings)
+            let mut findings: Vec<_> = partial
+                .findings
+                .iter()
+                .filter(|finding| files.contains(&finding.location.file))
+                .map(|finding| (finding.function.clone(), finding.location.line, finding.roots.clone()))
+                .collect();
+            findings.sort();
+            (names, judged, partial.timings.bodies_walked < whole.timings.bodies_walked, findings)
         });
         told.collect::<Vec<_>>()
     };
@@ -1677,18 +1682,6 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
 /// roots, or told after every root's reach.
 #[test]
 fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
-    struct Told(Vec<PathBuf>, Option<(noalloc_ls::engine::Analysis, usize)>);
-    impl noalloc_ls::engine::Watch for Told {
-        fn first_files(&self) -> &[PathBuf] {
-            &self.0
-        }
-        fn root_judged(&mut self, _: usize, _: usize) {}
-        fn files_complete(&mut self, files: &[PathBuf], partial: &noalloc_ls::engine::Analysis) {
-            assert_eq!(files, self.0, "told once, for the one file");
-            assert!(self.1.is_none(), "told once");
-            self.1 = Some((partial.clone(), partial.timings.bodies_walked));
-        }
-    }
     let shared = crate::fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let config = noalloc_ls::engine::CheckConfig::default().with_manifest(&fixture.ws.root).expect("fixture manifest");
@@ -1696,9 +1689,12 @@ fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
     files.sort();
     let mut sealed = Vec::new();
     for file in files {
-        let mut watch = Told(vec![file.clone()], None);
+        let mut watch = FirstFilesWatch::of(vec![file.clone()]);
         let whole = noalloc_ls::engine::analyze_watched(&fixture.ws, &config, None, None, &mut watch);
-        let (partial, walked) = watch.1.expect("told");
+        assert_eq!(watch.told.len(), 1, "told once");
+        let (told_files, _, partial) = watch.told.remove(0);
+        assert_eq!(told_files, [file.clone()], "for the one file");
+        let walked = partial.timings.bodies_walked;
         let findings = |analysis: &noalloc_ls::engine::Analysis| -> Vec<noalloc_ls::engine::Finding> {
             analysis.findings.iter().filter(|finding| finding.location.file == file).cloned().collect()
         };
