@@ -16,6 +16,16 @@
 //! function-like one) the names are looked for in those expansions too
 //! (`procedural_expansions`).
 //!
+//! Where a name is looked for: in a workspace file, anywhere a path can be
+//! (`names_a_function`), so not after a lone `.` (a method or a field, never a
+//! free function) nor right after `fn` (a definition, which names nothing);
+//! inside a macro call or an attribute every spelling counts, as does a whole
+//! word in a comment or a literal. A crate from a registry or a git source cannot
+//! depend on a workspace crate (rust-analyzer counts every path crate as local),
+//! so its bodies cannot name a workspace function; only its exported macros'
+//! bodies, which expand in the caller's crate, are looked in (as `sealed_files`
+//! does).
+//!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
 //! function, before and after, has no attribute, no item and no macro call in it
@@ -36,6 +46,8 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
+
+use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
 
 use super::deferred_intrinsics::spells_word;
 
@@ -156,8 +168,8 @@ pub(crate) fn touched_names_unspelled(
     }
     let names = TouchedNames { finders: names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect() };
     let touched_spell = log.touched.iter().any(|file| match rests.get(file) {
-        Some(rest) => names.spelled_in(rest),
-        None => names.spelled_in(db.file_text(*file).text(db)),
+        Some(rest) => names_a_function(rest, &names.finders),
+        None => names_a_function(db.file_text(*file).text(db), &names.finders),
     });
     if touched_spell {
         return None;
@@ -168,11 +180,17 @@ pub(crate) fn touched_names_unspelled(
     // A file touched after a name was looked for only makes the answer cautious.
     let spelled = names.finders.iter().any(|finder| {
         let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
+        let one_name = FxHashMap::from_iter([(name.clone(), 0)]);
         *untouched.spelled.entry(name).or_insert_with(|| {
-            files
-                .iter()
-                .filter(|file| !log.touched.contains(*file))
-                .any(|&file| spells_any(db.file_text(file).text(db), std::slice::from_ref(finder)))
+            files.iter().filter(|file| !log.touched.contains(*file)).any(|&file| {
+                let text = db.file_text(file).text(db);
+                let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
+                if crates.is_empty() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
+                    names_a_function(text, std::slice::from_ref(finder))
+                } else {
+                    !super::sealed_files::spelled_in_macro_bodies(text, &one_name, &[(0, finder)]).is_empty()
+                }
+            })
         })
     });
     (!spelled).then_some(names)
@@ -253,7 +271,8 @@ fn functions_changed(before: &str, after: &str, edition: Edition) -> Option<Func
         .cloned()
         .collect();
     let kept = outside_functions(&after, &names)?;
-    (outside_functions(&before, &names)? == kept).then(|| FunctionsChanged { names, rest: kept.join(" ") })
+    // One token a line: a line comment ends where it did.
+    (outside_functions(&before, &names)? == kept).then(|| FunctionsChanged { names, rest: kept.join("\n") })
 }
 
 /// The tokens of `file` outside its top-level functions named in `names`, but
@@ -292,6 +311,61 @@ fn outside_functions(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec
 /// or literal (an inline format argument, a path a derive reads from a string).
 fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
     names.iter().any(|name| spells_word(text, name))
+}
+
+/// Whether `text`, Rust source, can name a free function called one of `names`:
+/// it spells one as an identifier where a path can be, or as a whole word in a
+/// comment or literal. Where a path cannot be: after a lone `.` (`x.len()`,
+/// `x.len`: a method or a field; `..len` is a range, a path) and right after
+/// `fn` (a definition). Inside a macro call's or an attribute's delimited group
+/// every spelling counts: a macro may make anything of its tokens (`m!(. len)`
+/// may expand to `len()`).
+fn names_a_function(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
+    let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
+    if names.is_empty() {
+        return false;
+    }
+    let is_name = |piece: &str| names.iter().any(|name| name.needle() == piece.trim_start_matches("r#").as_bytes());
+    // The two tokens before this one, trivia aside.
+    let mut before: [Option<(TokenKind, &str)>; 2] = [None, None];
+    // Whether each open group is a macro call's or an attribute's.
+    let mut groups: Vec<bool> = Vec::new();
+    // After `!` or `#` (and one identifier after `!`): a group opened now is a
+    // macro call's (`m!(…)`, `macro_rules! m {…}`) or an attribute's (`#[…]`).
+    let mut opens_opaque = false;
+    let mut offset = 0usize;
+    for token in tokenize(text, FrontmatterAllowed::No) {
+        let piece = &text[offset..offset + token.len as usize];
+        offset += token.len as usize;
+        let kind = token.kind;
+        match kind {
+            TokenKind::Whitespace => continue,
+            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } | TokenKind::Literal { .. }
+                if names.iter().any(|name| spells_word(piece, name)) =>
+            {
+                return true;
+            }
+            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } => continue,
+            TokenKind::Ident | TokenKind::RawIdent if is_name(piece) => {
+                let opaque = groups.iter().any(|&opaque| opaque);
+                let lone_dot = matches!(before[0], Some((TokenKind::Dot, _))) && !matches!(before[1], Some((TokenKind::Dot, _)));
+                let defined = matches!(before[0], Some((TokenKind::Ident, "fn")));
+                if opaque || !(lone_dot || defined) {
+                    return true;
+                }
+            }
+            TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket => groups.push(opens_opaque),
+            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
+                groups.pop();
+            }
+            _ => {}
+        }
+        let after_bang = matches!(before[0], Some((TokenKind::Bang, _)));
+        opens_opaque = matches!(kind, TokenKind::Bang | TokenKind::Pound)
+            || (after_bang && matches!(kind, TokenKind::Ident | TokenKind::RawIdent));
+        before = [Some((kind, piece)), before[0]];
+    }
+    false
 }
 
 #[cfg(test)]
@@ -341,6 +415,44 @@ mod tests {
         assert!(spells_any("format!(\"{item}\")", &finders));
         assert!(spells_any("item", &finders));
         assert!(!spells_any("bench_item items item2", &finders));
+    }
+
+    #[test]
+    fn a_function_is_named_only_where_a_path_can_be() {
+        let finders = [memchr::memmem::Finder::new("len")];
+        let names = |text: &str| names_a_function(text, &finders);
+        // Methods, fields and definitions name no free function.
+        assert!(!names("fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }"));
+        assert!(!names("impl S { pub const fn len(&self) -> usize { 0 } }"));
+        assert!(!names("fn f() -> usize { lenient() + r#lens }"));
+        // Paths, ranges, imports, shorthand fields, `r#`, comments and literals do.
+        for text in [
+            "fn f() -> usize { len() }",
+            "fn f() -> usize { crate::c::len() }",
+            "fn f() { for _ in 0..len {} }",
+            "fn f() { for _ in 0..=len {} }",
+            "use crate::c::{len, other};",
+            "fn f() -> S { S { len } }",
+            "fn f() -> usize { r#len() }",
+            "// len\nfn f() {}",
+            "fn f() { g(\"{len}\") }",
+        ] {
+            assert!(names(text), "{text}");
+        }
+        // Inside a macro call or an attribute, any spelling: the macro may strip
+        // the dot, or build a path of a field.
+        for text in [
+            "fn f() { strip_dot!(. len) }",
+            "fn f() { crate::m! { x.len } }",
+            "macro_rules! m { ($x:expr) => { $x.len() } }",
+            "#[my_attribute(x.len)]\nfn f() {}",
+            "#![doc = x.len]",
+        ] {
+            assert!(names(text), "{text}");
+        }
+        // A group after the macro call's ends it: what follows is code again.
+        assert!(!names("fn f() { m!(x); v.len(); }"));
+        assert!(!names("fn f() -> bool { !v.is_empty() && v.len() > 1 }"));
     }
 
     #[test]

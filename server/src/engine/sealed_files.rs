@@ -293,7 +293,7 @@ fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<
 /// lexed from its keyword to the end of its last delimited group. Another crate
 /// can call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
 /// that never spells the word), and a `macro` only if it is `pub`.
-fn spelled_in_macro_bodies(
+pub(crate) fn spelled_in_macro_bodies(
     text: &str,
     names: &FxHashMap<String, usize>,
     finders: &[(usize, &memchr::memmem::Finder<'_>)],

@@ -1501,6 +1501,62 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(macro_added.roots, fresh.roots);
 }
 
+/// A function's name that other code spells only after a lone `.` (a method
+/// call) or right after `fn` (a definition) names no free function: adding one
+/// under it asks no walk. Spelled inside a macro call, where the macro may strip
+/// the dot (`strip_dot!(. noalloc_stripped)` expands to
+/// `crate::c::noalloc_stripped()`), it asks
+/// every root's: the call now resolves and allocates. Checked against a fresh load.
+#[test]
+fn a_name_spelled_only_as_a_method_asks_no_walk() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "dotted",
+        &[
+            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\n"),
+            ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
+        ],
+    );
+    let c = root.join("src/c.rs");
+    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
+    std::fs::write(&c, c_text).unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    let rows = |analysis: &Analysis| -> Vec<(String, u32)> {
+        let mut rows: Vec<_> = analysis
+            .findings
+            .iter()
+            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
+            .collect();
+        rows.sort();
+        rows
+    };
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    // `noalloc_stripped` names nothing yet: the call has no known callee.
+    assert_eq!(rows(&first), vec![("b.rs".to_owned(), 3)], "{:#?}", first.findings);
+    let mut edit = |text: &str| {
+        std::fs::write(&c, text).unwrap();
+        assert!(live.set_file_text(&c, text).unwrap());
+        live.analyze_here(&config).unwrap().unwrap()
+    };
+
+    let method_named = edit(&format!("{c_text}\npub fn noalloc_tally() -> usize {{\n    2\n}}\n"));
+    assert_eq!((method_named.timings.roots_reused, method_named.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(rows(&method_named), rows(&first));
+
+    let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
+    assert_eq!((stripped.timings.roots_reused, stripped.timings.roots_reused_unasked), (1, 0));
+    assert_eq!(rows(&stripped), vec![("c.rs".to_owned(), 6)], "{:#?}", stripped.findings);
+
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&stripped), rows(&fresh));
+    assert_eq!(stripped.roots, fresh.roots);
+}
+
 /// A package `name` depending on a local procedural macro `pm::call_built!()`,
 /// which builds the call `crate::c::built_name()` from two halves: a name no file
 /// spells. `files`: the package's own.
