@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items-spelled] \
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME] \
 //!     [--root PATTERN]... [--open FILE]
 //! ```
 //!
@@ -49,12 +49,13 @@ fn main() {
     let edits: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(100);
     // `items`: add and remove a whole fn at the end of the file instead (an edit
     // that changes the file's item tree, not only a body).
-    // `items-spelled`: the fn is named `len`, which other code spells (`.len()`),
-    // so the server cannot prove the edit leaves other bodies alone and asks
-    // salsa whether each reused outcome's walks still hold.
-    let mode = args.next();
-    let items = matches!(mode.as_deref(), Some("items" | "items-spelled"));
-    let item_name = if mode.as_deref() == Some("items-spelled") { "len" } else { "bench_item" };
+    // `items=NAME`: the fn is named NAME. Named as other code spells it where a
+    // path can be (`items=len` on `specifics`: a field `len`), the server cannot
+    // prove the edit leaves other bodies alone and asks salsa whether each reused
+    // outcome's walks still hold.
+    let mode = args.next().unwrap_or_default();
+    let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
+    let items = mode == "items" || mode.starts_with("items=");
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {

@@ -20,11 +20,11 @@
 //! (`names_a_function`), so not after a lone `.` (a method or a field, never a
 //! free function) nor right after `fn` (a definition, which names nothing);
 //! inside a macro call or an attribute every spelling counts, as does a whole
-//! word in a comment or a literal. A crate from a registry or a git source cannot
-//! depend on a workspace crate (rust-analyzer counts every path crate as local),
-//! so its bodies cannot name a workspace function; only its exported macros'
-//! bodies, which expand in the caller's crate, are looked in (as `sealed_files`
-//! does).
+//! word in a comment or a literal. A crate from a registry, a git source or the
+//! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
+//! crate in a local source root), so the bodies in a library source root cannot
+//! name a workspace function; only its exported macros' bodies, which expand in
+//! the caller's crate, are looked in (as `sealed_files` does).
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
@@ -184,8 +184,8 @@ pub(crate) fn touched_names_unspelled(
         *untouched.spelled.entry(name).or_insert_with(|| {
             files.iter().filter(|file| !log.touched.contains(*file)).any(|&file| {
                 let text = db.file_text(file).text(db);
-                let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
-                if crates.is_empty() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
+                let source_root = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db);
+                if !source_root.is_library {
                     names_a_function(text, std::slice::from_ref(finder))
                 } else {
                     !super::sealed_files::spelled_in_macro_bodies(text, &one_name, &[(0, finder)]).is_empty()

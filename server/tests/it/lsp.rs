@@ -1502,8 +1502,8 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 }
 
 /// A function's name that other code spells only after a lone `.` (a method
-/// call) or right after `fn` (a definition) names no free function: adding one
-/// under it asks no walk. Spelled inside a macro call, where the macro may strip
+/// call) or right after `fn` (a definition), or only outside the workspace but in
+/// no exported macro, names no free function: adding one under it asks no walk. Spelled inside a macro call, where the macro may strip
 /// the dot (`strip_dot!(. noalloc_stripped)` expands to
 /// `crate::c::noalloc_stripped()`), it asks
 /// every root's: the call now resolves and allocates. Checked against a fresh load.
@@ -1547,6 +1547,10 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let method_named = edit(&format!("{c_text}\npub fn noalloc_tally() -> usize {{\n    2\n}}\n"));
     assert_eq!((method_named.timings.roots_reused, method_named.timings.roots_reused_unasked), (2, 2));
     assert_eq!(rows(&method_named), rows(&first));
+    // std's source spells `checksum` (in docs of `core::arch`), but no macro of it
+    // that a workspace can call does: std's bodies cannot name a workspace function.
+    let std_spelled = edit(&format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n"));
+    assert_eq!((std_spelled.timings.roots_reused, std_spelled.timings.roots_reused_unasked), (2, 2));
 
     let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
     assert_eq!((stripped.timings.roots_reused, stripped.timings.roots_reused_unasked), (1, 0));
