@@ -24,7 +24,8 @@
 //! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
 //! crate in a local source root), so the bodies in a library source root cannot
 //! name a workspace function; only its exported macros' bodies, which expand in
-//! the caller's crate, are looked in (as `sealed_files` does).
+//! the caller's crate, are looked in (as `sealed_files` does), unless a
+//! workspace file `include!`s (which may take in a library's file).
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
@@ -182,10 +183,12 @@ pub(crate) fn touched_names_unspelled(
         let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
         let one_name = FxHashMap::from_iter([(name.clone(), 0)]);
         *untouched.spelled.entry(name).or_insert_with(|| {
+            let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
+            // A workspace file may `include!` one of a library's.
+            let includes = files.iter().any(|&file| !in_library(file) && db.file_text(file).text(db).contains("include!"));
             files.iter().filter(|file| !log.touched.contains(*file)).any(|&file| {
                 let text = db.file_text(file).text(db);
-                let source_root = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db);
-                if !source_root.is_library {
+                if includes || !in_library(file) {
                     names_a_function(text, std::slice::from_ref(finder))
                 } else {
                     !super::sealed_files::spelled_in_macro_bodies(text, &one_name, &[(0, finder)]).is_empty()
@@ -340,20 +343,17 @@ fn names_a_function(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
         let kind = token.kind;
         match kind {
             TokenKind::Whitespace => continue,
-            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } | TokenKind::Literal { .. }
-                if names.iter().any(|name| spells_word(piece, name)) =>
-            {
-                return true;
-            }
-            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } => continue,
-            TokenKind::Ident | TokenKind::RawIdent if is_name(piece) => {
+            TokenKind::Ident | TokenKind::RawIdent => {
                 let opaque = groups.iter().any(|&opaque| opaque);
                 let lone_dot = matches!(before[0], Some((TokenKind::Dot, _))) && !matches!(before[1], Some((TokenKind::Dot, _)));
                 let defined = matches!(before[0], Some((TokenKind::Ident, "fn")));
-                if opaque || !(lone_dot || defined) {
+                if is_name(piece) && (opaque || !(lone_dot || defined)) {
                     return true;
                 }
             }
+            // A comment, a literal, a lifetime, a token the lexer does not know.
+            _ if names.iter().any(|name| spells_word(piece, name)) => return true,
+            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } => continue,
             TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket => groups.push(opens_opaque),
             TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
                 groups.pop();
@@ -425,6 +425,7 @@ mod tests {
         assert!(!names("fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }"));
         assert!(!names("impl S { pub const fn len(&self) -> usize { 0 } }"));
         assert!(!names("fn f() -> usize { lenient() + r#lens }"));
+        assert!(!names("fn f<'a>(x: &'a [u8]) -> usize { x.len() }"));
         // Paths, ranges, imports, shorthand fields, `r#`, comments and literals do.
         for text in [
             "fn f() -> usize { len() }",
@@ -436,6 +437,7 @@ mod tests {
             "fn f() -> usize { r#len() }",
             "// len\nfn f() {}",
             "fn f() { g(\"{len}\") }",
+            "fn f<'len>() {}",
         ] {
             assert!(names(text), "{text}");
         }
