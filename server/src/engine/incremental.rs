@@ -95,6 +95,12 @@ fn next_generation() -> u64 {
     GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
+/// What the walk `stamp` names walked.
+pub(crate) fn walked_node<'db>(db: &'db dyn HirDatabase, stamp: WalkStamp) -> Node<'db> {
+    let key: WalkKey<'db> = salsa::plumbing::FromId::from_id(stamp.key);
+    key.node(db).get()
+}
+
 /// Whether the walk `stamp` names is still the execution it names: salsa verifies
 /// its reads (and walks it again if one changed, under a new generation).
 pub(crate) fn walk_unchanged(db: &dyn HirDatabase, stamp: WalkStamp) -> bool {

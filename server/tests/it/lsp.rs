@@ -1425,6 +1425,60 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     assert_eq!(sixth.functions_checked, fresh.functions_checked);
 }
 
+/// The first analysis of an empty summary cache keeps the outcomes of the roots
+/// whose reach it summarised (std's `sum` here), without the walks of what it
+/// summarised: the first edit after a load reuses them, and an edit that has their
+/// walks asked (a function named as a comment of theirs spells it) finds the rest
+/// the same. The answers are a fresh load's.
+#[test]
+fn the_first_analysis_keeps_what_roots_summarised() {
+    use noalloc_ls::engine::edit::LiveWorkspace;
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "summarised",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(values: &[u32]) -> u32 {\n    // the noalloc_total of the values\n    values.iter().copied().sum()\n}\n"),
+            ("src/c.rs", "pub fn kept() -> usize {\n    0\n}\n"),
+        ],
+    );
+    let b = root.join("src/b.rs");
+    let b_text = "// noalloc:root\npub fn b_root() -> usize {\n    helper()\n}\n\nfn helper() -> usize {\n    1\n}\n";
+    std::fs::write(&b, b_text).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig { cache_dir: Some(cache.path().to_owned()), ..CheckConfig::default() };
+    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    let first = live.analyze_here(&config).unwrap().unwrap();
+    assert!(first.timings.cache_entries > 0, "std's code summarised: {:?}", first.timings);
+    assert!(first.findings.is_empty(), "{:#?}", first.findings);
+    let mut edit = |path: &Path, text: &str| {
+        std::fs::write(path, text).unwrap();
+        assert!(live.set_file_text(path, text).unwrap());
+        live.analyze_here(&config).unwrap().unwrap()
+    };
+
+    // `helper`'s body: `a_root`, which summarised `sum`, is reused.
+    let second = edit(&b, &b_text.replace("    1\n", "    2\n"));
+    assert_eq!(second.timings.roots_reused, 1);
+    // A function named as `a_root`'s comment spells it: its walks are asked, and
+    // hold.
+    let c_text = "pub fn kept() -> usize {\n    0\n}\n\npub fn noalloc_total() -> usize {\n    Vec::<u8>::with_capacity(1).len()\n}\n";
+    let third = edit(&root.join("src/c.rs"), c_text);
+    assert_eq!((third.timings.roots_reused, third.timings.roots_reused_unasked), (2, 0));
+    assert!(third.findings.is_empty(), "{:#?}", third.findings);
+
+    // The outcome kept counts the functions the first analysis walked, more than
+    // one answered from summaries checks: compared but for that count.
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let roots = |analysis: &noalloc_ls::engine::Analysis| -> Vec<(String, u32, usize)> {
+        analysis.roots.iter().map(|r| (r.function.clone(), r.location.line, r.findings)).collect()
+    };
+    assert_eq!(roots(&third), roots(&fresh));
+    assert_eq!(third.findings.len(), fresh.findings.len());
+}
+
 /// A function added or removed under a name no other code spells leaves every root
 /// whose code is elsewhere as it was, without its walks asked again (their bodies'
 /// inference re-run, since the crate's def map changed): engine/item_edits.rs. A
