@@ -1488,7 +1488,6 @@ fn the_first_analysis_keeps_what_roots_summarised() {
 /// The last answer is checked against a fresh load of the same files.
 #[test]
 fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
-    use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
 
     let (_dir, root) = crate::temp_package(
@@ -1499,12 +1498,9 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    crate::call_later!()\n}\n"),
         ],
     );
-    let c = root.join("src/c.rs");
-    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
-    std::fs::write(&c, c_text).unwrap();
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let config = CheckConfig::default();
-    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
     let rows = |analysis: &Analysis| -> Vec<(String, u32, String)> {
         let mut rows: Vec<_> = analysis
             .findings
@@ -1514,12 +1510,8 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
         rows.sort();
         rows
     };
-    let first = live.analyze_here(&config).unwrap().unwrap();
-    let mut edit = |text: &str| {
-        std::fs::write(&c, text).unwrap();
-        assert!(live.set_file_text(&c, text).unwrap());
-        live.analyze_here(&config).unwrap().unwrap()
-    };
+    let first = c.analyze();
+    let mut edit = |text: &str| c.edit(text);
 
     // `later` names nothing yet: the call has no known callee.
     let unresolved = rows(&first);
@@ -1563,8 +1555,7 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 /// every root's: the call now resolves and allocates. Checked against a fresh load.
 #[test]
 fn a_name_spelled_only_as_a_method_asks_no_walk() {
-    use noalloc_ls::engine::edit::LiveWorkspace;
-    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
     let (_dir, root) = crate::temp_package(
         "dotted",
@@ -1574,29 +1565,14 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
         ],
     );
-    let c = root.join("src/c.rs");
-    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
-    std::fs::write(&c, c_text).unwrap();
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let config = CheckConfig::default();
-    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
-    let rows = |analysis: &Analysis| -> Vec<(String, u32)> {
-        let mut rows: Vec<_> = analysis
-            .findings
-            .iter()
-            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
-            .collect();
-        rows.sort();
-        rows
-    };
-    let first = live.analyze_here(&config).unwrap().unwrap();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let first = c.analyze();
     // `noalloc_stripped` names nothing yet: the call has no known callee.
     assert_eq!(rows(&first), vec![("b.rs".to_owned(), 3)], "{:#?}", first.findings);
-    let mut edit = |text: &str| {
-        std::fs::write(&c, text).unwrap();
-        assert!(live.set_file_text(&c, text).unwrap());
-        live.analyze_here(&config).unwrap().unwrap()
-    };
+    let mut edit = |text: &str| c.edit(text);
 
     let method_named = edit(&format!("{c_text}\npub fn noalloc_tally() -> usize {{\n    2\n}}\n"));
     assert_eq!((method_named.timings.roots_reused, method_named.timings.roots_reused_unasked), (2, 2));
@@ -1613,6 +1589,47 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     assert_eq!(rows(&stripped), rows(&fresh));
     assert_eq!(stripped.roots, fresh.roots);
+}
+
+/// A live workspace whose `src/c.rs` holds one function, `kept`, until an edit
+/// rewrites it (on disk too).
+struct EditsOfC<'a> {
+    live: noalloc_ls::engine::edit::LiveWorkspace,
+    path: PathBuf,
+    config: &'a noalloc_ls::engine::CheckConfig,
+}
+
+impl<'a> EditsOfC<'a> {
+    /// Writes `src/c.rs` under `root`, loads the workspace; gives the text written.
+    fn load(root: &Path, options: &noalloc_ls::engine::LoadOptions, config: &'a noalloc_ls::engine::CheckConfig) -> (&'static str, EditsOfC<'a>) {
+        let text = "pub fn kept() -> usize {\n    0\n}\n";
+        let path = root.join("src/c.rs");
+        std::fs::write(&path, text).unwrap();
+        let ws = noalloc_ls::engine::Workspace::load(root, options, &|_| {}).expect("workspace loads");
+        (text, EditsOfC { live: noalloc_ls::engine::edit::LiveWorkspace::new(ws), path, config })
+    }
+
+    fn analyze(&mut self) -> noalloc_ls::engine::Analysis {
+        self.live.analyze_here(self.config).unwrap().unwrap()
+    }
+
+    /// `src/c.rs` becomes `text`; the analysis after it.
+    fn edit(&mut self, text: &str) -> noalloc_ls::engine::Analysis {
+        std::fs::write(&self.path, text).unwrap();
+        assert!(self.live.set_file_text(&self.path, text).unwrap());
+        self.analyze()
+    }
+}
+
+/// The file name and line of each finding, sorted.
+fn finding_lines(analysis: &noalloc_ls::engine::Analysis) -> Vec<(String, u32)> {
+    let mut lines: Vec<_> = analysis
+        .findings
+        .iter()
+        .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
+        .collect();
+    lines.sort();
+    lines
 }
 
 /// A package `name` depending on a local procedural macro `pm::call_built!()`,
@@ -1634,7 +1651,6 @@ fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfil
 /// and its call now resolves and allocates. The answer is then a fresh load's.
 #[test]
 fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
-    use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
     let (_dir, root) = package_with_built_name_macro(
@@ -1644,29 +1660,14 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
             ("src/a.rs", "// noalloc:root\npub fn pm_root() -> usize {\n    pm::call_built!()\n}\n"),
         ],
     );
-    let c = root.join("src/c.rs");
-    let c_text = "pub fn kept() -> usize {\n    0\n}\n";
-    std::fs::write(&c, c_text).unwrap();
     let options = LoadOptions::default();
     let config = CheckConfig::default();
-    let mut live = LiveWorkspace::new(Workspace::load(&root, &options, &|_| {}).expect("workspace loads"));
-    let lines = |analysis: &noalloc_ls::engine::Analysis| -> Vec<(String, u32)> {
-        let mut lines: Vec<_> = analysis
-            .findings
-            .iter()
-            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line))
-            .collect();
-        lines.sort();
-        lines
-    };
-    let first = live.analyze_here(&config).unwrap().unwrap();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let lines = finding_lines;
+    let first = c.analyze();
     // The expansion's call names nothing yet: no known callee, at the root's line.
     assert_eq!(lines(&first), vec![("a.rs".to_owned(), 3)], "{:#?}", first.findings);
-    let mut edit = |text: &str| {
-        std::fs::write(&c, text).unwrap();
-        assert!(live.set_file_text(&c, text).unwrap());
-        live.analyze_here(&config).unwrap().unwrap()
-    };
+    let mut edit = |text: &str| c.edit(text);
 
     let other = edit(&format!("{c_text}\npub fn noalloc_other_name() -> usize {{\n    2\n}}\n"));
     assert_eq!((other.timings.roots_reused, other.timings.roots_reused_unasked), (1, 1));
