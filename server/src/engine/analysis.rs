@@ -535,9 +535,8 @@ impl<'a> Analyzer<'a> {
                         // they are kept across runs). Not keeping the outcome had
                         // the first edit after a load judge those roots again
                         // (`lsp_bench specifics`: edits up to 221 ms, against at
-                        // most 107 ms);
-                        // keeping those walks had an edit that asks them verify
-                        // 2,720 walks, not 1,210.
+                        // most 107 ms); keeping those walks had an edit that asks
+                        // them verify 2,720 walks, not 1,210.
                         summarised_now.extend(self.remember_closed(&mut graph, &reach, &judged, cache));
                         summaries_time += summaries_started.elapsed();
                     }

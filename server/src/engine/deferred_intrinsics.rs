@@ -235,6 +235,21 @@ pub(crate) fn whole_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
     (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
 }
 
+/// The tokens of `text`, Rust source, each with its text.
+pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (TokenKind, &str)> {
+    let mut offset = 0usize;
+    tokenize(text, FrontmatterAllowed::No).map(move |token| {
+        let start = offset;
+        offset += token.len as usize;
+        (token.kind, &text[start..offset])
+    })
+}
+
+/// Whether a token is whitespace or a comment.
+pub(crate) fn is_trivia(kind: TokenKind) -> bool {
+    matches!(kind, TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. })
+}
+
 /// Whether `text` holds `word` (a finder's needle) as a whole word: in code, a
 /// comment or a literal.
 pub(crate) fn spells_word(text: &str, word: &memchr::memmem::Finder<'_>) -> bool {
@@ -298,16 +313,7 @@ pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
         while !text.is_char_boundary(end) {
             end -= 1;
         }
-        let mut offset = at;
-        tokenize(&text[at..end], FrontmatterAllowed::No).filter_map(move |token| {
-            let start = offset;
-            offset += token.len as usize;
-            let trivia = matches!(
-                token.kind,
-                TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }
-            );
-            (!trivia).then(|| (token.kind, &text[start..offset]))
-        })
+        tokens(&text[at..end]).filter(|&(kind, _)| !is_trivia(kind))
     };
     let macros = memchr::memmem::find_iter(bytes, "macro_rules")
         .filter(move |&at| keyword_at(at, "macro_rules".len()))

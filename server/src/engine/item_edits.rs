@@ -48,9 +48,9 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
+use ra_ap_rustc_lexer::TokenKind;
 
-use super::deferred_intrinsics::spells_word;
+use super::deferred_intrinsics::{spells_word, tokens};
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -125,10 +125,15 @@ impl EditLog {
 /// Which names the files no edit touched spell, as found so far: those files keep
 /// the text they were loaded with (std's and the dependencies', mostly), so each
 /// name is looked for in them once. Found again from scratch after a change no
-/// comparison can read (it changes files without telling which).
+/// comparison can read (it changes files without telling which), and when
+/// whether a workspace file `include!`s changes (library files count in full
+/// while one does).
 #[derive(Default)]
 pub(crate) struct UntouchedFiles {
     unreadable: u64,
+    includes: bool,
+    /// The workspace files that `include!` as they were loaded, found once.
+    including_at_load: Option<Vec<FileId>>,
     spelled: FxHashMap<String, bool>,
 }
 
@@ -175,17 +180,24 @@ pub(crate) fn touched_names_unspelled(
     if touched_spell {
         return None;
     }
-    if untouched.unreadable != log.unreadable {
-        *untouched = UntouchedFiles { unreadable: log.unreadable, spelled: FxHashMap::default() };
+    let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
+    let includes_now = |file: FileId| !in_library(file) && db.file_text(file).text(db).contains("include!");
+    // A workspace file may `include!` one of a library's. Untouched files keep the
+    // text they were loaded with, so only the touched ones are read again.
+    let including_at_load = untouched
+        .including_at_load
+        .get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
+    let includes = including_at_load.iter().any(|file| !log.touched.contains(file))
+        || log.touched.iter().any(|&file| includes_now(file));
+    if untouched.unreadable != log.unreadable || untouched.includes != includes {
+        let including_at_load = untouched.including_at_load.take();
+        *untouched = UntouchedFiles { unreadable: log.unreadable, includes, including_at_load, spelled: FxHashMap::default() };
     }
     // A file touched after a name was looked for only makes the answer cautious.
     let spelled = names.finders.iter().any(|finder| {
         let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
         let one_name = FxHashMap::from_iter([(name.clone(), 0)]);
         *untouched.spelled.entry(name).or_insert_with(|| {
-            let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
-            // A workspace file may `include!` one of a library's.
-            let includes = files.iter().any(|&file| !in_library(file) && db.file_text(file).text(db).contains("include!"));
             files.iter().filter(|file| !log.touched.contains(*file)).any(|&file| {
                 let text = db.file_text(file).text(db);
                 if includes || !in_library(file) {
@@ -336,11 +348,7 @@ fn names_a_function(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
     // After `!` or `#` (and one identifier after `!`): a group opened now is a
     // macro call's (`m!(…)`, `macro_rules! m {…}`) or an attribute's (`#[…]`).
     let mut opens_opaque = false;
-    let mut offset = 0usize;
-    for token in tokenize(text, FrontmatterAllowed::No) {
-        let piece = &text[offset..offset + token.len as usize];
-        offset += token.len as usize;
-        let kind = token.kind;
+    for (kind, piece) in tokens(text) {
         match kind {
             TokenKind::Whitespace => continue,
             TokenKind::Ident | TokenKind::RawIdent => {

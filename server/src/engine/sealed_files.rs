@@ -26,7 +26,7 @@
 
 use hir::{Semantics, db::HirDatabase};
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
-use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
+use ra_ap_rustc_lexer::TokenKind;
 use ra_ap_syntax::{
     AstNode, SyntaxKind, SyntaxNode,
     ast::{self, HasAttrs, HasName},
@@ -34,7 +34,7 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::deferred_intrinsics::{spells_word, whole_word_at};
+use super::deferred_intrinsics::{is_trivia, spells_word, tokens, whole_word_at};
 use super::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -324,14 +324,7 @@ fn spelled_in_macro_body(
     finders: &[(usize, &memchr::memmem::Finder<'_>)],
     found: &mut Vec<usize>,
 ) {
-    let mut offset = 0usize;
-    let mut tokens = tokenize(text, FrontmatterAllowed::No)
-        .map(|token| {
-            let piece = &text[offset..offset + token.len as usize];
-            offset += token.len as usize;
-            (token.kind, piece)
-        })
-        .filter(|(kind, _)| !matches!(kind, TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. }));
+    let mut tokens = tokens(text).filter(|&(kind, _)| !is_trivia(kind));
     if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
         return;
     }
