@@ -16,11 +16,12 @@
 //! function-like one) the names are looked for in those expansions too
 //! (`procedural_expansions`).
 //!
-//! Where a name is looked for: in a workspace file, anywhere a path can be
-//! (`names_a_function`), so not after a lone `.` (a method or a field, never a
-//! free function) nor right after `fn` (a definition, which names nothing);
-//! inside a macro call or an attribute every spelling counts, as does a whole
-//! word in a comment or a literal. A crate from a registry, a git source or the
+//! Where a name is looked for: in a workspace file, parsed, anywhere a path can
+//! be (`names_a_function`), so not as a method or a field (never a free
+//! function) nor as a definition, which names nothing (but a lone identifier
+//! pattern, which may resolve); inside a macro call or an attribute every
+//! spelling counts, as does a whole word in a doc comment or a literal, and in a
+//! plain comment none does. A crate from a registry, a git source or the
 //! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
 //! crate in a local source root), so the bodies in a library source root cannot
 //! name a workspace function; only its exported macros' bodies, which expand in
@@ -41,16 +42,14 @@ use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
 use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
 use ra_ap_ide_db::base_db::SourceDatabase;
 use ra_ap_syntax::{
-    AstNode, Edition, NodeOrToken, SourceFile, SyntaxKind, TextRange,
+    AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxToken, TextRange,
     ast::{self, HasModuleItem, HasName},
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use ra_ap_rustc_lexer::TokenKind;
-
-use super::deferred_intrinsics::{spells_word, tokens};
+use super::deferred_intrinsics::spells_word;
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -166,16 +165,16 @@ pub(crate) fn touched_names_unspelled(
         }
         let changed = functions_changed(&before, now, edition)?;
         names.extend(changed.names);
-        rests.insert(file, changed.rest);
+        rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
     if !names.iter().all(|name| name.is_ascii()) {
         return None;
     }
     let names = TouchedNames { finders: names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect() };
-    let touched_spell = log.touched.iter().any(|file| match rests.get(file) {
-        Some(rest) => names_a_function(rest, &names.finders),
-        None => names_a_function(db.file_text(*file).text(db), &names.finders),
+    let touched_spell = log.touched.iter().any(|&file| match rests.get(&file) {
+        Some((rest, edition)) => names_a_function(rest, *edition, &names.finders),
+        None => names_a_function(db.file_text(file).text(db), edition_of(db, file), &names.finders),
     });
     if touched_spell {
         return None;
@@ -197,18 +196,31 @@ pub(crate) fn touched_names_unspelled(
     let spelled = names.finders.iter().any(|finder| {
         let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
         let one_name = FxHashMap::from_iter([(name.clone(), 0)]);
-        *untouched.spelled.entry(name).or_insert_with(|| {
-            files.iter().filter(|file| !log.touched.contains(*file)).any(|&file| {
+        *untouched.spelled.entry(name).or_insert_with_key(|name| {
+            let spelling = files.iter().filter(|file| !log.touched.contains(*file)).find(|&&file| {
                 let text = db.file_text(file).text(db);
-                if includes || !in_library(file) {
-                    names_a_function(text, std::slice::from_ref(finder))
+                if !in_library(file) {
+                    names_a_function(text, edition_of(db, file), std::slice::from_ref(finder))
+                } else if includes {
+                    spells_word(text, finder)
                 } else {
                     !super::sealed_files::spelled_in_macro_bodies(text, &one_name, &[(0, finder)]).is_empty()
                 }
-            })
+            });
+            if let Some(&file) = spelling {
+                let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
+                tracing::debug!("`{name}` may be named in {}", path.map_or_else(|| format!("{file:?}"), |path| path.to_string()));
+            }
+            spelling.is_some()
         })
     });
     (!spelled).then_some(names)
+}
+
+/// The edition `file` is parsed in: its first crate's (the names looked for are
+/// compared as text, so another crate's keywords change nothing).
+fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
+    ra_ap_ide_db::base_db::relevant_crates(db, file).first().map_or(Edition::CURRENT, |krate| krate.data(db).edition)
 }
 
 /// The names of the functions edits touched.
@@ -328,52 +340,58 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
     names.iter().any(|name| spells_word(text, name))
 }
 
-/// Whether `text`, Rust source, can name a free function called one of `names`:
-/// it spells one as an identifier where a path can be, or as a whole word in a
-/// comment or literal. Where a path cannot be: after a lone `.` (`x.len()`,
-/// `x.len`: a method or a field; `..len` is a range, a path) and right after
-/// `fn` (a definition). Inside a macro call's or an attribute's delimited group
-/// every spelling counts: a macro may make anything of its tokens (`m!(. len)`
-/// may expand to `len()`).
-fn names_a_function(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
+/// Whether `text`, Rust source of `edition`, can name a free function called one
+/// of `names`: it spells one as an identifier where a path can be, or as a whole
+/// word in a doc comment or a literal (an inline format argument, a path a derive
+/// reads from a string). A spelling names no free function when it is a method
+/// or a field (`x.len()`, `x.len`, `S { len: 0 }`, `S { len: p }`; `..len` is a
+/// range, a path) or a definition (`fn len`, a field `len: usize`, `use x as
+/// len`), apart from a lone identifier pattern (`let len`), which resolves to a
+/// const, a unit struct or a variant of that name when one is in scope, and a
+/// function added may shadow a glob-imported one. Inside a macro call's or an
+/// attribute's input every spelling counts: a macro may make anything of its
+/// tokens (`m!(. len)` may expand to `len()`). A plain comment counts nowhere:
+/// no macro reads one.
+fn names_a_function(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>]) -> bool {
     let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
     if names.is_empty() {
         return false;
     }
     let is_name = |piece: &str| names.iter().any(|name| name.needle() == piece.trim_start_matches("r#").as_bytes());
-    // The two tokens before this one, trivia aside.
-    let mut before: [Option<(TokenKind, &str)>; 2] = [None, None];
-    // Whether each open group is a macro call's or an attribute's.
-    let mut groups: Vec<bool> = Vec::new();
-    // After `!` or `#` (and one identifier after `!`): a group opened now is a
-    // macro call's (`m!(…)`, `macro_rules! m {…}`) or an attribute's (`#[…]`).
-    let mut opens_opaque = false;
-    for (kind, piece) in tokens(text) {
-        match kind {
-            TokenKind::Whitespace => continue,
-            TokenKind::Ident | TokenKind::RawIdent => {
-                let opaque = groups.iter().any(|&opaque| opaque);
-                let lone_dot = matches!(before[0], Some((TokenKind::Dot, _))) && !matches!(before[1], Some((TokenKind::Dot, _)));
-                let defined = matches!(before[0], Some((TokenKind::Ident, "fn")));
-                if is_name(piece) && (opaque || !(lone_dot || defined)) {
-                    return true;
-                }
-            }
-            // A comment, a literal, a lifetime, a token the lexer does not know.
-            _ if names.iter().any(|name| spells_word(piece, name)) => return true,
-            TokenKind::LineComment { .. } | TokenKind::BlockComment { .. } => continue,
-            TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket => groups.push(opens_opaque),
-            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
-                groups.pop();
-            }
-            _ => {}
+    let file = SourceFile::parse(text, edition).tree();
+    file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
+        if is_name(token.text()) {
+            return may_name_a_function(&token);
         }
-        let after_bang = matches!(before[0], Some((TokenKind::Bang, _)));
-        opens_opaque = matches!(kind, TokenKind::Bang | TokenKind::Pound)
-            || (after_bang && matches!(kind, TokenKind::Ident | TokenKind::RawIdent));
-        before = [Some((kind, piece)), before[0]];
+        match ast::Comment::cast(token.clone()) {
+            Some(comment) if !comment.is_doc() => false,
+            // A doc comment is an attribute, which a procedural macro may read.
+            _ => names.iter().any(|name| spells_word(token.text(), name)),
+        }
+    })
+}
+
+/// Whether the identifier `token` stands where a path to a free function can be,
+/// or in a macro's or an attribute's input (`names_a_function`).
+fn may_name_a_function(token: &SyntaxToken) -> bool {
+    if token.parent_ancestors().any(|node| matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::ATTR)) {
+        return true;
     }
-    false
+    let Some(parent) = token.parent() else { return true };
+    let holder = parent.parent().map(|node| node.kind());
+    match parent.kind() {
+        SyntaxKind::NAME => holder == Some(SyntaxKind::IDENT_PAT),
+        SyntaxKind::NAME_REF => !matches!(
+            holder,
+            Some(
+                SyntaxKind::FIELD_EXPR
+                    | SyntaxKind::METHOD_CALL_EXPR
+                    | SyntaxKind::RECORD_EXPR_FIELD
+                    | SyntaxKind::RECORD_PAT_FIELD
+            )
+        ),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -428,13 +446,24 @@ mod tests {
     #[test]
     fn a_function_is_named_only_where_a_path_can_be() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let names = |text: &str| names_a_function(text, &finders);
-        // Methods, fields and definitions name no free function.
-        assert!(!names("fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }"));
-        assert!(!names("impl S { pub const fn len(&self) -> usize { 0 } }"));
-        assert!(!names("fn f() -> usize { lenient() + r#lens }"));
-        assert!(!names("fn f<'a>(x: &'a [u8]) -> usize { x.len() }"));
-        // Paths, ranges, imports, shorthand fields, `r#`, comments and literals do.
+        let names = |text: &str| names_a_function(text, Edition::CURRENT, &finders);
+        // Methods, fields, definitions and plain comments name no free function.
+        for text in [
+            "fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }",
+            "impl S { pub const fn len(&self) -> usize { 0 } }",
+            "fn f() -> usize { lenient() + r#lens }",
+            "fn f<'a>(x: &'a [u8]) -> usize { x.len() }",
+            "pub struct Fixed { pub len: usize }",
+            "fn f() -> Fixed { Fixed { buf, len: 0 } }",
+            "fn f(s: Fixed) -> usize { let Fixed { len: n, .. } = s; n }",
+            "use crate::c::other as len;",
+            "// `len() < capacity()` proves room\nfn f() {} /* len */",
+        ] {
+            assert!(!names(text), "{text}");
+        }
+        // Paths, ranges, imports, shorthand fields, lone identifier patterns (which
+        // may resolve to a const a function shadows), `r#`, doc comments, literals
+        // and lifetimes do.
         for text in [
             "fn f() -> usize { len() }",
             "fn f() -> usize { crate::c::len() }",
@@ -442,8 +471,12 @@ mod tests {
             "fn f() { for _ in 0..=len {} }",
             "use crate::c::{len, other};",
             "fn f() -> S { S { len } }",
+            "fn f(s: S) { let S { len } = s; }",
+            "fn f() { let len = 1; }",
+            "fn f(len: usize) {}",
+            "fn f() { match 1 { len => {} } }",
             "fn f() -> usize { r#len() }",
-            "// len\nfn f() {}",
+            "/// len\nfn f() {}",
             "fn f() { g(\"{len}\") }",
             "fn f<'len>() {}",
         ] {
