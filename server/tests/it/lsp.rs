@@ -1594,6 +1594,41 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     assert_eq!(stripped.roots, fresh.roots);
 }
 
+/// Library files count in full once a workspace file `include!`s (it may take one
+/// of theirs in): a name found unspelled before is looked for again, now in std's
+/// bodies too.
+#[test]
+fn an_include_added_later_has_library_files_read_in_full() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "including",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root() -> usize {\n    1\n}\n"),
+            ("src/b.rs", "pub fn b() -> u8 {\n    0\n}\n"),
+            ("src/zero.rs", "0\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    c.analyze();
+    // std spells `checksum` only in `core::arch`'s docs, which no macro holds.
+    let with_checksum = format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n");
+    let reused = |analysis: &noalloc_ls::engine::Analysis| (analysis.timings.roots_reused, analysis.timings.roots_reused_unasked);
+    assert_eq!(reused(&c.edit(&with_checksum)), (1, 1));
+    assert_eq!(reused(&c.edit(c_text)), (1, 1));
+
+    let b = root.join("src/b.rs");
+    let including = "pub fn b() -> u8 {\n    include!(\"zero.rs\")\n}\n";
+    std::fs::write(&b, including).unwrap();
+    assert!(c.live.set_file_text(&b, including).unwrap());
+    // A macro call in the function edited: the walks are asked.
+    assert_eq!(reused(&c.analyze()), (1, 0));
+    assert_eq!(reused(&c.edit(&with_checksum)), (1, 0));
+}
+
 /// A live workspace whose `src/c.rs` holds one function, `kept`, until an edit
 /// rewrites it (on disk too).
 struct EditsOfC<'a> {
