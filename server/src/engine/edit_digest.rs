@@ -197,7 +197,7 @@ fn has_impl_trait(node: &SyntaxNode) -> bool {
 
 /// A built-in attribute that neither reads a body nor makes items, or a tool's
 /// (`#[unsafe(no_mangle)]` as `#[no_mangle]`).
-fn is_inert(attr: &ast::Attr) -> bool {
+pub(crate) fn is_inert(attr: &ast::Attr) -> bool {
     const INERT: [&str; 22] = [
         "allow", "warn", "deny", "forbid", "expect", "deprecated", "doc", "inline", "cold", "must_use",
         "track_caller", "cfg", "test", "ignore", "should_panic", "target_feature", "no_mangle", "export_name",

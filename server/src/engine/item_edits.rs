@@ -19,9 +19,10 @@
 //! Where a name is looked for: in a workspace file, parsed, anywhere a path can
 //! be (`names_a_function`), so not as a method or a field (never a free
 //! function) nor as a definition, which names nothing (but a lone identifier
-//! pattern, which may resolve); inside a macro call or an attribute every
-//! spelling counts, as does a whole word in a doc comment or a literal, and in a
-//! plain comment none does. A crate from a registry, a git source or the
+//! pattern, which may resolve); in a macro's input (a macro call, an attribute,
+//! an item a derive or an attribute macro reads) every spelling counts, as does a
+//! whole word in a literal or a doc comment there, and in a plain comment none
+//! does. A crate from a registry, a git source or the
 //! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
 //! crate in a local source root), so the bodies in a library source root cannot
 //! name a workspace function; only its exported macros' bodies, which expand in
@@ -43,13 +44,14 @@ use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
 use ra_ap_ide_db::base_db::SourceDatabase;
 use ra_ap_syntax::{
     AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxToken, TextRange,
-    ast::{self, HasModuleItem, HasName},
+    ast::{self, HasAttrs, HasModuleItem, HasName},
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
 use super::deferred_intrinsics::spells_word;
+use super::edit_digest::is_inert;
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -341,42 +343,45 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 }
 
 /// Whether `text`, Rust source of `edition`, can name a free function called one
-/// of `names`: it spells one as an identifier where a path can be, or as a whole
-/// word in a doc comment or a literal (an inline format argument, a path a derive
-/// reads from a string). A spelling names no free function when it is a method
-/// or a field (`x.len()`, `x.len`, `S { len: 0 }`, `S { len: p }`; `..len` is a
-/// range, a path) or a definition (`fn len`, a field `len: usize`, `use x as
-/// len`), apart from a lone identifier pattern (`let len`), which resolves to a
-/// const, a unit struct or a variant of that name when one is in scope, and a
-/// function added may shadow a glob-imported one. Inside a macro call's or an
-/// attribute's input every spelling counts: a macro may make anything of its
-/// tokens (`m!(. len)` may expand to `len()`). A plain comment counts nowhere:
-/// no macro reads one.
+/// of `names`. In a macro's input (a macro call, an attribute, an item under an
+/// attribute that is not inert, a derive among them) every spelling counts, as an
+/// identifier or a whole word in a literal, a lifetime or a doc comment: a macro
+/// may make anything of its tokens (`m!(. len)` may expand to `len()`, a derive
+/// may read a string or a doc). Elsewhere only an identifier where a path can be
+/// counts: not a method or a field (`x.len()`, `x.len`, `S { len: 0 }`,
+/// `S { len: p }`; `..len` is a range, a path) nor a definition (`fn len`, a
+/// field `len: usize`, `use x as len`), apart from a lone identifier pattern
+/// (`let len`), which resolves to a const, a unit struct or a variant of that
+/// name when one is in scope, and a function added may shadow a glob-imported
+/// one. A plain comment counts nowhere: it is no token of any macro's input.
 fn names_a_function(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>]) -> bool {
     let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
     if names.is_empty() {
         return false;
     }
-    let is_name = |piece: &str| names.iter().any(|name| name.needle() == piece.trim_start_matches("r#").as_bytes());
     let file = SourceFile::parse(text, edition).tree();
     file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
-        if is_name(token.text()) {
-            return may_name_a_function(&token);
-        }
-        match ast::Comment::cast(token.clone()) {
-            Some(comment) if !comment.is_doc() => false,
-            // A doc comment is an attribute, which a procedural macro may read.
-            _ => names.iter().any(|name| spells_word(token.text(), name)),
-        }
+        let kind = token.kind();
+        let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
+        let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
+        !plain_comment
+            && names.iter().any(|name| spells_word(token.text(), name))
+            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token)))
     })
 }
 
-/// Whether the identifier `token` stands where a path to a free function can be,
-/// or in a macro's or an attribute's input (`names_a_function`).
-fn may_name_a_function(token: &SyntaxToken) -> bool {
-    if token.parent_ancestors().any(|node| matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::ATTR)) {
-        return true;
-    }
+/// Whether `token` is in a macro call's or an attribute's input, or in an item
+/// under an attribute that is not inert (a derive's or an attribute macro's).
+fn in_a_macros_input(token: &SyntaxToken) -> bool {
+    token.parent_ancestors().any(|node| {
+        matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::ATTR)
+            || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
+    })
+}
+
+/// Whether the identifier `token` stands where a path to a free function can be
+/// (`names_a_function`).
+fn where_a_path_can_be(token: &SyntaxToken) -> bool {
     let Some(parent) = token.parent() else { return true };
     let holder = parent.parent().map(|node| node.kind());
     match parent.kind() {
@@ -458,12 +463,15 @@ mod tests {
             "fn f(s: Fixed) -> usize { let Fixed { len: n, .. } = s; n }",
             "use crate::c::other as len;",
             "// `len() < capacity()` proves room\nfn f() {} /* len */",
+            // Literals, lifetimes and doc comments that no macro reads.
+            "fn f() { g(\"{len}\") }",
+            "fn f<'len>() {}",
+            "/// Like `len`.\n#[inline]\n#[must_use]\nfn f() {}",
         ] {
             assert!(!names(text), "{text}");
         }
         // Paths, ranges, imports, shorthand fields, lone identifier patterns (which
-        // may resolve to a const a function shadows), `r#`, doc comments, literals
-        // and lifetimes do.
+        // may resolve to a const a function shadows) and `r#` do.
         for text in [
             "fn f() -> usize { len() }",
             "fn f() -> usize { crate::c::len() }",
@@ -476,20 +484,23 @@ mod tests {
             "fn f(len: usize) {}",
             "fn f() { match 1 { len => {} } }",
             "fn f() -> usize { r#len() }",
-            "/// len\nfn f() {}",
-            "fn f() { g(\"{len}\") }",
-            "fn f<'len>() {}",
         ] {
             assert!(names(text), "{text}");
         }
-        // Inside a macro call or an attribute, any spelling: the macro may strip
-        // the dot, or build a path of a field.
+        // In a macro's input, any spelling: the macro may strip the dot, build a
+        // path of a field, or read a literal or a doc.
         for text in [
             "fn f() { strip_dot!(. len) }",
             "fn f() { crate::m! { x.len } }",
             "macro_rules! m { ($x:expr) => { $x.len() } }",
             "#[my_attribute(x.len)]\nfn f() {}",
             "#![doc = x.len]",
+            "fn f() { format!(\"{len}\"); }",
+            "#[path = \"len.rs\"]\nmod m;",
+            "#[my_attribute]\nfn f(x: S) -> usize { x.len }",
+            "/// Like `len`.\n#[derive(Parse)]\nstruct S;",
+            "#[derive(Parse)]\nstruct S {\n    /// len\n    a: u8,\n}",
+            "#[derive(Clone)]\nstruct S { len: usize }",
         ] {
             assert!(names(text), "{text}");
         }

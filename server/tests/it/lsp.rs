@@ -1428,7 +1428,7 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
 /// The first analysis of an empty summary cache keeps the outcomes of the roots
 /// whose reach it summarised (std's `sum` here), without the walks of what it
 /// summarised: the first edit after a load reuses them, and an edit that has their
-/// walks asked (a function named as a literal of theirs spells it) finds the rest
+/// walks asked (a function named in a macro call of theirs) finds the rest
 /// the same. The answers are a fresh load's.
 #[test]
 fn the_first_analysis_keeps_what_roots_summarised() {
@@ -1439,7 +1439,7 @@ fn the_first_analysis_keeps_what_roots_summarised() {
         "summarised",
         &[
             ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
-            ("src/a.rs", "// noalloc:root\npub fn a_root(values: &[u32]) -> u32 {\n    let _label = \"the noalloc_total of the values\";\n    values.iter().copied().sum()\n}\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(values: &[u32]) -> u32 {\n    let _label = stringify!(noalloc_total);\n    values.iter().copied().sum()\n}\n"),
             ("src/c.rs", "pub fn kept() -> usize {\n    0\n}\n"),
         ],
     );
@@ -1462,7 +1462,7 @@ fn the_first_analysis_keeps_what_roots_summarised() {
     // `helper`'s body: `a_root`, which summarised `sum`, is reused.
     let second = edit(&b, &b_text.replace("    1\n", "    2\n"));
     assert_eq!(second.timings.roots_reused, 1);
-    // A function named as `a_root`'s literal spells it: its walks are asked, and
+    // A function named in `a_root`'s macro call: its walks are asked, and
     // hold.
     let c_text = "pub fn kept() -> usize {\n    0\n}\n\npub fn noalloc_total() -> usize {\n    Vec::<u8>::with_capacity(1).len()\n}\n";
     let third = edit(&root.join("src/c.rs"), c_text);
@@ -1561,7 +1561,7 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
         "dotted",
         &[
             ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\n"),
-            ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n"),
+            ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
         ],
     );
@@ -1581,7 +1581,8 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     // that a workspace can call does: std's bodies cannot name a workspace function.
     let std_spelled = edit(&format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n"));
     assert_eq!((std_spelled.timings.roots_reused, std_spelled.timings.roots_reused_unasked), (2, 2));
-    // A field's name, in its definition, a struct literal and a plain comment.
+    // A field's name, in its definition, a struct literal and a doc comment no
+    // macro reads.
     let field_named = edit(&format!("{c_text}\npub fn noalloc_width() -> usize {{\n    4\n}}\n"));
     assert_eq!((field_named.timings.roots_reused, field_named.timings.roots_reused_unasked), (2, 2));
 
