@@ -43,8 +43,8 @@ use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
 use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
 use ra_ap_ide_db::base_db::SourceDatabase;
 use ra_ap_syntax::{
-    AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxToken, TextRange,
-    ast::{self, HasAttrs, HasModuleItem, HasName},
+    AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
+    ast::{self, HasAttrs, HasLoopBody, HasModuleItem, HasName},
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -175,8 +175,8 @@ pub(crate) fn touched_names_unspelled(
     }
     let names = TouchedNames { finders: names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect() };
     let touched_spell = log.touched.iter().any(|&file| match rests.get(&file) {
-        Some((rest, edition)) => names_a_function(rest, *edition, &names.finders),
-        None => names_a_function(db.file_text(file).text(db), edition_of(db, file), &names.finders),
+        Some((rest, edition)) => names_a_function(rest, *edition, Patterns::Everywhere, &names.finders),
+        None => names_a_function(db.file_text(file).text(db), edition_of(db, file), Patterns::Everywhere, &names.finders),
     });
     if touched_spell {
         return None;
@@ -202,7 +202,8 @@ pub(crate) fn touched_names_unspelled(
             let spelling = files.iter().filter(|file| !log.touched.contains(*file)).find(|&&file| {
                 let text = db.file_text(file).text(db);
                 if !in_library(file) {
-                    names_a_function(text, edition_of(db, file), std::slice::from_ref(finder))
+                    let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
+                    names_a_function(text, edition_of(db, file), patterns, std::slice::from_ref(finder))
                 } else if includes {
                     spells_word(text, finder)
                 } else {
@@ -351,10 +352,9 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 /// counts: not a method or a field (`x.len()`, `x.len`, `S { len: 0 }`,
 /// `S { len: p }`; `..len` is a range, a path) nor a definition (`fn len`, a
 /// field `len: usize`, `use x as len`), apart from a lone identifier pattern
-/// (`let len`), which resolves to a const, a unit struct or a variant of that
-/// name when one is in scope, and a function added may shadow a glob-imported
-/// one. A plain comment counts nowhere: it is no token of any macro's input.
-fn names_a_function(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>]) -> bool {
+/// (`let len`) where `patterns` says. A plain comment counts nowhere: it is no
+/// token of any macro's input.
+fn names_a_function(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::memmem::Finder<'_>]) -> bool {
     let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
     if names.is_empty() {
         return false;
@@ -366,7 +366,84 @@ fn names_a_function(text: &str, edition: Edition, names: &[memchr::memmem::Finde
         let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
         !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
-            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token)))
+            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, patterns)))
+    })
+}
+
+/// Where a lone identifier pattern (`let len`) counts. It resolves to a const, a
+/// struct or a variant of its name when one is in scope, and is a binding
+/// otherwise (a function included): a function added can make it a binding by
+/// shadowing one, a function removed can uncover one. In its own module that
+/// shadows the prelude (`fn None()`), which nothing else sees; in any other
+/// module the function comes in only by an import, which changes the item level
+/// every kept outcome is checked against (`incremental::items_generation`), except
+/// in a block: a block's imports are no part of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Patterns {
+    /// In the module of the functions edited, or a file another may `include!`.
+    Everywhere,
+    /// In a file of another module: only inside a block that imports a glob or
+    /// holds a macro call where an item can be (which may expand to an import).
+    InOpenBlocks,
+}
+
+/// Whether `name_ref` is a path expression of one segment (`len`) that a binding
+/// of the same name before it in its body is in scope for: a `let` earlier in a
+/// block around it, a parameter of its function or closure, its `match` arm's
+/// pattern or its `for` loop's. A local shadows every item, so such a path names
+/// no function whatever the items are (whether that binding is one is told by
+/// `Patterns`).
+fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
+    let Some(path) = name_ref.parent().and_then(|segment| segment.parent()).and_then(ast::Path::cast) else { return false };
+    let single = path.qualifier().is_none()
+        && path.segment().is_some_and(|segment| segment.coloncolon_token().is_none() && segment.syntax().children().count() == 1);
+    let Some(expression) = path.syntax().parent().filter(|parent| single && ast::PathExpr::can_cast(parent.kind())) else { return false };
+    let binds = |pattern: Option<ast::Pat>| {
+        pattern.is_some_and(|pattern| {
+            pattern.syntax().descendants().filter_map(ast::IdentPat::cast).any(|binding| binding.name().is_some_and(|it| it.text() == name))
+        })
+    };
+    let params_bind = |params: Option<ast::ParamList>| params.is_some_and(|params| params.params().any(|param| binds(param.pat())));
+    let is = |node: Option<&SyntaxNode>, child: &SyntaxNode| node == Some(child);
+    let mut child = expression;
+    for node in child.ancestors().skip(1) {
+        let bound = if let Some(block) = ast::StmtList::cast(node.clone()) {
+            block.statements().take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start()).any(
+                |statement| matches!(statement, ast::Stmt::LetStmt(binding) if binds(binding.pat())),
+            )
+        } else if let Some(function) = ast::Fn::cast(node.clone()) {
+            return is(function.body().as_ref().map(AstNode::syntax), &child) && params_bind(function.param_list());
+        } else if let Some(closure) = ast::ClosureExpr::cast(node.clone()) {
+            is(closure.body().as_ref().map(AstNode::syntax), &child) && params_bind(closure.param_list())
+        } else if let Some(arm) = ast::MatchArm::cast(node.clone()) {
+            !is(arm.pat().as_ref().map(AstNode::syntax), &child) && binds(arm.pat())
+        } else if let Some(each) = ast::ForExpr::cast(node.clone()) {
+            is(each.loop_body().as_ref().map(AstNode::syntax), &child) && binds(each.pat())
+        } else if ast::Item::can_cast(node.kind()) {
+            return false;
+        } else {
+            false
+        };
+        if bound {
+            return true;
+        }
+        child = node;
+    }
+    false
+}
+
+/// Whether a block around `node` imports a glob, or holds a macro call where an
+/// item can be.
+fn in_an_open_block(node: &SyntaxNode) -> bool {
+    node.ancestors().filter_map(ast::StmtList::cast).any(|block| {
+        block.statements().any(|statement| match statement {
+            ast::Stmt::Item(ast::Item::Use(import)) => {
+                import.syntax().descendants_with_tokens().any(|element| element.kind() == SyntaxKind::STAR)
+            }
+            ast::Stmt::Item(ast::Item::MacroCall(_)) => true,
+            ast::Stmt::ExprStmt(statement) => matches!(statement.expr(), Some(ast::Expr::MacroExpr(_))),
+            _ => false,
+        }) || matches!(block.tail_expr(), Some(ast::Expr::MacroExpr(_)))
     })
 }
 
@@ -381,20 +458,24 @@ fn in_a_macros_input(token: &SyntaxToken) -> bool {
 
 /// Whether the identifier `token` stands where a path to a free function can be
 /// (`names_a_function`).
-fn where_a_path_can_be(token: &SyntaxToken) -> bool {
+fn where_a_path_can_be(token: &SyntaxToken, patterns: Patterns) -> bool {
     let Some(parent) = token.parent() else { return true };
     let holder = parent.parent().map(|node| node.kind());
     match parent.kind() {
-        SyntaxKind::NAME => holder == Some(SyntaxKind::IDENT_PAT),
-        SyntaxKind::NAME_REF => !matches!(
-            holder,
-            Some(
-                SyntaxKind::FIELD_EXPR
-                    | SyntaxKind::METHOD_CALL_EXPR
-                    | SyntaxKind::RECORD_EXPR_FIELD
-                    | SyntaxKind::RECORD_PAT_FIELD
-            )
-        ),
+        SyntaxKind::NAME => {
+            holder == Some(SyntaxKind::IDENT_PAT) && (patterns == Patterns::Everywhere || in_an_open_block(&parent))
+        }
+        SyntaxKind::NAME_REF => {
+            !matches!(
+                holder,
+                Some(
+                    SyntaxKind::FIELD_EXPR
+                        | SyntaxKind::METHOD_CALL_EXPR
+                        | SyntaxKind::RECORD_EXPR_FIELD
+                        | SyntaxKind::RECORD_PAT_FIELD
+                )
+            ) && !a_local_binding(&parent, token.text())
+        }
         _ => true,
     }
 }
@@ -451,7 +532,7 @@ mod tests {
     #[test]
     fn a_function_is_named_only_where_a_path_can_be() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let names = |text: &str| names_a_function(text, Edition::CURRENT, &finders);
+        let names = |text: &str| names_a_function(text, Edition::CURRENT, Patterns::Everywhere, &finders);
         // Methods, fields, definitions and plain comments name no free function.
         for text in [
             "fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }",
@@ -503,6 +584,45 @@ mod tests {
             "#[derive(Clone)]\nstruct S { len: usize }",
         ] {
             assert!(names(text), "{text}");
+        }
+        // In another module's file a lone identifier pattern counts only in a block
+        // whose imports, or what a macro there makes, may bring the function in.
+        let elsewhere = |text: &str| names_a_function(text, Edition::CURRENT, Patterns::InOpenBlocks, &finders);
+        // A path to a binding in scope names no function either.
+        for text in [
+            "fn f() { let len = 1; }",
+            "fn f(len: usize) {}",
+            "fn f() { match 1 { len => {} } }",
+            "fn f() { use crate::c::other; let len = 1; }",
+            "fn f() { { use crate::c::*; } if true { let len = 1; } }",
+            "fn f(v: &[u8]) -> usize { let len = v.len(); len * 2 }",
+            "fn f(len: usize) -> S { S { len } }",
+            "fn f() { let g = |len: usize| len + 1; }",
+            "fn f(v: &[u8]) { for len in v { g(*len); } }",
+            "fn f(x: Option<usize>) -> usize { match x { Some(len) if len > 0 => len, _ => 0 } }",
+            "fn f(s: S) -> usize { let S { len, .. } = s; { len } }",
+        ] {
+            assert!(!elsewhere(text), "{text}");
+        }
+        for text in [
+            "fn f() { use crate::c::*; let len = 1; }",
+            "fn f() { use crate::c::{self, *}; if true { let len = 1; } }",
+            "fn f() { imports!(); let len = 1; }",
+            "fn f() { imports! {} let len = 1; }",
+            "fn f() { let len = 1; imports!() }",
+            "fn f() { crate::c::len() }",
+            // Before its binding, in its own initialiser, outside its scope, in
+            // another function, or a path of more than one segment.
+            "fn f() -> usize { let n = len(); let len = 1; n }",
+            "fn f() { let len = len(); }",
+            "fn f() { { let len = 1; } len(); }",
+            "fn f(len: usize) { fn g() -> usize { len() } }",
+            "fn f(v: &[u8]) { for len in len() {} }",
+            "fn f(len: usize) { self::len(); }",
+            "fn f(len: usize) { len::<u8>(); }",
+            "fn f(x: Option<usize>) { if let Some(len) = x { len(); } }",
+        ] {
+            assert!(elsewhere(text), "{text}");
         }
         // A group after the macro call's ends it: what follows is code again.
         assert!(!names("fn f() { m!(x); v.len(); }"));

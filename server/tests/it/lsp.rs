@@ -1561,7 +1561,7 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
         "dotted",
         &[
             ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\n"),
-            ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n"),
+            ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
         ],
     );
@@ -1585,6 +1585,10 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     // macro reads.
     let field_named = edit(&format!("{c_text}\npub fn noalloc_width() -> usize {{\n    4\n}}\n"));
     assert_eq!((field_named.timings.roots_reused, field_named.timings.roots_reused_unasked), (2, 2));
+    // A binding in another module: it could resolve to the function only if it came
+    // in by an import, which changes the item level.
+    let bound = edit(&format!("{c_text}\npub fn noalloc_count() -> usize {{\n    5\n}}\n"));
+    assert_eq!((bound.timings.roots_reused, bound.timings.roots_reused_unasked), (2, 2));
 
     let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
     assert_eq!((stripped.timings.roots_reused, stripped.timings.roots_reused_unasked), (1, 0));
