@@ -390,9 +390,10 @@ enum Patterns {
 /// Whether `name_ref` is a path expression of one segment (`len`) that a binding
 /// of the same name before it in its body is in scope for: a `let` earlier in a
 /// block around it, a parameter of its function or closure, its `match` arm's
-/// pattern or its `for` loop's. A local shadows every item, so such a path names
-/// no function whatever the items are (whether that binding is one is told by
-/// `Patterns`).
+/// pattern or its `for` loop's, and no `open` block between the two. A local
+/// shadows the items of its scope and those outside it (but not a block's inside
+/// it), so such a path names no function whatever the items are (whether that
+/// binding is one is told by `Patterns`).
 fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
     let Some(path) = name_ref.parent().and_then(|segment| segment.parent()).and_then(ast::Path::cast) else { return false };
     let single = path.qualifier().is_none()
@@ -408,9 +409,14 @@ fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
     let mut child = expression;
     for node in child.ancestors().skip(1) {
         let bound = if let Some(block) = ast::StmtList::cast(node.clone()) {
-            block.statements().take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start()).any(
+            let bound = block.statements().take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start()).any(
                 |statement| matches!(statement, ast::Stmt::LetStmt(binding) if binds(binding.pat())),
-            )
+            );
+            // A block's imports shadow the bindings outside it.
+            if !bound && open(&block) {
+                return false;
+            }
+            bound
         } else if let Some(function) = ast::Fn::cast(node.clone()) {
             return is(function.body().as_ref().map(AstNode::syntax), &child) && params_bind(function.param_list());
         } else if let Some(closure) = ast::ClosureExpr::cast(node.clone()) {
@@ -432,19 +438,22 @@ fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
     false
 }
 
-/// Whether a block around `node` imports a glob, or holds a macro call where an
-/// item can be.
+/// Whether a block around `node` is `open`.
 fn in_an_open_block(node: &SyntaxNode) -> bool {
-    node.ancestors().filter_map(ast::StmtList::cast).any(|block| {
-        block.statements().any(|statement| match statement {
-            ast::Stmt::Item(ast::Item::Use(import)) => {
-                import.syntax().descendants_with_tokens().any(|element| element.kind() == SyntaxKind::STAR)
-            }
-            ast::Stmt::Item(ast::Item::MacroCall(_)) => true,
-            ast::Stmt::ExprStmt(statement) => matches!(statement.expr(), Some(ast::Expr::MacroExpr(_))),
-            _ => false,
-        }) || matches!(block.tail_expr(), Some(ast::Expr::MacroExpr(_)))
-    })
+    node.ancestors().filter_map(ast::StmtList::cast).any(|block| open(&block))
+}
+
+/// Whether `block` imports a glob, or holds a macro call where an item can be
+/// (which may expand to an import).
+fn open(block: &ast::StmtList) -> bool {
+    block.statements().any(|statement| match statement {
+        ast::Stmt::Item(ast::Item::Use(import)) => {
+            import.syntax().descendants_with_tokens().any(|element| element.kind() == SyntaxKind::STAR)
+        }
+        ast::Stmt::Item(ast::Item::MacroCall(_)) => true,
+        ast::Stmt::ExprStmt(statement) => matches!(statement.expr(), Some(ast::Expr::MacroExpr(_))),
+        _ => false,
+    }) || matches!(block.tail_expr(), Some(ast::Expr::MacroExpr(_)))
 }
 
 /// Whether `token` is in a macro call's or an attribute's input, or in an item
@@ -601,6 +610,7 @@ mod tests {
             "fn f(v: &[u8]) { for len in v { g(*len); } }",
             "fn f(x: Option<usize>) -> usize { match x { Some(len) if len > 0 => len, _ => 0 } }",
             "fn f(s: S) -> usize { let S { len, .. } = s; { len } }",
+            "fn f() -> usize { let len = 1; { use crate::c::other; len } }",
         ] {
             assert!(!elsewhere(text), "{text}");
         }
@@ -621,6 +631,9 @@ mod tests {
             "fn f(len: usize) { self::len(); }",
             "fn f(len: usize) { len::<u8>(); }",
             "fn f(x: Option<usize>) { if let Some(len) = x { len(); } }",
+            // A block's glob import shadows a binding outside the block.
+            "fn f() -> usize { let len = 1; { use crate::c::*; len } }",
+            "fn f(len: usize) { if true { imports!(); len; } }",
         ] {
             assert!(elsewhere(text), "{text}");
         }
