@@ -408,6 +408,14 @@ fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
     let is = |node: Option<&SyntaxNode>, child: &SyntaxNode| node == Some(child);
     let mut child = expression;
     for node in child.ancestors().skip(1) {
+        // A constant's expression (`[u8; len]`, `[0; len]`, `const { len }`) sees
+        // no local: rustc refuses one there.
+        let constant = matches!(node.kind(), SyntaxKind::CONST_ARG | SyntaxKind::ARRAY_TYPE)
+            || ast::ArrayExpr::cast(node.clone()).is_some_and(|array| array.semicolon_token().is_some())
+            || ast::BlockExpr::cast(node.clone()).is_some_and(|block| block.const_token().is_some());
+        if constant {
+            return false;
+        }
         let bound = if let Some(block) = ast::StmtList::cast(node.clone()) {
             let bound = block.statements().take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start()).any(
                 |statement| matches!(statement, ast::Stmt::LetStmt(binding) if binds(binding.pat())),
@@ -631,6 +639,11 @@ mod tests {
             "fn f(len: usize) { self::len(); }",
             "fn f(len: usize) { len::<u8>(); }",
             "fn f(x: Option<usize>) { if let Some(len) = x { len(); } }",
+            // A constant's expression.
+            "fn f() { let len = 1; let a: [u8; len] = [0; len]; }",
+            "fn f() { let len = 1; let a = [0; len]; }",
+            "fn f() { let len = 1; g::<{ len }>(); }",
+            "fn f() { let len = 1; let a = const { len }; }",
             // A block's glob import shadows a binding outside the block.
             "fn f() -> usize { let len = 1; { use crate::c::*; len } }",
             "fn f(len: usize) { if true { imports!(); len; } }",
