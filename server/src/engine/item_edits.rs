@@ -25,9 +25,12 @@
 //! does. A crate from a registry, a git source or the
 //! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
 //! crate in a local source root), so the bodies in a library source root cannot
-//! name a workspace function; only its exported macros' bodies, which expand in
-//! the caller's crate, are looked in (as `sealed_files` does), unless a
-//! workspace file `include!`s (which may take in a library's file).
+//! name a workspace function. Only its exported macros can, which expand in the
+//! caller's crate, and only when a workspace crate calls one: each macro whose
+//! body spells the name (`library_macros::LibraryMacros::bringing`) must not be
+//! spelled in a workspace file nor in a procedural macro's expansion that made a
+//! root's code. A workspace file that `include!`s (which may take in a
+//! library's file) makes every library file count in full.
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
@@ -52,6 +55,7 @@ use triomphe::Arc;
 
 use super::deferred_intrinsics::spells_word;
 use super::edit_digest::is_inert;
+use super::library_macros::LibraryMacros;
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -135,15 +139,21 @@ pub(crate) struct UntouchedFiles {
     includes: bool,
     /// The workspace files that `include!` as they were loaded, found once.
     including_at_load: Option<Vec<FileId>>,
-    spelled: FxHashMap<String, bool>,
+    /// The exported macros of the library files, read once.
+    library_macros: Option<LibraryMacros>,
+    /// Per name: `None` when an untouched file may name it, else the macros that
+    /// may bring it into a workspace crate (`LibraryMacros::bringing`), none of
+    /// which an untouched file spells.
+    spelled: FxHashMap<String, Option<Vec<String>>>,
 }
 
 /// The names of the free functions the edits after the first `seen` of `log`
 /// added, removed or changed, when that is all they changed and no file (nor the
-/// rest of an edited one) spells one of them: then the edits change nothing that a
-/// walk of a body outside the edited files reads, unless a procedural macro's
-/// expansion in it spells one (`TouchedNames::spelled_in`). `None` when that cannot
-/// be told. `files`: every file of the database.
+/// rest of an edited one) spells one of them, nor calls a library's macro that
+/// may bring one: then the edits change nothing that a walk of a body outside the
+/// edited files reads, unless a procedural macro's expansion in it spells one of
+/// those names or macros (`TouchedNames::spelled_in`). `None` when that cannot be
+/// told. `files`: every file of the database.
 pub(crate) fn touched_names_unspelled(
     db: &dyn SourceDatabase,
     log: &EditLog,
@@ -173,14 +183,6 @@ pub(crate) fn touched_names_unspelled(
     if !names.iter().all(|name| name.is_ascii()) {
         return None;
     }
-    let names = TouchedNames { finders: names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect() };
-    let touched_spell = log.touched.iter().any(|&file| match rests.get(&file) {
-        Some((rest, edition)) => names_a_function(rest, *edition, Patterns::Everywhere, &names.finders),
-        None => names_a_function(db.file_text(file).text(db), edition_of(db, file), Patterns::Everywhere, &names.finders),
-    });
-    if touched_spell {
-        return None;
-    }
     let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
     let includes_now = |file: FileId| !in_library(file) && db.file_text(file).text(db).contains("include!");
     // A workspace file may `include!` one of a library's. Untouched files keep the
@@ -191,33 +193,69 @@ pub(crate) fn touched_names_unspelled(
     let includes = including_at_load.iter().any(|file| !log.touched.contains(file))
         || log.touched.iter().any(|&file| includes_now(file));
     if untouched.unreadable != log.unreadable || untouched.includes != includes {
-        let including_at_load = untouched.including_at_load.take();
-        *untouched = UntouchedFiles { unreadable: log.unreadable, includes, including_at_load, spelled: FxHashMap::default() };
+        let UntouchedFiles { including_at_load, library_macros, unreadable, .. } = std::mem::take(untouched);
+        // A change no comparison can read may have changed a library's file.
+        let library_macros = library_macros.filter(|_| unreadable == log.unreadable);
+        *untouched = UntouchedFiles { unreadable: log.unreadable, includes, including_at_load, library_macros, spelled: FxHashMap::default() };
     }
     // A file touched after a name was looked for only makes the answer cautious.
-    let spelled = names.finders.iter().any(|finder| {
-        let name = std::str::from_utf8(finder.needle()).expect("a name").to_owned();
-        let one_name = FxHashMap::from_iter([(name.clone(), 0)]);
-        *untouched.spelled.entry(name).or_insert_with_key(|name| {
+    let UntouchedFiles { library_macros, spelled, .. } = untouched;
+    let mut bringing = Vec::new();
+    for name in &names {
+        let brought = spelled.entry(name.clone()).or_insert_with_key(|name| {
+            let library = library_macros.get_or_insert_with(|| {
+                let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
+                LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect())
+            });
+            let brought = library.bringing(std::slice::from_ref(name));
+            let finder = memchr::memmem::Finder::new(name.as_bytes());
+            let brought_finders = finders_of(&brought);
             let spelling = files.iter().filter(|file| !log.touched.contains(*file)).find(|&&file| {
                 let text = db.file_text(file).text(db);
                 if !in_library(file) {
                     let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
-                    names_a_function(text, edition_of(db, file), patterns, std::slice::from_ref(finder))
-                } else if includes {
-                    spells_word(text, finder)
+                    names_a_function(text, edition_of(db, file), patterns, std::slice::from_ref(&finder))
+                        || spells_any(text, &brought_finders)
                 } else {
-                    !super::sealed_files::spelled_in_macro_bodies(text, &one_name, &[(0, finder)]).is_empty()
+                    includes && (spells_word(text, &finder) || spells_any(text, &brought_finders))
                 }
             });
-            if let Some(&file) = spelling {
-                let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
-                tracing::debug!("`{name}` may be named in {}", path.map_or_else(|| format!("{file:?}"), |path| path.to_string()));
+            match spelling {
+                Some(&file) => {
+                    let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
+                    let path = path.map_or_else(|| format!("{file:?}"), |path| path.to_string());
+                    tracing::debug!("`{name}` may be named in {path} (or a call of {brought:?} there)");
+                    None
+                }
+                None => {
+                    tracing::debug!("`{name}` may be brought by a call of {brought:?}: none is spelled");
+                    Some(brought)
+                }
             }
-            spelling.is_some()
-        })
+        });
+        bringing.extend(brought.as_ref()?.iter().cloned());
+    }
+    let names = TouchedNames { finders: finders_of(&names) };
+    let bringing = finders_of(&bringing);
+    // A library file: its every word counts (it may be where a macro is).
+    let touched_spell = log.touched.iter().any(|&file| match rests.get(&file) {
+        _ if in_library(file) => {
+            let text = db.file_text(file).text(db);
+            spells_any(text, &names.finders) || spells_any(text, &bringing)
+        }
+        Some((rest, edition)) => names_a_function(rest, *edition, Patterns::Everywhere, &names.finders) || spells_any(rest, &bringing),
+        None => {
+            let text = db.file_text(file).text(db);
+            names_a_function(text, edition_of(db, file), Patterns::Everywhere, &names.finders) || spells_any(text, &bringing)
+        }
     });
-    (!spelled).then_some(names)
+    // A procedural macro's expansion may spell a name or call a macro bringing one.
+    (!touched_spell).then(|| TouchedNames { finders: names.finders.into_iter().chain(bringing).collect() })
+}
+
+/// A finder for each of `words`.
+fn finders_of<'a>(words: impl IntoIterator<Item = &'a String>) -> Vec<memchr::memmem::Finder<'static>> {
+    words.into_iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect()
 }
 
 /// The edition `file` is parsed in: its first crate's (the names looked for are
@@ -226,7 +264,8 @@ fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
     ra_ap_ide_db::base_db::relevant_crates(db, file).first().map_or(Edition::CURRENT, |krate| krate.data(db).edition)
 }
 
-/// The names of the functions edits touched.
+/// The names of the functions edits touched, and of the library macros that may
+/// bring one of them.
 pub(crate) struct TouchedNames {
     finders: Vec<memchr::memmem::Finder<'static>>,
 }

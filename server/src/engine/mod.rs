@@ -15,6 +15,7 @@ mod impls;
 mod item_edits;
 pub mod incremental;
 mod judge;
+mod library_macros;
 mod on_every_core;
 pub mod module_files;
 pub mod load;

@@ -34,7 +34,8 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::deferred_intrinsics::{is_trivia, spells_word, tokens, whole_word_at};
+use super::deferred_intrinsics::{spells_word, tokens};
+use super::library_macros::exported_macros;
 use super::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -288,73 +289,25 @@ fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<
     finders.iter().filter(|(_, finder)| spells_word(text, finder)).map(|&(name, _)| name).collect()
 }
 
-/// The names (their index) a macro body in `text` spells (as an identifier, or a
-/// whole word in a literal): the bodies of the macros another crate can call, each
-/// lexed from its keyword to the end of its last delimited group. Another crate
-/// can call a `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file
-/// that never spells the word), and a `macro` only if it is `pub`.
+/// The names (their index) the body of a macro in `text` that another crate can
+/// call spells (as an identifier, or a whole word in a literal):
+/// `library_macros::exported_macros`.
 pub(crate) fn spelled_in_macro_bodies(
     text: &str,
     names: &FxHashMap<String, usize>,
     finders: &[(usize, &memchr::memmem::Finder<'_>)],
 ) -> Vec<usize> {
-    let bytes = text.as_bytes();
-    let keyword = memchr::memmem::Finder::new("macro");
-    let exports = text.contains("macro_export");
     let mut found = Vec::new();
-    for at in keyword.find_iter(bytes) {
-        let rules = bytes[at..].starts_with(b"macro_rules");
-        let len = if rules { "macro_rules".len() } else { "macro".len() };
-        let public = if rules { exports } else { text[..at].trim_end().ends_with("pub") };
-        if public && whole_word_at(bytes, at, len) {
-            spelled_in_macro_body(&text[at + len..], rules, names, finders, &mut found);
+    for exported in exported_macros(text) {
+        for (kind, piece) in tokens(exported.body) {
+            match kind {
+                TokenKind::Ident | TokenKind::RawIdent => found.extend(names.get(piece.trim_start_matches("r#"))),
+                TokenKind::Literal { .. } => found.extend(spelled(piece, finders)),
+                _ => {}
+            }
         }
     }
     found
-}
-
-/// The names spelled in the macro body `text` begins with (after its keyword;
-/// `rules`: `macro_rules!`), to `found`: up to the end of its first delimited
-/// group, and of the one right after it (`macro m($x:expr) { … }`). None when
-/// `text` does not go on as a macro's definition does (the word in prose).
-fn spelled_in_macro_body(
-    text: &str,
-    rules: bool,
-    names: &FxHashMap<String, usize>,
-    finders: &[(usize, &memchr::memmem::Finder<'_>)],
-    found: &mut Vec<usize>,
-) {
-    let mut tokens = tokens(text).filter(|&(kind, _)| !is_trivia(kind));
-    if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
-        return;
-    }
-    if !matches!(tokens.next(), Some((TokenKind::Ident | TokenKind::RawIdent, _))) {
-        return;
-    }
-    let mut depth = 0usize;
-    let mut groups = 0usize;
-    for (kind, piece) in tokens {
-        let open = matches!(kind, TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket);
-        if depth == 0 && !open {
-            // Past the last group, or no group at all.
-            return;
-        }
-        match kind {
-            _ if open => depth += 1,
-            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
-                depth -= 1;
-                if depth == 0 {
-                    groups += 1;
-                    if groups == 2 {
-                        return;
-                    }
-                }
-            }
-            TokenKind::Ident | TokenKind::RawIdent => found.extend(names.get(piece.trim_start_matches("r#"))),
-            TokenKind::Literal { .. } => found.extend(spelled(piece, finders)),
-            _ => {}
-        }
-    }
 }
 
 /// The names (their index) that the procedural macros called in `node` (a

@@ -1549,7 +1549,8 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 
 /// A function's name that other code spells only after a lone `.` (a method
 /// call) or right after `fn` (a definition), or only outside the workspace but in
-/// no exported macro, names no free function: adding one under it asks no walk. Spelled inside a macro call, where the macro may strip
+/// no exported macro a workspace file calls, names no free function: adding one
+/// under it asks no walk. Spelled inside a macro call, where the macro may strip
 /// the dot (`strip_dot!(. noalloc_stripped)` expands to
 /// `crate::c::noalloc_stripped()`), it asks
 /// every root's: the call now resolves and allocates. Checked against a fresh load.
@@ -1589,6 +1590,15 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     // in by an import, which changes the item level.
     let bound = edit(&format!("{c_text}\npub fn noalloc_count() -> usize {{\n    5\n}}\n"));
     assert_eq!((bound.timings.roots_reused, bound.timings.roots_reused_unasked), (2, 2));
+    // std's `dbg!` spells `tmp`, but no workspace file calls it, so it expands in
+    // no workspace crate.
+    let uncalled = edit(&format!("{c_text}\npub fn tmp() -> usize {{\n    6\n}}\n"));
+    assert_eq!((uncalled.timings.roots_reused, uncalled.timings.roots_reused_unasked), (2, 2));
+    // Once one does, `tmp` may be brought into a body: every root is asked.
+    let calling = format!("{c_text}\npub fn noalloc_debugged() -> usize {{\n    dbg!(7)\n}}\n");
+    edit(&calling);
+    let called = edit(&format!("{calling}\npub fn tmp() -> usize {{\n    6\n}}\n"));
+    assert_eq!((called.timings.roots_reused, called.timings.roots_reused_unasked), (2, 0));
 
     let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
     assert_eq!((stripped.timings.roots_reused, stripped.timings.roots_reused_unasked), (1, 0));
@@ -1677,11 +1687,13 @@ fn finding_lines(analysis: &noalloc_ls::engine::Analysis) -> Vec<(String, u32)> 
 
 /// A package `name` depending on a local procedural macro `pm::call_built!()`,
 /// which builds the call `crate::c::built_name()` from two halves: a name no file
-/// spells. `files`: the package's own.
+/// spells; and `pm::call_debugged!()`, which builds a call of std's `dbg!` so.
+/// `files`: the package's own.
 fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
     let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = {{ path = \"pm\" }}\n");
     let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
-    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n\n\
+              #[proc_macro]\npub fn call_debugged(_: TokenStream) -> TokenStream {\n    [\"::std::db\", \"g!(0usize)\"].concat().parse().unwrap()\n}\n";
     let mut all = vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest), ("pm/src/lib.rs", pm)];
     all.extend_from_slice(files);
     crate::temp_package(name, &all)
@@ -1691,7 +1703,9 @@ fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfil
 /// `crate::c::built_name()`, whose name its source holds only in halves. A function
 /// added under another name leaves the root reused without asking its walks; one
 /// named as the expansion spells it is looked for there too, so the root is asked,
-/// and its call now resolves and allocates. The answer is then a fresh load's.
+/// and its call now resolves and allocates. So is a root whose expansion calls a
+/// library's macro that spells the name (`dbg!`, `tmp`). The answer is then a
+/// fresh load's.
 #[test]
 fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -1699,29 +1713,41 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     let (_dir, root) = package_with_built_name_macro(
         "built",
         &[
-            ("src/lib.rs", "pub mod a;\npub mod c;\n"),
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\n"),
             ("src/a.rs", "// noalloc:root\npub fn pm_root() -> usize {\n    pm::call_built!()\n}\n"),
+            ("src/d.rs", "// noalloc:root\npub fn debugged_root() -> usize {\n    pm::call_debugged!()\n}\n"),
         ],
     );
     let options = LoadOptions::default();
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
-    let lines = finding_lines;
+    // The findings outside d.rs, whose `dbg!` prints.
+    let lines = |analysis: &noalloc_ls::engine::Analysis| {
+        let mut lines = finding_lines(analysis);
+        lines.retain(|(file, _)| file != "d.rs");
+        lines
+    };
     let first = c.analyze();
     // The expansion's call names nothing yet: no known callee, at the root's line.
     assert_eq!(lines(&first), vec![("a.rs".to_owned(), 3)], "{:#?}", first.findings);
+    assert!(finding_lines(&first).iter().any(|(file, _)| file == "d.rs"), "{:#?}", first.findings);
     let mut edit = |text: &str| c.edit(text);
+    let reused = |analysis: &noalloc_ls::engine::Analysis| (analysis.timings.roots_reused, analysis.timings.roots_reused_unasked);
 
     let other = edit(&format!("{c_text}\npub fn noalloc_other_name() -> usize {{\n    2\n}}\n"));
-    assert_eq!((other.timings.roots_reused, other.timings.roots_reused_unasked), (1, 1));
+    assert_eq!(reused(&other), (2, 2));
     assert_eq!(lines(&other), lines(&first));
+    // `dbg!`, called only in the expansion, spells `tmp`.
+    let brought = edit(&format!("{c_text}\npub fn tmp() -> usize {{\n    3\n}}\n"));
+    assert_eq!(reused(&brought), (2, 1));
 
     let built = edit(&format!("{c_text}\npub fn built_name() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
-    assert_eq!(built.timings.roots_reused, 0);
+    // `debugged_root`'s walks are unchanged.
+    assert_eq!(reused(&built), (1, 0));
     assert_eq!(lines(&built), vec![("c.rs".to_owned(), 6)], "{:#?}", built.findings);
 
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
-    assert_eq!(lines(&built), lines(&fresh));
+    assert_eq!(finding_lines(&built), finding_lines(&fresh));
 }
 
 /// What an analysis tells a watch of its files: each time files are complete,

@@ -1,0 +1,297 @@
+//! The macros that std and the dependencies export, read from their source text:
+//! where each body is (`exported_macros`), and which of them can bring a word into
+//! a workspace crate's code (`LibraryMacros::bringing`). Knows nothing of edits
+//! or roots (`item_edits`, `sealed_files`).
+//!
+//! Why. A library's bodies cannot name a workspace item: no crate of std or of the
+//! dependencies depends on a workspace crate. Only an exported macro can, since
+//! it expands in its caller's crate. It does so only if a workspace crate calls it,
+//! and a call spells the macro's name: in a workspace file, in the body of
+//! another exported macro a workspace crate calls, or in what a procedural macro
+//! makes. A macro a workspace crate never calls brings nothing into it.
+//!
+//! A macro is also reachable under another name in two ways:
+//! - a re-export, as in `pub use inner as outer;`;
+//! - a definition made by a call, as in `macro_rules! $name { … }`, whose name
+//!   comes from the call's input.
+//!
+//! Both are followed (`bringing`).
+
+use std::ops::Range;
+
+use ra_ap_rustc_lexer::TokenKind;
+use triomphe::Arc;
+
+use super::deferred_intrinsics::{is_trivia, spells_word, tokens, whole_word_at};
+
+/// A macro another crate can call, as written in a file's text.
+pub(crate) struct ExportedMacro<'a> {
+    /// Its name; `None` when a caller gives it (`macro_rules! $name`).
+    pub(crate) name: Option<&'a str>,
+    /// From its first delimited group to the end of its last: its rules, or its
+    /// parameters and body (`macro m($x:expr) { … }`).
+    pub(crate) body: &'a str,
+}
+
+/// The macros defined in `text` that another crate can call, each from its keyword
+/// to the end of its last delimited group. Another crate can call a
+/// `macro_rules!` only if it is `#[macro_export]`ed (none is, in a file that never
+/// spells the word), and a `macro` only if it is `pub`. A definition inside another
+/// macro's body is one too.
+pub(crate) fn exported_macros(text: &str) -> impl Iterator<Item = ExportedMacro<'_>> {
+    let bytes = text.as_bytes();
+    let exports = text.contains("macro_export");
+    memchr::memmem::find_iter(bytes, "macro").filter_map(move |at| {
+        let rules = bytes[at..].starts_with(b"macro_rules");
+        let len = if rules { "macro_rules".len() } else { "macro".len() };
+        let public = if rules { exports } else { text[..at].trim_end().ends_with("pub") };
+        (public && whole_word_at(bytes, at, len)).then(|| macro_after_keyword(&text[at + len..], rules)).flatten()
+    })
+}
+
+/// The macro whose definition `text` goes on with, after its keyword (`rules`:
+/// `macro_rules!`): up to the end of its first delimited group, and of the one
+/// right after it. `None` when `text` does not go on as a macro's definition does
+/// (the word in prose).
+fn macro_after_keyword(text: &str, rules: bool) -> Option<ExportedMacro<'_>> {
+    let offset_of = |piece: &str| piece.as_ptr() as usize - text.as_ptr() as usize;
+    let mut tokens = tokens(text).filter(|&(kind, _)| !is_trivia(kind));
+    if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
+        return None;
+    }
+    let name = match tokens.next()? {
+        (TokenKind::Ident | TokenKind::RawIdent, name) => Some(name.trim_start_matches("r#")),
+        (TokenKind::Dollar, _) => {
+            // `$name`, bound by the enclosing macro's call.
+            tokens.next();
+            None
+        }
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    let mut groups = 0usize;
+    let mut body: Option<Range<usize>> = None;
+    for (kind, piece) in tokens {
+        let open = matches!(kind, TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket);
+        let at = offset_of(piece);
+        if depth == 0 && !open {
+            // Past the last group, or no group at all.
+            break;
+        }
+        let body = body.get_or_insert(at..at);
+        body.end = at + piece.len();
+        match kind {
+            _ if open => depth += 1,
+            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => {
+                depth -= 1;
+                if depth == 0 {
+                    groups += 1;
+                    if groups == 2 {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    body.map(|body| ExportedMacro { name, body: &text[body] })
+}
+
+/// The exported macros of the library files, read once.
+pub(crate) struct LibraryMacros {
+    texts: Vec<Arc<str>>,
+    macros: Vec<MacroBody>,
+    /// The macros whose calls may define a macro named by their input: one whose
+    /// body defines `macro_rules! $name`, or calls (spells) such a one.
+    defining: rustc_hash::FxHashSet<String>,
+}
+
+/// An exported macro's name and where its body is.
+struct MacroBody {
+    name: Option<String>,
+    text: usize,
+    body: Range<usize>,
+}
+
+impl LibraryMacros {
+    /// Reads the exported macros of `texts`, the library files' texts.
+    pub(crate) fn read(texts: Vec<Arc<str>>) -> LibraryMacros {
+        let mut macros = Vec::new();
+        for (index, text) in texts.iter().enumerate() {
+            for found in exported_macros(text) {
+                let start = found.body.as_ptr() as usize - text.as_bytes().as_ptr() as usize;
+                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body: start..start + found.body.len() });
+            }
+        }
+        let mut library = LibraryMacros { texts, macros, defining: Default::default() };
+        let templated = library.macros.iter().filter(|m| m.name.is_some() && library.defines_templated(m)).map(|m| m.name.clone().expect("named"));
+        let templated: Vec<String> = templated.collect();
+        library.defining = library.closed_under_bodies(templated, |_, _| Vec::new()).into_iter().collect();
+        library
+    }
+
+    fn body(&self, m: &MacroBody) -> &str {
+        &self.texts[m.text][m.body.clone()]
+    }
+
+    /// Whether `m`'s body defines a macro whose name its caller gives.
+    fn defines_templated(&self, m: &MacroBody) -> bool {
+        let holds = |inner: &MacroBody| inner.text == m.text && m.body.start <= inner.body.start && inner.body.end <= m.body.end;
+        self.macros.iter().any(|inner| inner.name.is_none() && holds(inner))
+    }
+
+    /// The names of the exported macros that may bring one of `words` into a
+    /// workspace crate's code (a call of one may expand to a path spelling it), and
+    /// the names those are re-exported or defined under: each a workspace crate
+    /// must call (spell) for one of `words` to come in by a library's macro.
+    /// `words` themselves are not among them.
+    pub(crate) fn bringing(&self, words: &[String]) -> Vec<String> {
+        let found = self.closed_under_bodies(words.to_vec(), |library, word| library.other_names(word));
+        found.into_iter().skip(words.len()).collect()
+    }
+
+    /// `words`, then every macro's name whose body spells one of them (a whole word,
+    /// comments and literals too), and so on, with what `more` adds for each macro's
+    /// name added.
+    fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> Vec<String> {
+        let mut found = words;
+        let mut seen: rustc_hash::FxHashSet<String> = found.iter().cloned().collect();
+        let mut brought = vec![false; self.macros.len()];
+        let mut next = 0;
+        while next < found.len() {
+            let finders: Vec<_> = found[next..].iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect();
+            next = found.len();
+            let mut added = Vec::new();
+            for (index, m) in self.macros.iter().enumerate() {
+                if brought[index] || !finders.iter().any(|finder| spells_word(self.body(m), finder)) {
+                    continue;
+                }
+                brought[index] = true;
+                match &m.name {
+                    Some(name) => added.push(name.clone()),
+                    // Defined by a call of the macro whose body holds it, which is
+                    // brought too: its calls' input names it.
+                    None => {}
+                }
+            }
+            let mut also = Vec::new();
+            for name in &added {
+                also.extend(more(self, name));
+            }
+            for word in added.into_iter().chain(also) {
+                if seen.insert(word.clone()) {
+                    found.push(word);
+                }
+            }
+        }
+        found
+    }
+
+    /// The other names the macro `name` may be called by: what a library file
+    /// renames it to (`name as other`), and, when its calls define macros, every
+    /// identifier in the input of a call of it in a library file.
+    fn other_names(&self, name: &str) -> Vec<String> {
+        let defining = self.defining.contains(name);
+        let finder = memchr::memmem::Finder::new(name.as_bytes());
+        let mut names = Vec::new();
+        for text in &self.texts {
+            let bytes = text.as_bytes();
+            for at in finder.find_iter(bytes) {
+                if !whole_word_at(bytes, at, name.len()) {
+                    continue;
+                }
+                let mut after = tokens(&text[at + name.len()..]).filter(|&(kind, _)| !is_trivia(kind));
+                match after.next() {
+                    Some((TokenKind::Ident, "as")) => {
+                        if let Some((TokenKind::Ident | TokenKind::RawIdent, other)) = after.next() {
+                            names.push(other.trim_start_matches("r#").to_owned());
+                        }
+                    }
+                    Some((TokenKind::Bang, _)) if defining => names.extend(identifiers_of_group(after)),
+                    _ => {}
+                }
+            }
+        }
+        names
+    }
+}
+
+/// The identifiers of the delimited group `tokens` begins with, but a macro's
+/// metavariables (`$n`: what its own call's input gives, read there).
+fn identifiers_of_group<'a>(tokens: impl Iterator<Item = (TokenKind, &'a str)>) -> Vec<String> {
+    let mut depth = 0usize;
+    let mut identifiers = Vec::new();
+    let mut after_dollar = false;
+    for (kind, piece) in tokens {
+        match kind {
+            TokenKind::OpenParen | TokenKind::OpenBrace | TokenKind::OpenBracket => depth += 1,
+            TokenKind::CloseParen | TokenKind::CloseBrace | TokenKind::CloseBracket => depth = depth.saturating_sub(1),
+            TokenKind::Ident | TokenKind::RawIdent if depth > 0 && !after_dollar => {
+                identifiers.push(piece.trim_start_matches("r#").to_owned())
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+        after_dollar = kind == TokenKind::Dollar;
+    }
+    identifiers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn library(texts: &[&str]) -> LibraryMacros {
+        LibraryMacros::read(texts.iter().map(|&text| Arc::from(text)).collect())
+    }
+
+    fn bringing(texts: &[&str], word: &str) -> Vec<String> {
+        let mut names = library(texts).bringing(&[word.to_owned()]);
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn exported_macros_are_read_with_their_names_and_bodies() {
+        let text = "#[macro_export]\nmacro_rules! outer {\n    ($n:ident) => { macro_rules! $n { () => { len() } } };\n}\n\
+                    pub macro two($x:expr) { $x + 1 }\nmacro private() {}\n/// a macro in prose\n";
+        let found: Vec<_> = exported_macros(text).map(|m| (m.name, m.body)).collect();
+        assert_eq!(
+            found,
+            vec![
+                (Some("outer"), "{\n    ($n:ident) => { macro_rules! $n { () => { len() } } };\n}"),
+                (None, "{ () => { len() } }"),
+                (Some("two"), "($x:expr) { $x + 1 }"),
+            ]
+        );
+        // Not exported: no `#[macro_export]` in the file.
+        assert_eq!(exported_macros("macro_rules! m { () => { len() } }").count(), 0);
+    }
+
+    #[test]
+    fn a_word_is_brought_by_the_macros_whose_bodies_spell_it_and_their_callers() {
+        let text = "#[macro_export]\nmacro_rules! direct { () => { len() }; }\n\
+                    #[macro_export]\nmacro_rules! caller { () => { $crate::direct!() }; }\n\
+                    #[macro_export]\nmacro_rules! unrelated { () => { width() }; }\n\
+                    fn len() {}\n";
+        assert_eq!(bringing(&[text], "len"), ["caller", "direct"]);
+        assert_eq!(bringing(&[text], "width"), ["unrelated"]);
+        // A function's body names nothing in a workspace crate.
+        assert_eq!(bringing(&["pub fn f() { len() }\n"], "len"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_macro_is_brought_under_the_names_it_is_re_exported_or_defined_under() {
+        let defining = "#[macro_export]\nmacro_rules! define { ($n:ident) => { #[macro_export] macro_rules! $n { () => { len() } } }; }\n";
+        let renamed = "#[macro_export]\nmacro_rules! direct { () => { len() }; }\npub use direct as also;\n";
+        let calling = "define! { made }\nlet n = len as u64;\n";
+        assert_eq!(bringing(&[defining, renamed, calling], "len"), ["also", "define", "direct", "made"]);
+        // A cast of a word that is no macro's name renames nothing.
+        assert_eq!(bringing(&["let n = len as u64;\n"], "len"), Vec::<String>::new());
+        // A macro that calls a defining one defines too: its calls' input is read.
+        let through = "#[macro_export]\nmacro_rules! through { ($n:ident) => { $crate::define!($n) }; }\nthrough!(indirect);\n";
+        assert_eq!(bringing(&[defining, through], "len"), ["define", "indirect", "through"]);
+    }
+}
