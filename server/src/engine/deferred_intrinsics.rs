@@ -225,7 +225,7 @@ fn core_enables_deferrable_feature(db: &RootDatabase, tier: Tier) -> bool {
 }
 
 /// Whether `b` can be part of an ASCII identifier.
-fn is_ident_byte(b: u8) -> bool {
+pub(crate) fn is_ident_byte(b: u8) -> bool {
     b == b'_' || b.is_ascii_alphanumeric()
 }
 

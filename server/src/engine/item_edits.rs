@@ -204,10 +204,16 @@ pub(crate) fn touched_names_unspelled(
     for name in &names {
         let brought = spelled.entry(name.clone()).or_insert_with_key(|name| {
             let library = library_macros.get_or_insert_with(|| {
+                let started = std::time::Instant::now();
                 let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
-                LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect())
+                let library = LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect());
+                tracing::debug!("read the libraries' {} in {:?}", library.describe(), started.elapsed());
+                library
             });
-            let brought = library.bringing(std::slice::from_ref(name));
+            let Some(brought) = library.bringing(std::slice::from_ref(name)) else {
+                tracing::debug!("`{name}` may be brought by a library's macro whose name no file spells");
+                return None;
+            };
             let finder = memchr::memmem::Finder::new(name.as_bytes());
             let brought_finders = finders_of(&brought);
             let spelling = files.iter().filter(|file| !log.touched.contains(*file)).find(|&&file| {

@@ -20,13 +20,15 @@
 use std::ops::Range;
 
 use ra_ap_rustc_lexer::TokenKind;
+use rustc_hash::FxHashMap;
 use triomphe::Arc;
 
-use super::deferred_intrinsics::{is_trivia, spells_word, tokens, whole_word_at};
+use super::deferred_intrinsics::{is_ident_byte, is_trivia, spells_word, tokens, whole_word_at};
 
 /// A macro another crate can call, as written in a file's text.
 pub(crate) struct ExportedMacro<'a> {
-    /// Its name; `None` when a caller gives it (`macro_rules! $name`).
+    /// Its name; `None` when a caller gives it (`macro_rules! $name`) or it is
+    /// made otherwise.
     pub(crate) name: Option<&'a str>,
     /// From its first delimited group to the end of its last: its rules, or its
     /// parameters and body (`macro m($x:expr) { … }`).
@@ -55,18 +57,23 @@ pub(crate) fn exported_macros(text: &str) -> impl Iterator<Item = ExportedMacro<
 /// (the word in prose).
 fn macro_after_keyword(text: &str, rules: bool) -> Option<ExportedMacro<'_>> {
     let offset_of = |piece: &str| piece.as_ptr() as usize - text.as_ptr() as usize;
-    let mut tokens = tokens(text).filter(|&(kind, _)| !is_trivia(kind));
+    let mut tokens = tokens(text).filter(|&(kind, _)| !is_trivia(kind)).peekable();
     if rules && !matches!(tokens.next(), Some((TokenKind::Bang, _))) {
         return None;
     }
-    let name = match tokens.next()? {
-        (TokenKind::Ident | TokenKind::RawIdent, name) => Some(name.trim_start_matches("r#")),
+    let name = match *tokens.peek()? {
+        (TokenKind::Ident | TokenKind::RawIdent, name) => {
+            tokens.next();
+            Some(name.trim_start_matches("r#"))
+        }
         (TokenKind::Dollar, _) => {
             // `$name`, bound by the enclosing macro's call.
             tokens.next();
+            tokens.next();
             None
         }
-        _ => return None,
+        // Made otherwise (`[<make_ $name>]` in a `paste!` call).
+        _ => None,
     };
     let mut depth = 0usize;
     let mut groups = 0usize;
@@ -104,6 +111,7 @@ pub(crate) struct LibraryMacros {
     /// The macros whose calls may define a macro named by their input: one whose
     /// body defines `macro_rules! $name`, or calls (spells) such a one.
     defining: rustc_hash::FxHashSet<String>,
+    renames: Renames,
 }
 
 /// An exported macro's name and where its body is.
@@ -111,49 +119,70 @@ struct MacroBody {
     name: Option<String>,
     text: usize,
     body: Range<usize>,
+    /// Whether it is in the body of a macro with a name, which spells what it does:
+    /// the name of one without is then that macro's callers' to give.
+    held: bool,
 }
 
 impl LibraryMacros {
     /// Reads the exported macros of `texts`, the library files' texts.
     pub(crate) fn read(texts: Vec<Arc<str>>) -> LibraryMacros {
         let mut macros = Vec::new();
+        let mut renames = Renames::default();
         for (index, text) in texts.iter().enumerate() {
+            renames.read(text);
             for found in exported_macros(text) {
                 let start = found.body.as_ptr() as usize - text.as_bytes().as_ptr() as usize;
-                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body: start..start + found.body.len() });
+                let body = start..start + found.body.len();
+                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false });
             }
         }
-        let mut library = LibraryMacros { texts, macros, defining: Default::default() };
-        let templated = library.macros.iter().filter(|m| m.name.is_some() && library.defines_templated(m)).map(|m| m.name.clone().expect("named"));
-        let templated: Vec<String> = templated.collect();
-        library.defining = library.closed_under_bodies(templated, |_, _| Vec::new()).into_iter().collect();
+        let holds = |outer: &MacroBody, inner: &MacroBody| {
+            outer.name.is_some() && outer.text == inner.text && outer.body.start < inner.body.start && inner.body.end <= outer.body.end
+        };
+        let mut templated = Vec::new();
+        for index in 0..macros.len() {
+            if macros[index].name.is_some() {
+                continue;
+            }
+            let holders: Vec<usize> = (0..macros.len()).filter(|&outer| holds(&macros[outer], &macros[index])).collect();
+            macros[index].held = !holders.is_empty();
+            templated.extend(holders.into_iter().filter_map(|outer| macros[outer].name.clone()));
+        }
+        let mut library = LibraryMacros { texts, macros, defining: Default::default(), renames };
+        library.defining = library.closed_under_bodies(templated, |_, _| Vec::new()).0.into_iter().collect();
         library
+    }
+
+    /// What was read, for a log.
+    pub(crate) fn describe(&self) -> String {
+        let Renames { named, unread, hidden } = &self.renames;
+        let renamed = named.values().map(Vec::len).sum::<usize>();
+        format!("{} exported macros, {renamed} renames, {} after a comment, hidden: {hidden}", self.macros.len(), unread.len())
     }
 
     fn body(&self, m: &MacroBody) -> &str {
         &self.texts[m.text][m.body.clone()]
     }
 
-    /// Whether `m`'s body defines a macro whose name its caller gives.
-    fn defines_templated(&self, m: &MacroBody) -> bool {
-        let holds = |inner: &MacroBody| inner.text == m.text && m.body.start <= inner.body.start && inner.body.end <= m.body.end;
-        self.macros.iter().any(|inner| inner.name.is_none() && holds(inner))
-    }
-
     /// The names of the exported macros that may bring one of `words` into a
     /// workspace crate's code (a call of one may expand to a path spelling it), and
     /// the names those are re-exported or defined under: each a workspace crate
     /// must call (spell) for one of `words` to come in by a library's macro.
-    /// `words` themselves are not among them.
-    pub(crate) fn bringing(&self, words: &[String]) -> Vec<String> {
-        let found = self.closed_under_bodies(words.to_vec(), |library, word| library.other_names(word));
-        found.into_iter().skip(words.len()).collect()
+    /// `words` themselves are not among them. `None` when one of those macros may
+    /// have a name no file spells: made by a procedural macro, or a rename hidden
+    /// behind a comment (`as /* … */ name`).
+    pub(crate) fn bringing(&self, words: &[String]) -> Option<Vec<String>> {
+        let (found, unnamed) = self.closed_under_bodies(words.to_vec(), |library, word| library.other_names(word));
+        let renamed_unread = self.renames.hidden && found.len() > words.len();
+        (!unnamed && !renamed_unread).then(|| found.into_iter().skip(words.len()).collect())
     }
 
     /// `words`, then every macro's name whose body spells one of them (a whole word,
     /// comments and literals too), and so on, with what `more` adds for each macro's
-    /// name added.
-    fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> Vec<String> {
+    /// name added; and whether a macro whose name no file spells was among them.
+    fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> (Vec<String>, bool) {
+        let mut unnamed = false;
         let mut found = words;
         let mut seen: rustc_hash::FxHashSet<String> = found.iter().cloned().collect();
         let mut brought = vec![false; self.macros.len()];
@@ -171,7 +200,7 @@ impl LibraryMacros {
                     Some(name) => added.push(name.clone()),
                     // Defined by a call of the macro whose body holds it, which is
                     // brought too: its calls' input names it.
-                    None => {}
+                    None => unnamed |= !m.held,
                 }
             }
             let mut also = Vec::new();
@@ -184,36 +213,87 @@ impl LibraryMacros {
                 }
             }
         }
-        found
+        (found, unnamed)
     }
 
     /// The other names the macro `name` may be called by: what a library file
     /// renames it to (`name as other`), and, when its calls define macros, every
     /// identifier in the input of a call of it in a library file.
     fn other_names(&self, name: &str) -> Vec<String> {
-        let defining = self.defining.contains(name);
+        let mut names = self.renames.named.get(name).cloned().unwrap_or_default();
+        names.extend(self.renames.unread.iter().cloned());
+        if !self.defining.contains(name) {
+            return names;
+        }
         let finder = memchr::memmem::Finder::new(name.as_bytes());
-        let mut names = Vec::new();
         for text in &self.texts {
             let bytes = text.as_bytes();
-            for at in finder.find_iter(bytes) {
-                if !whole_word_at(bytes, at, name.len()) {
-                    continue;
-                }
+            for at in finder.find_iter(bytes).filter(|&at| whole_word_at(bytes, at, name.len())) {
                 let mut after = tokens(&text[at + name.len()..]).filter(|&(kind, _)| !is_trivia(kind));
-                match after.next() {
-                    Some((TokenKind::Ident, "as")) => {
-                        if let Some((TokenKind::Ident | TokenKind::RawIdent, other)) = after.next() {
-                            names.push(other.trim_start_matches("r#").to_owned());
-                        }
-                    }
-                    Some((TokenKind::Bang, _)) if defining => names.extend(identifiers_of_group(after)),
-                    _ => {}
+                if let Some((TokenKind::Bang, _)) = after.next() {
+                    names.extend(identifiers_of_group(after));
                 }
             }
         }
         names
     }
+}
+
+/// What the library files rename (`use m::name as other;`), read once.
+#[derive(Default)]
+struct Renames {
+    /// Per name, what it is renamed to.
+    named: FxHashMap<String, Vec<String>>,
+    /// The names something is renamed to where what comes before `as` was not read
+    /// (a comment is in between): each may rename any macro.
+    unread: Vec<String>,
+    /// Whether a comment right after an `as` hides what something is renamed to.
+    hidden: bool,
+}
+
+impl Renames {
+    /// Reads every `as` of `text` with a word on each side (a cast's too, which is
+    /// none of a macro's), from the bytes around it.
+    fn read(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        for at in memchr::memmem::find_iter(bytes, "as").filter(|&at| whole_word_at(bytes, at, 2)) {
+            if in_a_line_comment(text, at) {
+                continue;
+            }
+            let after = text[at + 2..].trim_start();
+            if after.starts_with("/*") || after.starts_with("//") {
+                self.hidden = true;
+                continue;
+            }
+            let after = after.strip_prefix("r#").unwrap_or(after);
+            let len = after.bytes().take_while(|&b| is_ident_byte(b)).count();
+            if len == 0 || !text[at + 2..].starts_with(|c: char| c.is_whitespace()) {
+                continue;
+            }
+            let other = after[..len].to_owned();
+            let before = text[..at].trim_end_matches(|c: char| c.is_whitespace() && c != '\n');
+            let line_ended = before.ends_with('\n');
+            let before = before.trim_end();
+            // A line comment may end the line before; `*/` a block comment.
+            let previous_line = before.rsplit('\n').next().unwrap_or_default();
+            if before.ends_with("*/") || (line_ended && previous_line.contains("//")) {
+                self.unread.push(other);
+                continue;
+            }
+            let name_len = before.bytes().rev().take_while(|&b| is_ident_byte(b)).count();
+            if name_len > 0 && before.len() < at {
+                self.named.entry(before[before.len() - name_len..].to_owned()).or_default().push(other);
+            }
+        }
+    }
+}
+
+/// Whether the line of `text` that `at` is on has a line comment begun before it:
+/// a `//` with no quote before it on that line (one may begin a string that holds
+/// the `//`).
+fn in_a_line_comment(text: &str, at: usize) -> bool {
+    let line = &text[text[..at].rfind('\n').map_or(0, |end| end + 1)..at];
+    line.find("//").is_some_and(|comment| !line[..comment].contains(['"', '\'']))
 }
 
 /// The identifiers of the delimited group `tokens` begins with, but a macro's
@@ -248,7 +328,7 @@ mod tests {
     }
 
     fn bringing(texts: &[&str], word: &str) -> Vec<String> {
-        let mut names = library(texts).bringing(&[word.to_owned()]);
+        let mut names = library(texts).bringing(&[word.to_owned()]).expect("every macro named");
         names.sort();
         names
     }
@@ -290,8 +370,23 @@ mod tests {
         assert_eq!(bringing(&[defining, renamed, calling], "len"), ["also", "define", "direct", "made"]);
         // A cast of a word that is no macro's name renames nothing.
         assert_eq!(bringing(&["let n = len as u64;\n"], "len"), Vec::<String>::new());
+        // Renamed across lines and comments: a comment before `as` hides what is
+        // renamed, so what it is renamed to counts for every macro.
+        let spread = "pub use crate::{\n    direct\n    as r#spread,\n};\npub use crate::unrelated /* hidden */ as commented;\n\
+                      pub use crate::unrelated // hidden\n    as line_commented;\n";
+        assert_eq!(bringing(&[renamed, spread], "len"), ["also", "commented", "direct", "line_commented", "spread"]);
+        // Prose in a comment renames nothing, to the end of its line.
+        let prose = "/// a word as\n/// a doc says\nconst S: &str = \"//\"; pub use crate::direct as quoted;\n";
+        assert_eq!(bringing(&[renamed, prose], "len"), ["also", "direct", "quoted"]);
+        let hidden = "pub use crate::direct as /* hidden */ secret;\n";
+        assert_eq!(library(&[renamed, hidden]).bringing(&["len".to_owned()]), None);
+        assert_eq!(library(&[renamed, hidden]).bringing(&["width".to_owned()]), Some(Vec::new()));
         // A macro that calls a defining one defines too: its calls' input is read.
         let through = "#[macro_export]\nmacro_rules! through { ($n:ident) => { $crate::define!($n) }; }\nthrough!(indirect);\n";
         assert_eq!(bringing(&[defining, through], "len"), ["define", "indirect", "through"]);
+        // A name a procedural macro makes: no file spells it.
+        let pasted = "paste::paste! {\n    #[macro_export]\n    macro_rules! [<make_ len>] { () => { len() } }\n}\n";
+        assert_eq!(library(&[pasted]).bringing(&["len".to_owned()]), None);
+        assert_eq!(library(&[pasted]).bringing(&["width".to_owned()]), Some(Vec::new()));
     }
 }
