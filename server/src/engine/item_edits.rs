@@ -30,7 +30,8 @@
 //! body spells the name (`library_macros::LibraryMacros::bringing`) must not be
 //! spelled in a workspace file nor in a procedural macro's expansion that made a
 //! root's code. A workspace file that `include!`s (which may take in a
-//! library's file) makes every library file count in full.
+//! library's file), or calls a library's macro that may bring an `include!`,
+//! makes every library file count in full.
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such
@@ -137,7 +138,8 @@ impl EditLog {
 pub(crate) struct UntouchedFiles {
     unreadable: u64,
     includes: bool,
-    /// The workspace files that `include!` as they were loaded, found once.
+    /// The workspace files that `include!` (or call a library's macro that may) as
+    /// they were loaded, found once.
     including_at_load: Option<Vec<FileId>>,
     /// The exported macros of the library files, read once.
     library_macros: Option<LibraryMacros>,
@@ -184,32 +186,39 @@ pub(crate) fn touched_names_unspelled(
         return None;
     }
     let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
-    let includes_now = |file: FileId| !in_library(file) && db.file_text(file).text(db).contains("include!");
-    // A workspace file may `include!` one of a library's. Untouched files keep the
-    // text they were loaded with, so only the touched ones are read again.
+    // A change no comparison can read may have changed a library's file.
+    if untouched.unreadable != log.unreadable {
+        *untouched = UntouchedFiles { unreadable: log.unreadable, ..UntouchedFiles::default() };
+    }
+    let library = untouched.library_macros.get_or_insert_with(|| {
+        let started = std::time::Instant::now();
+        let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
+        let library = LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect());
+        tracing::debug!("read the libraries' {} in {:?}", library.describe(), started.elapsed());
+        library
+    });
+    // A workspace file may `include!` one of a library's, or call a library's
+    // macro that may. Untouched files keep the text they were loaded with, so only
+    // the touched ones are read again.
+    let includes_now = |file: FileId| {
+        let text = db.file_text(file).text(db);
+        !in_library(file) && (text.contains("include!") || library.including().is_none_or(|including| spells_any(text, including)))
+    };
     let including_at_load = untouched
         .including_at_load
         .get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
     let includes = including_at_load.iter().any(|file| !log.touched.contains(file))
         || log.touched.iter().any(|&file| includes_now(file));
-    if untouched.unreadable != log.unreadable || untouched.includes != includes {
-        let UntouchedFiles { including_at_load, library_macros, unreadable, .. } = std::mem::take(untouched);
-        // A change no comparison can read may have changed a library's file.
-        let library_macros = library_macros.filter(|_| unreadable == log.unreadable);
-        *untouched = UntouchedFiles { unreadable: log.unreadable, includes, including_at_load, library_macros, spelled: FxHashMap::default() };
+    if untouched.includes != includes {
+        untouched.includes = includes;
+        untouched.spelled.clear();
     }
     // A file touched after a name was looked for only makes the answer cautious.
     let UntouchedFiles { library_macros, spelled, .. } = untouched;
+    let library = library_macros.as_ref().expect("read above");
     let mut bringing = Vec::new();
     for name in &names {
         let brought = spelled.entry(name.clone()).or_insert_with_key(|name| {
-            let library = library_macros.get_or_insert_with(|| {
-                let started = std::time::Instant::now();
-                let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
-                let library = LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect());
-                tracing::debug!("read the libraries' {} in {:?}", library.describe(), started.elapsed());
-                library
-            });
             let Some(brought) = library.bringing(std::slice::from_ref(name)) else {
                 tracing::debug!("`{name}` may be brought by a library's macro whose name no file spells");
                 return None;

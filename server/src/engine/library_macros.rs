@@ -112,6 +112,9 @@ pub(crate) struct LibraryMacros {
     /// body defines `macro_rules! $name`, or calls (spells) such a one.
     defining: rustc_hash::FxHashSet<String>,
     renames: Renames,
+    /// The macros that may bring `include` (`include!`, which may take in a
+    /// library's file); `None`: cannot tell.
+    including: Option<Vec<memchr::memmem::Finder<'static>>>,
 }
 
 /// An exported macro's name and where its body is.
@@ -149,16 +152,32 @@ impl LibraryMacros {
             macros[index].held = !holders.is_empty();
             templated.extend(holders.into_iter().filter_map(|outer| macros[outer].name.clone()));
         }
-        let mut library = LibraryMacros { texts, macros, defining: Default::default(), renames };
+        let mut library = LibraryMacros { texts, macros, defining: Default::default(), renames, including: None };
         library.defining = library.closed_under_bodies(templated, |_, _| Vec::new()).0.into_iter().collect();
+        let including = library.bringing(&["include".to_owned()]);
+        library.including = including.map(|names| names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect());
         library
+    }
+
+    /// The names of the macros that may bring a call of `include!` (which may take
+    /// in a library's file) into a workspace crate's code; `None` when that cannot
+    /// be told.
+    pub(crate) fn including(&self) -> Option<&[memchr::memmem::Finder<'static>]> {
+        self.including.as_deref()
     }
 
     /// What was read, for a log.
     pub(crate) fn describe(&self) -> String {
         let Renames { named, unread, hidden } = &self.renames;
         let renamed = named.values().map(Vec::len).sum::<usize>();
-        format!("{} exported macros, {renamed} renames, {} after a comment, hidden: {hidden}", self.macros.len(), unread.len())
+        let including = self.including.as_ref().map(|finders| {
+            finders.iter().map(|finder| String::from_utf8_lossy(finder.needle()).into_owned()).collect::<Vec<_>>()
+        });
+        format!(
+            "{} exported macros, {renamed} renames, {} after a comment, hidden: {hidden}; including: {including:?}",
+            self.macros.len(),
+            unread.len()
+        )
     }
 
     fn body(&self, m: &MacroBody) -> &str {
@@ -360,6 +379,23 @@ mod tests {
         assert_eq!(bringing(&[text], "width"), ["unrelated"]);
         // A function's body names nothing in a workspace crate.
         assert_eq!(bringing(&["pub fn f() { len() }\n"], "len"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_macros_that_may_include_a_file_are_known() {
+        let names = |texts: &[&str]| -> Option<Vec<String>> {
+            let including = library(texts).including.map(|finders| finders.iter().map(|f| String::from_utf8_lossy(f.needle()).into_owned()).collect());
+            including.map(|mut names: Vec<String>| {
+                names.sort();
+                names
+            })
+        };
+        let text = "#[macro_export]\nmacro_rules! generated { () => { include!(concat!(env!(\"OUT_DIR\"), \"/g.rs\")); }; }\n\
+                    #[macro_export]\nmacro_rules! wraps { () => { $crate::generated!(); }; }\n\
+                    #[macro_export]\nmacro_rules! other { () => { 1 }; }\n";
+        assert_eq!(names(&[text]), Some(vec!["generated".to_owned(), "wraps".to_owned()]));
+        let pasted = "paste::paste! {\n    #[macro_export]\n    macro_rules! [<make_ x>] { () => { include!(\"x.rs\") } }\n}\n";
+        assert_eq!(names(&[pasted]), None);
     }
 
     #[test]
