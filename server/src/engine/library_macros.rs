@@ -20,10 +20,10 @@
 use std::ops::Range;
 
 use ra_ap_rustc_lexer::TokenKind;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use super::deferred_intrinsics::{is_ident_byte, is_trivia, spells_word, tokens, whole_word_at};
+use super::deferred_intrinsics::{is_ident_byte, is_trivia, tokens, whole_word_at};
 
 /// A macro another crate can call, as written in a file's text.
 pub(crate) struct ExportedMacro<'a> {
@@ -125,6 +125,8 @@ struct MacroBody {
     /// Whether it is in the body of a macro with a name, which spells what it does:
     /// the name of one without is then that macro's callers' to give.
     held: bool,
+    /// The words its expansion may hold where a path can be (`expandable_words`).
+    words: FxHashSet<String>,
 }
 
 impl LibraryMacros {
@@ -137,7 +139,8 @@ impl LibraryMacros {
             for found in exported_macros(text) {
                 let start = found.body.as_ptr() as usize - text.as_bytes().as_ptr() as usize;
                 let body = start..start + found.body.len();
-                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false });
+                let words = expandable_words(found.body);
+                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false, words });
             }
         }
         let holds = |outer: &MacroBody, inner: &MacroBody| {
@@ -180,10 +183,6 @@ impl LibraryMacros {
         )
     }
 
-    fn body(&self, m: &MacroBody) -> &str {
-        &self.texts[m.text][m.body.clone()]
-    }
-
     /// The names of the exported macros that may bring one of `words` into a
     /// workspace crate's code (a call of one may expand to a path spelling it), and
     /// the names those are re-exported or defined under: each a workspace crate
@@ -197,9 +196,9 @@ impl LibraryMacros {
         (!unnamed && !renamed_unread).then(|| found.into_iter().skip(words.len()).collect())
     }
 
-    /// `words`, then every macro's name whose body spells one of them (a whole word,
-    /// comments and literals too), and so on, with what `more` adds for each macro's
-    /// name added; and whether a macro whose name no file spells was among them.
+    /// `words`, then every macro's name whose body spells one of them
+    /// (`expandable_words`), and so on, with what `more` adds for each macro's name
+    /// added; and whether a macro whose name no file spells was among them.
     fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> (Vec<String>, bool) {
         let mut unnamed = false;
         let mut found = words;
@@ -207,11 +206,11 @@ impl LibraryMacros {
         let mut brought = vec![false; self.macros.len()];
         let mut next = 0;
         while next < found.len() {
-            let finders: Vec<_> = found[next..].iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect();
+            let new = next..found.len();
             next = found.len();
             let mut added = Vec::new();
             for (index, m) in self.macros.iter().enumerate() {
-                if brought[index] || !finders.iter().any(|finder| spells_word(self.body(m), finder)) {
+                if brought[index] || !found[new.clone()].iter().any(|word| m.words.contains(word)) {
                     continue;
                 }
                 brought[index] = true;
@@ -307,6 +306,28 @@ impl Renames {
     }
 }
 
+/// The words a macro's body (its rules) spells where its expansion, or a macro
+/// it hands them to, may make a path of them: every identifier (a field's or a
+/// metavariable's too, since a macro called in the body may strip the `.` of
+/// `x.len` or the `$` of `$len`), and every whole word in a literal, a lifetime or
+/// a doc comment, which another macro may read. A plain comment holds none: no
+/// macro sees it.
+pub(crate) fn expandable_words(body: &str) -> FxHashSet<String> {
+    let mut words = FxHashSet::default();
+    for (kind, piece) in tokens(body) {
+        let counts = match kind {
+            TokenKind::LineComment { doc_style } | TokenKind::BlockComment { doc_style, .. } => doc_style.is_some(),
+            TokenKind::Ident | TokenKind::RawIdent | TokenKind::Literal { .. } | TokenKind::Lifetime { .. } | TokenKind::RawLifetime => true,
+            _ => false,
+        };
+        if counts {
+            let mut pieces = piece.split(|c: char| !(c == '_' || c.is_ascii_alphanumeric()));
+            words.extend(pieces.by_ref().filter(|word| !word.is_empty()).map(str::to_owned));
+        }
+    }
+    words
+}
+
 /// Whether the line of `text` that `at` is on has a line comment begun before it:
 /// a `//` with no quote before it on that line (one may begin a string that holds
 /// the `//`).
@@ -379,6 +400,19 @@ mod tests {
         assert_eq!(bringing(&[text], "width"), ["unrelated"]);
         // A function's body names nothing in a workspace crate.
         assert_eq!(bringing(&["pub fn f() { len() }\n"], "len"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_body_spells_every_word_a_macro_may_see() {
+        let words = |body: &str| {
+            let mut words: Vec<String> = expandable_words(body).into_iter().collect();
+            words.sort();
+            words
+        };
+        // Fields, methods and metavariables count; a plain comment does not.
+        assert_eq!(words("{ ($v:expr) => { self.len + $v.width() // a comment\n /* another */ }; }"), ["expr", "len", "self", "v", "width"]);
+        // Literals, lifetimes, doc comments: whole words.
+        assert_eq!(words("{ () => { /// the len\n call!(\"width of\", 'cap) }; }"), ["call", "cap", "len", "of", "the", "width"]);
     }
 
     #[test]

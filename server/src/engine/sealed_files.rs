@@ -26,7 +26,6 @@
 
 use hir::{Semantics, db::HirDatabase};
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
-use ra_ap_rustc_lexer::TokenKind;
 use ra_ap_syntax::{
     AstNode, SyntaxKind, SyntaxNode,
     ast::{self, HasAttrs, HasName},
@@ -34,8 +33,8 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::deferred_intrinsics::{spells_word, tokens};
-use super::library_macros::exported_macros;
+use super::deferred_intrinsics::spells_word;
+use super::library_macros::{expandable_words, exported_macros};
 use super::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -176,7 +175,7 @@ impl Verdicts {
                 }
                 local.push(file);
             } else {
-                for name in spelled_in_macro_bodies(text, &self.names, &self.live_finders()) {
+                for name in spelled_in_macro_bodies(text, &self.names) {
                     self.spelled(name, file, &|| format!("in a macro of {}", path_of(ws, file)));
                 }
             }
@@ -290,22 +289,12 @@ fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<
 }
 
 /// The names (their index) the body of a macro in `text` that another crate can
-/// call spells (as an identifier, or a whole word in a literal):
-/// `library_macros::exported_macros`.
-pub(crate) fn spelled_in_macro_bodies(
-    text: &str,
-    names: &FxHashMap<String, usize>,
-    finders: &[(usize, &memchr::memmem::Finder<'_>)],
-) -> Vec<usize> {
+/// call spells where an expansion may hold them: `library_macros::exported_macros`,
+/// `library_macros::expandable_words`.
+fn spelled_in_macro_bodies(text: &str, names: &FxHashMap<String, usize>) -> Vec<usize> {
     let mut found = Vec::new();
     for exported in exported_macros(text) {
-        for (kind, piece) in tokens(exported.body) {
-            match kind {
-                TokenKind::Ident | TokenKind::RawIdent => found.extend(names.get(piece.trim_start_matches("r#"))),
-                TokenKind::Literal { .. } => found.extend(spelled(piece, finders)),
-                _ => {}
-            }
-        }
+        found.extend(expandable_words(exported.body).iter().filter_map(|word| names.get(word)));
     }
     found
 }
@@ -371,8 +360,7 @@ mod tests {
     /// `spelled_in_macro_bodies` looking for `helper`.
     fn macros_spell_helper(text: &str) -> Option<String> {
         let names = FxHashMap::from_iter([("helper".to_owned(), 0)]);
-        let finder = memchr::memmem::Finder::new("helper");
-        spelled_in_macro_bodies(text, &names, &[(0, &finder)]).first().map(|_| "helper".to_owned())
+        spelled_in_macro_bodies(text, &names).first().map(|_| "helper".to_owned())
     }
 
     #[test]
