@@ -312,7 +312,7 @@ impl Renames {
 /// `x.len` or the `$` of `$len`), and every whole word in a literal, a lifetime or
 /// a doc comment, which another macro may read. A plain comment holds none: no
 /// macro sees it.
-pub(crate) fn expandable_words(body: &str) -> FxHashSet<String> {
+fn expandable_words(body: &str) -> FxHashSet<String> {
     let mut words = FxHashSet::default();
     for (kind, piece) in tokens(body) {
         let counts = match kind {
@@ -371,6 +371,35 @@ mod tests {
         let mut names = library(texts).bringing(&[word.to_owned()]).expect("every macro named");
         names.sort();
         names
+    }
+
+    /// Whether a body of a macro in `text` that another crate can call spells
+    /// `helper`.
+    fn macros_spell_helper(text: &str) -> Option<String> {
+        exported_macros(text).any(|m| expandable_words(m.body).contains("helper")).then(|| "helper".to_owned())
+    }
+
+    #[test]
+    fn a_macro_body_is_read_to_the_end_of_its_groups() {
+        let rules = "#[macro_export]\nmacro_rules! call { () => { $crate::m::helper() }; }\nfn helper() {}";
+        assert_eq!(macros_spell_helper(rules).as_deref(), Some("helper"));
+        // After the macro's group, the file's own code names nothing a macro expands.
+        let after = "#[macro_export]\nmacro_rules! call { () => { 1 } }\nfn helper() {}\nfn f() { helper() }";
+        assert_eq!(macros_spell_helper(after), None);
+        // A macro no other crate can call.
+        assert_eq!(macros_spell_helper(&rules.replace("#[macro_export]", "")), None);
+        assert_eq!(macros_spell_helper("pub(crate) macro call($x:expr) { helper($x) }"), None);
+        // A `macro` has its parameters, then its body.
+        let two_groups = "pub macro call($x:expr) { helper($x) }";
+        assert_eq!(macros_spell_helper(two_groups).as_deref(), Some("helper"));
+        let one_group = "pub macro call { ($x:expr) => { helper($x) } }";
+        assert_eq!(macros_spell_helper(one_group).as_deref(), Some("helper"));
+        // A literal in a body (a path a derive reads from a string), a raw identifier.
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }").as_deref(), Some("helper"));
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { r#helper() } }").as_deref(), Some("helper"));
+        // Parts of other words, and the word `macro` in prose, are not the name.
+        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }"), None);
+        assert_eq!(macros_spell_helper("// a pub macro that helps\nfn helper() {}"), None);
     }
 
     #[test]

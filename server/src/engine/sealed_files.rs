@@ -17,12 +17,13 @@
 //! trait (its default methods), a macro definition, an item-level macro call or an
 //! attribute that is not inert is never sealed; a macro call in a body is expanded
 //! and read the same way. Names are spelled in the files of the workspace's crates,
-//! in macro bodies of any crate (`macro_rules!` and `macro`, which expand into the
-//! workspace's code) and in what procedural macros in the workspace's files expand
-//! to: no crate of std or the dependencies depends on a workspace crate, so their
-//! code names nothing of it otherwise. A name made from pieces (`include!` of a
-//! generated file) is not searched for: a workspace that includes a file is never
-//! sealed.
+//! in the bodies of std's and the dependencies' macros that a workspace crate may
+//! call (`library_macros`: a name counts as spelled where such a macro's is) and in
+//! what procedural macros in the workspace's files expand to: no crate of std or
+//! the dependencies depends on a workspace crate, so their code names nothing of
+//! it otherwise. A name made from pieces (`include!` of a generated file) is not
+//! searched for: a workspace that includes a file (or calls a library's macro
+//! that may) is never sealed.
 
 use hir::{Semantics, db::HirDatabase};
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
@@ -34,7 +35,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::deferred_intrinsics::spells_word;
-use super::library_macros::{expandable_words, exported_macros};
+use super::library_macros::LibraryMacros;
 use super::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -103,6 +104,9 @@ struct Verdicts {
     finders: Vec<memchr::memmem::Finder<'static>>,
     /// Per name, the files that define it.
     owners: Vec<Vec<usize>>,
+    /// The library macros that may bring a name (its index), to be looked for as
+    /// the name is: `LibraryMacros::bringing`.
+    bringing: Vec<(usize, memchr::memmem::Finder<'static>)>,
 }
 
 impl Verdicts {
@@ -126,21 +130,28 @@ impl Verdicts {
         self.verdicts.iter().any(Result::is_ok)
     }
 
-    /// The names some file still sealed defines, with their index.
-    fn live_finders(&self) -> Vec<(usize, &memchr::memmem::Finder<'static>)> {
-        (0..self.finders.len())
-            .filter(|&name| self.owners[name].iter().any(|&file| self.verdicts[file].is_ok()))
-            .map(|name| (name, &self.finders[name]))
-            .collect()
+    /// Whether a file still sealed defines the name `name`.
+    fn live(&self, name: usize) -> bool {
+        self.owners[name].iter().any(|&file| self.verdicts[file].is_ok())
     }
 
-    /// Name `name` is spelled in `file` (`place` says where): the other files
-    /// defining it are not sealed.
-    fn spelled(&mut self, name: usize, file: FileId, place: &dyn Fn() -> String) {
+    /// The names some file still sealed defines, with their index, and the
+    /// library macros that may bring one, with its index.
+    fn live_finders(&self) -> Vec<(usize, &memchr::memmem::Finder<'static>)> {
+        let names = (0..self.finders.len()).map(|name| (name, &self.finders[name]));
+        let bringing = self.bringing.iter().map(|(name, finder)| (*name, finder));
+        names.chain(bringing).filter(|&(name, _)| self.live(name)).collect()
+    }
+
+    /// Name `name` (or a macro that may bring it) is spelled in `file` (`place`
+    /// says where; `None`: in no file of the workspace): the other files defining
+    /// it are not sealed.
+    fn spelled(&mut self, name: usize, file: Option<FileId>, place: &dyn Fn() -> String) {
         let spelled = String::from_utf8_lossy(self.finders[name].needle()).into_owned();
+        let or_brought = if self.bringing.iter().any(|(brought, _)| *brought == name) { " (or a macro that may bring it)" } else { "" };
         for &owner in &self.owners[name] {
-            if self.files[owner] != file && self.verdicts[owner].is_ok() {
-                self.verdicts[owner] = Err(format!("`{spelled}` is spelled {}", place()));
+            if Some(self.files[owner]) != file && self.verdicts[owner].is_ok() {
+                self.verdicts[owner] = Err(format!("`{spelled}`{or_brought} is spelled {}", place()));
             }
         }
     }
@@ -156,10 +167,8 @@ impl Verdicts {
     fn search(&mut self, ws: &Workspace, sema: &Semantics<'_, RootDatabase>) -> Result<(), String> {
         let db: &RootDatabase = &ws.db;
         let mut local = Vec::new();
+        let mut library = Vec::new();
         for (file, _) in ws.vfs.iter() {
-            if !self.undecided() {
-                return Ok(());
-            }
             let is_rust = ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
             if !is_rust {
                 continue;
@@ -170,14 +179,35 @@ impl Verdicts {
                 if text.contains("include!") {
                     return Err(format!("{} includes a file", path_of(ws, file)));
                 }
-                for name in spelled(text, &self.live_finders()) {
-                    self.spelled(name, file, &|| format!("in {}", path_of(ws, file)));
-                }
                 local.push(file);
             } else {
-                for name in spelled_in_macro_bodies(text, &self.names) {
-                    self.spelled(name, file, &|| format!("in a macro of {}", path_of(ws, file)));
+                library.push(text.clone());
+            }
+        }
+        // A library's macro names a name in the workspace only where a workspace
+        // crate calls it (`library_macros`).
+        let library = LibraryMacros::read(library);
+        let calls_including = |including: &[memchr::memmem::Finder<'static>]| {
+            local.iter().any(|&file| including.iter().any(|finder| spells_word(db.file_text(file).text(db), finder)))
+        };
+        if library.including().is_none_or(calls_including) {
+            return Err("a workspace file calls a library's macro that may include a file".to_owned());
+        }
+        for name in 0..self.finders.len() {
+            let word = String::from_utf8_lossy(self.finders[name].needle()).into_owned();
+            match library.bringing(&[word]) {
+                Some(macros) => {
+                    self.bringing.extend(macros.iter().map(|brought| (name, memchr::memmem::Finder::new(brought.as_bytes()).into_owned())))
                 }
+                None => self.spelled(name, None, &|| "by a library's macro whose name no file spells".to_owned()),
+            }
+        }
+        for &file in &local {
+            if !self.undecided() {
+                return Ok(());
+            }
+            for name in spelled(db.file_text(file).text(db), &self.live_finders()) {
+                self.spelled(name, Some(file), &|| format!("in {}", path_of(ws, file)));
             }
         }
         let procedural = ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| krate.data(db).is_proc_macro);
@@ -192,7 +222,7 @@ impl Verdicts {
             let mut found = Vec::new();
             spelled_in_procedural_expansions(sema, source.syntax(), &self.live_finders(), 0, &mut found)?;
             for name in found {
-                self.spelled(name, file, &|| format!("by a procedural macro in {}", path_of(ws, file)));
+                self.spelled(name, Some(file), &|| format!("by a procedural macro in {}", path_of(ws, file)));
             }
         }
         Ok(())
@@ -288,17 +318,6 @@ fn spelled(text: &str, finders: &[(usize, &memchr::memmem::Finder<'_>)]) -> Vec<
     finders.iter().filter(|(_, finder)| spells_word(text, finder)).map(|&(name, _)| name).collect()
 }
 
-/// The names (their index) the body of a macro in `text` that another crate can
-/// call spells where an expansion may hold them: `library_macros::exported_macros`,
-/// `library_macros::expandable_words`.
-fn spelled_in_macro_bodies(text: &str, names: &FxHashMap<String, usize>) -> Vec<usize> {
-    let mut found = Vec::new();
-    for exported in exported_macros(text) {
-        found.extend(expandable_words(exported.body).iter().filter_map(|word| names.get(word)));
-    }
-    found
-}
-
 /// The names (their index) that the procedural macros called in `node` (a
 /// workspace file, or a macro's expansion in it) spell in their expansions, to
 /// `found`: function-like calls, attributes and derives, and those that other
@@ -356,35 +375,6 @@ fn spelled_in_procedural_expansions(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `spelled_in_macro_bodies` looking for `helper`.
-    fn macros_spell_helper(text: &str) -> Option<String> {
-        let names = FxHashMap::from_iter([("helper".to_owned(), 0)]);
-        spelled_in_macro_bodies(text, &names).first().map(|_| "helper".to_owned())
-    }
-
-    #[test]
-    fn a_macro_body_is_read_to_the_end_of_its_groups() {
-        let rules = "#[macro_export]\nmacro_rules! call { () => { $crate::m::helper() }; }\nfn helper() {}";
-        assert_eq!(macros_spell_helper(rules).as_deref(), Some("helper"));
-        // After the macro's group, the file's own code names nothing a macro expands.
-        let after = "#[macro_export]\nmacro_rules! call { () => { 1 } }\nfn helper() {}\nfn f() { helper() }";
-        assert_eq!(macros_spell_helper(after), None);
-        // A macro no other crate can call.
-        assert_eq!(macros_spell_helper(&rules.replace("#[macro_export]", "")), None);
-        assert_eq!(macros_spell_helper("pub(crate) macro call($x:expr) { helper($x) }"), None);
-        // A `macro` has its parameters, then its body.
-        let two_groups = "pub macro call($x:expr) { helper($x) }";
-        assert_eq!(macros_spell_helper(two_groups).as_deref(), Some("helper"));
-        let one_group = "pub macro call { ($x:expr) => { helper($x) } }";
-        assert_eq!(macros_spell_helper(one_group).as_deref(), Some("helper"));
-        // A literal in a body (a path a derive reads from a string), a raw identifier.
-        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }").as_deref(), Some("helper"));
-        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { r#helper() } }").as_deref(), Some("helper"));
-        // Parts of other words, and the word `macro` in prose, are not the name.
-        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }"), None);
-        assert_eq!(macros_spell_helper("// a pub macro that helps\nfn helper() {}"), None);
-    }
 
     #[test]
     fn names_are_found_as_whole_words() {
