@@ -110,7 +110,7 @@ pub(crate) struct LibraryMacros {
     macros: Vec<MacroBody>,
     /// The macros whose calls may define a macro named by their input: one whose
     /// body defines `macro_rules! $name`, or calls (spells) such a one.
-    defining: rustc_hash::FxHashSet<String>,
+    defining: FxHashSet<String>,
     renames: Renames,
     /// The macros that may bring `include` (`include!`, which may take in a
     /// library's file); `None`: cannot tell.
@@ -202,7 +202,7 @@ impl LibraryMacros {
     fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> (Vec<String>, bool) {
         let mut unnamed = false;
         let mut found = words;
-        let mut seen: rustc_hash::FxHashSet<String> = found.iter().cloned().collect();
+        let mut seen: FxHashSet<String> = found.iter().cloned().collect();
         let mut brought = vec![false; self.macros.len()];
         let mut next = 0;
         while next < found.len() {
