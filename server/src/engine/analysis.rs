@@ -382,7 +382,7 @@ impl<'a> Analyzer<'a> {
             if let Some(memos) = memos.as_deref_mut() {
                 // A root put off was found not reusable when it was reached first.
                 if read_before.is_none() {
-                    if let Some((outcome, unasked)) = memos.reusable(db, &root_key) {
+                    if let Some((outcome, unasked)) = memos.reusable(self.db, &root_key) {
                         self.apply_outcome(outcome, r, &mut findings, &mut checked_overall);
                         reports.push((r, outcome.report.clone()));
                         analysis.timings.roots_reused += 1;

@@ -257,6 +257,11 @@ pub(crate) fn spells_word(text: &str, word: &memchr::memmem::Finder<'_>) -> bool
     word.find_iter(bytes).any(|at| whole_word_at(bytes, at, word.needle().len()))
 }
 
+/// A finder for each of `words`.
+pub(crate) fn finders_of<'a>(words: impl IntoIterator<Item = &'a String>) -> Vec<memchr::memmem::Finder<'static>> {
+    words.into_iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect()
+}
+
 /// Where in `text` an identifier in `names` begins (all of them begin with `_`),
 /// comments and literals included.
 fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl Iterator<Item = usize> + 'a {

@@ -17,7 +17,7 @@
 //! (`procedural_expansions`).
 //!
 //! Where a name is looked for: in a workspace file, parsed, anywhere a path can
-//! be (`names_a_function`), so not as a method or a field (never a free
+//! be (`naming`), so not as a method or a field (never a free
 //! function) nor as a definition, which names nothing (but a lone identifier
 //! pattern, which may resolve); in a macro's input (a macro call, an attribute,
 //! an item a derive or an attribute macro reads) every spelling counts, as does a
@@ -45,7 +45,8 @@ use std::collections::VecDeque;
 
 use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
 use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
-use ra_ap_ide_db::base_db::SourceDatabase;
+use hir::Semantics;
+use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
 use ra_ap_syntax::{
     AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
     ast::{self, HasAttrs, HasLoopBody, HasModuleItem, HasName},
@@ -54,7 +55,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use super::deferred_intrinsics::spells_word;
+use super::deferred_intrinsics::{finders_of, spells_word};
 use super::edit_digest::is_inert;
 use super::library_macros::LibraryMacros;
 
@@ -143,10 +144,28 @@ pub(crate) struct UntouchedFiles {
     including_at_load: Option<Vec<FileId>>,
     /// The exported macros of the library files, read once.
     library_macros: Option<LibraryMacros>,
-    /// Per name: `None` when an untouched file may name it, else the macros that
-    /// may bring it into a workspace crate (`LibraryMacros::bringing`), none of
-    /// which an untouched file spells.
-    spelled: FxHashMap<String, Option<Vec<String>>>,
+    /// Per name: `None` when an untouched file may name it outside the bodies of
+    /// plain functions, else where they do.
+    spelled: FxHashMap<String, Option<SpelledIn>>,
+}
+
+/// Where the files no edit touched name a function's name, when only the bodies
+/// of plain functions do (`Naming::InPlainBodies`).
+struct SpelledIn {
+    /// The library macros that may bring it into a workspace crate
+    /// (`LibraryMacros::bringing`): no untouched file calls one, or each call
+    /// expands to no path of the name.
+    brought: Vec<String>,
+    /// The workspace files whose plain bodies name it.
+    bodies_of: Vec<FileId>,
+}
+
+impl UntouchedFiles {
+    /// Forgets which names the files spell, for a new item level: a macro call's
+    /// path may resolve to another macro.
+    pub(crate) fn forget_names(&mut self) {
+        self.spelled.clear();
+    }
 }
 
 /// The names of the free functions the edits after the first `seen` of `log`
@@ -157,12 +176,13 @@ pub(crate) struct UntouchedFiles {
 /// those names or macros (`TouchedNames::spelled_in`). `None` when that cannot be
 /// told. `files`: every file of the database.
 pub(crate) fn touched_names_unspelled(
-    db: &dyn SourceDatabase,
+    sema: &Semantics<'_, RootDatabase>,
     log: &EditLog,
     seen: u64,
     files: &[FileId],
     untouched: &mut UntouchedFiles,
 ) -> Option<TouchedNames> {
+    let db: &dyn SourceDatabase = sema.db;
     let before = log.texts_after(seen)?;
     let mut names = FxHashSet::default();
     let mut rests = FxHashMap::default();
@@ -190,7 +210,8 @@ pub(crate) fn touched_names_unspelled(
     if untouched.unreadable != log.unreadable {
         *untouched = UntouchedFiles { unreadable: log.unreadable, ..UntouchedFiles::default() };
     }
-    let library = untouched.library_macros.get_or_insert_with(|| {
+    let UntouchedFiles { includes: includes_known, including_at_load, library_macros, spelled, .. } = untouched;
+    let library = &*library_macros.get_or_insert_with(|| {
         let started = std::time::Instant::now();
         let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
         let library = LibraryMacros::read(texts.map(|&file| db.file_text(file).text(db).clone()).collect());
@@ -204,73 +225,92 @@ pub(crate) fn touched_names_unspelled(
         let text = db.file_text(file).text(db);
         !in_library(file) && (text.contains("include!") || library.including().is_none_or(|including| spells_any(text, including)))
     };
-    let including_at_load = untouched
-        .including_at_load
-        .get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
+    let including_at_load = including_at_load.get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
     let includes = including_at_load.iter().any(|file| !log.touched.contains(file))
         || log.touched.iter().any(|&file| includes_now(file));
-    if untouched.includes != includes {
-        untouched.includes = includes;
-        untouched.spelled.clear();
+    if *includes_known != includes {
+        *includes_known = includes;
+        spelled.clear();
     }
     // A file touched after a name was looked for only makes the answer cautious.
-    let UntouchedFiles { library_macros, spelled, .. } = untouched;
-    let library = library_macros.as_ref().expect("read above");
     let mut bringing = Vec::new();
+    let mut bodies_of = FxHashSet::default();
     for name in &names {
-        let brought = spelled.entry(name.clone()).or_insert_with_key(|name| {
+        let spelled_in = spelled.entry(name.clone()).or_insert_with_key(|name| {
             let Some(brought) = library.bringing(std::slice::from_ref(name)) else {
                 tracing::debug!("`{name}` may be brought by a library's macro whose name no file spells");
                 return None;
             };
             let finder = memchr::memmem::Finder::new(name.as_bytes());
             let brought_finders = finders_of(&brought);
-            let spelling = files.iter().filter(|file| !log.touched.contains(*file)).find(|&&file| {
+            let mut bodies_of = Vec::new();
+            for &file in files.iter().filter(|file| !log.touched.contains(*file)) {
                 let text = db.file_text(file).text(db);
-                if !in_library(file) {
+                let naming = if !in_library(file) {
                     let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
-                    names_a_function(text, edition_of(db, file), patterns, std::slice::from_ref(&finder))
-                        || spells_any(text, &brought_finders)
+                    let naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
+                    let expanded = || {
+                        let source = sema.parse(sema.attach_first_edition(file));
+                        Spelling { name: &finder, bringing: &brought_finders }.in_expansions_of(sema, source.syntax(), 0)
+                    };
+                    match naming {
+                        Naming::Elsewhere => Naming::Elsewhere,
+                        _ if spells_any(text, &brought_finders) && expanded() => Naming::Elsewhere,
+                        // A file another may `include!` is no file of its own bodies.
+                        Naming::InPlainBodies if includes => Naming::Elsewhere,
+                        naming => naming,
+                    }
+                } else if includes && (spells_word(text, &finder) || spells_any(text, &brought_finders)) {
+                    Naming::Elsewhere
                 } else {
-                    includes && (spells_word(text, &finder) || spells_any(text, &brought_finders))
-                }
-            });
-            match spelling {
-                Some(&file) => {
-                    let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
-                    let path = path.map_or_else(|| format!("{file:?}"), |path| path.to_string());
-                    tracing::debug!("`{name}` may be named in {path} (or a call of {brought:?} there)");
-                    None
-                }
-                None => {
-                    tracing::debug!("`{name}` may be brought by a call of {brought:?}: none is spelled");
-                    Some(brought)
+                    Naming::Nowhere
+                };
+                match naming {
+                    Naming::Nowhere => {}
+                    Naming::InPlainBodies => bodies_of.push(file),
+                    Naming::Elsewhere => {
+                        tracing::debug!("`{name}` may be named in {} (or a call of {brought:?} there)", path_of(db, file));
+                        return None;
+                    }
                 }
             }
+            tracing::debug!("`{name}` is named only in the bodies of {} files, and no call of {brought:?} brings it", bodies_of.len());
+            Some(SpelledIn { brought, bodies_of })
         });
-        bringing.extend(brought.as_ref()?.iter().cloned());
+        let spelled_in = spelled_in.as_ref()?;
+        bringing.extend(spelled_in.brought.iter().cloned());
+        bodies_of.extend(spelled_in.bodies_of.iter().copied());
     }
-    let names = TouchedNames { finders: finders_of(&names) };
+    let finders = finders_of(&names);
     let bringing = finders_of(&bringing);
-    // A library file: its every word counts (it may be where a macro is).
-    let touched_spell = log.touched.iter().any(|&file| match rests.get(&file) {
-        _ if in_library(file) => {
-            let text = db.file_text(file).text(db);
-            spells_any(text, &names.finders) || spells_any(text, &bringing)
+    // A library file: its every word counts (it may be where a macro is). The
+    // bodies of a touched workspace file count as an untouched one's: a root
+    // that walks one has that file's changed text among its own.
+    for &file in log.touched.iter() {
+        let naming = match rests.get(&file) {
+            _ if in_library(file) => {
+                let text = db.file_text(file).text(db);
+                if spells_any(text, &finders) || spells_any(text, &bringing) { Naming::Elsewhere } else { Naming::Nowhere }
+            }
+            Some((rest, edition)) => naming_or_bringing(rest, *edition, &finders, &bringing),
+            None => naming_or_bringing(db.file_text(file).text(db), edition_of(db, file), &finders, &bringing),
+        };
+        match naming {
+            Naming::Nowhere => {}
+            Naming::InPlainBodies => {
+                bodies_of.insert(file);
+            }
+            Naming::Elsewhere => return None,
         }
-        Some((rest, edition)) => names_a_function(rest, *edition, Patterns::Everywhere, &names.finders) || spells_any(rest, &bringing),
-        None => {
-            let text = db.file_text(file).text(db);
-            names_a_function(text, edition_of(db, file), Patterns::Everywhere, &names.finders) || spells_any(text, &bringing)
-        }
-    });
+    }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    (!touched_spell).then(|| TouchedNames { finders: names.finders.into_iter().chain(bringing).collect() })
+    Some(TouchedNames { finders: finders.into_iter().chain(bringing).collect(), bodies_of })
 }
 
-/// A finder for each of `words`.
-fn finders_of<'a>(words: impl IntoIterator<Item = &'a String>) -> Vec<memchr::memmem::Finder<'static>> {
-    words.into_iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect()
+/// `file`'s path, for the log.
+fn path_of(db: &dyn SourceDatabase, file: FileId) -> String {
+    let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
+    path.map_or_else(|| format!("{file:?}"), |path| path.to_string())
 }
 
 /// The edition `file` is parsed in: its first crate's (the names looked for are
@@ -280,9 +320,11 @@ fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
 }
 
 /// The names of the functions edits touched, and of the library macros that may
-/// bring one of them.
+/// bring one of them; and the workspace files where the bodies of plain
+/// functions name one (only walks of those bodies read it).
 pub(crate) struct TouchedNames {
     finders: Vec<memchr::memmem::Finder<'static>>,
+    bodies_of: FxHashSet<FileId>,
 }
 
 impl TouchedNames {
@@ -290,6 +332,104 @@ impl TouchedNames {
     pub(crate) fn spelled_in(&self, text: &str) -> bool {
         spells_any(text, &self.finders)
     }
+
+    /// Whether a body in `file` may name one of the functions.
+    pub(crate) fn named_in_bodies_of(&self, file: FileId) -> bool {
+        self.bodies_of.contains(&file)
+    }
+}
+
+/// How deep expansions are followed into the macros they call.
+const EXPANSION_DEPTH: usize = 8;
+
+/// A touched name, and the library macros that may bring it (`LibraryMacros::bringing`),
+/// looked for in what a workspace file's calls of those macros expand to.
+struct Spelling<'a> {
+    name: &'a memchr::memmem::Finder<'a>,
+    bringing: &'a [memchr::memmem::Finder<'static>],
+}
+
+impl Spelling<'_> {
+    /// Whether the expansions of the macro calls in `node` (a workspace file's
+    /// syntax, `depth` 0, or an expansion) that spell a bringing macro, or in an
+    /// expansion the name, may name a free function of the name: where a path can
+    /// be, with no binding counted as shadowing one (a macro's hygiene may hide it),
+    /// or in a literal (`format_args!` reads names from its string). A call that
+    /// does not expand, one that goes too deep, a procedural macro in an expansion
+    /// and a spelling outside a macro call's path and input (`use … as`, an
+    /// attribute that is not one of the compiler's) may.
+    ///
+    /// A file is read this way only after `naming` found the name
+    /// nowhere in it: so there only the bringing macros are looked for.
+    fn in_expansions_of(&self, sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, depth: usize) -> bool {
+        let expansion = depth > 0;
+        let mut calls: Vec<ast::MacroCall> = Vec::new();
+        for element in node.descendants_with_tokens() {
+            let token = match element {
+                NodeOrToken::Token(token) => token,
+                NodeOrToken::Node(node) => {
+                    // A procedural macro in an expansion may build any name.
+                    let procedural = expansion
+                        && ast::MacroCall::cast(node).is_some_and(|call| sema.resolve_macro_call(&call).is_none_or(|mac| mac.is_proc_macro()));
+                    if procedural {
+                        return true;
+                    }
+                    continue;
+                }
+            };
+            let names = expansion && spells_word(token.text(), self.name);
+            // A path's qualifier (`$crate::vec::from_elem`) is a module or a type.
+            if !names && (!spells_any(token.text(), self.bringing) || a_qualifier(&token)) {
+                continue;
+            }
+            if ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc()) {
+                continue;
+            }
+            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(|attr| read_by_a_macro(&attr))) {
+                return true;
+            }
+            // The compiler's attribute (`#[thread_local]`), not a macro's.
+            if token.parent_ancestors().any(|node| node.kind() == SyntaxKind::ATTR) {
+                continue;
+            }
+            match token.parent_ancestors().find_map(ast::MacroCall::cast) {
+                Some(call) => {
+                    if !calls.contains(&call) {
+                        calls.push(call);
+                    }
+                }
+                // Spelled outside a macro call: only the name, where no path can be.
+                None => {
+                    let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
+                    if !names || word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden) {
+                        return true;
+                    }
+                }
+            }
+        }
+        calls.iter().any(|call| {
+            depth == EXPANSION_DEPTH
+                || sema.expand_macro_call(call).is_none_or(|expansion| self.in_expansions_of(sema, &expansion.value, depth + 1))
+        })
+    }
+}
+
+/// Whether `token` is a segment of a path that is the qualifier of a longer one.
+fn a_qualifier(token: &SyntaxToken) -> bool {
+    let segment = token.parent().filter(|node| node.kind() == SyntaxKind::NAME_REF).and_then(|name| name.parent());
+    let path = segment.filter(|node| node.kind() == SyntaxKind::PATH_SEGMENT).and_then(|segment| segment.parent());
+    path.and_then(|path| path.parent()).is_some_and(|parent| parent.kind() == SyntaxKind::PATH)
+}
+
+/// Whether a macro may read `attr` and the item under it: anything but the
+/// compiler's own attributes (`#[thread_local]`, which `thread_local!` expands to,
+/// is one), `cfg_attr` (which applies others) aside.
+fn read_by_a_macro(attr: &ast::Attr) -> bool {
+    let builtin = attr.path().and_then(|path| path.as_single_name_ref()).is_some_and(|name| {
+        let name = name.text();
+        name != "cfg_attr" && hir_expand::inert_attr_macro::find_builtin_attr_idx(&ra_ap_intern::Symbol::intern(&name)).is_some()
+    });
+    !builtin && !is_inert(attr)
 }
 
 /// The calls of procedural macros whose expansions made `def` or are lowered into
@@ -397,7 +537,29 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
     names.iter().any(|name| spells_word(text, name))
 }
 
-/// Whether `text`, Rust source of `edition`, can name a free function called one
+/// Where `text`, a touched file's, can name a free function called one of
+/// `names` (`naming`); anywhere when it spells one of the macros in `bringing`.
+fn naming_or_bringing(
+    text: &str,
+    edition: Edition,
+    names: &[memchr::memmem::Finder<'_>],
+    bringing: &[memchr::memmem::Finder<'_>],
+) -> Naming {
+    if spells_any(text, bringing) { Naming::Elsewhere } else { naming(text, edition, Patterns::Everywhere, names) }
+}
+
+/// Where a text may name a function (`naming`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Naming {
+    Nowhere,
+    /// Only in the bodies of plain functions (`in_a_plain_body`), which nothing
+    /// reads but a walk of that body.
+    InPlainBodies,
+    /// Elsewhere too.
+    Elsewhere,
+}
+
+/// Where `text`, Rust source of `edition`, can name a free function called one
 /// of `names`. In a macro's input (a macro call, an attribute, an item under an
 /// attribute that is not inert, a derive among them) every spelling counts, as an
 /// identifier or a whole word in a literal, a lifetime or a doc comment: a macro
@@ -408,20 +570,43 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 /// field `len: usize`, `use x as len`), apart from a lone identifier pattern
 /// (`let len`) where `patterns` says. A plain comment counts nowhere: it is no
 /// token of any macro's input.
-fn names_a_function(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::memmem::Finder<'_>]) -> bool {
+fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::memmem::Finder<'_>]) -> Naming {
     let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
     if names.is_empty() {
-        return false;
+        return Naming::Nowhere;
     }
     let file = SourceFile::parse(text, edition).tree();
-    file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
+    let mut naming = Naming::Nowhere;
+    for token in file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token) {
         let kind = token.kind();
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
         let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
-        !plain_comment
+        let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
-            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, patterns)))
-    })
+            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, patterns, Locals::Shadow)));
+        if names {
+            if !in_a_plain_body(&token) {
+                return Naming::Elsewhere;
+            }
+            naming = Naming::InPlainBodies;
+        }
+    }
+    naming
+}
+
+/// Whether `token` is in the body of a plain function, outside any macro's
+/// input: a body that only its own walks read. Not in a `const fn` (whose
+/// evaluation a type elsewhere may read), an `async fn` or one returning
+/// `impl Trait` (whose hidden type callers read), nor in an item of the body
+/// other than a function (an `impl` there counts for the whole program).
+fn in_a_plain_body(token: &SyntaxToken) -> bool {
+    if in_a_macros_input(token) {
+        return false;
+    }
+    let Some(ast::Item::Fn(function)) = token.parent_ancestors().find_map(ast::Item::cast) else { return false };
+    let in_body = function.body().is_some_and(|body| body.syntax().text_range().contains_range(token.text_range()));
+    let opaque = function.ret_type().is_some_and(|ret| ret.syntax().descendants().any(|node| node.kind() == SyntaxKind::IMPL_TRAIT_TYPE));
+    in_body && function.const_token().is_none() && function.async_token().is_none() && !opaque
 }
 
 /// Where a lone identifier pattern (`let len`) counts. It resolves to a const, a
@@ -439,6 +624,15 @@ enum Patterns {
     /// In a file of another module: only inside a block that imports a glob or
     /// holds a macro call where an item can be (which may expand to an import).
     InOpenBlocks,
+}
+
+/// Whether a local binding before a path in its body counts as shadowing the
+/// items of its name (`a_local_binding`): in a file's text it does; in a macro's
+/// expansion the two may come from different hygiene contexts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Locals {
+    Shadow,
+    MayBeHidden,
 }
 
 /// Whether `name_ref` is a path expression of one segment (`len`) that a binding
@@ -528,8 +722,8 @@ fn in_a_macros_input(token: &SyntaxToken) -> bool {
 }
 
 /// Whether the identifier `token` stands where a path to a free function can be
-/// (`names_a_function`).
-fn where_a_path_can_be(token: &SyntaxToken, patterns: Patterns) -> bool {
+/// (`naming`).
+fn where_a_path_can_be(token: &SyntaxToken, patterns: Patterns, locals: Locals) -> bool {
     let Some(parent) = token.parent() else { return true };
     let holder = parent.parent().map(|node| node.kind());
     match parent.kind() {
@@ -545,7 +739,7 @@ fn where_a_path_can_be(token: &SyntaxToken, patterns: Patterns) -> bool {
                         | SyntaxKind::RECORD_EXPR_FIELD
                         | SyntaxKind::RECORD_PAT_FIELD
                 )
-            ) && !a_local_binding(&parent, token.text())
+            ) && !(locals == Locals::Shadow && a_local_binding(&parent, token.text()))
         }
         _ => true,
     }
@@ -603,7 +797,7 @@ mod tests {
     #[test]
     fn a_function_is_named_only_where_a_path_can_be() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let names = |text: &str| names_a_function(text, Edition::CURRENT, Patterns::Everywhere, &finders);
+        let names = |text: &str| naming(text, Edition::CURRENT, Patterns::Everywhere, &finders) != Naming::Nowhere;
         // Methods, fields, definitions and plain comments name no free function.
         for text in [
             "fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }",
@@ -658,7 +852,7 @@ mod tests {
         }
         // In another module's file a lone identifier pattern counts only in a block
         // whose imports, or what a macro there makes, may bring the function in.
-        let elsewhere = |text: &str| names_a_function(text, Edition::CURRENT, Patterns::InOpenBlocks, &finders);
+        let elsewhere = |text: &str| naming(text, Edition::CURRENT, Patterns::InOpenBlocks, &finders) != Naming::Nowhere;
         // A path to a binding in scope names no function either.
         for text in [
             "fn f() { let len = 1; }",
@@ -707,6 +901,45 @@ mod tests {
         // A group after the macro call's ends it: what follows is code again.
         assert!(!names("fn f() { m!(x); v.len(); }"));
         assert!(!names("fn f() -> bool { !v.is_empty() && v.len() > 1 }"));
+    }
+
+    #[test]
+    fn a_name_in_a_plain_body_is_told_from_one_elsewhere() {
+        let finders = [memchr::memmem::Finder::new("len")];
+        let naming = |text: &str| naming(text, Edition::CURRENT, Patterns::Everywhere, &finders);
+        // Only a walk of the body reads it.
+        for text in [
+            "fn f() -> usize { len() }",
+            "fn f() { let a: [u8; len()] = [0; len()]; let c = || len(); }",
+            "impl S { fn f(&self) -> usize { crate::c::len() } }",
+            "trait T { fn f(&self) -> usize { len() } }",
+            "fn f() -> Box<dyn Fn() -> usize> { Box::new(|| len()) }",
+            "fn f() { fn g() -> usize { len() } }",
+            "fn f() { impl S { fn g() -> usize { len() } } }",
+            "fn f() { let len = 1; }",
+        ] {
+            assert_eq!(naming(text), Naming::InPlainBodies, "{text}");
+        }
+        // Read by other bodies, by a type or by the whole program, or in a macro's
+        // input (which may make an item of it).
+        for text in [
+            "const fn f() -> usize { len() }",
+            "async fn f() -> usize { len() }",
+            "fn f() -> impl Fn() -> usize { || len() }",
+            "static S: usize = len();",
+            "const C: usize = len();",
+            "struct S([u8; len()]);",
+            "fn f(a: [u8; len()]) {}",
+            "fn f() { impl S { fn g() -> usize { 0 } } const C: usize = len(); }",
+            "fn f() -> usize { m!(len) }",
+            "fn f() { println!(\"{len}\"); }",
+            "#[attribute_macro] fn f() -> usize { len() }",
+            "use crate::c::len;",
+            "fn f() -> usize { 1 }\nfn g() -> usize { len() }\nstatic S: usize = len();",
+        ] {
+            assert_eq!(naming(text), Naming::Elsewhere, "{text}");
+        }
+        assert_eq!(naming("fn f() -> usize { v.len() }"), Naming::Nowhere);
     }
 
     #[test]

@@ -23,7 +23,7 @@ use ra_ap_rustc_lexer::TokenKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use super::deferred_intrinsics::{is_ident_byte, is_trivia, tokens, whole_word_at};
+use super::deferred_intrinsics::{finders_of, is_ident_byte, is_trivia, tokens, whole_word_at};
 
 /// A macro another crate can call, as written in a file's text.
 pub(crate) struct ExportedMacro<'a> {
@@ -158,7 +158,7 @@ impl LibraryMacros {
         let mut library = LibraryMacros { texts, macros, defining: Default::default(), renames, including: None };
         library.defining = library.closed_under_bodies(templated, |_, _| Vec::new()).0.into_iter().collect();
         let including = library.bringing(&["include".to_owned()]);
-        library.including = including.map(|names| names.iter().map(|name| memchr::memmem::Finder::new(name.as_bytes()).into_owned()).collect());
+        library.including = including.map(|names| finders_of(&names));
         library
     }
 

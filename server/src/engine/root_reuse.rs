@@ -25,9 +25,11 @@
 
 use triomphe::Arc;
 
+use hir::Semantics;
 use hir_def::{DefWithBodyId, FunctionId};
 use hir_expand::MacroCallId;
 use hir_ty::db::HirDatabase;
+use ra_ap_ide_db::RootDatabase;
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -94,6 +96,8 @@ impl RootMemos {
     pub(crate) fn begin(&mut self, context: String) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
+            // What a macro call in a file no edit touched expands to may differ.
+            self.untouched.forget_names();
             self.context = Some(context);
         }
     }
@@ -109,7 +113,8 @@ impl RootMemos {
 
     /// The outcome of `root` from the last analysis, if it still holds, and whether
     /// that was known without asking its walks.
-    pub(crate) fn reusable(&mut self, db: &dyn HirDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
+    pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
+        let db: &dyn HirDatabase = root_db;
         let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
@@ -120,13 +125,14 @@ impl RootMemos {
         let names = (memo.seen != now).then(|| {
             proofs.entry(memo.seen).or_insert_with(|| {
                 let started = std::time::Instant::now();
-                let names = item_edits::touched_names_unspelled(db, edits, memo.seen, files, untouched);
+                let names = item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched);
                 tracing::debug!("edits {}..={}: other bodies untouched: {} ({:?})", memo.seen + 1, now, names.is_some(), started.elapsed());
                 names
             })
         });
         let untouched = names.and_then(|names| names.as_ref()).is_some_and(|names| {
-            memo.procedural.iter().all(|&call| {
+            !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file))
+                && memo.procedural.iter().all(|&call| {
                 !*expansions_spelling
                     .entry((memo.seen, call))
                     .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))

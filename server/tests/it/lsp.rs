@@ -338,6 +338,11 @@ fn line_of(path: &Path, needle: &str) -> u32 {
         .expect(needle) as u32
 }
 
+/// How many roots an analysis reused, and how many of those it did not ask to walk again.
+fn reused(analysis: &noalloc_ls::engine::Analysis) -> (usize, usize) {
+    (analysis.timings.roots_reused, analysis.timings.roots_reused_unasked)
+}
+
 /// The published diagnostic on 0-based `line` of `path`.
 fn finding_on(client: &Client, path: &Path, line: u32) -> Value {
     let diagnostics = client.diagnostics_of(path);
@@ -1466,7 +1471,7 @@ fn the_first_analysis_keeps_what_roots_summarised() {
     // hold.
     let c_text = "pub fn kept() -> usize {\n    0\n}\n\npub fn noalloc_total() -> usize {\n    Vec::<u8>::with_capacity(1).len()\n}\n";
     let third = edit(&root.join("src/c.rs"), c_text);
-    assert_eq!((third.timings.roots_reused, third.timings.roots_reused_unasked), (2, 0));
+    assert_eq!(reused(&third), (2, 0));
     assert!(third.findings.is_empty(), "{:#?}", third.findings);
 
     // The outcome kept counts the functions the first analysis walked, more than
@@ -1521,17 +1526,17 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     // A name no file spells: both roots reused, neither's walks asked.
     let unique = format!("{c_text}\npub fn noalloc_name_nothing_spells() -> usize {{\n    2\n}}\n");
     let added = edit(&unique);
-    assert_eq!((added.timings.roots_reused, added.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&added), (2, 2));
     assert_eq!(rows(&added), unresolved);
     // Removed again (the file as it was two edits ago): the same.
     let removed = edit(c_text);
-    assert_eq!((removed.timings.roots_reused, removed.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&removed), (2, 2));
 
     // `later`, which the macro body spells: `b_root`'s call now resolves to it and
     // allocates. Every root is asked; `a_root`'s walks are unchanged, so it is reused.
     let later = format!("{c_text}\npub fn later() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n");
     let resolved = edit(&later);
-    assert_eq!((resolved.timings.roots_reused, resolved.timings.roots_reused_unasked), (1, 0));
+    assert_eq!(reused(&resolved), (1, 0));
     let found = rows(&resolved);
     assert!(found.iter().any(|(file, line, _)| file == "c.rs" && *line == 6), "{found:?}");
 
@@ -1539,7 +1544,7 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     // (and `b_root`, whose code is now in c.rs too, judged again).
     let with_macro = format!("{later}\npub fn noalloc_with_a_macro() {{\n    assert!(true);\n}}\n");
     let macro_added = edit(&with_macro);
-    assert_eq!((macro_added.timings.roots_reused, macro_added.timings.roots_reused_unasked), (1, 0));
+    assert_eq!(reused(&macro_added), (1, 0));
     assert_eq!(rows(&macro_added), found);
 
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
@@ -1549,8 +1554,9 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 
 /// A function's name that other code spells only after a lone `.` (a method
 /// call) or right after `fn` (a definition), or only outside the workspace but in
-/// no exported macro a workspace file calls, names no free function: adding one
-/// under it asks no walk. Spelled inside a macro call, where the macro may strip
+/// no exported macro a workspace file calls, or in one whose expansions there
+/// spell it nowhere a path can be, names no free function: adding one under it
+/// asks no walk. Spelled inside a macro call, where the macro may strip
 /// the dot (`strip_dot!(. noalloc_stripped)` expands to
 /// `crate::c::noalloc_stripped()`), it asks
 /// every root's: the call now resolves and allocates. Checked against a fresh load.
@@ -1561,9 +1567,10 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "dotted",
         &[
-            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\n"),
+            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
             ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
+            ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
         ],
     );
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
@@ -1576,32 +1583,41 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let mut edit = |text: &str| c.edit(text);
 
     let method_named = edit(&format!("{c_text}\npub fn noalloc_tally() -> usize {{\n    2\n}}\n"));
-    assert_eq!((method_named.timings.roots_reused, method_named.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&method_named), (2, 2));
     assert_eq!(rows(&method_named), rows(&first));
     // std's source spells `checksum` (in docs of `core::arch`), but no macro of it
     // that a workspace can call does: std's bodies cannot name a workspace function.
     let std_spelled = edit(&format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n"));
-    assert_eq!((std_spelled.timings.roots_reused, std_spelled.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&std_spelled), (2, 2));
     // A field's name, in its definition, a struct literal and a doc comment no
     // macro reads.
     let field_named = edit(&format!("{c_text}\npub fn noalloc_width() -> usize {{\n    4\n}}\n"));
-    assert_eq!((field_named.timings.roots_reused, field_named.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&field_named), (2, 2));
     // A binding in another module: it could resolve to the function only if it came
     // in by an import, which changes the item level.
     let bound = edit(&format!("{c_text}\npub fn noalloc_count() -> usize {{\n    5\n}}\n"));
-    assert_eq!((bound.timings.roots_reused, bound.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&bound), (2, 2));
+    // std's `thread_local!` may bring `value` (one of its platforms' expansions
+    // spells it), but d.rs's call expands to no `value` here.
+    let expanded_without = edit(&format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n"));
+    assert_eq!(reused(&expanded_without), (2, 2));
     // std's `dbg!` spells `tmp`, but no workspace file calls it, so it expands in
     // no workspace crate.
     let uncalled = edit(&format!("{c_text}\npub fn tmp() -> usize {{\n    6\n}}\n"));
-    assert_eq!((uncalled.timings.roots_reused, uncalled.timings.roots_reused_unasked), (2, 2));
+    assert_eq!(reused(&uncalled), (2, 2));
     // Once one does, `tmp` may be brought into a body: every root is asked.
     let calling = format!("{c_text}\npub fn noalloc_debugged() -> usize {{\n    dbg!(7)\n}}\n");
     edit(&calling);
     let called = edit(&format!("{calling}\npub fn tmp() -> usize {{\n    6\n}}\n"));
-    assert_eq!((called.timings.roots_reused, called.timings.roots_reused_unasked), (2, 0));
+    assert_eq!(reused(&called), (2, 0));
+    // `vec![0; 4]` in d.rs expands to `$crate::vec::from_elem(0, 4)`, a path:
+    // asked (compared with the text before it alone).
+    edit(c_text);
+    let expanded_with = edit(&format!("{c_text}\npub fn from_elem() -> usize {{\n    9\n}}\n"));
+    assert_eq!(reused(&expanded_with), (2, 0));
 
     let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
-    assert_eq!((stripped.timings.roots_reused, stripped.timings.roots_reused_unasked), (1, 0));
+    assert_eq!(reused(&stripped), (1, 0));
     assert_eq!(rows(&stripped), vec![("c.rs".to_owned(), 6)], "{:#?}", stripped.findings);
 
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
@@ -1631,7 +1647,7 @@ fn an_include_added_later_has_library_files_read_in_full() {
     c.analyze();
     // std spells `checksum` only in `core::arch`'s docs, which no macro holds.
     let with_checksum = format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n");
-    let reused = |analysis: &noalloc_ls::engine::Analysis| (analysis.timings.roots_reused, analysis.timings.roots_reused_unasked);
+    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(&analysis);
     assert_eq!(reused(&c.edit(&with_checksum)), (1, 1));
     assert_eq!(reused(&c.edit(c_text)), (1, 1));
 
@@ -1732,7 +1748,7 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     assert_eq!(lines(&first), vec![("a.rs".to_owned(), 3)], "{:#?}", first.findings);
     assert!(finding_lines(&first).iter().any(|(file, _)| file == "d.rs"), "{:#?}", first.findings);
     let mut edit = |text: &str| c.edit(text);
-    let reused = |analysis: &noalloc_ls::engine::Analysis| (analysis.timings.roots_reused, analysis.timings.roots_reused_unasked);
+    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(&analysis);
 
     let other = edit(&format!("{c_text}\npub fn noalloc_other_name() -> usize {{\n    2\n}}\n"));
     assert_eq!(reused(&other), (2, 2));
