@@ -1556,7 +1556,8 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 /// call) or right after `fn` (a definition), or only outside the workspace but in
 /// no exported macro a workspace file calls, or in one whose expansions there
 /// spell it nowhere a path can be, names no free function: adding one under it
-/// asks no walk. Spelled inside a macro call, where the macro may strip
+/// asks no walk; spelled only in the bodies of plain functions, it asks only the
+/// walks of the roots that walk a body in their files. Spelled inside a macro call, where the macro may strip
 /// the dot (`strip_dot!(. noalloc_stripped)` expands to
 /// `crate::c::noalloc_stripped()`), it asks
 /// every root's: the call now resolves and allocates. Checked against a fresh load.
@@ -1567,9 +1568,10 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "dotted",
         &[
-            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
-            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n\npub fn unreached() -> usize {\n    crate::c::noalloc_beside()\n}\n"),
+            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n"),
             ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
         ],
     );
@@ -1597,6 +1599,14 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     // in by an import, which changes the item level.
     let bound = edit(&format!("{c_text}\npub fn noalloc_count() -> usize {{\n    5\n}}\n"));
     assert_eq!(reused(&bound), (2, 2));
+    // Named only in plain bodies: asked only of the roots that walk a body in
+    // their files. No root walks e.rs; `b_root` walks b.rs.
+    let apart = edit(&format!("{c_text}\npub fn noalloc_apart() -> usize {{\n    10\n}}\n"));
+    assert_eq!(reused(&apart), (2, 2));
+    edit(c_text);
+    let beside = edit(&format!("{c_text}\npub fn noalloc_beside() -> usize {{\n    11\n}}\n"));
+    assert_eq!(reused(&beside), (2, 1));
+    edit(c_text);
     // std's `thread_local!` may bring `value` (one of its platforms' expansions
     // spells it), but d.rs's call expands to no `value` here.
     let expanded_without = edit(&format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n"));
