@@ -274,7 +274,7 @@ pub(crate) fn touched_names_unspelled(
                     }
                 }
             }
-            tracing::debug!("`{name}` is named only in the bodies of {} files, and no call of {brought:?} brings it", bodies_of.len());
+            tracing::debug!("`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it", bodies_of.len());
             Some(SpelledIn { brought, bodies_of })
         });
         let spelled_in = spelled_in.as_ref()?;

@@ -127,6 +127,9 @@ struct MacroBody {
     held: bool,
     /// The words its expansion may hold where a path can be (`expandable_words`).
     words: FxHashSet<String>,
+    /// The identifiers it builds from pieces (`built_identifiers`): it may bring
+    /// any word one of them matches.
+    builds: Vec<BuiltIdentifier>,
 }
 
 impl LibraryMacros {
@@ -140,7 +143,8 @@ impl LibraryMacros {
                 let start = found.body.as_ptr() as usize - text.as_bytes().as_ptr() as usize;
                 let body = start..start + found.body.len();
                 let words = expandable_words(found.body);
-                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false, words });
+                let builds = built_identifiers(found.body);
+                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false, words, builds });
             }
         }
         let holds = |outer: &MacroBody, inner: &MacroBody| {
@@ -210,7 +214,8 @@ impl LibraryMacros {
             next = found.len();
             let mut added = Vec::new();
             for (index, m) in self.macros.iter().enumerate() {
-                if brought[index] || !found[new.clone()].iter().any(|word| m.words.contains(word)) {
+                let brings = |word: &String| m.words.contains(word) || m.builds.iter().any(|built| built.may_be(word));
+                if brought[index] || !found[new.clone()].iter().any(brings) {
                     continue;
                 }
                 brought[index] = true;
@@ -328,6 +333,66 @@ fn expandable_words(body: &str) -> FxHashSet<String> {
     words
 }
 
+/// An identifier a macro's body builds from pieces (`${concat(x, _y)}`, a
+/// metavariable expression): each piece is a word, or a metavariable (`None`),
+/// which its callers give.
+#[derive(Debug, PartialEq, Eq)]
+struct BuiltIdentifier(Vec<Option<String>>);
+
+impl BuiltIdentifier {
+    /// Whether the identifier may be `word`: its words in order, anything between
+    /// them where metavariables are.
+    fn may_be(&self, word: &str) -> bool {
+        let mut rest = word;
+        let mut anything_before = false;
+        let last_fixed = self.0.iter().rposition(Option::is_some);
+        for (index, piece) in self.0.iter().enumerate() {
+            let Some(piece) = piece else {
+                anything_before = true;
+                continue;
+            };
+            let at = if !anything_before {
+                rest.starts_with(piece.as_str()).then_some(0)
+            } else if Some(index) == last_fixed && index == self.0.len() - 1 {
+                rest.ends_with(piece.as_str()).then(|| rest.len() - piece.len())
+            } else {
+                rest.find(piece.as_str())
+            };
+            let Some(at) = at else { return false };
+            rest = &rest[at + piece.len()..];
+            anything_before = false;
+        }
+        anything_before || rest.is_empty()
+    }
+}
+
+/// The identifiers `body`, a macro's, builds from pieces.
+fn built_identifiers(body: &str) -> Vec<BuiltIdentifier> {
+    let pieces: Vec<(TokenKind, &str)> = tokens(body).filter(|&(kind, _)| !is_trivia(kind)).collect();
+    let mut built = Vec::new();
+    for (at, window) in pieces.windows(4).enumerate() {
+        if window.iter().map(|&(_, piece)| piece).ne(["$", "{", "concat", "("]) {
+            continue;
+        }
+        let mut identifier = Vec::new();
+        let mut metavariable = false;
+        for &(kind, piece) in pieces[at + 4..].iter().take_while(|&&(_, piece)| piece != ")") {
+            match piece {
+                "$" => metavariable = true,
+                "," => {}
+                _ if metavariable => {
+                    identifier.push(None);
+                    metavariable = false;
+                }
+                _ if matches!(kind, TokenKind::Literal { .. }) => identifier.push(Some(piece.trim_matches('"').to_owned())),
+                _ => identifier.push(Some(piece.to_owned())),
+            }
+        }
+        built.push(BuiltIdentifier(identifier));
+    }
+    built
+}
+
 /// Whether the line of `text` that `at` is on has a line comment begun before it:
 /// a `//` with no quote before it on that line (one may begin a string that holds
 /// the `//`).
@@ -429,6 +494,30 @@ mod tests {
         assert_eq!(bringing(&[text], "width"), ["unrelated"]);
         // A function's body names nothing in a workspace crate.
         assert_eq!(bringing(&["pub fn f() { len() }\n"], "len"), Vec::<String>::new());
+        // A macro that builds identifiers may bring any word, and so may its callers.
+        let building = "#[macro_export]\nmacro_rules! build { ($x:ident) => { ${ concat($x, _len) }() }; }\n\
+                        #[macro_export]\nmacro_rules! calls_build { () => { $crate::build!(my) }; }\n";
+        assert_eq!(bringing(&[text, building], "my_len"), ["build", "calls_build"]);
+        assert_eq!(bringing(&[text, building], "_len"), ["build", "calls_build"]);
+        assert_eq!(bringing(&[text, building], "len"), ["caller", "direct"]);
+        assert_eq!(bringing(&[text, building], "my_width"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn an_identifier_built_from_pieces_may_be_any_word_they_match() {
+        let built = |body: &str| built_identifiers(body);
+        let suffixed = built("{ ($name:ident) => { ${concat($name, _relax)}() } }");
+        assert_eq!(suffixed, [BuiltIdentifier(vec![None, Some("_relax".to_owned())])]);
+        assert!(suffixed[0].may_be("cas_relax") && suffixed[0].may_be("_relax"));
+        assert!(!suffixed[0].may_be("cas_relaxed") && !suffixed[0].may_be("value"));
+        let framed = built("{ ($name:ident) => { ${ concat(__aarch64_, $name, \"1\") } } }");
+        assert!(framed[0].may_be("__aarch64_cas1") && !framed[0].may_be("__aarch64_cas2") && !framed[0].may_be("cas1"));
+        let inner = built("{ ($a:ident, $b:ident) => { ${concat($a, _mid_, $b)} } }");
+        assert!(inner[0].may_be("x_mid_y") && !inner[0].may_be("x_y"));
+        // Metavariables alone: any word.
+        assert!(built("{ ($a:ident, $b:ident) => { ${concat($a, $b)} } }")[0].may_be("include"));
+        assert!(built("{ () => { ${concat(inc, lude)} } }")[0].may_be("include"));
+        assert!(!built("{ () => { ${concat(inc, lude)} } }")[0].may_be("includes"));
     }
 
     #[test]
