@@ -28,10 +28,16 @@
 //! name a workspace function. Only its exported macros can, which expand in the
 //! caller's crate, and only when a workspace crate calls one: each macro whose
 //! body spells the name (`library_macros::LibraryMacros::bringing`) must not be
-//! spelled in a workspace file nor in a procedural macro's expansion that made a
-//! root's code. A workspace file that `include!`s (which may take in a
-//! library's file), or calls a library's macro that may bring an `include!`,
-//! makes every library file count in full.
+//! spelled in a procedural macro's expansion that made a root's code, and a
+//! workspace file's call of one counts only if what rust-analyzer expands it to
+//! names the function (`Spelling::in_expansions_of`: `thread_local!` may bring
+//! `value` on some platforms, not here). A workspace file that `include!`s
+//! (which may take in a library's file), or calls a library's macro that may
+//! bring an `include!`, makes every library file count in full.
+//!
+//! A name spelled only in the bodies of plain functions (`Naming::InPlainBodies`)
+//! changes only what walks of those bodies read: the roots whose workspace code
+//! is in none of those files (`TouchedNames::named_in_bodies_of`) are not asked.
 //!
 //! An edit qualifies when the file's text outside its top-level `fn` items of
 //! the touched names is the same token for token (whitespace aside), and each such

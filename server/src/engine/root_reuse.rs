@@ -17,8 +17,9 @@
 //! (`analysis`).
 //!
 //! The walks are not asked at all when the edits since the outcome was last found
-//! holding touched only free functions that no other code names, nor any
-//! procedural macro's expansion in the root's workspace code (`item_edits`):
+//! holding touched only free functions that no other code names (but the bodies
+//! of plain functions in files that hold none of the root's workspace code), nor
+//! any procedural macro's expansion in the root's workspace code (`item_edits`):
 //! asking would have salsa infer again every workspace body they read, only to
 //! find each the same, since a function added or removed changes its crate's def
 //! map.
