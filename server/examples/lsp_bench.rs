@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME] \
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types] \
 //!     [--root PATTERN]... [--open FILE]
 //! ```
 //!
@@ -53,9 +53,13 @@ fn main() {
     // path can be (`items=len` on `specifics`: a field `len`), the server cannot
     // prove the edit leaves other bodies alone and asks salsa whether each reused
     // outcome's walks still hold.
+    // `types`: add and remove a struct instead, which changes the item level every
+    // kept outcome is checked against.
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=");
+    let items = mode == "items" || mode.starts_with("items=") || mode == "types";
+    let item_text =
+        if mode == "types" { "pub struct BenchType(pub u32);\n".to_owned() } else { format!("fn {item_name}() -> u32 {{ 1 }}\n") };
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -118,7 +122,7 @@ fn main() {
         let end = lines.len();
         let change = match i % 3 {
             _ if items && i % 2 == 0 => {
-                json!({ "range": range(end, 0, end, 0), "text": format!("fn {item_name}() -> u32 {{ 1 }}\n") })
+                json!({ "range": range(end, 0, end, 0), "text": item_text })
             }
             _ if items => json!({ "range": range(end, 0, end + 1, 0), "text": "" }),
             0 => json!({ "range": range(body_line, 0, body_line, 0), "text": alloc }),
@@ -170,7 +174,13 @@ fn main() {
     println!(
         "fixture: {fixture}, editing {edited} ({} lines{}), server: {}",
         lines.len(),
-        if items { format!(", adding and removing a fn `{item_name}`") } else { ", in a root's body".to_owned() },
+        if mode == "types" {
+            ", adding and removing a struct".to_owned()
+        } else if items {
+            format!(", adding and removing a fn `{item_name}`")
+        } else {
+            ", in a root's body".to_owned()
+        },
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));

@@ -254,16 +254,23 @@ pub(crate) fn touched_names_unspelled(
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
                     let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
-                    let naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
-                    let expanded = || {
-                        let source = sema.parse(sema.attach_first_edition(file));
-                        Spelling { name: &finder, bringing: &brought_finders }.in_expansions_of(sema, source.syntax(), 0)
+                    let source = || sema.parse(sema.attach_first_edition(file));
+                    let mut naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
+                    if naming != Naming::Elsewhere && spells_any(text, &brought_finders) {
+                        let spelling = Spelling { name: &finder, bringing: &brought_finders };
+                        naming = naming.and(spelling.in_file(sema, source().syntax()));
+                    }
+                    let within_bodies = |macro_calls: &[TextRange]| {
+                        let source = source();
+                        macro_calls.iter().all(|&range| {
+                            let call = source.syntax().covering_element(range).into_node().and_then(ast::MacroCall::cast);
+                            call.is_some_and(|call| expands_within_its_body(sema, &call, 0))
+                        })
                     };
                     match naming {
-                        Naming::Elsewhere => Naming::Elsewhere,
-                        _ if spells_any(text, &brought_finders) && expanded() => Naming::Elsewhere,
                         // A file another may `include!` is no file of its own bodies.
-                        Naming::InPlainBodies if includes => Naming::Elsewhere,
+                        Naming::InPlainBodies { .. } if includes => Naming::Elsewhere,
+                        Naming::InPlainBodies { macro_calls } if !within_bodies(&macro_calls) => Naming::Elsewhere,
                         naming => naming,
                     }
                 } else if includes && (spells_word(text, &finder) || spells_any(text, &brought_finders)) {
@@ -273,7 +280,7 @@ pub(crate) fn touched_names_unspelled(
                 };
                 match naming {
                     Naming::Nowhere => {}
-                    Naming::InPlainBodies => bodies_of.push(file),
+                    Naming::InPlainBodies { .. } => bodies_of.push(file),
                     Naming::Elsewhere => {
                         tracing::debug!("`{name}` may be named in {} (or a call of {brought:?} there)", path_of(db, file));
                         return None;
@@ -303,10 +310,12 @@ pub(crate) fn touched_names_unspelled(
         };
         match naming {
             Naming::Nowhere => {}
-            Naming::InPlainBodies => {
+            // What a macro call there expands to is not read: the rest of a file
+            // is no file's text.
+            Naming::InPlainBodies { macro_calls } if macro_calls.is_empty() => {
                 bodies_of.insert(file);
             }
-            Naming::Elsewhere => return None,
+            Naming::InPlainBodies { .. } | Naming::Elsewhere => return None,
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
@@ -356,18 +365,47 @@ struct Spelling<'a> {
 }
 
 impl Spelling<'_> {
-    /// Whether the expansions of the macro calls in `node` (a workspace file's
-    /// syntax, `depth` 0, or an expansion) that spell a bringing macro, or in an
-    /// expansion the name, may name a free function of the name: where a path can
-    /// be, with no binding counted as shadowing one (a macro's hygiene may hide it),
-    /// or in a literal (`format_args!` reads names from its string). A call that
-    /// does not expand, one that goes too deep, a procedural macro in an expansion
-    /// and a spelling outside a macro call's path and input (`use … as`, an
-    /// attribute that is not one of the compiler's) may.
+    /// Where the calls of bringing macros in `file`, a workspace file's syntax,
+    /// name the function (`calls_to_expand`): in plain bodies when each call whose
+    /// expansion names it is in one (`Naming::InPlainBodies`, whose calls are
+    /// then told whether they expand within their bodies), elsewhere when another
+    /// does or a bringing macro is spelled outside a call (`use … as`).
     ///
-    /// A file is read this way only after `naming` found the name
-    /// nowhere in it: so there only the bringing macros are looked for.
-    fn in_expansions_of(&self, sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, depth: usize) -> bool {
+    /// A file is read this way after `naming` looked for the name itself there:
+    /// so here only the bringing macros are looked for.
+    fn in_file(&self, sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> Naming {
+        let Some(calls) = self.calls_to_expand(sema, file, 0) else { return Naming::Elsewhere };
+        let mut macro_calls = Vec::new();
+        for call in calls.iter().filter(|call| self.expansion_names(sema, call, 0)) {
+            let place = call.syntax().first_token().and_then(|token| place_in_a_plain_body(&token));
+            match place {
+                Some(Some(range)) => macro_calls.push(range),
+                _ => return Naming::Elsewhere,
+            }
+        }
+        if macro_calls.is_empty() { Naming::Nowhere } else { Naming::InPlainBodies { macro_calls } }
+    }
+
+    /// Whether what `call` expands to, nested calls followed, may name a free
+    /// function of the name: where a path can be, with no binding counted as
+    /// shadowing one (a macro's hygiene may hide it), or in a literal
+    /// (`format_args!` reads names from its string). A call that does not
+    /// expand, one that goes too deep and a procedural macro in an expansion may.
+    fn expansion_names(&self, sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize) -> bool {
+        let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return true };
+        match self.calls_to_expand(sema, &expansion.value, depth + 1) {
+            Some(calls) => calls.iter().any(|call| self.expansion_names(sema, call, depth + 1)),
+            None => true,
+        }
+    }
+
+    /// The macro calls in `node` (a workspace file's syntax, `depth` 0, or an
+    /// expansion) whose path or input spells a bringing macro, or in an
+    /// expansion the name; `None` when `node` may name the function outside
+    /// them (`expansion_names`), or spells a bringing macro outside a call's
+    /// path and input (`use … as`) or under an attribute that is not one of the
+    /// compiler's.
+    fn calls_to_expand(&self, sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, depth: usize) -> Option<Vec<ast::MacroCall>> {
         let expansion = depth > 0;
         let mut calls: Vec<ast::MacroCall> = Vec::new();
         for element in node.descendants_with_tokens() {
@@ -378,7 +416,7 @@ impl Spelling<'_> {
                     let procedural = expansion
                         && ast::MacroCall::cast(node).is_some_and(|call| sema.resolve_macro_call(&call).is_none_or(|mac| mac.is_proc_macro()));
                     if procedural {
-                        return true;
+                        return None;
                     }
                     continue;
                 }
@@ -392,7 +430,7 @@ impl Spelling<'_> {
                 continue;
             }
             if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(|attr| read_by_a_macro(&attr))) {
-                return true;
+                return None;
             }
             // The compiler's attribute (`#[thread_local]`), not a macro's.
             if token.parent_ancestors().any(|node| node.kind() == SyntaxKind::ATTR) {
@@ -408,15 +446,12 @@ impl Spelling<'_> {
                 None => {
                     let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
                     if !names || word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden) {
-                        return true;
+                        return None;
                     }
                 }
             }
         }
-        calls.iter().any(|call| {
-            depth == EXPANSION_DEPTH
-                || sema.expand_macro_call(call).is_none_or(|expansion| self.in_expansions_of(sema, &expansion.value, depth + 1))
-        })
+        Some(calls)
     }
 }
 
@@ -555,14 +590,30 @@ fn naming_or_bringing(
 }
 
 /// Where a text may name a function (`naming`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Naming {
     Nowhere,
-    /// Only in the bodies of plain functions (`in_a_plain_body`), which nothing
-    /// reads but a walk of that body.
-    InPlainBodies,
+    /// Only in the bodies of plain functions (`place_in_a_plain_body`), which nothing
+    /// reads but a walk of that body: there, or in the input of the macro calls
+    /// at `macro_calls` in them, if each expands to nothing but code of that body
+    /// (`expands_within_its_body`).
+    InPlainBodies { macro_calls: Vec<TextRange> },
     /// Elsewhere too.
     Elsewhere,
+}
+
+impl Naming {
+    /// Where a text names a function that `self` and `other` each tell of a part.
+    fn and(self, other: Naming) -> Naming {
+        match (self, other) {
+            (Naming::Elsewhere, _) | (_, Naming::Elsewhere) => Naming::Elsewhere,
+            (Naming::Nowhere, naming) | (naming, Naming::Nowhere) => naming,
+            (Naming::InPlainBodies { mut macro_calls }, Naming::InPlainBodies { macro_calls: more }) => {
+                macro_calls.extend(more.into_iter().filter(|call| !macro_calls.contains(call)).collect::<Vec<_>>());
+                Naming::InPlainBodies { macro_calls }
+            }
+        }
+    }
 }
 
 /// Where `text`, Rust source of `edition`, can name a free function called one
@@ -590,29 +641,63 @@ fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::mem
         let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
             && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, patterns, Locals::Shadow)));
-        if names {
-            if !in_a_plain_body(&token) {
-                return Naming::Elsewhere;
+        if !names {
+            continue;
+        }
+        let Some(place) = place_in_a_plain_body(&token) else { return Naming::Elsewhere };
+        let macro_calls = match &mut naming {
+            Naming::InPlainBodies { macro_calls } => macro_calls,
+            _ => {
+                naming = Naming::InPlainBodies { macro_calls: Vec::new() };
+                let Naming::InPlainBodies { macro_calls } = &mut naming else { unreachable!() };
+                macro_calls
             }
-            naming = Naming::InPlainBodies;
+        };
+        if let Some(call) = place.filter(|call| !macro_calls.contains(call)) {
+            macro_calls.push(call);
         }
     }
     naming
 }
 
-/// Whether `token` is in the body of a plain function, outside any macro's
-/// input: a body that only its own walks read. Not in a `const fn` (whose
+/// Where `token` is in the body of a plain function, a body that only its own
+/// walks read: `Some(None)` outside any macro's input, `Some(Some(range))` in the
+/// input of the macro call at `range` there (whose expansion is lowered into the
+/// body, unless it makes an item that counts elsewhere:
+/// `expands_within_its_body`); `None` elsewhere. Not in a `const fn` (whose
 /// evaluation a type elsewhere may read), an `async fn` or one returning
 /// `impl Trait` (whose hidden type callers read), nor in an item of the body
-/// other than a function (an `impl` there counts for the whole program).
-fn in_a_plain_body(token: &SyntaxToken) -> bool {
-    if in_a_macros_input(token) {
-        return false;
+/// other than a function (an `impl` there counts for the whole program), nor
+/// in an attribute or under one a macro may read.
+fn place_in_a_plain_body(token: &SyntaxToken) -> Option<Option<TextRange>> {
+    let attributed = token.parent_ancestors().any(|node| {
+        node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
+    });
+    if attributed {
+        return None;
     }
-    let Some(ast::Item::Fn(function)) = token.parent_ancestors().find_map(ast::Item::cast) else { return false };
+    // The outermost macro call whose input holds it.
+    let call = token.parent_ancestors().filter_map(ast::MacroCall::cast).last();
+    let from = call.as_ref().map_or_else(|| token.parent(), |call| call.syntax().parent())?;
+    let Some(ast::Item::Fn(function)) = from.ancestors().find_map(ast::Item::cast) else { return None };
     let in_body = function.body().is_some_and(|body| body.syntax().text_range().contains_range(token.text_range()));
     let opaque = function.ret_type().is_some_and(|ret| ret.syntax().descendants().any(|node| node.kind() == SyntaxKind::IMPL_TRAIT_TYPE));
-    in_body && function.const_token().is_none() && function.async_token().is_none() && !opaque
+    let plain = in_body && function.const_token().is_none() && function.async_token().is_none() && !opaque;
+    plain.then(|| call.map(|call| call.syntax().text_range()))
+}
+
+/// Whether the expansion of `call`, a macro call in a plain body, and of the
+/// calls in it, is nothing but code of that body: no `impl` (which counts for
+/// the whole program), no macro definition (one may be exported), no item under
+/// an attribute a macro may read (a derive makes an `impl`). A call that does
+/// not expand, or goes too deep, may make anything.
+fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize) -> bool {
+    let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return false };
+    expansion.value.descendants().all(|node| {
+        let global = matches!(node.kind(), SyntaxKind::IMPL | SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF);
+        let attributed = ast::AnyHasAttrs::cast(node.clone()).is_some_and(|node| node.attrs().any(|attr| read_by_a_macro(&attr)));
+        !global && !attributed && ast::MacroCall::cast(node).is_none_or(|inner| expands_within_its_body(sema, &inner, depth + 1))
+    })
 }
 
 /// Where a lone identifier pattern (`let len`) counts. It resolves to a const, a
@@ -924,7 +1009,7 @@ mod tests {
             "fn f() { impl S { fn g() -> usize { len() } } }",
             "fn f() { let len = 1; }",
         ] {
-            assert_eq!(naming(text), Naming::InPlainBodies, "{text}");
+            assert_eq!(naming(text), Naming::InPlainBodies { macro_calls: Vec::new() }, "{text}");
         }
         // Read by other bodies, by a type or by the whole program, or in a macro's
         // input (which may make an item of it).
@@ -937,8 +1022,6 @@ mod tests {
             "struct S([u8; len()]);",
             "fn f(a: [u8; len()]) {}",
             "fn f() { impl S { fn g() -> usize { 0 } } const C: usize = len(); }",
-            "fn f() -> usize { m!(len) }",
-            "fn f() { println!(\"{len}\"); }",
             "#[attribute_macro] fn f() -> usize { len() }",
             "use crate::c::len;",
             "fn f() -> usize { 1 }\nfn g() -> usize { len() }\nstatic S: usize = len();",
@@ -946,6 +1029,20 @@ mod tests {
             assert_eq!(naming(text), Naming::Elsewhere, "{text}");
         }
         assert_eq!(naming("fn f() -> usize { v.len() }"), Naming::Nowhere);
+        // In a macro call's input in a plain body: there, if what it expands to
+        // stays in the body (told with rust-analyzer's expansion).
+        let in_call = |text: &str, call: &str| {
+            let at = text.find(call).unwrap();
+            let range = TextRange::new((at as u32).into(), ((at + call.len()) as u32).into());
+            assert_eq!(naming(text), Naming::InPlainBodies { macro_calls: vec![range] }, "{text}");
+        };
+        in_call("fn f() -> usize { m!(len) }", "m!(len)");
+        in_call("fn f() { println!(\"{len}\"); }", "println!(\"{len}\")");
+        in_call("fn f() { outer!(inner!(len)); len(); }", "outer!(inner!(len))");
+        in_call("fn f() { #[cfg(x)] m!(len); }", "m!(len)");
+        assert_eq!(naming("#[derive(D)] struct S { a: [u8; m!(len)] }"), Naming::Elsewhere);
+        assert_eq!(naming("static S: usize = m!(len);"), Naming::Elsewhere);
+        assert_eq!(naming("m!(len);"), Naming::Elsewhere);
     }
 
     #[test]

@@ -1557,10 +1557,11 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 /// no exported macro a workspace file calls, or in one whose expansions there
 /// spell it nowhere a path can be, names no free function: adding one under it
 /// asks no walk; spelled only in the bodies of plain functions, it asks only the
-/// walks of the roots that walk a body in their files. Spelled inside a macro call, where the macro may strip
-/// the dot (`strip_dot!(. noalloc_stripped)` expands to
-/// `crate::c::noalloc_stripped()`), it asks
-/// every root's: the call now resolves and allocates. Checked against a fresh load.
+/// walks of the roots that walk a body in their files. Spelled inside a macro
+/// call in `b_root`'s body, where the macro may strip the dot
+/// (`strip_dot!(. noalloc_stripped)` expands to `crate::c::noalloc_stripped()`),
+/// it asks `b_root`'s: the call now resolves and allocates. Checked against a
+/// fresh load.
 #[test]
 fn a_name_spelled_only_as_a_method_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -1568,11 +1569,11 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "dotted",
         &[
-            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
+            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\nmacro_rules! implementing {\n    ($f:ident) => {{\n        struct Local;\n        impl Local {\n            fn get() -> usize {\n                crate::c::$f()\n            }\n        }\n        Local::get()\n    }};\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
-            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n\npub fn unreached() -> usize {\n    crate::c::noalloc_beside()\n}\n"),
-            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n"),
-            ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n\npub fn unreached() -> usize {\n    crate::c::noalloc_beside()\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
+            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n\npub fn shown() -> String {\n    format!(\"{}\", crate::c::noalloc_formatted())\n}\n\npub fn implemented() -> usize {\n    implementing!(noalloc_implemented)\n}\n"),
+            ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n"),
         ],
     );
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
@@ -1607,6 +1608,16 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let beside = edit(&format!("{c_text}\npub fn noalloc_beside() -> usize {{\n    11\n}}\n"));
     assert_eq!(reused(&beside), (2, 1));
     edit(c_text);
+    // In a macro call's input in a plain body, which expands to code of that
+    // body only: as there. One that expands to an `impl` (here of a type local
+    // to the block; one of another type counts for the whole program): every
+    // root's walks are asked.
+    let formatted = edit(&format!("{c_text}\npub fn noalloc_formatted() -> usize {{\n    12\n}}\n"));
+    assert_eq!(reused(&formatted), (2, 2));
+    edit(c_text);
+    let implemented = edit(&format!("{c_text}\npub fn noalloc_implemented() -> usize {{\n    13\n}}\n"));
+    assert_eq!(reused(&implemented), (2, 0));
+    edit(c_text);
     // std's `thread_local!` may bring `value` (one of its platforms' expansions
     // spells it), but d.rs's call expands to no `value` here.
     let expanded_without = edit(&format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n"));
@@ -1620,14 +1631,15 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     edit(&calling);
     let called = edit(&format!("{calling}\npub fn tmp() -> usize {{\n    6\n}}\n"));
     assert_eq!(reused(&called), (2, 0));
-    // `vec![0; 4]` in d.rs expands to `$crate::vec::from_elem(0, 4)`, a path:
-    // asked (compared with the text before it alone).
+    // `vec![0; 4]` in b.rs expands to `$crate::vec::from_elem(0, 4)`, a path in
+    // a plain body: `b_root`'s walks are asked (compared with the text before it
+    // alone).
     edit(c_text);
     let expanded_with = edit(&format!("{c_text}\npub fn from_elem() -> usize {{\n    9\n}}\n"));
-    assert_eq!(reused(&expanded_with), (2, 0));
+    assert_eq!(reused(&expanded_with), (2, 1));
 
     let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
-    assert_eq!(reused(&stripped), (1, 0));
+    assert_eq!(reused(&stripped), (1, 1));
     assert_eq!(rows(&stripped), vec![("c.rs".to_owned(), 6)], "{:#?}", stripped.findings);
 
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
