@@ -164,6 +164,10 @@ struct SpelledIn {
     brought: Vec<String>,
     /// The workspace files whose plain bodies name it.
     bodies_of: Vec<FileId>,
+    /// Whether that was told from what macro calls expand to, which an edit of
+    /// a macro's definition (in a touched file) may change: then it is found
+    /// again for every new set of edits.
+    read_expansions: bool,
 }
 
 impl UntouchedFiles {
@@ -242,6 +246,9 @@ pub(crate) fn touched_names_unspelled(
     let mut bringing = Vec::new();
     let mut bodies_of = FxHashSet::default();
     for name in &names {
+        if spelled.get(name).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(|spelled_in| spelled_in.read_expansions)) {
+            spelled.remove(name);
+        }
         let spelled_in = spelled.entry(name.clone()).or_insert_with_key(|name| {
             let Some(brought) = library.bringing(std::slice::from_ref(name)) else {
                 tracing::debug!("`{name}` may be brought by a library's macro whose name no file spells");
@@ -250,6 +257,7 @@ pub(crate) fn touched_names_unspelled(
             let finder = memchr::memmem::Finder::new(name.as_bytes());
             let brought_finders = finders_of(&brought);
             let mut bodies_of = Vec::new();
+            let read_expansions = std::cell::Cell::new(false);
             for &file in files.iter().filter(|file| !log.touched.contains(*file)) {
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
@@ -257,10 +265,12 @@ pub(crate) fn touched_names_unspelled(
                     let source = || sema.parse(sema.attach_first_edition(file));
                     let mut naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
                     if naming != Naming::Elsewhere && spells_any(text, &brought_finders) {
+                        read_expansions.set(true);
                         let spelling = Spelling { name: &finder, bringing: &brought_finders };
                         naming = naming.and(spelling.in_file(sema, source().syntax()));
                     }
                     let within_bodies = |macro_calls: &[TextRange]| {
+                        read_expansions.set(read_expansions.get() || !macro_calls.is_empty());
                         let source = source();
                         macro_calls.iter().all(|&range| {
                             let call = source.syntax().covering_element(range).into_node().and_then(ast::MacroCall::cast);
@@ -288,7 +298,7 @@ pub(crate) fn touched_names_unspelled(
                 }
             }
             tracing::debug!("`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it", bodies_of.len());
-            Some(SpelledIn { brought, bodies_of })
+            Some(SpelledIn { brought, bodies_of, read_expansions: read_expansions.get() })
         });
         let spelled_in = spelled_in.as_ref()?;
         bringing.extend(spelled_in.brought.iter().cloned());

@@ -1468,10 +1468,10 @@ fn the_first_analysis_keeps_what_roots_summarised() {
     let second = edit(&b, &b_text.replace("    1\n", "    2\n"));
     assert_eq!(second.timings.roots_reused, 1);
     // A function named in `a_root`'s macro call: its walks are asked, and
-    // hold.
+    // hold (`b_root`'s, which read no body naming it, are not asked).
     let c_text = "pub fn kept() -> usize {\n    0\n}\n\npub fn noalloc_total() -> usize {\n    Vec::<u8>::with_capacity(1).len()\n}\n";
     let third = edit(&root.join("src/c.rs"), c_text);
-    assert_eq!(reused(&third), (2, 0));
+    assert_eq!(reused(&third), (2, 1));
     assert!(third.findings.is_empty(), "{:#?}", third.findings);
 
     // The outcome kept counts the functions the first analysis walked, more than
@@ -1569,10 +1569,10 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "dotted",
         &[
-            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\nmacro_rules! implementing {\n    ($f:ident) => {{\n        struct Local;\n        impl Local {\n            fn get() -> usize {\n                crate::c::$f()\n            }\n        }\n        Local::get()\n    }};\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
+            ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\nmacro_rules! implementing {\n    ($f:ident) => {{\n        struct Local;\n        impl Local {\n            fn get() -> usize {\n                crate::c::$f()\n            }\n        }\n        Local::get()\n    }};\n}\n\nmacro_rules! wrapping {\n    ($f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n\npub fn unreached() -> usize {\n    crate::c::noalloc_beside()\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
-            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n\npub fn shown() -> String {\n    format!(\"{}\", crate::c::noalloc_formatted())\n}\n\npub fn implemented() -> usize {\n    implementing!(noalloc_implemented)\n}\n"),
+            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n\npub fn shown() -> String {\n    format!(\"{}\", crate::c::noalloc_formatted())\n}\n\npub fn implemented() -> usize {\n    implementing!(noalloc_implemented)\n}\n\npub fn wrapped() -> usize {\n    wrapping!(noalloc_wrapped)\n}\n"),
             ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n"),
         ],
     );
@@ -1618,6 +1618,21 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let implemented = edit(&format!("{c_text}\npub fn noalloc_implemented() -> usize {{\n    13\n}}\n"));
     assert_eq!(reused(&implemented), (2, 0));
     edit(c_text);
+    // What a call expands to is read again after its macro's definition changes.
+    let wrapped = format!("{c_text}\npub fn noalloc_wrapped() -> usize {{\n    14\n}}\n");
+    assert_eq!(reused(&edit(&wrapped)), (2, 2));
+    edit(c_text);
+    let lib = root.join("src/lib.rs");
+    let lib_text = std::fs::read_to_string(&lib).unwrap();
+    let implementing_now = lib_text.replace("        crate::c::$f()\n    };\n}\n\npub mod a;", "        {\n            struct Wrapped;\n            impl Wrapped {\n                fn get() -> usize {\n                    crate::c::$f()\n                }\n            }\n            Wrapped::get()\n        }\n    };\n}\n\npub mod a;");
+    assert_ne!(implementing_now, lib_text);
+    assert!(c.live.set_file_text(&lib, &implementing_now).unwrap());
+    c.analyze();
+    assert_eq!(reused(&c.edit(&wrapped)), (2, 0));
+    assert!(c.live.set_file_text(&lib, &lib_text).unwrap());
+    c.analyze();
+    c.edit(c_text);
+    let mut edit = |text: &str| c.edit(text);
     // std's `thread_local!` may bring `value` (one of its platforms' expansions
     // spells it), but d.rs's call expands to no `value` here.
     let expanded_without = edit(&format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n"));
