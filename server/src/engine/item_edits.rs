@@ -379,7 +379,8 @@ impl Spelling<'_> {
     /// name the function (`calls_to_expand`): in plain bodies when each call whose
     /// expansion names it is in one (`Naming::InPlainBodies`, whose calls are
     /// then told whether they expand within their bodies), elsewhere when another
-    /// does or a bringing macro is spelled outside a call (`use … as`).
+    /// does or a bringing macro is spelled where a call of it may be made
+    /// (`use … as`, a macro's definition).
     ///
     /// A file is read this way after `naming` looked for the name itself there:
     /// so here only the bringing macros are looked for.
@@ -413,8 +414,9 @@ impl Spelling<'_> {
     /// expansion) whose path or input spells a bringing macro, or in an
     /// expansion the name; `None` when `node` may name the function outside
     /// them (`expansion_names`), or spells a bringing macro outside a call's
-    /// path and input (`use … as`) or under an attribute that is not one of the
-    /// compiler's.
+    /// path and input where a macro may be made of it (a macro's definition, an
+    /// import: `use … as`; not a type's or a module's path, `u32`) or under an
+    /// attribute that is not one of the compiler's.
     fn calls_to_expand(&self, sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, depth: usize) -> Option<Vec<ast::MacroCall>> {
         let expansion = depth > 0;
         let mut calls: Vec<ast::MacroCall> = Vec::new();
@@ -452,10 +454,17 @@ impl Spelling<'_> {
                         calls.push(call);
                     }
                 }
-                // Spelled outside a macro call: only the name, where no path can be.
+                // Outside a macro call: a bringing macro's name only where no macro
+                // can be made of it (not in a macro's definition, whose calls may
+                // call it, nor in an import, which may rename it), the name where
+                // no path can be.
                 None => {
                     let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
-                    if !names || word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden) {
+                    let may_call = token
+                        .parent_ancestors()
+                        .any(|node| matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE));
+                    let brings = spells_any(token.text(), self.bringing);
+                    if (brings && may_call) || (names && (word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden))) {
                         return None;
                     }
                 }

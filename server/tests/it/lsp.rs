@@ -1572,7 +1572,7 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
             ("src/lib.rs", "macro_rules! strip_dot {\n    (. $f:ident) => {\n        crate::c::$f()\n    };\n}\n\nmacro_rules! implementing {\n    ($f:ident) => {{\n        struct Local;\n        impl Local {\n            fn get() -> usize {\n                crate::c::$f()\n            }\n        }\n        Local::get()\n    }};\n}\n\nmacro_rules! wrapping {\n    ($f:ident) => {\n        crate::c::$f()\n    };\n}\n\npub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "pub struct Counter(pub usize);\n\nimpl Counter {\n    pub fn noalloc_tally(&self) -> usize {\n        self.0\n    }\n}\n\n// noalloc:root\npub fn a_root(counter: &Counter) -> usize {\n    counter.noalloc_tally()\n}\n\npub struct Span {\n    pub noalloc_width: usize,\n}\n\n/// A field, not `noalloc_width()`.\npub fn span() -> Span {\n    Span { noalloc_width: 0 }\n}\n\npub fn width(span: &Span) -> usize {\n    let noalloc_count = span.noalloc_width;\n    noalloc_count\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    strip_dot!(. noalloc_stripped)\n}\n\npub fn unreached() -> usize {\n    crate::c::noalloc_beside()\n}\n\npub fn filled() -> Vec<u8> {\n    vec![0; 4]\n}\n"),
-            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n\npub fn shown() -> String {\n    format!(\"{}\", crate::c::noalloc_formatted())\n}\n\npub fn implemented() -> usize {\n    implementing!(noalloc_implemented)\n}\n\npub fn wrapped() -> usize {\n    wrapping!(noalloc_wrapped)\n}\n"),
+            ("src/e.rs", "pub fn unreached() -> usize {\n    crate::c::noalloc_apart()\n}\n\npub fn shown() -> String {\n    format!(\"{}\", crate::c::noalloc_formatted())\n}\n\npub fn implemented() -> usize {\n    implementing!(noalloc_implemented)\n}\n\npub fn wrapped() -> usize {\n    wrapping!(noalloc_wrapped)\n}\n\n#[allow(unused_imports)]\nuse std::assert_eq as noalloc_checked;\n"),
             ("src/d.rs", "thread_local! {\n    static SLOT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };\n}\n"),
         ],
     );
@@ -1635,8 +1635,23 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let mut edit = |text: &str| c.edit(text);
     // std's `thread_local!` may bring `value` (one of its platforms' expansions
     // spells it), but d.rs's call expands to no `value` here.
-    let expanded_without = edit(&format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n"));
-    assert_eq!(reused(&expanded_without), (2, 2));
+    let value_added = format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n");
+    assert_eq!(reused(&edit(&value_added)), (2, 2));
+    // Renamed by an import, a macro bringing it may be called under a name no
+    // library spells: e.rs renames `assert_eq!`, which spells `left_val`.
+    edit(c_text);
+    assert_eq!(reused(&c.edit(&format!("{c_text}\npub fn left_val() -> usize {{\n    15\n}}\n"))), (2, 0));
+    c.edit(c_text);
+    // So does a file edited to rename one.
+    let d = root.join("src/d.rs");
+    let d_text = std::fs::read_to_string(&d).unwrap();
+    assert!(c.live.set_file_text(&d, &format!("{d_text}\npub use std::thread_local as noalloc_renamed;\n")).unwrap());
+    c.analyze();
+    assert_eq!(reused(&c.edit(&value_added)), (2, 0));
+    assert!(c.live.set_file_text(&d, &d_text).unwrap());
+    c.analyze();
+    c.edit(c_text);
+    let mut edit = |text: &str| c.edit(text);
     // std's `dbg!` spells `tmp`, but no workspace file calls it, so it expands in
     // no workspace crate.
     let uncalled = edit(&format!("{c_text}\npub fn tmp() -> usize {{\n    6\n}}\n"));
