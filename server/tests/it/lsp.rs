@@ -1600,56 +1600,47 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     // in by an import, which changes the item level.
     let bound = edit(&format!("{c_text}\npub fn noalloc_count() -> usize {{\n    5\n}}\n"));
     assert_eq!(reused(&bound), (2, 2));
+    // How many roots an edit adding `fn name` to c.rs as loaded reuses, and how
+    // many of them unasked (compared with that text alone); another file set.
+    let adding = |c: &mut EditsOfC, name: &str| {
+        c.edit(c_text);
+        reused(&c.edit(&format!("{c_text}\npub fn {name}() -> usize {{\n    1\n}}\n")))
+    };
+    let set = |c: &mut EditsOfC, path: &Path, text: &str| {
+        assert!(c.live.set_file_text(path, text).unwrap());
+        c.analyze();
+    };
     // Named only in plain bodies: asked only of the roots that walk a body in
     // their files. No root walks e.rs; `b_root` walks b.rs.
-    let apart = edit(&format!("{c_text}\npub fn noalloc_apart() -> usize {{\n    10\n}}\n"));
-    assert_eq!(reused(&apart), (2, 2));
-    edit(c_text);
-    let beside = edit(&format!("{c_text}\npub fn noalloc_beside() -> usize {{\n    11\n}}\n"));
-    assert_eq!(reused(&beside), (2, 1));
-    edit(c_text);
+    assert_eq!(adding(&mut c, "noalloc_apart"), (2, 2));
+    assert_eq!(adding(&mut c, "noalloc_beside"), (2, 1));
     // In a macro call's input in a plain body, which expands to code of that
     // body only: as there. One that expands to an `impl` (here of a type local
     // to the block; one of another type counts for the whole program): every
     // root's walks are asked.
-    let formatted = edit(&format!("{c_text}\npub fn noalloc_formatted() -> usize {{\n    12\n}}\n"));
-    assert_eq!(reused(&formatted), (2, 2));
-    edit(c_text);
-    let implemented = edit(&format!("{c_text}\npub fn noalloc_implemented() -> usize {{\n    13\n}}\n"));
-    assert_eq!(reused(&implemented), (2, 0));
-    edit(c_text);
+    assert_eq!(adding(&mut c, "noalloc_formatted"), (2, 2));
+    assert_eq!(adding(&mut c, "noalloc_implemented"), (2, 0));
     // What a call expands to is read again after its macro's definition changes.
-    let wrapped = format!("{c_text}\npub fn noalloc_wrapped() -> usize {{\n    14\n}}\n");
-    assert_eq!(reused(&edit(&wrapped)), (2, 2));
-    edit(c_text);
+    assert_eq!(adding(&mut c, "noalloc_wrapped"), (2, 2));
     let lib = root.join("src/lib.rs");
     let lib_text = std::fs::read_to_string(&lib).unwrap();
     let implementing_now = lib_text.replace("        crate::c::$f()\n    };\n}\n\npub mod a;", "        {\n            struct Wrapped;\n            impl Wrapped {\n                fn get() -> usize {\n                    crate::c::$f()\n                }\n            }\n            Wrapped::get()\n        }\n    };\n}\n\npub mod a;");
     assert_ne!(implementing_now, lib_text);
-    assert!(c.live.set_file_text(&lib, &implementing_now).unwrap());
-    c.analyze();
-    assert_eq!(reused(&c.edit(&wrapped)), (2, 0));
-    assert!(c.live.set_file_text(&lib, &lib_text).unwrap());
-    c.analyze();
-    c.edit(c_text);
-    let mut edit = |text: &str| c.edit(text);
+    set(&mut c, &lib, &implementing_now);
+    assert_eq!(adding(&mut c, "noalloc_wrapped"), (2, 0));
+    set(&mut c, &lib, &lib_text);
     // std's `thread_local!` may bring `value` (one of its platforms' expansions
     // spells it), but d.rs's call expands to no `value` here.
-    let value_added = format!("{c_text}\npub fn value() -> usize {{\n    8\n}}\n");
-    assert_eq!(reused(&edit(&value_added)), (2, 2));
+    assert_eq!(adding(&mut c, "value"), (2, 2));
     // Renamed by an import, a macro bringing it may be called under a name no
-    // library spells: e.rs renames `assert_eq!`, which spells `left_val`.
-    edit(c_text);
-    assert_eq!(reused(&c.edit(&format!("{c_text}\npub fn left_val() -> usize {{\n    15\n}}\n"))), (2, 0));
-    c.edit(c_text);
-    // So does a file edited to rename one.
+    // library spells: e.rs renames `assert_eq!`, which spells `left_val`; and so
+    // may one a file is edited to rename.
+    assert_eq!(adding(&mut c, "left_val"), (2, 0));
     let d = root.join("src/d.rs");
     let d_text = std::fs::read_to_string(&d).unwrap();
-    assert!(c.live.set_file_text(&d, &format!("{d_text}\npub use std::thread_local as noalloc_renamed;\n")).unwrap());
-    c.analyze();
-    assert_eq!(reused(&c.edit(&value_added)), (2, 0));
-    assert!(c.live.set_file_text(&d, &d_text).unwrap());
-    c.analyze();
+    set(&mut c, &d, &format!("{d_text}\npub use std::thread_local as noalloc_renamed;\n"));
+    assert_eq!(adding(&mut c, "value"), (2, 0));
+    set(&mut c, &d, &d_text);
     c.edit(c_text);
     let mut edit = |text: &str| c.edit(text);
     // std's `dbg!` spells `tmp`, but no workspace file calls it, so it expands in
