@@ -30,7 +30,7 @@
 //! body spells the name (`library_macros::LibraryMacros::bringing`) must not be
 //! spelled in a procedural macro's expansion that made a root's code, and a
 //! workspace file's call of one counts only if what rust-analyzer expands it to
-//! names the function (`Spelling::in_expansions_of`: `thread_local!` may bring
+//! names the function (`Spelling::in_file`: `thread_local!` may bring
 //! `value` on some platforms, not here). A workspace file that `include!`s
 //! (which may take in a library's file), or calls a library's macro that may
 //! bring an `include!`, makes every library file count in full.

@@ -494,7 +494,8 @@ mod tests {
         assert_eq!(bringing(&[text], "width"), ["unrelated"]);
         // A function's body names nothing in a workspace crate.
         assert_eq!(bringing(&["pub fn f() { len() }\n"], "len"), Vec::<String>::new());
-        // A macro that builds identifiers may bring any word, and so may its callers.
+        // A macro that builds identifiers may bring any word its pieces match, and
+        // so may its callers.
         let building = "#[macro_export]\nmacro_rules! build { ($x:ident) => { ${ concat($x, _len) }() }; }\n\
                         #[macro_export]\nmacro_rules! calls_build { () => { $crate::build!(my) }; }\n";
         assert_eq!(bringing(&[text, building], "my_len"), ["build", "calls_build"]);
