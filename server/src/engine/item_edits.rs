@@ -487,7 +487,7 @@ fn a_qualifier(token: &SyntaxToken) -> bool {
 fn read_by_a_macro(attr: &ast::Attr) -> bool {
     let builtin = attr.path().and_then(|path| path.as_single_name_ref()).is_some_and(|name| {
         let name = name.text();
-        name != "cfg_attr" && hir_expand::inert_attr_macro::find_builtin_attr_idx(&ra_ap_intern::Symbol::intern(&name)).is_some()
+        name != "cfg_attr" && hir_expand::inert_attr_macro::find_builtin_attr_idx(&ra_ap_intern::Symbol::intern(name)).is_some()
     });
     !builtin && !is_inert(attr)
 }
