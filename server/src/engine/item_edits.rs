@@ -441,7 +441,8 @@ impl Spelling<'_> {
             if ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc()) {
                 continue;
             }
-            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(|attr| read_by_a_macro(&attr))) {
+            let read = |attr: ast::Attr| read_by_a_macro(&attr) && !builtin_derives_only(sema, &attr);
+            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(read)) {
                 return None;
             }
             // The compiler's attribute (`#[thread_local]`), not a macro's.
@@ -472,6 +473,18 @@ impl Spelling<'_> {
         }
         Some(calls)
     }
+}
+
+/// Whether `attr` derives only the compiler's own derives (`Clone`, `Debug`, …,
+/// as rust-analyzer resolves them: an import may shadow one), whose impls call
+/// no macro and make no path of the item's tokens.
+fn builtin_derives_only(sema: &Semantics<'_, RootDatabase>, attr: &ast::Attr) -> bool {
+    let derive = attr.path().and_then(|path| path.as_single_name_ref()).is_some_and(|name| name.text() == "derive");
+    let derived = || attr.meta().and_then(|meta| sema.resolve_derive_macro(&meta));
+    derive
+        && derived().is_some_and(|derived| {
+            derived.iter().all(|derived| derived.is_some_and(|derived| derived.kind(sema.db) == hir::MacroKind::DeriveBuiltIn))
+        })
 }
 
 /// Whether `token` is a segment of a path that is the qualifier of a longer one.
@@ -598,14 +611,37 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 }
 
 /// Where `text`, a touched file's, can name a free function called one of
-/// `names` (`naming`); anywhere when it spells one of the macros in `bringing`.
+/// `names` (`naming`); anywhere when a call of one of the macros in `bringing`
+/// may be made there (`may_call_any`).
 fn naming_or_bringing(
     text: &str,
     edition: Edition,
     names: &[memchr::memmem::Finder<'_>],
     bringing: &[memchr::memmem::Finder<'_>],
 ) -> Naming {
-    if spells_any(text, bringing) { Naming::Elsewhere } else { naming(text, edition, Patterns::Everywhere, names) }
+    if may_call_any(text, edition, bringing) { Naming::Elsewhere } else { naming(text, edition, Patterns::Everywhere, names) }
+}
+
+/// Whether `text`, Rust source of `edition`, spells one of the macros in
+/// `bringing` where a call of it may be made: a macro call's path or input, a
+/// macro's definition, an attribute or an item under one that is not inert, an
+/// import (`use … as` may rename it). Not as a type's or a module's path (`u32`),
+/// nor in a plain comment.
+fn may_call_any(text: &str, edition: Edition, bringing: &[memchr::memmem::Finder<'_>]) -> bool {
+    if !spells_any(text, bringing) {
+        return false;
+    }
+    let file = SourceFile::parse(text, edition).tree();
+    file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
+        let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
+        let where_a_call_may_be = || {
+            in_a_macros_input(&token)
+                || token
+                    .parent_ancestors()
+                    .any(|node| matches!(node.kind(), SyntaxKind::MACRO_CALL | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE))
+        };
+        !plain_comment && spells_any(token.text(), bringing) && where_a_call_may_be()
+    })
 }
 
 /// Where a text may name a function (`naming`).

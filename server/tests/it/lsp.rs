@@ -1668,6 +1668,32 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     assert_eq!(stripped.roots, fresh.roots);
 }
 
+/// std's macro-defining macros take the words of their calls' input, `u32` and
+/// `usize` among them, as the names of the macros they may define, so many a
+/// name is brought by a macro called `u32!`. Spelled as a type, in the edited
+/// file or under the compiler's own derives in another, such a word calls no
+/// macro: adding `fn msg` asks no walk. Under a derive of the workspace's own,
+/// which may make anything of the item, it asks the root's.
+#[test]
+fn a_type_named_like_a_library_macro_asks_no_walk() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let a_text = "#[derive(Clone, Copy, Debug, PartialEq)]\npub struct Pair(pub u32, pub u32);\n\n// noalloc:root\npub fn a_root(pair: Pair) -> u32 {\n    pair.0 + pair.1\n}\n";
+    let (_dir, root) = crate::temp_package("typed", &[("src/lib.rs", "pub mod a;\npub mod c;\n"), ("src/a.rs", a_text)]);
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    assert!(c.analyze().findings.is_empty());
+    let msg_added = format!("{c_text}\npub fn msg() -> usize {{\n    1\n}}\n");
+    assert_eq!(reused(&c.edit(&msg_added)), (1, 1));
+    c.edit(c_text);
+    // A derive rust-analyzer cannot resolve may be anyone's.
+    let a = root.join("src/a.rs");
+    assert!(c.live.set_file_text(&a, &a_text.replace("PartialEq", "PartialEq, Unknown")).unwrap());
+    c.analyze();
+    assert_eq!(reused(&c.edit(&msg_added)), (1, 0));
+}
+
 /// Library files count in full once a workspace file `include!`s (it may take one
 /// of theirs in): a name found unspelled before is looked for again, now in std's
 /// bodies too.
