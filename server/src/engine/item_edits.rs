@@ -118,6 +118,14 @@ impl EditLog {
         self.taken
     }
 
+    /// Whether an edit after the first `seen` may have changed a macro's
+    /// definition: a file it changed spells `macro` (`macro_rules!`, `macro`,
+    /// `#[macro_export]`, `#[macro_use]`) before or now (`now`: its text), or the
+    /// log cannot tell.
+    fn macros_edited_after(&self, seen: u64, now: impl Fn(FileId) -> Arc<str>) -> bool {
+        self.texts_after(seen).is_none_or(|texts| texts.iter().any(|(&file, before)| before.contains("macro") || now(file).contains("macro")))
+    }
+
     /// Each file edited after the first `seen` edits, with its text then; `None`
     /// when the log no longer reaches back that far or a change among them cannot
     /// be read.
@@ -166,8 +174,10 @@ struct SpelledIn {
     bodies_of: Vec<FileId>,
     /// Whether that was told from what macro calls expand to, which an edit of
     /// a macro's definition (in a touched file) may change: then it is found
-    /// again for every new set of edits.
+    /// again once a file that spells `macro` has been edited since.
     read_expansions: bool,
+    /// How many edits the log had taken when it was found.
+    found_at: u64,
 }
 
 impl UntouchedFiles {
@@ -246,7 +256,10 @@ pub(crate) fn touched_names_unspelled(
     let mut bringing = Vec::new();
     let mut bodies_of = FxHashSet::default();
     for name in &names {
-        if spelled.get(name).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(|spelled_in| spelled_in.read_expansions)) {
+        let stale = |spelled_in: &SpelledIn| {
+            spelled_in.read_expansions && log.macros_edited_after(spelled_in.found_at, |file| db.file_text(file).text(db).clone())
+        };
+        if spelled.get(name).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
             spelled.remove(name);
         }
         let spelled_in = spelled.entry(name.clone()).or_insert_with_key(|name| {
@@ -255,7 +268,7 @@ pub(crate) fn touched_names_unspelled(
                 return None;
             };
             let finder = memchr::memmem::Finder::new(name.as_bytes());
-            let brought_finders = finders_of(&brought);
+            let brought_words = Words::new(&brought);
             let mut bodies_of = Vec::new();
             let read_expansions = std::cell::Cell::new(false);
             for &file in files.iter().filter(|file| !log.touched.contains(*file)) {
@@ -264,9 +277,9 @@ pub(crate) fn touched_names_unspelled(
                     let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
                     let source = || sema.parse(sema.attach_first_edition(file));
                     let mut naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
-                    if naming != Naming::Elsewhere && spells_any(text, &brought_finders) {
+                    if naming != Naming::Elsewhere && brought_words.in_text(text) {
                         read_expansions.set(true);
-                        let spelling = Spelling { name: &finder, bringing: &brought_finders };
+                        let spelling = Spelling { name: &finder, bringing: &brought_words };
                         naming = naming.and(spelling.in_file(sema, source().syntax()));
                     }
                     let within_bodies = |macro_calls: &[TextRange]| {
@@ -283,7 +296,7 @@ pub(crate) fn touched_names_unspelled(
                         Naming::InPlainBodies { macro_calls } if !within_bodies(&macro_calls) => Naming::Elsewhere,
                         naming => naming,
                     }
-                } else if includes && (spells_word(text, &finder) || spells_any(text, &brought_finders)) {
+                } else if includes && (spells_word(text, &finder) || brought_words.in_text(text)) {
                     Naming::Elsewhere
                 } else {
                     Naming::Nowhere
@@ -298,14 +311,14 @@ pub(crate) fn touched_names_unspelled(
                 }
             }
             tracing::debug!("`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it", bodies_of.len());
-            Some(SpelledIn { brought, bodies_of, read_expansions: read_expansions.get() })
+            Some(SpelledIn { brought, bodies_of, read_expansions: read_expansions.get(), found_at: log.taken() })
         });
         let spelled_in = spelled_in.as_ref()?;
         bringing.extend(spelled_in.brought.iter().cloned());
         bodies_of.extend(spelled_in.bodies_of.iter().copied());
     }
     let finders = finders_of(&names);
-    let bringing = finders_of(&bringing);
+    let bringing = Words::new(&bringing);
     // A library file: its every word counts (it may be where a macro is). The
     // bodies of a touched workspace file count as an untouched one's: a root
     // that walks one has that file's changed text among its own.
@@ -313,7 +326,7 @@ pub(crate) fn touched_names_unspelled(
         let naming = match rests.get(&file) {
             _ if in_library(file) => {
                 let text = db.file_text(file).text(db);
-                if spells_any(text, &finders) || spells_any(text, &bringing) { Naming::Elsewhere } else { Naming::Nowhere }
+                if spells_any(text, &finders) || bringing.in_text(text) { Naming::Elsewhere } else { Naming::Nowhere }
             }
             Some((rest, edition)) => naming_or_bringing(rest, *edition, &finders, &bringing),
             None => naming_or_bringing(db.file_text(file).text(db), edition_of(db, file), &finders, &bringing),
@@ -329,7 +342,7 @@ pub(crate) fn touched_names_unspelled(
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    Some(TouchedNames { finders: finders.into_iter().chain(bringing).collect(), bodies_of })
+    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of })
 }
 
 /// `file`'s path, for the log.
@@ -371,7 +384,34 @@ const EXPANSION_DEPTH: usize = 8;
 /// looked for in what a workspace file's calls of those macros expand to.
 struct Spelling<'a> {
     name: &'a memchr::memmem::Finder<'a>,
-    bringing: &'a [memchr::memmem::Finder<'static>],
+    bringing: &'a Words,
+}
+
+/// Words looked for token by token: an identifier is one word, found in a set;
+/// any other token (a literal, a doc comment) is searched for them as whole words.
+struct Words {
+    set: FxHashSet<String>,
+    finders: Vec<memchr::memmem::Finder<'static>>,
+}
+
+impl Words {
+    fn new(words: &[String]) -> Words {
+        Words { set: words.iter().cloned().collect(), finders: finders_of(words) }
+    }
+
+    /// Whether `text` holds one of the words as a whole word.
+    fn in_text(&self, text: &str) -> bool {
+        spells_any(text, &self.finders)
+    }
+
+    /// Whether `token` holds one of the words as a whole word.
+    fn in_token(&self, token: &SyntaxToken) -> bool {
+        let text = token.text();
+        match token.kind() {
+            SyntaxKind::IDENT => self.set.contains(text.strip_prefix("r#").unwrap_or(text)),
+            _ => self.in_text(text),
+        }
+    }
 }
 
 impl Spelling<'_> {
@@ -435,7 +475,7 @@ impl Spelling<'_> {
             };
             let names = expansion && spells_word(token.text(), self.name);
             // A path's qualifier (`$crate::vec::from_elem`) is a module or a type.
-            if !names && (!spells_any(token.text(), self.bringing) || a_qualifier(&token)) {
+            if !names && (!self.bringing.in_token(&token) || a_qualifier(&token)) {
                 continue;
             }
             if ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc()) {
@@ -464,7 +504,7 @@ impl Spelling<'_> {
                     let may_call = token
                         .parent_ancestors()
                         .any(|node| matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE));
-                    let brings = spells_any(token.text(), self.bringing);
+                    let brings = self.bringing.in_token(&token);
                     if (brings && may_call) || (names && (word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden))) {
                         return None;
                     }
@@ -613,12 +653,7 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 /// Where `text`, a touched file's, can name a free function called one of
 /// `names` (`naming`); anywhere when a call of one of the macros in `bringing`
 /// may be made there (`may_call_any`).
-fn naming_or_bringing(
-    text: &str,
-    edition: Edition,
-    names: &[memchr::memmem::Finder<'_>],
-    bringing: &[memchr::memmem::Finder<'_>],
-) -> Naming {
+fn naming_or_bringing(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>], bringing: &Words) -> Naming {
     if may_call_any(text, edition, bringing) { Naming::Elsewhere } else { naming(text, edition, Patterns::Everywhere, names) }
 }
 
@@ -627,8 +662,8 @@ fn naming_or_bringing(
 /// macro's definition, an attribute or an item under one that is not inert, an
 /// import (`use … as` may rename it). Not as a type's or a module's path (`u32`),
 /// nor in a plain comment.
-fn may_call_any(text: &str, edition: Edition, bringing: &[memchr::memmem::Finder<'_>]) -> bool {
-    if !spells_any(text, bringing) {
+fn may_call_any(text: &str, edition: Edition, bringing: &Words) -> bool {
+    if !bringing.in_text(text) {
         return false;
     }
     let file = SourceFile::parse(text, edition).tree();
@@ -640,7 +675,7 @@ fn may_call_any(text: &str, edition: Edition, bringing: &[memchr::memmem::Finder
                     .parent_ancestors()
                     .any(|node| matches!(node.kind(), SyntaxKind::MACRO_CALL | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE))
         };
-        !plain_comment && spells_any(token.text(), bringing) && where_a_call_may_be()
+        !plain_comment && bringing.in_token(&token) && where_a_call_may_be()
     })
 }
 
