@@ -501,9 +501,7 @@ impl Spelling<'_> {
                 // no path can be.
                 None => {
                     let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
-                    let may_call = token
-                        .parent_ancestors()
-                        .any(|node| matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE));
+                    let may_call = token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_an_import(&token);
                     let brings = self.bringing.in_token(&token);
                     if (brings && may_call) || (names && (word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden))) {
                         return None;
@@ -670,10 +668,7 @@ fn may_call_any(text: &str, edition: Edition, bringing: &Words) -> bool {
     file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
         let where_a_call_may_be = || {
-            in_a_macros_input(&token)
-                || token
-                    .parent_ancestors()
-                    .any(|node| matches!(node.kind(), SyntaxKind::MACRO_CALL | SyntaxKind::USE | SyntaxKind::EXTERN_CRATE))
+            in_a_macros_input(&token) || token.parent_ancestors().any(|node| node.kind() == SyntaxKind::MACRO_CALL) || in_an_import(&token)
         };
         !plain_comment && bringing.in_token(&token) && where_a_call_may_be()
     })
@@ -723,7 +718,8 @@ fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::mem
         return Naming::Nowhere;
     }
     let file = SourceFile::parse(text, edition).tree();
-    let mut naming = Naming::Nowhere;
+    let mut named = false;
+    let mut macro_calls = Vec::new();
     for token in file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token) {
         let kind = token.kind();
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
@@ -735,19 +731,12 @@ fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::mem
             continue;
         }
         let Some(place) = place_in_a_plain_body(&token) else { return Naming::Elsewhere };
-        let macro_calls = match &mut naming {
-            Naming::InPlainBodies { macro_calls } => macro_calls,
-            _ => {
-                naming = Naming::InPlainBodies { macro_calls: Vec::new() };
-                let Naming::InPlainBodies { macro_calls } = &mut naming else { unreachable!() };
-                macro_calls
-            }
-        };
+        named = true;
         if let Some(call) = place.filter(|call| !macro_calls.contains(call)) {
             macro_calls.push(call);
         }
     }
-    naming
+    if named { Naming::InPlainBodies { macro_calls } } else { Naming::Nowhere }
 }
 
 /// Where `token` is in the body of a plain function, a body that only its own
@@ -760,10 +749,7 @@ fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::mem
 /// other than a function (an `impl` there counts for the whole program), nor
 /// in an attribute or under one a macro may read.
 fn place_in_a_plain_body(token: &SyntaxToken) -> Option<Option<TextRange>> {
-    let attributed = token.parent_ancestors().any(|node| {
-        node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
-    });
-    if attributed {
+    if in_or_under_an_attribute(token) {
         return None;
     }
     // The outermost macro call whose input holds it.
@@ -896,10 +882,19 @@ fn open(block: &ast::StmtList) -> bool {
 /// Whether `token` is in a macro call's or an attribute's input, or in an item
 /// under an attribute that is not inert (a derive's or an attribute macro's).
 fn in_a_macros_input(token: &SyntaxToken) -> bool {
+    token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_or_under_an_attribute(token)
+}
+
+/// Whether `token` is in an attribute, or in an item under one that is not inert.
+fn in_or_under_an_attribute(token: &SyntaxToken) -> bool {
     token.parent_ancestors().any(|node| {
-        matches!(node.kind(), SyntaxKind::TOKEN_TREE | SyntaxKind::ATTR)
-            || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
+        node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
     })
+}
+
+/// Whether `token` is in an import, which may rename what it imports (`use … as`).
+fn in_an_import(token: &SyntaxToken) -> bool {
+    token.parent_ancestors().any(|node| matches!(node.kind(), SyntaxKind::USE | SyntaxKind::EXTERN_CRATE))
 }
 
 /// Whether the identifier `token` stands where a path to a free function can be

@@ -345,7 +345,6 @@ impl BuiltIdentifier {
     fn may_be(&self, word: &str) -> bool {
         let mut rest = word;
         let mut anything_before = false;
-        let last_fixed = self.0.iter().rposition(Option::is_some);
         for (index, piece) in self.0.iter().enumerate() {
             let Some(piece) = piece else {
                 anything_before = true;
@@ -353,7 +352,7 @@ impl BuiltIdentifier {
             };
             let at = if !anything_before {
                 rest.starts_with(piece.as_str()).then_some(0)
-            } else if Some(index) == last_fixed && index == self.0.len() - 1 {
+            } else if index == self.0.len() - 1 {
                 rest.ends_with(piece.as_str()).then(|| rest.len() - piece.len())
             } else {
                 rest.find(piece.as_str())
