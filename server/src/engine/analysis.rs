@@ -353,7 +353,8 @@ impl<'a> Analyzer<'a> {
         // keeping nothing from it made the first edit after a load judge every root.
         let mut memos = outcomes;
         if let Some(memos) = memos.as_deref_mut() {
-            memos.begin(self.reuse_context(config));
+            let local = super::load::workspace_crates(self.db);
+            memos.begin(self.reuse_context(config), super::incremental::items_generation(self.db, local));
         }
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
@@ -659,13 +660,14 @@ impl<'a> Analyzer<'a> {
         analysis
     }
 
-    /// What an outcome is reused under: the settings, the directives and the item
-    /// level of the workspace's crates, written out whole (compared, not hashed).
+    /// What an outcome is reused under: the settings, the directives and what the
+    /// workspace's macro calls may resolve to, written out whole (compared, not
+    /// hashed). The rest of the item level is told apart (`RootMemos::begin`).
     fn reuse_context(&self, config: &CheckConfig) -> String {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local = super::load::workspace_crates(self.db);
-        let mut context = format!("items {}\n{config:?}\n", super::incremental::items_generation(db, local));
+        let mut context = format!("macros {}\n{config:?}\n", super::incremental::macros_generation(db, local));
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
         }

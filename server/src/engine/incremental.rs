@@ -118,9 +118,44 @@ pub(crate) fn walk_unchanged(db: &dyn HirDatabase, stamp: WalkStamp) -> bool {
 /// nothing else of the workspace. A free function's signature or a new one is not
 /// among them: only bodies read those, through their walks. So adding or removing a
 /// function leaves this number as it was (rust-analyzer keeps each of these values
-/// when an edit changes neither, and salsa does not re-run this query).
+/// when an edit changes neither, and salsa does not re-run this query). A type
+/// added changes it; `root_reuse` then keeps an outcome only when `item_edits`
+/// proves that no code but plain bodies names it.
 pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
     *items_generation_query(db, CratesKey::new(db, crates))
+}
+
+/// A number that changes whenever what a macro call's path in `crates` may
+/// resolve to through their modules' scopes has: the names each module has in the
+/// macro namespace (declared, imported or re-exported), with their visibility.
+/// Part of the item level (`items_generation`), kept apart because adding a type
+/// or a function changes the rest and leaves this as it was: what a workspace
+/// file's macro calls were found to expand to stands (`item_edits`). Textual
+/// `macro_rules!` scopes are not here; their edits spell `macro`.
+pub(crate) fn macros_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
+    *macros_generation_query(db, CratesKey::new(db, crates))
+}
+
+#[salsa::tracked(returns(ref))]
+fn macros_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
+    for &krate in key.crates(db) {
+        macro_level(db, krate);
+    }
+    next_generation()
+}
+
+/// Per module of `krate`, each name in the macro namespace with what it resolves to.
+#[salsa::tracked(returns(ref))]
+fn macro_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::MacroId>)> {
+    let mut names = Vec::new();
+    for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
+        for (name, per_ns) in module.scope.entries() {
+            if let Some(item) = per_ns.macros {
+                names.push((module_id, name.clone(), (item.def, item.vis)));
+            }
+        }
+    }
+    names
 }
 
 /// Reads the signature of `def` and of what it holds (fields, variants, a trait's

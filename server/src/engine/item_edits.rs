@@ -1,5 +1,6 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
-//! add, remove or change free functions only, under names no other code spells.
+//! add, remove or change plain items only (free functions, types, consts,
+//! statics: `plain_item`), under names no other code spells.
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -39,13 +40,16 @@
 //! changes only what walks of those bodies read: the roots whose workspace code
 //! is in none of those files (`TouchedNames::named_in_bodies_of`) are not asked.
 //!
-//! An edit qualifies when the file's text outside its top-level `fn` items of
+//! An edit qualifies when the file's text outside its top-level plain items of
 //! the touched names is the same token for token (whitespace aside), and each such
-//! function, before and after, has no attribute, no item and no macro call in it
-//! (an `impl` in a body counts for the whole program, and a macro call may expand
-//! to one). Other items (impls, types, signatures of methods) are the item level
-//! a root's outcome is kept under (`incremental::items_generation`), and an edit
-//! of them is left to salsa.
+//! item, before and after, has no attribute (a derive makes an `impl`), no item
+//! and no macro call in it (an `impl` in a body counts for the whole program, and
+//! a macro call may expand to one). Other items (impls, traits, imports, modules,
+//! signatures of methods) are left to salsa. A type, a const or a static added,
+//! removed or changed also changes the item level a root's outcome is kept under
+//! (`incremental::items_generation`): other code sees it only by its name, so
+//! with its name spelled nowhere else the outcome stands, and the search counts
+//! every lone identifier pattern (`Patterns::Everywhere`).
 
 use std::collections::VecDeque;
 
@@ -158,9 +162,10 @@ pub(crate) struct UntouchedFiles {
     including_at_load: Option<Vec<FileId>>,
     /// The exported macros of the library files, read once.
     library_macros: Option<LibraryMacros>,
-    /// Per name: `None` when an untouched file may name it outside the bodies of
-    /// plain functions, else where they do.
-    spelled: FxHashMap<String, Option<SpelledIn>>,
+    /// Per name, and where a lone identifier pattern counts: `None` when an
+    /// untouched file may name it outside the bodies of plain functions, else
+    /// where they do.
+    spelled: FxHashMap<(String, Patterns), Option<SpelledIn>>,
 }
 
 /// Where the files no edit touched name a function's name, when only the bodies
@@ -188,19 +193,21 @@ impl UntouchedFiles {
     }
 }
 
-/// The names of the free functions the edits after the first `seen` of `log`
+/// The names of the plain items the edits after the first `seen` of `log`
 /// added, removed or changed, when that is all they changed and no file (nor the
 /// rest of an edited one) spells one of them, nor calls a library's macro that
 /// may bring one: then the edits change nothing that a walk of a body outside the
 /// edited files reads, unless a procedural macro's expansion in it spells one of
 /// those names or macros (`TouchedNames::spelled_in`). `None` when that cannot be
-/// told. `files`: every file of the database.
+/// told. `files`: every file of the database. `level_changed`: whether the item
+/// level changed since (`Patterns`).
 pub(crate) fn touched_names_unspelled(
     sema: &Semantics<'_, RootDatabase>,
     log: &EditLog,
     seen: u64,
     files: &[FileId],
     untouched: &mut UntouchedFiles,
+    level_changed: bool,
 ) -> Option<TouchedNames> {
     let db: &dyn SourceDatabase = sema.db;
     let before = log.texts_after(seen)?;
@@ -217,7 +224,7 @@ pub(crate) fn touched_names_unspelled(
         if crates.iter().any(|krate| krate.data(db).edition != edition) {
             return None;
         }
-        let changed = functions_changed(&before, now, edition)?;
+        let changed = items_changed(&before, now, edition)?;
         names.extend(changed.names);
         rests.insert(file, (changed.rest, edition));
     }
@@ -252,6 +259,9 @@ pub(crate) fn touched_names_unspelled(
         *includes_known = includes;
         spelled.clear();
     }
+    // A lone identifier pattern in another module sees an item there only through
+    // an import, which changes the item level.
+    let patterns = if includes || level_changed { Patterns::Everywhere } else { Patterns::InOpenBlocks };
     // A file touched after a name was looked for only makes the answer cautious.
     let mut bringing = Vec::new();
     let mut bodies_of = FxHashSet::default();
@@ -259,10 +269,11 @@ pub(crate) fn touched_names_unspelled(
         let stale = |spelled_in: &SpelledIn| {
             spelled_in.read_expansions && log.macros_edited_after(spelled_in.found_at, |file| db.file_text(file).text(db).clone())
         };
-        if spelled.get(name).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
-            spelled.remove(name);
+        let key = (name.clone(), patterns);
+        if spelled.get(&key).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
+            spelled.remove(&key);
         }
-        let spelled_in = spelled.entry(name.clone()).or_insert_with_key(|name| {
+        let spelled_in = spelled.entry(key).or_insert_with(|| {
             let Some(brought) = library.bringing(std::slice::from_ref(name)) else {
                 tracing::debug!("`{name}` may be brought by a library's macro whose name no file spells");
                 return None;
@@ -274,7 +285,6 @@ pub(crate) fn touched_names_unspelled(
             for &file in files.iter().filter(|file| !log.touched.contains(*file)) {
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
-                    let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
                     let source = || sema.parse(sema.attach_first_edition(file));
                     let mut naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
                     if naming != Naming::Elsewhere && brought_words.in_text(text) {
@@ -573,61 +583,79 @@ pub(crate) fn body_file(db: &dyn SourceDatabase, def: DefWithBodyId) -> HirFileI
     }
 }
 
-/// What changed between two texts of a file, when only top-level free functions
-/// did.
+/// What changed between two texts of a file, when only its top-level plain items
+/// did (`plain_item`).
 #[derive(Debug, PartialEq, Eq)]
-struct FunctionsChanged {
-    /// The names of the functions added, removed or changed.
+struct ItemsChanged {
+    /// The names of the items added, removed or changed.
     names: FxHashSet<String>,
-    /// The file after the edit without those functions: its tokens, spaced, where
+    /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
     rest: String,
 }
 
-fn functions_changed(before: &str, after: &str, edition: Edition) -> Option<FunctionsChanged> {
+fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsChanged> {
     let parse = |text: &str| SourceFile::parse(text, edition).tree();
     let (before, after) = (parse(before), parse(after));
-    let functions = |file: &SourceFile| -> Option<FxHashMap<String, Vec<String>>> {
+    let items = |file: &SourceFile| -> Option<FxHashMap<String, Vec<String>>> {
         let mut by_name: FxHashMap<String, Vec<String>> = FxHashMap::default();
         for item in file.items() {
-            if let ast::Item::Fn(function) = item {
-                let name = function.name()?.text().to_string();
-                by_name.entry(name).or_default().push(function.syntax().text().to_string());
+            if let Some(name) = plain_item(&item) {
+                by_name.entry(name?).or_default().push(item.syntax().text().to_string());
             }
         }
         by_name.values_mut().for_each(|texts| texts.sort_unstable());
         Some(by_name)
     };
-    let (then, now) = (functions(&before)?, functions(&after)?);
+    let (then, now) = (items(&before)?, items(&after)?);
     let names: FxHashSet<String> = then
         .keys()
         .chain(now.keys())
         .filter(|name| then.get(*name) != now.get(*name))
         .cloned()
         .collect();
-    let kept = outside_functions(&after, &names)?;
+    let kept = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_functions(&before, &names)? == kept).then(|| FunctionsChanged { names, rest: kept.join("\n") })
+    (outside_items(&before, &names)? == kept).then(|| ItemsChanged { names, rest: kept.join("\n") })
 }
 
-/// The tokens of `file` outside its top-level functions named in `names`, but
-/// whitespace; `None` when one of those functions has an attribute, or an item or
-/// a macro call in it.
-fn outside_functions(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
+/// The name of `item` when it is a plain item: a free function, a struct, an
+/// enum, a union, a type alias, a const or a static, which other code sees only
+/// by its name (`Some(None)`: one whose name is missing, `const _`, which makes
+/// the file's edits unread). A trait
+/// (whose methods a call may pick with no path to it), an impl, an import, a
+/// module, a macro's definition or call, and the rest are not (`None`).
+fn plain_item(item: &ast::Item) -> Option<Option<String>> {
+    let name = match item {
+        ast::Item::Fn(it) => it.name(),
+        ast::Item::Struct(it) => it.name(),
+        ast::Item::Enum(it) => it.name(),
+        ast::Item::Union(it) => it.name(),
+        ast::Item::TypeAlias(it) => it.name(),
+        ast::Item::Const(it) => it.name(),
+        ast::Item::Static(it) => it.name(),
+        _ => return None,
+    };
+    Some(name.map(|name| name.text().to_string()))
+}
+
+/// The tokens of `file` outside its top-level plain items named in `names`, but
+/// whitespace; `None` when one of those items has an attribute, or an item or a
+/// macro call in it.
+fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
     let mut left_out: Vec<TextRange> = Vec::new();
     for item in file.items() {
-        let ast::Item::Fn(function) = item else { continue };
-        if !function.name().is_some_and(|name| names.contains(&*name.text())) {
+        if !plain_item(&item).flatten().is_some_and(|name| names.contains(&name)) {
             continue;
         }
-        let reaches_out = function.syntax().descendants().any(|node| {
+        let reaches_out = item.syntax().descendants().any(|node| {
             matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
-                || (node != *function.syntax() && ast::Item::can_cast(node.kind()))
+                || (node != *item.syntax() && ast::Item::can_cast(node.kind()))
         });
         if reaches_out {
             return None;
         }
-        left_out.push(function.syntax().text_range());
+        left_out.push(item.syntax().text_range());
     }
     let tokens = file.syntax().descendants_with_tokens().filter_map(|element| match element {
         NodeOrToken::Token(token)
@@ -782,9 +810,10 @@ fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::Macro
 /// shadowing one, a function removed can uncover one. In its own module that
 /// shadows the prelude (`fn None()`), which nothing else sees; in any other
 /// module the function comes in only by an import, which changes the item level
-/// every kept outcome is checked against (`incremental::items_generation`), except
-/// in a block: a block's imports are no part of it.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// (`incremental::items_generation`), except in a block: a block's imports are
+/// no part of it. So every such pattern counts once the item level changed, as
+/// it does when a type or a const is added.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Patterns {
     /// In the module of the functions edited, or a file another may `include!`.
     Everywhere,
@@ -926,7 +955,7 @@ mod tests {
     use super::*;
 
     fn names(before: &str, after: &str) -> Option<Vec<String>> {
-        functions_changed(before, after, Edition::CURRENT).map(|changed| {
+        items_changed(before, after, Edition::CURRENT).map(|changed| {
             let mut names: Vec<String> = changed.names.into_iter().collect();
             names.sort();
             names
@@ -947,10 +976,26 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_of_anything_but_plain_free_functions_is_not_read() {
-        // Another item, a method, a function's attribute, item or macro call.
-        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(u8);")), None);
+    fn types_consts_and_statics_are_plain_items_too() {
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(u8);")), Some(vec!["S".to_owned()]));
+        let added = format!("{FILE}pub enum E {{ A, B = 2 }}\nunion U {{ a: u8 }}\ntype T = [u8; 2];\nconst C: u8 = 1;\nstatic V: u8 = C;\n");
+        assert_eq!(names(FILE, &added), Some(["C", "E", "T", "U", "V"].map(str::to_owned).to_vec()));
+        // A struct and a function of one name, one replacing the other.
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub fn S() {}")), Some(vec!["S".to_owned()]));
+    }
+
+    #[test]
+    fn an_edit_of_anything_but_plain_items_is_not_read() {
+        // A method, a trait, an import, a module, an unnamed const; an item's
+        // attribute (a derive makes an impl), item or macro call (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}use std::fmt::Write;\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}mod m {{}}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone)]\npub struct S;")), None);
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(m!());")), None);
+        assert_eq!(names(FILE, &format!("{FILE}const C: u8 = {{ struct In; 1 }};\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[no_mangle]\nfn malloc() {{}}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}fn f() {{ impl Clone for S {{ fn clone(&self) -> S {{ S }} }} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}fn f() {{ my_macro!(); }}\n")), None);

@@ -8,7 +8,9 @@
 //! settings, directives and item level (`incremental::items_generation`: impls,
 //! traits, types and what each name resolves to, where `dyn` targets and the
 //! values a root's parameters may hold come from; a free function added or removed
-//! is not among them, only the walks of bodies that name it see it), every walk
+//! is not among them, only the walks of bodies that name it see it; a type, a
+//! const or a static under a name only plain bodies spell is seen by their walks
+//! only, as `item_edits` proves), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
@@ -17,11 +19,11 @@
 //! (`analysis`).
 //!
 //! The walks are not asked at all when the edits since the outcome was last found
-//! holding touched only free functions that no other code names (but the bodies
+//! holding touched only plain items that no other code names (but the bodies
 //! of plain functions in files that hold none of the root's workspace code), nor
 //! any procedural macro's expansion in the root's workspace code (`item_edits`):
 //! asking would have salsa infer again every workspace body they read, only to
-//! find each the same, since a function added or removed changes its crate's def
+//! find each the same, since an item added or removed changes its crate's def
 //! map.
 
 use triomphe::Arc;
@@ -65,8 +67,10 @@ struct Memo {
     files: Vec<(FileId, Arc<str>)>,
     outcome: RootOutcome,
     /// How many edits the database had taken when the outcome was last found to
-    /// hold (`EditLog::taken`).
+    /// hold (`EditLog::taken`), and the item level then
+    /// (`incremental::items_generation`).
     seen: u64,
+    items: u64,
     /// The calls of procedural macros that made some of the root's workspace code.
     procedural: Vec<MacroCallId>,
 }
@@ -74,8 +78,11 @@ struct Memo {
 /// The outcomes of the last analysis, with what they were made under.
 #[derive(Default)]
 pub struct RootMemos {
-    /// Settings, directives and item level of the analysis that made them.
+    /// Settings, directives and what macro calls resolve to, of the analysis
+    /// that made them.
     context: Option<String>,
+    /// The item level of this analysis.
+    items: u64,
     memos: FxHashMap<RootKey, Memo>,
     /// The edits the database of this analysis took, and every file it holds.
     edits: EditLog,
@@ -83,8 +90,8 @@ pub struct RootMemos {
     /// The names the edits after a number of them touched, when they leave alone
     /// every body outside the files they touched that no procedural macro's
     /// expansion spelling one of them made (`item_edits::touched_names_unspelled`),
-    /// worked out once per analysis.
-    proofs: FxHashMap<u64, Option<item_edits::TouchedNames>>,
+    /// worked out once per analysis, and for whether the item level changed since.
+    proofs: FxHashMap<(u64, bool), Option<item_edits::TouchedNames>>,
     /// Whether a procedural macro's expansion spells one of those names.
     expansions_spelling: FxHashMap<(u64, MacroCallId), bool>,
     /// The names the files no edit touched spell, kept across analyses.
@@ -92,15 +99,18 @@ pub struct RootMemos {
 }
 
 impl RootMemos {
-    /// Starts an analysis made under `context`: outcomes made under another are
-    /// dropped.
-    pub(crate) fn begin(&mut self, context: String) {
+    /// Starts an analysis made under `context`, at the item level `items`:
+    /// outcomes made under another context are dropped. One made at another item
+    /// level is reused only when the edits since touched nothing but items under
+    /// names no other code spells (`reusable`).
+    pub(crate) fn begin(&mut self, context: String, items: u64) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             // What a macro call in a file no edit touched expands to may differ.
             self.untouched.forget_names();
             self.context = Some(context);
         }
+        self.items = items;
     }
 
     /// Tells the memos the edits the database of the next analysis has taken, and
@@ -116,33 +126,43 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, .. } = self;
+        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
             return None;
         }
         let now = edits.taken();
+        let level_changed = memo.items != *items;
         let names = (memo.seen != now).then(|| {
-            proofs.entry(memo.seen).or_insert_with(|| {
+            proofs.entry((memo.seen, level_changed)).or_insert_with(|| {
                 let started = std::time::Instant::now();
-                let names = item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched);
+                let names =
+                    item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched, level_changed);
                 tracing::debug!("edits {}..={}: other bodies untouched: {} ({:?})", memo.seen + 1, now, names.is_some(), started.elapsed());
                 names
             })
         });
-        let untouched = names.and_then(|names| names.as_ref()).is_some_and(|names| {
-            !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file))
-                && memo.procedural.iter().all(|&call| {
+        // The edits touched only items whose names no code spells but the plain
+        // bodies `names` tells of, nor any procedural macro's expansion that made
+        // some of the root's code.
+        let proven = names.and_then(|names| names.as_ref()).filter(|names| {
+            memo.procedural.iter().all(|&call| {
                 !*expansions_spelling
                     .entry((memo.seen, call))
                     .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
             })
         });
-        if !untouched && !memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) {
+        let untouched = proven.is_some_and(|names| !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file)));
+        // Another item level may have changed what resolves outside the walks
+        // (`dyn` targets, methods picked), unless the edits are proven to have
+        // changed only what the walks of those bodies read.
+        let walks_tell = !level_changed || proven.is_some();
+        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp))) {
             return None;
         }
         memo.seen = now;
+        memo.items = *items;
         Some((&memo.outcome, untouched))
     }
 
@@ -165,6 +185,6 @@ impl RootMemos {
         bodies().for_each(|body| item_edits::procedural_expansions(db, body, &mut procedural));
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
-        self.memos.insert(root, Memo { walks, files, outcome, seen, procedural });
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, procedural });
     }
 }

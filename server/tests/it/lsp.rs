@@ -1301,9 +1301,10 @@ fn an_edit_re_walks_only_the_edited_body() {
 /// After an edit, a root whose outcome nothing the edit touched could change is not
 /// judged again (engine/root_reuse.rs); one whose reach reads the edited body, whose
 /// workspace code sits in the edited file (lines move), whose walks read a macro
-/// the edit changed in another file, or any root once a directive or an item (a
-/// type alias; an impl's methods: where a `dyn` call goes) changes, is. A free
-/// function added elsewhere changes no other root's outcome.
+/// the edit changed in another file, or any root once a directive or an impl
+/// (its methods: where a `dyn` call goes) changes, is. A free function added
+/// elsewhere changes no other root's outcome; a type alias that only plain bodies
+/// name asks only the walks of the roots with code in their files.
 /// Each answer is checked against the lines it must have, and the last against a
 /// fresh load of the same files.
 #[test]
@@ -1403,10 +1404,11 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     assert_eq!(beside.timings.roots_reused, 4);
     assert_eq!(rows(&beside), rows(&made));
 
-    // A type alias in c.rs: `b_alias` now builds a `Vec`. An item's signature
-    // changed, so nothing is reused.
+    // A type alias in c.rs: `b_alias` now builds a `Vec`. Only b.rs's plain
+    // bodies name it: the roots with code there are asked (`b_alias` is judged
+    // again), `a_root` is not. `b_dyn` walks the trait's method in c.rs.
     let alias = edit(&mut live, &c, &format!("pub type Store = Vec<u8>;\n{c_tail}"));
-    assert_eq!(alias.timings.roots_reused, 0);
+    assert_eq!(reused(&alias), (4, 1));
     let mut expected = vec![helper_row.clone(), row("b.rs", 14, &["b::b_alias"]), row("b.rs", 25, &["b::b_macro"])];
     assert_eq!(rows(&alias), expected);
 
@@ -1692,6 +1694,62 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
     assert!(c.live.set_file_text(&a, &a_text.replace("PartialEq", "PartialEq, Unknown")).unwrap());
     c.analyze();
     assert_eq!(reused(&c.edit(&msg_added)), (1, 0));
+}
+
+/// A type or a const added or removed changes the item level, which every kept
+/// outcome was made under (`dyn` targets and methods picked resolve outside the
+/// walks), but under a name no other code spells it leaves every root as it
+/// was: none is asked. Spelled only in plain bodies (a call of the tuple
+/// struct, a lone pattern that a const of its name makes a constant, through a
+/// glob import), it asks only the roots with code in their files, whose walks
+/// tell. Spelled in a signature, or added under a derive (which makes an impl),
+/// the item level changed where no walk reads it: nothing is reused. Checked
+/// against the lines each answer must have, and against a fresh load.
+#[test]
+fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "types",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+            ("src/a.rs", "use crate::c::*;\n\n// noalloc:root\npub fn a_root() -> usize {\n    core::mem::size_of_val(&NoallocThing(1))\n}\n"),
+            ("src/b.rs", "use crate::c::*;\n\n// noalloc:root\npub fn b_root(x: u8) -> u8 {\n    match x {\n        NOALLOC_LIMIT => 1,\n        _ => 0,\n    }\n}\n"),
+            ("src/d.rs", "pub fn signed(_: &crate::c::NoallocSigned) {}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    // `NoallocThing` names nothing yet: a call with no known callee.
+    let first = c.analyze();
+    assert_eq!(rows(&first), vec![("a.rs".to_owned(), 5)], "{:#?}", first.findings);
+    let mut adding = |item: &str| {
+        if c.live.file_text(&c.path).as_deref() != Some(c_text) {
+            c.edit(c_text);
+        }
+        let added = c.edit(&format!("{c_text}\n{item}\n"));
+        (reused(&added), rows(&added))
+    };
+    assert_eq!(adding("pub struct NoallocUnspelled(pub u32);"), ((2, 2), rows(&first)));
+    assert_eq!(adding("pub enum NoallocUnspelled {\n    One,\n}"), ((2, 2), rows(&first)));
+    // The call now builds the struct: `a_root` is judged again and allocates
+    // nothing; `b_root` is not asked.
+    assert_eq!(adding("pub struct NoallocThing(pub u8);"), ((1, 1), vec![]));
+    // The pattern in `b_root` is now the const: it is judged again.
+    assert_eq!(adding("pub const NOALLOC_LIMIT: u8 = 3;"), ((1, 1), rows(&first)));
+    assert_eq!(adding("pub struct NoallocSigned;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((0, 0), rows(&first)));
+    // Removed again: `a_root`'s call has no callee.
+    let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
+    c.edit(&with_thing);
+    let removed = c.edit(c_text);
+    assert_eq!((reused(&removed), rows(&removed)), ((1, 1), rows(&first)));
+    let added = c.edit(&with_thing);
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&added), rows(&fresh));
+    assert_eq!(added.roots, fresh.roots);
 }
 
 /// Library files count in full once a workspace file `include!`s (it may take one
