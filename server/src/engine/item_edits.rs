@@ -1,6 +1,7 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
 //! add, remove or change plain items only (free functions, types, consts,
-//! statics: `plain_item`), under names no other code spells.
+//! statics, and the methods and consts of inherent impls: `PlainItem`), under
+//! names no other code spells (a method's: also as a method call's).
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -40,16 +41,19 @@
 //! changes only what walks of those bodies read: the roots whose workspace code
 //! is in none of those files (`TouchedNames::named_in_bodies_of`) are not asked.
 //!
-//! An edit qualifies when the file's text outside its top-level plain items of
-//! the touched names is the same token for token (whitespace aside), and each such
+//! An edit qualifies when the file's text outside its plain items of the
+//! touched names is the same token for token (whitespace aside), and each such
 //! item, before and after, has no attribute (a derive makes an `impl`), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (impls, traits, imports, modules,
-//! signatures of methods) are left to salsa. A type, a const or a static added,
-//! removed or changed also changes the item level a root's outcome is kept under
-//! (`incremental::items_generation`): other code sees it only by its name, so
-//! with its name spelled nowhere else the outcome stands, and the search counts
-//! every lone identifier pattern (`Patterns::Everywhere`).
+//! a macro call may expand to one). Other items (traits, their impls, imports,
+//! modules) are left to salsa. An inherent method is called only by its name
+//! (no desugaring calls one; std's generic bodies call trait methods only), so
+//! one added takes over no call that does not spell it. A type, a const, a
+//! static or a member added, removed or changed also changes the item level a
+//! root's outcome is kept under (`incremental::items_generation`): other code
+//! sees it only by its name, so with its name spelled nowhere else the outcome
+//! stands, and the search counts every lone identifier pattern
+//! (`Patterns::Everywhere`).
 
 use std::collections::VecDeque;
 
@@ -165,7 +169,7 @@ pub(crate) struct UntouchedFiles {
     /// Per name, and where a lone identifier pattern counts: `None` when an
     /// untouched file may name it outside the bodies of plain functions, else
     /// where they do.
-    spelled: FxHashMap<(String, Patterns), Option<SpelledIn>>,
+    spelled: FxHashMap<(String, Reading), Option<SpelledIn>>,
 }
 
 /// Where the files no edit touched name a function's name, when only the bodies
@@ -212,6 +216,7 @@ pub(crate) fn touched_names_unspelled(
     let db: &dyn SourceDatabase = sema.db;
     let before = log.texts_after(seen)?;
     let mut names = FxHashSet::default();
+    let mut members = false;
     let mut rests = FxHashMap::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
@@ -226,6 +231,7 @@ pub(crate) fn touched_names_unspelled(
         }
         let changed = items_changed(&before, now, edition)?;
         names.extend(changed.names);
+        members |= changed.members;
         rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
@@ -262,6 +268,7 @@ pub(crate) fn touched_names_unspelled(
     // A lone identifier pattern in another module sees an item there only through
     // an import, which changes the item level.
     let patterns = if includes || level_changed { Patterns::Everywhere } else { Patterns::InOpenBlocks };
+    let reading = Reading { patterns, method_calls: members };
     // A file touched after a name was looked for only makes the answer cautious.
     let mut bringing = Vec::new();
     let mut bodies_of = FxHashSet::default();
@@ -269,7 +276,7 @@ pub(crate) fn touched_names_unspelled(
         let stale = |spelled_in: &SpelledIn| {
             spelled_in.read_expansions && log.macros_edited_after(spelled_in.found_at, |file| db.file_text(file).text(db).clone())
         };
-        let key = (name.clone(), patterns);
+        let key = (name.clone(), reading);
         if spelled.get(&key).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
             spelled.remove(&key);
         }
@@ -286,10 +293,10 @@ pub(crate) fn touched_names_unspelled(
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
                     let source = || sema.parse(sema.attach_first_edition(file));
-                    let mut naming = naming(text, edition_of(db, file), patterns, std::slice::from_ref(&finder));
+                    let mut naming = naming(text, edition_of(db, file), reading, std::slice::from_ref(&finder));
                     if naming != Naming::Elsewhere && brought_words.in_text(text) {
                         read_expansions.set(true);
-                        let spelling = Spelling { name: &finder, bringing: &brought_words };
+                        let spelling = Spelling { name: &finder, bringing: &brought_words, method_calls: members };
                         naming = naming.and(spelling.in_file(sema, source().syntax()));
                     }
                     let within_bodies = |macro_calls: &[TextRange]| {
@@ -338,8 +345,8 @@ pub(crate) fn touched_names_unspelled(
                 let text = db.file_text(file).text(db);
                 if spells_any(text, &finders) || bringing.in_text(text) { Naming::Elsewhere } else { Naming::Nowhere }
             }
-            Some((rest, edition)) => naming_or_bringing(rest, *edition, &finders, &bringing),
-            None => naming_or_bringing(db.file_text(file).text(db), edition_of(db, file), &finders, &bringing),
+            Some((rest, edition)) => naming_or_bringing(rest, *edition, &finders, &bringing, members),
+            None => naming_or_bringing(db.file_text(file).text(db), edition_of(db, file), &finders, &bringing, members),
         };
         match naming {
             Naming::Nowhere => {}
@@ -395,6 +402,8 @@ const EXPANSION_DEPTH: usize = 8;
 struct Spelling<'a> {
     name: &'a memchr::memmem::Finder<'a>,
     bringing: &'a Words,
+    /// Whether a method call's name counts (`Reading::method_calls`).
+    method_calls: bool,
 }
 
 /// Words looked for token by token: an identifier is one word, found in a set;
@@ -513,7 +522,8 @@ impl Spelling<'_> {
                     let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
                     let may_call = token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_an_import(&token);
                     let brings = self.bringing.in_token(&token);
-                    if (brings && may_call) || (names && (word || where_a_path_can_be(&token, Patterns::Everywhere, Locals::MayBeHidden))) {
+                    let reading = Reading { patterns: Patterns::Everywhere, method_calls: self.method_calls };
+                    if (brings && may_call) || (names && (word || where_a_path_can_be(&token, reading, Locals::MayBeHidden))) {
                         return None;
                     }
                 }
@@ -583,12 +593,15 @@ pub(crate) fn body_file(db: &dyn SourceDatabase, def: DefWithBodyId) -> HirFileI
     }
 }
 
-/// What changed between two texts of a file, when only its top-level plain items
-/// did (`plain_item`).
+/// What changed between two texts of a file, when only its plain items did
+/// (`plain_items`).
 #[derive(Debug, PartialEq, Eq)]
 struct ItemsChanged {
     /// The names of the items added, removed or changed.
     names: FxHashSet<String>,
+    /// Whether one of them is a member of an impl (a method: a call names it
+    /// after a `.`).
+    members: bool,
     /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
     rest: String,
@@ -597,65 +610,127 @@ struct ItemsChanged {
 fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsChanged> {
     let parse = |text: &str| SourceFile::parse(text, edition).tree();
     let (before, after) = (parse(before), parse(after));
-    let items = |file: &SourceFile| -> Option<FxHashMap<String, Vec<String>>> {
-        let mut by_name: FxHashMap<String, Vec<String>> = FxHashMap::default();
-        for item in file.items() {
-            if let Some(name) = plain_item(&item) {
-                by_name.entry(name?).or_default().push(item.syntax().text().to_string());
-            }
+    let by_name = |file: &SourceFile| -> Option<FxHashMap<String, Vec<(String, bool)>>> {
+        let mut by_name: FxHashMap<String, Vec<(String, bool)>> = FxHashMap::default();
+        for item in plain_items(file)? {
+            by_name.entry(item.name).or_default().push((item.text, item.member));
         }
         by_name.values_mut().for_each(|texts| texts.sort_unstable());
         Some(by_name)
     };
-    let (then, now) = (items(&before)?, items(&after)?);
+    let (then, now) = (by_name(&before)?, by_name(&after)?);
     let names: FxHashSet<String> = then
         .keys()
         .chain(now.keys())
         .filter(|name| then.get(*name) != now.get(*name))
         .cloned()
         .collect();
+    let member = |texts: Option<&Vec<(String, bool)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, member)| member));
+    let members = names.iter().any(|name| member(then.get(name)) || member(now.get(name)));
     let kept = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)? == kept).then(|| ItemsChanged { names, rest: kept.join("\n") })
+    (outside_items(&before, &names)? == kept).then(|| ItemsChanged { names, members, rest: kept.join("\n") })
 }
 
-/// The name of `item` when it is a plain item: a free function, a struct, an
-/// enum, a union, a type alias, a const or a static, which other code sees only
-/// by its name (`Some(None)`: one whose name is missing, `const _`, which makes
-/// the file's edits unread). A trait
-/// (whose methods a call may pick with no path to it), an impl, an import, a
-/// module, a macro's definition or call, and the rest are not (`None`).
-fn plain_item(item: &ast::Item) -> Option<Option<String>> {
-    let name = match item {
-        ast::Item::Fn(it) => it.name(),
-        ast::Item::Struct(it) => it.name(),
-        ast::Item::Enum(it) => it.name(),
-        ast::Item::Union(it) => it.name(),
-        ast::Item::TypeAlias(it) => it.name(),
-        ast::Item::Const(it) => it.name(),
-        ast::Item::Static(it) => it.name(),
-        _ => return None,
-    };
-    Some(name.map(|name| name.text().to_string()))
+/// An item other code sees only by its name: a free function, a struct, an
+/// enum, a union, a type alias, a const or a static at the top level of a file,
+/// or a function or a const in a plain inherent impl (`plain_impl`). A trait
+/// (whose methods a call may pick with no path to it), a trait's impl (which
+/// std's generic bodies call into), an import, a module, a macro's definition
+/// or call, and the rest are not.
+struct PlainItem {
+    name: String,
+    /// Its text; a member's with its impl's header before it (`impl Foo` moved
+    /// to `impl Bar` changes what its methods are called on).
+    text: String,
+    node: SyntaxNode,
+    member: bool,
 }
 
-/// The tokens of `file` outside its top-level plain items named in `names`, but
-/// whitespace; `None` when one of those items has an attribute, or an item or a
-/// macro call in it.
-fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
-    let mut left_out: Vec<TextRange> = Vec::new();
+/// The plain items of `file`; `None` when one has no name (`const _`), which
+/// makes its edits unread.
+fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
+    let mut items = Vec::new();
     for item in file.items() {
-        if !plain_item(&item).flatten().is_some_and(|name| names.contains(&name)) {
+        if let Some(members) = plain_impl(&item) {
+            let body = members.syntax().text_range();
+            let header: String = item
+                .syntax()
+                .descendants_with_tokens()
+                .filter_map(NodeOrToken::into_token)
+                .filter(|token| !body.contains_range(token.text_range()) && token.kind() != SyntaxKind::WHITESPACE)
+                .map(|token| token.text().to_owned())
+                .collect::<Vec<_>>()
+                .join(" ");
+            for member in members.assoc_items() {
+                let name = member_name(&member);
+                let text = format!("{header}\n{}", member.syntax().text());
+                items.push(PlainItem { name: name?.text().to_string(), text, node: member.syntax().clone(), member: true });
+            }
             continue;
         }
-        let reaches_out = item.syntax().descendants().any(|node| {
-            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
-                || (node != *item.syntax() && ast::Item::can_cast(node.kind()))
+        let name = match &item {
+            ast::Item::Fn(it) => it.name(),
+            ast::Item::Struct(it) => it.name(),
+            ast::Item::Enum(it) => it.name(),
+            ast::Item::Union(it) => it.name(),
+            ast::Item::TypeAlias(it) => it.name(),
+            ast::Item::Const(it) => it.name(),
+            ast::Item::Static(it) => it.name(),
+            _ => continue,
+        };
+        items.push(PlainItem { name: name?.text().to_string(), text: item.syntax().text().to_string(), node: item.syntax().clone(), member: false });
+    }
+    Some(items)
+}
+
+/// The name of a function or a const of an impl.
+fn member_name(member: &ast::AssocItem) -> Option<ast::Name> {
+    match member {
+        ast::AssocItem::Fn(it) => it.name(),
+        ast::AssocItem::Const(it) => it.name(),
+        _ => None,
+    }
+}
+
+/// The members of `item` when it is a plain inherent impl: no trait, no
+/// attribute, no macro call in its header, and nothing in it but functions and
+/// consts.
+fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
+    let ast::Item::Impl(imp) = item else { return None };
+    let members = imp.assoc_item_list()?;
+    let header_plain = imp.syntax().descendants().all(|node| {
+        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+    });
+    let only_fns_and_consts = members.assoc_items().all(|member| matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_)));
+    (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
+}
+
+/// The tokens of `file` outside its plain items named in `names` (and outside
+/// an impl whose every member is among them), but whitespace; `None` when one of
+/// those items has an attribute, or an item or a macro call in it.
+fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
+    let mut left_out: Vec<TextRange> = Vec::new();
+    for item in plain_items(file)? {
+        if !names.contains(&item.name) {
+            continue;
+        }
+        let reaches_out = item.node.descendants().any(|node| {
+            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL) || (node != item.node && ast::Item::can_cast(node.kind()))
         });
         if reaches_out {
             return None;
         }
-        left_out.push(item.syntax().text_range());
+        left_out.push(item.node.text_range());
+    }
+    // An impl made of touched members only, or of none, changes nothing but
+    // through them.
+    for item in file.items() {
+        if let Some(members) = plain_impl(&item) {
+            if members.assoc_items().all(|member| member_name(&member).is_some_and(|name| names.contains(&*name.text()))) {
+                left_out.push(item.syntax().text_range());
+            }
+        }
     }
     let tokens = file.syntax().descendants_with_tokens().filter_map(|element| match element {
         NodeOrToken::Token(token)
@@ -679,8 +754,9 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 /// Where `text`, a touched file's, can name a free function called one of
 /// `names` (`naming`); anywhere when a call of one of the macros in `bringing`
 /// may be made there (`may_call_any`).
-fn naming_or_bringing(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>], bringing: &Words) -> Naming {
-    if may_call_any(text, edition, bringing) { Naming::Elsewhere } else { naming(text, edition, Patterns::Everywhere, names) }
+fn naming_or_bringing(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>], bringing: &Words, method_calls: bool) -> Naming {
+    let reading = Reading { patterns: Patterns::Everywhere, method_calls };
+    if may_call_any(text, edition, bringing) { Naming::Elsewhere } else { naming(text, edition, reading, names) }
 }
 
 /// Whether `text`, Rust source of `edition`, spells one of the macros in
@@ -740,7 +816,7 @@ impl Naming {
 /// field `len: usize`, `use x as len`), apart from a lone identifier pattern
 /// (`let len`) where `patterns` says. A plain comment counts nowhere: it is no
 /// token of any macro's input.
-fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::memmem::Finder<'_>]) -> Naming {
+fn naming(text: &str, edition: Edition, reading: Reading, names: &[memchr::memmem::Finder<'_>]) -> Naming {
     let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
     if names.is_empty() {
         return Naming::Nowhere;
@@ -754,7 +830,7 @@ fn naming(text: &str, edition: Edition, patterns: Patterns, names: &[memchr::mem
         let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
         let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
-            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, patterns, Locals::Shadow)));
+            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, reading, Locals::Shadow)));
         if !names {
             continue;
         }
@@ -820,6 +896,23 @@ enum Patterns {
     /// In a file of another module: only inside a block that imports a glob or
     /// holds a macro call where an item can be (which may expand to an import).
     InOpenBlocks,
+}
+
+/// Where a spelling of a touched name counts, besides a path's (`naming`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Reading {
+    patterns: Patterns,
+    /// Whether a method call's name counts: one of the names is a member of an
+    /// impl (`x.len()` may call it).
+    method_calls: bool,
+}
+
+impl Reading {
+    /// Paths and the lone identifier patterns `patterns` says.
+    #[cfg(test)]
+    fn paths(patterns: Patterns) -> Reading {
+        Reading { patterns, method_calls: false }
+    }
 }
 
 /// Whether a local binding before a path in its body counts as shadowing the
@@ -927,23 +1020,19 @@ fn in_an_import(token: &SyntaxToken) -> bool {
 }
 
 /// Whether the identifier `token` stands where a path to a free function can be
-/// (`naming`).
-fn where_a_path_can_be(token: &SyntaxToken, patterns: Patterns, locals: Locals) -> bool {
+/// (`naming`), or, as `reading` says, where a method call names its method.
+fn where_a_path_can_be(token: &SyntaxToken, reading: Reading, locals: Locals) -> bool {
     let Some(parent) = token.parent() else { return true };
     let holder = parent.parent().map(|node| node.kind());
     match parent.kind() {
         SyntaxKind::NAME => {
-            holder == Some(SyntaxKind::IDENT_PAT) && (patterns == Patterns::Everywhere || in_an_open_block(&parent))
+            holder == Some(SyntaxKind::IDENT_PAT) && (reading.patterns == Patterns::Everywhere || in_an_open_block(&parent))
         }
+        SyntaxKind::NAME_REF if holder == Some(SyntaxKind::METHOD_CALL_EXPR) => reading.method_calls,
         SyntaxKind::NAME_REF => {
             !matches!(
                 holder,
-                Some(
-                    SyntaxKind::FIELD_EXPR
-                        | SyntaxKind::METHOD_CALL_EXPR
-                        | SyntaxKind::RECORD_EXPR_FIELD
-                        | SyntaxKind::RECORD_PAT_FIELD
-                )
+                Some(SyntaxKind::FIELD_EXPR | SyntaxKind::RECORD_EXPR_FIELD | SyntaxKind::RECORD_PAT_FIELD)
             ) && !(locals == Locals::Shadow && a_local_binding(&parent, token.text()))
         }
         _ => true,
@@ -985,11 +1074,32 @@ mod tests {
     }
 
     #[test]
+    fn the_members_of_an_inherent_impl_are_plain_items_too() {
+        let members = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
+        let with_impl = format!("{FILE}impl S {{\n    fn a() -> u8 {{ 1 }}\n}}\n");
+        // An impl added whole, a method added to one, changed, or moved to
+        // another type by the impl's header.
+        assert_eq!(names(FILE, &with_impl), Some(vec!["a".to_owned()]));
+        assert_eq!(members(FILE, &with_impl), Some(true));
+        let more = with_impl.replace("}\n}\n", "}\n    pub const B: u8 = 2;\n    fn c(&self) {}\n}\n");
+        assert_eq!(names(&with_impl, &more), Some(vec!["B".to_owned(), "c".to_owned()]));
+        assert_eq!(names(&with_impl, &with_impl.replace("{ 1 }", "{ 2 }")), Some(vec!["a".to_owned()]));
+        assert_eq!(names(&more, &more.replace("impl S", "impl<T> W<T>")), Some(["B", "a", "c"].map(str::to_owned).to_vec()));
+        // An impl with no members changes nothing.
+        assert_eq!(names(FILE, &format!("{FILE}impl S {{}}\n")), Some(vec![]));
+        assert_eq!(members(FILE, &format!("{FILE}fn f() {{}}\n")), Some(false));
+    }
+
+    #[test]
     fn an_edit_of_anything_but_plain_items_is_not_read() {
-        // A method, a trait, an import, a module, an unnamed const; an item's
-        // attribute (a derive makes an impl), item or macro call (a type's too).
-        assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} }}\n")), None);
+        // A trait, a trait's impl, an impl with an attribute or a macro call in
+        // it, an import, a module, an unnamed const; an item's attribute (a
+        // derive makes an impl), item or macro call (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}impl Clone for S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} make!(); }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}use std::fmt::Write;\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}mod m {{}}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
@@ -1007,6 +1117,19 @@ mod tests {
     }
 
     #[test]
+    fn a_member_is_named_by_a_method_call_too() {
+        let finders = [memchr::memmem::Finder::new("len")];
+        let members = Reading { patterns: Patterns::Everywhere, method_calls: true };
+        let naming = |text: &str, reading: Reading| naming(text, Edition::CURRENT, reading, &finders);
+        let in_a_body = Naming::InPlainBodies { macro_calls: Vec::new() };
+        assert_eq!(naming("fn f(v: &[u8]) -> usize { v.len() }", members), in_a_body);
+        assert_eq!(naming("fn f(v: &[u8]) -> usize { v.len() }", Reading::paths(Patterns::Everywhere)), Naming::Nowhere);
+        assert_eq!(naming("const N: usize = V.len();", members), Naming::Elsewhere);
+        // A field is no method.
+        assert_eq!(naming("fn f(s: S) -> usize { s.len }", members), Naming::Nowhere);
+    }
+
+    #[test]
     fn names_are_found_as_whole_words_only() {
         let finders = [memchr::memmem::Finder::new("item")];
         assert!(spells_any("call(item)", &finders));
@@ -1018,7 +1141,7 @@ mod tests {
     #[test]
     fn a_function_is_named_only_where_a_path_can_be() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let names = |text: &str| naming(text, Edition::CURRENT, Patterns::Everywhere, &finders) != Naming::Nowhere;
+        let names = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::Everywhere), &finders) != Naming::Nowhere;
         // Methods, fields, definitions and plain comments name no free function.
         for text in [
             "fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }",
@@ -1073,7 +1196,7 @@ mod tests {
         }
         // In another module's file a lone identifier pattern counts only in a block
         // whose imports, or what a macro there makes, may bring the function in.
-        let elsewhere = |text: &str| naming(text, Edition::CURRENT, Patterns::InOpenBlocks, &finders) != Naming::Nowhere;
+        let elsewhere = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::InOpenBlocks), &finders) != Naming::Nowhere;
         // A path to a binding in scope names no function either.
         for text in [
             "fn f() { let len = 1; }",
@@ -1127,7 +1250,7 @@ mod tests {
     #[test]
     fn a_name_in_a_plain_body_is_told_from_one_elsewhere() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let naming = |text: &str| naming(text, Edition::CURRENT, Patterns::Everywhere, &finders);
+        let naming = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::Everywhere), &finders);
         // Only a walk of the body reads it.
         for text in [
             "fn f() -> usize { len() }",

@@ -1696,12 +1696,13 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
     assert_eq!(reused(&c.edit(&msg_added)), (1, 0));
 }
 
-/// A type or a const added or removed changes the item level, which every kept
-/// outcome was made under (`dyn` targets and methods picked resolve outside the
-/// walks), but under a name no other code spells it leaves every root as it
-/// was: none is asked. Spelled only in plain bodies (a call of the tuple
-/// struct, a lone pattern that a const of its name makes a constant, through a
-/// glob import), it asks only the roots with code in their files, whose walks
+/// A type, a const or a method added or removed changes the item level, which
+/// every kept outcome was made under (`dyn` targets and methods picked resolve
+/// outside the walks), but under a name no other code spells it leaves every
+/// root as it was: none is asked. Spelled only in plain bodies (a call of the
+/// tuple struct, a lone pattern that a const of its name makes a constant,
+/// through a glob import; a method call that an inherent method now takes from
+/// a trait's), it asks only the roots with code in their files, whose walks
 /// tell. Spelled in a signature, or added under a derive (which makes an impl),
 /// the item level changed where no walk reads it: nothing is reused. Checked
 /// against the lines each answer must have, and against a fresh load.
@@ -1712,10 +1713,11 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "types",
         &[
-            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "use crate::c::*;\n\n// noalloc:root\npub fn a_root() -> usize {\n    core::mem::size_of_val(&NoallocThing(1))\n}\n"),
             ("src/b.rs", "use crate::c::*;\n\n// noalloc:root\npub fn b_root(x: u8) -> u8 {\n    match x {\n        NOALLOC_LIMIT => 1,\n        _ => 0,\n    }\n}\n"),
-            ("src/d.rs", "pub fn signed(_: &crate::c::NoallocSigned) {}\n"),
+            ("src/d.rs", "pub fn signed(_: &crate::c::NoallocSigned) {}\n\npub struct Holder;\n\npub trait Grow {\n    fn noalloc_grow(&self) -> usize {\n        0\n    }\n}\n\nimpl Grow for Holder {}\n"),
+            ("src/e.rs", "use crate::d::{Grow, Holder};\n\n// noalloc:root\npub fn e_root() -> usize {\n    Holder.noalloc_grow()\n}\n"),
         ],
     );
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
@@ -1732,21 +1734,27 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
         let added = c.edit(&format!("{c_text}\n{item}\n"));
         (reused(&added), rows(&added))
     };
-    assert_eq!(adding("pub struct NoallocUnspelled(pub u32);"), ((2, 2), rows(&first)));
-    assert_eq!(adding("pub enum NoallocUnspelled {\n    One,\n}"), ((2, 2), rows(&first)));
+    assert_eq!(adding("pub struct NoallocUnspelled(pub u32);"), ((3, 3), rows(&first)));
+    assert_eq!(adding("pub enum NoallocUnspelled {\n    One,\n}"), ((3, 3), rows(&first)));
+    let with_method = "pub struct NoallocUnspelled;\n\nimpl NoallocUnspelled {\n    pub fn noalloc_unspelled(&self) {}\n}";
+    assert_eq!(adding(with_method), ((3, 3), rows(&first)));
     // The call now builds the struct: `a_root` is judged again and allocates
-    // nothing; `b_root` is not asked.
-    assert_eq!(adding("pub struct NoallocThing(pub u8);"), ((1, 1), vec![]));
+    // nothing; the others are not asked.
+    assert_eq!(adding("pub struct NoallocThing(pub u8);"), ((2, 2), vec![]));
     // The pattern in `b_root` is now the const: it is judged again.
-    assert_eq!(adding("pub const NOALLOC_LIMIT: u8 = 3;"), ((1, 1), rows(&first)));
+    assert_eq!(adding("pub const NOALLOC_LIMIT: u8 = 3;"), ((2, 2), rows(&first)));
+    // `Holder.noalloc_grow()` now calls the inherent method, which allocates.
+    let inherent = "impl crate::d::Holder {\n    pub fn noalloc_grow(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}";
+    let grown = vec![("a.rs".to_owned(), 5), ("c.rs".to_owned(), 7)];
+    assert_eq!(adding(inherent), ((2, 2), grown));
     assert_eq!(adding("pub struct NoallocSigned;"), ((0, 0), rows(&first)));
     assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((0, 0), rows(&first)));
     // Removed again: `a_root`'s call has no callee.
     let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
     c.edit(&with_thing);
     let removed = c.edit(c_text);
-    assert_eq!((reused(&removed), rows(&removed)), ((1, 1), rows(&first)));
-    let added = c.edit(&with_thing);
+    assert_eq!((reused(&removed), rows(&removed)), ((2, 2), rows(&first)));
+    let added = c.edit(&format!("{with_thing}\n{inherent}\n"));
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     assert_eq!(rows(&added), rows(&fresh));
     assert_eq!(added.roots, fresh.roots);
