@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types] \
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods] \
 //!     [--root PATTERN]... [--open FILE]
 //! ```
 //!
@@ -54,12 +54,16 @@ fn main() {
     // prove the edit leaves other bodies alone and asks salsa whether each reused
     // outcome's walks still hold.
     // `types`: add and remove a struct instead, which changes the item level every
-    // kept outcome is checked against.
+    // kept outcome is checked against; `methods`: a struct with an inherent impl
+    // holding a method.
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=") || mode == "types";
-    let item_text =
-        if mode == "types" { "pub struct BenchType(pub u32);\n".to_owned() } else { format!("fn {item_name}() -> u32 {{ 1 }}\n") };
+    let items = mode == "items" || mode.starts_with("items=") || mode == "types" || mode == "methods";
+    let item_text = match mode.as_str() {
+        "types" => "pub struct BenchType(pub u32);\n".to_owned(),
+        "methods" => "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }\n".to_owned(),
+        _ => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
+    };
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -176,6 +180,8 @@ fn main() {
         lines.len(),
         if mode == "types" {
             ", adding and removing a struct".to_owned()
+        } else if mode == "methods" {
+            ", adding and removing a struct with a method".to_owned()
         } else if items {
             format!(", adding and removing a fn `{item_name}`")
         } else {
