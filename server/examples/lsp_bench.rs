@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods] \
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods|imports] \
 //!     [--root PATTERN]... [--open FILE]
 //! ```
 //!
@@ -55,13 +55,14 @@ fn main() {
     // outcome's walks still hold.
     // `types`: add and remove a struct instead, which changes the item level every
     // kept outcome is checked against; `methods`: a struct with an inherent impl
-    // holding a method.
+    // holding a method; `imports`: an import (of a struct no file names).
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=") || mode == "types" || mode == "methods";
+    let items = mode == "items" || mode.starts_with("items=") || ["types", "methods", "imports"].contains(&mode.as_str());
     let item_text = match mode.as_str() {
         "types" => "pub struct BenchType(pub u32);\n".to_owned(),
         "methods" => "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }\n".to_owned(),
+        "imports" => "use std::collections::BTreeSet;\n".to_owned(),
         _ => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
     };
     let server = std::env::var_os("NOALLOC_LS")
@@ -182,6 +183,8 @@ fn main() {
             ", adding and removing a struct".to_owned()
         } else if mode == "methods" {
             ", adding and removing a struct with a method".to_owned()
+        } else if mode == "imports" {
+            ", adding and removing an import".to_owned()
         } else if items {
             format!(", adding and removing a fn `{item_name}`")
         } else {

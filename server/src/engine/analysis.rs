@@ -660,14 +660,16 @@ impl<'a> Analyzer<'a> {
         analysis
     }
 
-    /// What an outcome is reused under: the settings, the directives and what the
-    /// workspace's macro calls may resolve to, written out whole (compared, not
-    /// hashed). The rest of the item level is told apart (`RootMemos::begin`).
+    /// What an outcome is reused under: the settings, the directives, what the
+    /// workspace's macro calls may resolve to and the traits in scope, written
+    /// out whole (compared, not hashed). The rest of the item level is told apart
+    /// (`RootMemos::begin`).
     fn reuse_context(&self, config: &CheckConfig) -> String {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local = super::load::workspace_crates(self.db);
-        let mut context = format!("macros {}\n{config:?}\n", super::incremental::macros_generation(db, local));
+        let (macros, traits) = (super::incremental::macros_generation(db, local.clone()), super::incremental::traits_generation(db, local));
+        let mut context = format!("macros {macros} traits {traits}\n{config:?}\n");
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
         }

@@ -158,6 +158,37 @@ fn macro_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec
     names
 }
 
+/// A number that changes whenever the traits in scope of a module of `crates`
+/// (declared or imported by name; a method call may pick one of their methods
+/// with no path to it) have. Part of the item level too, kept apart so that an
+/// import added or removed that brings no trait is read by the names it binds
+/// (`item_edits`).
+pub(crate) fn traits_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
+    *traits_generation_query(db, CratesKey::new(db, crates))
+}
+
+#[salsa::tracked(returns(ref))]
+fn traits_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
+    for &krate in key.crates(db) {
+        traits_in_scope(db, krate);
+    }
+    next_generation()
+}
+
+/// Per module of `krate`, the traits its names resolve to.
+#[salsa::tracked(returns(ref))]
+fn traits_in_scope(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<(hir_def::ModuleId, hir_def::TraitId)> {
+    let mut traits = Vec::new();
+    for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
+        for (_, per_ns) in module.scope.entries() {
+            if let Some(hir_def::ModuleDefId::TraitId(trait_)) = per_ns.types.map(|item| item.def) {
+                traits.push((module_id, trait_));
+            }
+        }
+    }
+    traits
+}
+
 /// Reads the signature of `def` and of what it holds (fields, variants, a trait's
 /// items), so that a query calling this depends on them.
 fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {

@@ -1,7 +1,8 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
 //! add, remove or change plain items only (free functions, types, consts,
-//! statics, and the methods and consts of inherent impls: `PlainItem`), under
-//! names no other code spells (a method's: also as a method call's).
+//! statics, the methods and consts of inherent impls, the names imports bind:
+//! `PlainItem`), under names no other code spells (a method's: also as a method
+//! call's).
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -45,11 +46,14 @@
 //! touched names is the same token for token (whitespace aside), and each such
 //! item, before and after, has no attribute (a derive makes an `impl`), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (traits, their impls, imports,
-//! modules) are left to salsa. An inherent method is called only by its name
-//! (no desugaring calls one; std's generic bodies call trait methods only), so
-//! one added takes over no call that does not spell it. A type, a const, a
-//! static or a member added, removed or changed also changes the item level a
+//! a macro call may expand to one). Other items (traits, their impls, glob
+//! imports, modules) are left to salsa. An import is read as the names it binds,
+//! each to its path: it changes what paths spelling them resolve to, and which
+//! traits are in scope, which the outcomes are kept under
+//! (`incremental::traits_generation`). An inherent method is called only by its
+//! name (no desugaring calls one; std's generic bodies call trait methods only),
+//! so one added takes over no call that does not spell it. A type, a const, a
+//! static, a member or an import added, removed or changed also changes the item level a
 //! root's outcome is kept under (`incremental::items_generation`): other code
 //! sees it only by its name, so with its name spelled nowhere else the outcome
 //! stands, and the search counts every lone identifier pattern
@@ -63,7 +67,7 @@ use hir::Semantics;
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
 use ra_ap_syntax::{
     AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
-    ast::{self, HasAttrs, HasLoopBody, HasModuleItem, HasName},
+    ast::{self, HasAttrs, HasLoopBody, HasModuleItem, HasName, HasVisibility},
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -627,17 +631,17 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         .collect();
     let member = |texts: Option<&Vec<(String, bool)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, member)| member));
     let members = names.iter().any(|name| member(then.get(name)) || member(now.get(name)));
-    let kept = outside_items(&after, &names)?;
+    let (kept, read) = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)? == kept).then(|| ItemsChanged { names, members, rest: kept.join("\n") })
+    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
 /// enum, a union, a type alias, a const or a static at the top level of a file,
-/// or a function or a const in a plain inherent impl (`plain_impl`). A trait
-/// (whose methods a call may pick with no path to it), a trait's impl (which
-/// std's generic bodies call into), an import, a module, a macro's definition
-/// or call, and the rest are not.
+/// a function or a const in a plain inherent impl (`plain_impl`), or a name a
+/// plain import binds (`import_bindings`). A trait (whose methods a call may
+/// pick with no path to it), a trait's impl (which std's generic bodies call
+/// into), a module, a macro's definition or call, and the rest are not.
 struct PlainItem {
     name: String,
     /// Its text; a member's with its impl's header before it (`impl Foo` moved
@@ -654,18 +658,17 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
     for item in file.items() {
         if let Some(members) = plain_impl(&item) {
             let body = members.syntax().text_range();
-            let header: String = item
-                .syntax()
-                .descendants_with_tokens()
-                .filter_map(NodeOrToken::into_token)
-                .filter(|token| !body.contains_range(token.text_range()) && token.kind() != SyntaxKind::WHITESPACE)
-                .map(|token| token.text().to_owned())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let header = tokens_outside(item.syntax(), &[body]).join(" ");
             for member in members.assoc_items() {
                 let name = member_name(&member);
                 let text = format!("{header}\n{}", member.syntax().text());
                 items.push(PlainItem { name: name?.text().to_string(), text, node: member.syntax().clone(), member: true });
+            }
+            continue;
+        }
+        if let ast::Item::Use(import) = &item {
+            for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
+                items.push(PlainItem { name, text, node: leaf, member: false });
             }
             continue;
         }
@@ -682,6 +685,58 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
         items.push(PlainItem { name: name?.text().to_string(), text: item.syntax().text().to_string(), node: item.syntax().clone(), member: false });
     }
     Some(items)
+}
+
+/// The names a plain import binds: each with what it binds it to (its
+/// visibility and full path, `use a::{b as c}` binding `c` to `a::b`) and its
+/// leaf. `None` when it is not plain: under an attribute, or holding a glob, an
+/// `_` (which brings a trait into scope unnamed) or a leaf whose name cannot be
+/// told. Two imports binding the same names to the same paths are the same, in
+/// any order or grouping.
+fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)>> {
+    if import.attrs().next().is_some() {
+        return None;
+    }
+    let visibility = import.visibility().map(|visibility| tokens_outside(visibility.syntax(), &[]).concat()).unwrap_or_default();
+    let mut bindings = Vec::new();
+    let mut trees = vec![(import.use_tree()?, String::new())];
+    while let Some((tree, prefix)) = trees.pop() {
+        if tree.star_token().is_some() || (tree.path().is_none() && tree.coloncolon_token().is_some()) {
+            return None;
+        }
+        let path = match (tree.path(), prefix.is_empty()) {
+            (Some(path), true) => tokens_outside(path.syntax(), &[]).concat(),
+            (Some(path), false) => format!("{prefix}::{}", tokens_outside(path.syntax(), &[]).concat()),
+            (None, _) => prefix,
+        };
+        if let Some(list) = tree.use_tree_list() {
+            trees.extend(list.use_trees().map(|tree| (tree, path.clone())));
+            continue;
+        }
+        // `a::b::{self}` binds `b` to `a::b`.
+        let path = path.strip_suffix("::self").map_or(path.clone(), str::to_owned);
+        let name = match tree.rename() {
+            Some(rename) => rename.name()?.text().to_string(),
+            None => {
+                let name = path.rsplit("::").next()?;
+                if matches!(name, "" | "self" | "super" | "crate") {
+                    return None;
+                }
+                name.to_owned()
+            }
+        };
+        bindings.push((name.clone(), format!("{visibility} {path} as {name}"), tree.syntax().clone()));
+    }
+    Some(bindings)
+}
+
+/// The tokens of `node` outside `ranges`, but whitespace.
+fn tokens_outside(node: &SyntaxNode, ranges: &[TextRange]) -> Vec<String> {
+    node.descendants_with_tokens()
+        .filter_map(NodeOrToken::into_token)
+        .filter(|token| token.kind() != SyntaxKind::WHITESPACE && !ranges.iter().any(|range| range.contains_range(token.text_range())))
+        .map(|token| token.text().to_owned())
+        .collect()
 }
 
 /// The name of a function or a const of an impl.
@@ -706,11 +761,15 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
 }
 
-/// The tokens of `file` outside its plain items named in `names` (and outside
-/// an impl whose every member is among them), but whitespace; `None` when one of
-/// those items has an attribute, or an item or a macro call in it.
-fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<String>> {
-    let mut left_out: Vec<TextRange> = Vec::new();
+/// The tokens of `file`, but whitespace, as they are compared (`.0`) and as they
+/// are read (`.1`); `None` when one of its plain items named in `names` has an
+/// attribute, or an item or a macro call in it. Read: outside those items, and
+/// outside an impl whose every member is among them (or that has none).
+/// Compared: outside every plain import too (whose bindings are its items); a
+/// binding the edits did not touch is read where it names one (`pub use
+/// self::f as g` with `f` added).
+fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<String>, Vec<String>)> {
+    let mut touched: Vec<TextRange> = Vec::new();
     for item in plain_items(file)? {
         if !names.contains(&item.name) {
             continue;
@@ -721,27 +780,27 @@ fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<Vec<Str
         if reaches_out {
             return None;
         }
-        left_out.push(item.node.text_range());
+        touched.push(item.node.text_range());
     }
     // An impl made of touched members only, or of none, changes nothing but
     // through them.
     for item in file.items() {
-        if let Some(members) = plain_impl(&item) {
-            if members.assoc_items().all(|member| member_name(&member).is_some_and(|name| names.contains(&*name.text()))) {
-                left_out.push(item.syntax().text_range());
+        let all_touched = |members: ast::AssocItemList| {
+            members.assoc_items().all(|member| member_name(&member).is_some_and(|name| names.contains(&*name.text())))
+        };
+        if plain_impl(&item).is_some_and(all_touched) {
+            touched.push(item.syntax().text_range());
+        }
+    }
+    let mut compared_apart = touched.clone();
+    for item in file.items() {
+        if let ast::Item::Use(import) = &item {
+            if import_bindings(import).is_some() {
+                compared_apart.push(item.syntax().text_range());
             }
         }
     }
-    let tokens = file.syntax().descendants_with_tokens().filter_map(|element| match element {
-        NodeOrToken::Token(token)
-            if token.kind() != SyntaxKind::WHITESPACE
-                && !left_out.iter().any(|range| range.contains_range(token.text_range())) =>
-        {
-            Some(token.text().to_owned())
-        }
-        _ => None,
-    });
-    Some(tokens.collect())
+    Some((tokens_outside(file.syntax(), &compared_apart), tokens_outside(file.syntax(), &touched)))
 }
 
 /// Whether `text` holds one of the names as a whole word (a byte other than an
@@ -1081,6 +1140,8 @@ mod tests {
         // another type by the impl's header.
         assert_eq!(names(FILE, &with_impl), Some(vec!["a".to_owned()]));
         assert_eq!(members(FILE, &with_impl), Some(true));
+        // Its header is read with its members only.
+        assert!(!items_changed(FILE, &with_impl, Edition::CURRENT).unwrap().rest.contains("impl"));
         let more = with_impl.replace("}\n}\n", "}\n    pub const B: u8 = 2;\n    fn c(&self) {}\n}\n");
         assert_eq!(names(&with_impl, &more), Some(vec!["B".to_owned(), "c".to_owned()]));
         assert_eq!(names(&with_impl, &with_impl.replace("{ 1 }", "{ 2 }")), Some(vec!["a".to_owned()]));
@@ -1091,16 +1152,39 @@ mod tests {
     }
 
     #[test]
+    fn an_import_binds_its_names_as_plain_items() {
+        let with = |import: &str| FILE.replace("use std::fmt;", import);
+        let names_of = |before: &str, after: &str| names(&with(before), &with(after));
+        let names = |list: &[&str]| Some(list.iter().map(|name| name.to_string()).collect::<Vec<_>>());
+        assert_eq!(names_of("use std::fmt;", "use std::fmt;\nuse std::fmt::Debug;"), names(&["Debug"]));
+        assert_eq!(names_of("use std::fmt;", "use std::{fmt, io};"), names(&["io"]));
+        assert_eq!(names_of("use std::{fmt, io};", "use std::{io, fmt};"), names(&[]));
+        assert_eq!(names_of("use std::{fmt, io};", "use std::io;\nuse std::fmt;"), names(&[]));
+        assert_eq!(names_of("use std::fmt;", "use std::fmt as f;"), names(&["f", "fmt"]));
+        assert_eq!(names_of("use std::fmt;", "pub(crate) use std::fmt;"), names(&["fmt"]));
+        assert_eq!(names_of("use std::fmt;", "use std::fmt::{self, Write as W};"), names(&["W"]));
+        assert_eq!(names_of("use std::fmt;", "use core::fmt;"), names(&["fmt"]));
+        // A glob, an `_` (a trait brought in unnamed), an attribute.
+        assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), None);
+        assert_eq!(names_of("use std::fmt;", "use std::fmt;\nuse std::fmt::Write as _;"), None);
+        assert_eq!(names_of("use std::fmt;", "#[allow(unused_imports)]\nuse std::fmt;"), None);
+        // A binding the edits left is read where it names what they touched.
+        let reexported = with("pub use self::kept as again;");
+        let changed = items_changed(&reexported, &reexported.replace("    1\n", "    2\n"), Edition::CURRENT).unwrap();
+        assert_eq!(changed.names, FxHashSet::from_iter(["kept".to_owned()]));
+        assert!(changed.rest.contains("kept"), "{}", changed.rest);
+    }
+
+    #[test]
     fn an_edit_of_anything_but_plain_items_is_not_read() {
         // A trait, a trait's impl, an impl with an attribute or a macro call in
-        // it, an import, a module, an unnamed const; an item's attribute (a
-        // derive makes an impl), item or macro call (a type's too).
+        // it, a module, an unnamed const; an item's attribute (a derive makes an
+        // impl), item or macro call (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl Clone for S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} make!(); }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);
-        assert_eq!(names(FILE, &format!("{FILE}use std::fmt::Write;\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}mod m {{}}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone)]\npub struct S;")), None);

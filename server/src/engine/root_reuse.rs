@@ -9,8 +9,9 @@
 //! traits, types and what each name resolves to, where `dyn` targets and the
 //! values a root's parameters may hold come from; a free function added or removed
 //! is not among them, only the walks of bodies that name it see it; a type, a
-//! const, a static or an inherent impl's method under a name only plain bodies
-//! spell is seen by their walks only, as `item_edits` proves), every walk
+//! const, a static, an inherent impl's method or an import's binding under a
+//! name only plain bodies spell is seen by their walks only, as `item_edits`
+//! proves), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).

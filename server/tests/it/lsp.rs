@@ -1696,15 +1696,16 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
     assert_eq!(reused(&c.edit(&msg_added)), (1, 0));
 }
 
-/// A type, a const or a method added or removed changes the item level, which
-/// every kept outcome was made under (`dyn` targets and methods picked resolve
+/// A type, a const, a method or an import added or removed changes the item
+/// level, which every kept outcome was made under (`dyn` targets and methods picked resolve
 /// outside the walks), but under a name no other code spells it leaves every
 /// root as it was: none is asked. Spelled only in plain bodies (a call of the
 /// tuple struct, a lone pattern that a const of its name makes a constant,
 /// through a glob import; a method call that an inherent method now takes from
-/// a trait's), it asks only the roots with code in their files, whose walks
-/// tell. Spelled in a signature, or added under a derive (which makes an impl),
-/// the item level changed where no walk reads it: nothing is reused. Checked
+/// a trait's; a path an import now binds), it asks only the roots with code in
+/// their files, whose walks tell. Spelled in a signature or an import, added
+/// under a derive (which makes an impl), or bringing a trait into scope, the
+/// item level changed where no walk reads it: nothing is reused. Checked
 /// against the lines each answer must have, and against a fresh load.
 #[test]
 fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
@@ -1716,7 +1717,7 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
             ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n"),
             ("src/a.rs", "use crate::c::*;\n\n// noalloc:root\npub fn a_root() -> usize {\n    core::mem::size_of_val(&NoallocThing(1))\n}\n"),
             ("src/b.rs", "use crate::c::*;\n\n// noalloc:root\npub fn b_root(x: u8) -> u8 {\n    match x {\n        NOALLOC_LIMIT => 1,\n        _ => 0,\n    }\n}\n"),
-            ("src/d.rs", "pub fn signed(_: &crate::c::NoallocSigned) {}\n\npub struct Holder;\n\npub trait Grow {\n    fn noalloc_grow(&self) -> usize {\n        0\n    }\n}\n\nimpl Grow for Holder {}\n"),
+            ("src/d.rs", "pub fn signed(_: &crate::c::NoallocSigned) {}\n\npub struct Holder;\n\npub trait Grow {\n    fn noalloc_grow(&self) -> usize {\n        0\n    }\n}\n\nimpl Grow for Holder {}\n\npub fn made(n: u8) -> Vec<u8> {\n    vec![n]\n}\n"),
             ("src/e.rs", "use crate::d::{Grow, Holder};\n\n// noalloc:root\npub fn e_root() -> usize {\n    Holder.noalloc_grow()\n}\n"),
         ],
     );
@@ -1749,6 +1750,14 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(adding(inherent), ((2, 2), grown));
     assert_eq!(adding("pub struct NoallocSigned;"), ((0, 0), rows(&first)));
     assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((0, 0), rows(&first)));
+    // An import binds a name: `signed` is spelled nowhere else but in its
+    // definition. `NoallocThing` now calls `made`, which allocates. `Holder` is
+    // imported by e.rs too. A trait brought into scope may change any method
+    // call (its name need not be spelled): nothing is reused.
+    assert_eq!(adding("pub use crate::d::signed;"), ((3, 3), rows(&first)));
+    assert_eq!(adding("pub use crate::d::made as NoallocThing;"), ((2, 2), vec![("d.rs".to_owned(), 14)]));
+    assert_eq!(adding("use crate::d::Holder;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("use std::fmt::Write;"), ((0, 0), rows(&first)));
     // Removed again: `a_root`'s call has no callee.
     let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
     c.edit(&with_thing);
