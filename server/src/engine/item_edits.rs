@@ -662,7 +662,7 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             for member in members.assoc_items() {
                 let name = member_name(&member);
                 let text = format!("{header}\n{}", member.syntax().text());
-                items.push(PlainItem { name: name?.text().to_string(), text, node: member.syntax().clone(), member: true });
+                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), member: true });
             }
             continue;
         }
@@ -682,7 +682,7 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             ast::Item::Static(it) => it.name(),
             _ => continue,
         };
-        items.push(PlainItem { name: name?.text().to_string(), text: item.syntax().text().to_string(), node: item.syntax().clone(), member: false });
+        items.push(PlainItem { name: unraw(&name?), text: item.syntax().text().to_string(), node: item.syntax().clone(), member: false });
     }
     Some(items)
 }
@@ -716,13 +716,13 @@ fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)
         // `a::b::{self}` binds `b` to `a::b`.
         let path = path.strip_suffix("::self").map_or(path.clone(), str::to_owned);
         let name = match tree.rename() {
-            Some(rename) => rename.name()?.text().to_string(),
+            Some(rename) => unraw(&rename.name()?),
             None => {
                 let name = path.rsplit("::").next()?;
                 if matches!(name, "" | "self" | "super" | "crate") {
                     return None;
                 }
-                name.to_owned()
+                name.strip_prefix("r#").unwrap_or(name).to_owned()
             }
         };
         bindings.push((name.clone(), format!("{visibility} {path} as {name}"), tree.syntax().clone()));
@@ -737,6 +737,12 @@ fn tokens_outside(node: &SyntaxNode, ranges: &[TextRange]) -> Vec<String> {
         .filter(|token| token.kind() != SyntaxKind::WHITESPACE && !ranges.iter().any(|range| range.contains_range(token.text_range())))
         .map(|token| token.text().to_owned())
         .collect()
+}
+
+/// `name` as other code may spell it too: `r#fn` is `fn`, `r#len` is `len`.
+fn unraw(name: &ast::Name) -> String {
+    let text = name.text();
+    text.strip_prefix("r#").unwrap_or(&text).to_owned()
 }
 
 /// The name of a function or a const of an impl.
@@ -786,7 +792,7 @@ fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<St
     // through them.
     for item in file.items() {
         let all_touched = |members: ast::AssocItemList| {
-            members.assoc_items().all(|member| member_name(&member).is_some_and(|name| names.contains(&*name.text())))
+            members.assoc_items().all(|member| member_name(&member).is_some_and(|name| names.contains(&unraw(&name))))
         };
         if plain_impl(&item).is_some_and(all_touched) {
             touched.push(item.syntax().text_range());
@@ -1111,6 +1117,14 @@ mod tests {
     }
 
     const FILE: &str = "use std::fmt;\n\npub struct S;\n\npub fn kept() -> u32 {\n    1\n}\n";
+
+    #[test]
+    fn a_raw_name_is_looked_for_as_any_spelling_of_it() {
+        assert_eq!(names(FILE, &format!("{FILE}fn r#later() {{}}\n")), Some(vec!["later".to_owned()]));
+        assert_eq!(names(FILE, &format!("{FILE}use std::fmt::r#Write;\n")), Some(vec!["Write".to_owned()]));
+        let finders = [memchr::memmem::Finder::new("later")];
+        assert!(spells_any("fn f() { r#later() }", &finders));
+    }
 
     #[test]
     fn a_function_added_or_removed_at_the_top_level_is_named() {
