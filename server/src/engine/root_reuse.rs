@@ -79,8 +79,8 @@ struct Memo {
 /// The outcomes of the last analysis, with what they were made under.
 #[derive(Default)]
 pub struct RootMemos {
-    /// Settings, directives and what macro calls resolve to, of the analysis
-    /// that made them.
+    /// Settings, directives, what macro calls resolve to and the traits in
+    /// scope, of the analysis that made them.
     context: Option<String>,
     /// The item level of this analysis.
     items: u64,
