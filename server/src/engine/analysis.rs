@@ -668,7 +668,7 @@ impl<'a> Analyzer<'a> {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local = super::load::workspace_crates(self.db);
-        let (macros, traits) = (super::incremental::macros_generation(db, local.clone()), super::incremental::traits_generation(db, local));
+        let [macros, traits] = super::incremental::scope_generations(db, local);
         let mut context = format!("macros {macros} traits {traits}\n{config:?}\n");
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);

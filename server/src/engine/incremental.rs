@@ -125,68 +125,56 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
     *items_generation_query(db, CratesKey::new(db, crates))
 }
 
-/// A number that changes whenever what a macro call's path in `crates` may
-/// resolve to through their modules' scopes has: the names each module has in the
-/// macro namespace (declared, imported or re-exported), with their visibility.
-/// Part of the item level (`items_generation`), kept apart because adding a type
-/// or a function changes the rest and leaves this as it was: what a workspace
-/// file's macro calls were found to expand to stands (`item_edits`). Textual
-/// `macro_rules!` scopes are not here; their edits spell `macro`.
-pub(crate) fn macros_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
-    *macros_generation_query(db, CratesKey::new(db, crates))
+/// Two numbers, each changing whenever its part of the module scopes of `crates`
+/// has (`ScopePart`). Both are part of the item level (`items_generation`), kept
+/// apart because adding a type, a function or an import that brings neither a
+/// macro nor a trait changes the rest and leaves them as they were: then what a
+/// workspace file's macro calls were found to expand to stands, and the edit is
+/// read by the names it touches (`item_edits`).
+pub(crate) fn scope_generations(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> [u64; 2] {
+    let key = CratesKey::new(db, crates);
+    [ScopePart::Macros, ScopePart::Traits].map(|part| *scope_generation_query(db, key, part))
+}
+
+/// A part of the module scopes that some of what an analysis reads may change
+/// with no path to it spelled.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+enum ScopePart {
+    /// The names in the macro namespace (declared, imported or re-exported),
+    /// with their visibility: what a macro call's path may resolve to. Textual
+    /// `macro_rules!` scopes are not here; their edits spell `macro`.
+    Macros,
+    /// The traits in scope (declared or imported by name): a method call may
+    /// pick one of their methods with no path to it.
+    Traits,
 }
 
 #[salsa::tracked(returns(ref))]
-fn macros_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
+fn scope_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>, part: ScopePart) -> u64 {
     for &krate in key.crates(db) {
-        macro_level(db, krate);
+        scope_part(db, krate, part);
     }
     next_generation()
 }
 
-/// Per module of `krate`, each name in the macro namespace with what it resolves to.
+/// Per module of `krate`, each of its names with what `part` of it resolves to.
 #[salsa::tracked(returns(ref))]
-fn macro_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::MacroId>)> {
+fn scope_part(
+    db: &dyn HirDatabase,
+    krate: ra_ap_ide_db::base_db::Crate,
+    part: ScopePart,
+) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::ModuleDefId>)> {
     let mut names = Vec::new();
     for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
         for (name, per_ns) in module.scope.entries() {
-            if let Some(item) = per_ns.macros {
-                names.push((module_id, name.clone(), (item.def, item.vis)));
-            }
+            let target = match part {
+                ScopePart::Macros => per_ns.macros.map(|item| (hir_def::ModuleDefId::MacroId(item.def), item.vis)),
+                ScopePart::Traits => per_ns.types.filter(|item| matches!(item.def, hir_def::ModuleDefId::TraitId(_))).map(|item| (item.def, item.vis)),
+            };
+            names.extend(target.map(|target| (module_id, name.clone(), target)));
         }
     }
     names
-}
-
-/// A number that changes whenever the traits in scope of a module of `crates`
-/// (declared or imported by name; a method call may pick one of their methods
-/// with no path to it) have. Part of the item level too, kept apart so that an
-/// import added or removed that brings no trait is read by the names it binds
-/// (`item_edits`).
-pub(crate) fn traits_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
-    *traits_generation_query(db, CratesKey::new(db, crates))
-}
-
-#[salsa::tracked(returns(ref))]
-fn traits_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
-    for &krate in key.crates(db) {
-        traits_in_scope(db, krate);
-    }
-    next_generation()
-}
-
-/// Per module of `krate`, the traits its names resolve to.
-#[salsa::tracked(returns(ref))]
-fn traits_in_scope(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<(hir_def::ModuleId, hir_def::TraitId)> {
-    let mut traits = Vec::new();
-    for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
-        for (_, per_ns) in module.scope.entries() {
-            if let Some(hir_def::ModuleDefId::TraitId(trait_)) = per_ns.types.map(|item| item.def) {
-                traits.push((module_id, trait_));
-            }
-        }
-    }
-    traits
 }
 
 /// Reads the signature of `def` and of what it holds (fields, variants, a trait's

@@ -50,7 +50,7 @@
 //! imports, modules) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
-//! (`incremental::traits_generation`). An inherent method is called only by its
+//! (`incremental::scope_generations`). An inherent method is called only by its
 //! name (no desugaring calls one; std's generic bodies call trait methods only),
 //! so one added takes over no call that does not spell it. A type, a const, a
 //! static, a member or an import added, removed or changed also changes the item level a
