@@ -25,7 +25,11 @@
 //! pattern, which may resolve); in a macro's input (a macro call, an attribute,
 //! an item a derive or an attribute macro reads) every spelling counts, as does a
 //! whole word in a literal or a doc comment there, and in a plain comment none
-//! does. A crate from a registry, a git source or the
+//! does. In a file of another module that imports nothing unseen (no glob, no
+//! macro call where an item can be, no attribute a macro reads), a name standing
+//! alone (a path's first segment, a lone pattern) resolves in that module's own
+//! scope, which the touched items are not in: it counts only in a block that may
+//! import unseen (`Patterns`). A crate from a registry, a git source or the
 //! sysroot cannot depend on a workspace crate (rust-analyzer puts every path
 //! crate in a local source root), so the bodies in a library source root cannot
 //! name a workspace function. Only its exported macros can, which expand in the
@@ -53,11 +57,10 @@
 //! (`incremental::scope_generations`). An inherent method is called only by its
 //! name (no desugaring calls one; std's generic bodies call trait methods only),
 //! so one added takes over no call that does not spell it. A type, a const, a
-//! static, a member or an import added, removed or changed also changes the item level a
-//! root's outcome is kept under (`incremental::items_generation`): other code
-//! sees it only by its name, so with its name spelled nowhere else the outcome
-//! stands, and the search counts every lone identifier pattern
-//! (`Patterns::Everywhere`).
+//! static, a member or an import added, removed or changed also changes the
+//! item level a root's outcome is kept under (`incremental::items_generation`):
+//! other code sees it only by its name, so with its name spelled nowhere else
+//! the outcome stands.
 
 use std::collections::VecDeque;
 
@@ -207,15 +210,13 @@ impl UntouchedFiles {
 /// may bring one: then the edits change nothing that a walk of a body outside the
 /// edited files reads, unless a procedural macro's expansion in it spells one of
 /// those names or macros (`TouchedNames::spelled_in`). `None` when that cannot be
-/// told. `files`: every file of the database. `level_changed`: whether the item
-/// level changed since (`Patterns`).
+/// told. `files`: every file of the database.
 pub(crate) fn touched_names_unspelled(
     sema: &Semantics<'_, RootDatabase>,
     log: &EditLog,
     seen: u64,
     files: &[FileId],
     untouched: &mut UntouchedFiles,
-    level_changed: bool,
 ) -> Option<TouchedNames> {
     let db: &dyn SourceDatabase = sema.db;
     let before = log.texts_after(seen)?;
@@ -269,9 +270,9 @@ pub(crate) fn touched_names_unspelled(
         *includes_known = includes;
         spelled.clear();
     }
-    // A lone identifier pattern in another module sees an item there only through
-    // an import, which changes the item level.
-    let patterns = if includes || level_changed { Patterns::Everywhere } else { Patterns::InOpenBlocks };
+    // A name standing alone in another module's file sees an item of the
+    // touched ones only through an import (`Patterns`).
+    let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
     let reading = Reading { patterns, method_calls: members };
     // A file touched after a name was looked for only makes the answer cautious.
     let mut bringing = Vec::new();
@@ -297,6 +298,12 @@ pub(crate) fn touched_names_unspelled(
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
                     let source = || sema.parse(sema.attach_first_edition(file));
+                    // An import no name shows (a glob, or one a macro makes) may
+                    // bring in any of the touched items.
+                    let open = reading.patterns == Patterns::InOpenBlocks
+                        && spells_word(text, &finder)
+                        && may_import_unseen(sema, source().syntax());
+                    let reading = if open { Reading { patterns: Patterns::Everywhere, ..reading } } else { reading };
                     let mut naming = naming(text, edition_of(db, file), reading, std::slice::from_ref(&finder));
                     if naming != Naming::Elsewhere && brought_words.in_text(text) {
                         read_expansions.set(true);
@@ -945,22 +952,45 @@ fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::Macro
     })
 }
 
-/// Where a lone identifier pattern (`let len`) counts. It resolves to a const, a
-/// struct or a variant of its name when one is in scope, and is a binding
-/// otherwise (a function included): a function added can make it a binding by
-/// shadowing one, a function removed can uncover one. In its own module that
-/// shadows the prelude (`fn None()`), which nothing else sees; in any other
-/// module the function comes in only by an import, which changes the item level
-/// (`incremental::items_generation`), except in a block: a block's imports are
-/// no part of it. So every such pattern counts once the item level changed, as
-/// it does when a type or a const is added.
+/// Where a name standing alone counts: a path's first segment (`len()`,
+/// `Len::new()`, `Vec<Len>`), which resolves in the scope of its module, or a
+/// lone identifier pattern (`let len`), which resolves to a const, a struct or a
+/// variant of its name when one is in scope and is a binding otherwise. Another
+/// module's scope holds an item of the touched ones only by an import: one that
+/// spells its name (a path's later segment, which counts anywhere), a glob
+/// (`use crate::c::*`), or one a macro makes (a macro call where an item can
+/// be, an attribute a macro reads: `may_import_unseen`). A file with none of
+/// those is closed: there a name standing alone counts only inside a block
+/// that imports a glob or holds a macro call where an item can be.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Patterns {
-    /// In the module of the functions edited, or a file another may `include!`.
+    /// In the module of the items edited, a file that may import unseen, or a
+    /// file another may `include!`.
     Everywhere,
-    /// In a file of another module: only inside a block that imports a glob or
-    /// holds a macro call where an item can be (which may expand to an import).
+    /// In a closed file of another module: only inside an open block (`open`).
     InOpenBlocks,
+}
+
+/// Whether `file` (a workspace file's syntax) may import a name that no path of
+/// it spells: it holds a glob import, a macro call where an item can be, or an
+/// attribute a macro may read (not only the compiler's own derives), whose
+/// expansion may hold an import.
+fn may_import_unseen(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> bool {
+    file.descendants().any(|node| match node.kind() {
+        SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
+        SyntaxKind::MACRO_CALL => node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST)),
+        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro(&attr) && !builtin_derives_only(sema, &attr)),
+        _ => false,
+    })
+}
+
+/// Whether `name_ref` is a path's first segment, which resolves in its module's
+/// scope: not a later segment (`c::len`), nor after a leading `::`, nor in an
+/// import (whose grouped paths go on from their prefix).
+fn stands_alone(name_ref: &SyntaxNode) -> bool {
+    let Some(segment) = name_ref.parent().and_then(ast::PathSegment::cast) else { return false };
+    let first = segment.coloncolon_token().is_none() && segment.parent_path().qualifier().is_none();
+    first && !name_ref.ancestors().any(|node| node.kind() == SyntaxKind::USE)
 }
 
 /// Where a spelling of a touched name counts, besides a path's (`naming`).
@@ -1094,6 +1124,7 @@ fn where_a_path_can_be(token: &SyntaxToken, reading: Reading, locals: Locals) ->
             holder == Some(SyntaxKind::IDENT_PAT) && (reading.patterns == Patterns::Everywhere || in_an_open_block(&parent))
         }
         SyntaxKind::NAME_REF if holder == Some(SyntaxKind::METHOD_CALL_EXPR) => reading.method_calls,
+        SyntaxKind::NAME_REF if reading.patterns == Patterns::InOpenBlocks && stands_alone(&parent) && !in_an_open_block(&parent) => false,
         SyntaxKind::NAME_REF => {
             !matches!(
                 holder,
@@ -1292,23 +1323,20 @@ mod tests {
         ] {
             assert!(names(text), "{text}");
         }
-        // In another module's file a lone identifier pattern counts only in a block
-        // whose imports, or what a macro there makes, may bring the function in.
+        // In a closed file of another module a name standing alone (a path's
+        // first segment, a lone identifier pattern) counts only in a block whose
+        // imports, or what a macro there makes, may bring the function in.
         let elsewhere = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::InOpenBlocks), &finders) != Naming::Nowhere;
-        // A path to a binding in scope names no function either.
         for text in [
             "fn f() { let len = 1; }",
             "fn f(len: usize) {}",
             "fn f() { match 1 { len => {} } }",
             "fn f() { use crate::c::other; let len = 1; }",
             "fn f() { { use crate::c::*; } if true { let len = 1; } }",
-            "fn f(v: &[u8]) -> usize { let len = v.len(); len * 2 }",
-            "fn f(len: usize) -> S { S { len } }",
-            "fn f() { let g = |len: usize| len + 1; }",
-            "fn f(v: &[u8]) { for len in v { g(*len); } }",
-            "fn f(x: Option<usize>) -> usize { match x { Some(len) if len > 0 => len, _ => 0 } }",
-            "fn f(s: S) -> usize { let S { len, .. } = s; { len } }",
-            "fn f() -> usize { let len = 1; { use crate::c::other; len } }",
+            "fn f() -> usize { len() }",
+            "fn f() -> usize { len::<u8>() + len::new() }",
+            "fn f(x: Vec<len>) -> len { x[0] }",
+            "impl len {}",
         ] {
             assert!(!elsewhere(text), "{text}");
         }
@@ -1318,7 +1346,39 @@ mod tests {
             "fn f() { imports!(); let len = 1; }",
             "fn f() { imports! {} let len = 1; }",
             "fn f() { let len = 1; imports!() }",
+            "fn f() { imports!(); len() }",
+            // A later segment, or an import's.
             "fn f() { crate::c::len() }",
+            "fn f() { self::len(); }",
+            "use crate::c::len;",
+            "use crate::c::{len as l};",
+            "fn f() { ::len::g() }",
+        ] {
+            assert!(elsewhere(text), "{text}");
+        }
+        // A path to a binding in scope names no function, wherever it stands
+        // (here in the edited module, where a lone pattern counts in any case).
+        let shadowed = |text: &str| {
+            let file = SourceFile::parse(text, Edition::CURRENT).tree();
+            let mut tokens = file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token);
+            !tokens.any(|token| {
+                token.text() == "len"
+                    && token.parent().is_some_and(|parent| parent.kind() == SyntaxKind::NAME_REF)
+                    && where_a_path_can_be(&token, Reading::paths(Patterns::Everywhere), Locals::Shadow)
+            })
+        };
+        for text in [
+            "fn f(v: &[u8]) -> usize { let len = v.len(); len * 2 }",
+            "fn f(len: usize) -> S { S { len } }",
+            "fn f() { let g = |len: usize| len + 1; }",
+            "fn f(v: &[u8]) { for len in v { g(*len); } }",
+            "fn f(x: Option<usize>) -> usize { match x { Some(len) if len > 0 => len, _ => 0 } }",
+            "fn f(s: S) -> usize { let S { len: n, .. } = s; let len = n; { len } }",
+            "fn f() -> usize { let len = 1; { use crate::c::other; len } }",
+        ] {
+            assert!(shadowed(text), "{text}");
+        }
+        for text in [
             // Before its binding, in its own initialiser, outside its scope, in
             // another function, or a path of more than one segment.
             "fn f() -> usize { let n = len(); let len = 1; n }",
@@ -1338,7 +1398,7 @@ mod tests {
             "fn f() -> usize { let len = 1; { use crate::c::*; len } }",
             "fn f(len: usize) { if true { imports!(); len; } }",
         ] {
-            assert!(elsewhere(text), "{text}");
+            assert!(!shadowed(text), "{text}");
         }
         // A group after the macro call's ends it: what follows is code again.
         assert!(!names("fn f() { m!(x); v.len(); }"));

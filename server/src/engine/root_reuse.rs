@@ -91,8 +91,8 @@ pub struct RootMemos {
     /// The names the edits after a number of them touched, when they leave alone
     /// every body outside the files they touched that no procedural macro's
     /// expansion spelling one of them made (`item_edits::touched_names_unspelled`),
-    /// worked out once per analysis, and for whether the item level changed since.
-    proofs: FxHashMap<(u64, bool), Option<item_edits::TouchedNames>>,
+    /// worked out once per analysis.
+    proofs: FxHashMap<u64, Option<item_edits::TouchedNames>>,
     /// Whether a procedural macro's expansion spells one of those names.
     expansions_spelling: FxHashMap<(u64, MacroCallId), bool>,
     /// The names the files no edit touched spell, kept across analyses.
@@ -136,10 +136,9 @@ impl RootMemos {
         let now = edits.taken();
         let level_changed = memo.items != *items;
         let names = (memo.seen != now).then(|| {
-            proofs.entry((memo.seen, level_changed)).or_insert_with(|| {
+            proofs.entry(memo.seen).or_insert_with(|| {
                 let started = std::time::Instant::now();
-                let names =
-                    item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched, level_changed);
+                let names = item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched);
                 tracing::debug!("edits {}..={}: other bodies untouched: {} ({:?})", memo.seen + 1, now, names.is_some(), started.elapsed());
                 names
             })

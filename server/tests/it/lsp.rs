@@ -1769,6 +1769,50 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(added.roots, fresh.roots);
 }
 
+/// A name standing alone (a path's first segment) resolves in its own module's
+/// scope, which holds an item of another module only by an import: in a file
+/// with no glob import, no macro call where an item can be and no attribute a
+/// macro reads, it names none of the items an edit touches elsewhere. Here d.rs
+/// has a struct of its own under the name a struct added to c.rs takes, in a
+/// root's signature: no root is asked. f.rs imports c.rs's items through a
+/// macro's expansion, so a function added there is found called by `f_root`;
+/// a.rs spells a type in a signature under a glob import: nothing is reused.
+#[test]
+fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "scopes",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod f;\n\n#[macro_export]\nmacro_rules! import_c {\n    () => {\n        use crate::c::*;\n    };\n}\n"),
+            ("src/a.rs", "use crate::c::*;\n\npub fn globbed(_: NoallocGlobbed) {}\n"),
+            ("src/d.rs", "pub struct NoallocShared;\n\n// noalloc:root\npub fn d_root(_: &NoallocShared) -> usize {\n    0\n}\n"),
+            ("src/f.rs", "crate::import_c!();\n\n// noalloc:root\npub fn f_root() -> usize {\n    core::mem::size_of_val(&NoallocMacroed(1))\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let first = c.analyze();
+    assert_eq!(rows(&first), vec![("f.rs".to_owned(), 5)], "{:#?}", first.findings);
+    let mut adding = |item: &str| {
+        if c.live.file_text(&c.path).as_deref() != Some(c_text) {
+            c.edit(c_text);
+        }
+        let added = c.edit(&format!("{c_text}\n{item}\n"));
+        (reused(&added), rows(&added))
+    };
+    assert_eq!(adding("pub struct NoallocShared(pub u8);"), ((2, 2), rows(&first)));
+    let macroed = "pub fn NoallocMacroed(n: u8) -> Vec<u8> { Vec::with_capacity(n as usize) }";
+    assert_eq!(adding(macroed), ((1, 1), vec![("c.rs".to_owned(), 5)]));
+    assert_eq!(adding("pub struct NoallocGlobbed;"), ((0, 0), rows(&first)));
+    let added = c.edit(&format!("{c_text}\n{macroed}\n"));
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&added), rows(&fresh));
+    assert_eq!(added.roots, fresh.roots);
+}
+
 /// Library files count in full once a workspace file `include!`s (it may take one
 /// of theirs in): a name found unspelled before is looked for again, now in std's
 /// bodies too.
