@@ -304,7 +304,11 @@ pub(crate) fn touched_names_unspelled(
                         && spells_word(text, &finder)
                         && may_import_unseen(sema, source().syntax());
                     let reading = if open { Reading { patterns: Patterns::Everywhere, ..reading } } else { reading };
-                    let mut naming = naming(text, edition_of(db, file), reading, std::slice::from_ref(&finder));
+                    let mut naming = if spells_word(text, &finder) {
+                        naming_in(source().syntax(), reading, std::slice::from_ref(&finder), &|attr| read_by_a_macro_resolved(sema, attr))
+                    } else {
+                        Naming::Nowhere
+                    };
                     if naming != Naming::Elsewhere && brought_words.in_text(text) {
                         read_expansions.set(true);
                         let spelling = Spelling { name: &finder, bringing: &brought_words, method_calls: members };
@@ -458,7 +462,7 @@ impl Spelling<'_> {
         let Some(calls) = self.calls_to_expand(sema, file, 0) else { return Naming::Elsewhere };
         let mut macro_calls = Vec::new();
         for call in calls.iter().filter(|call| self.expansion_names(sema, call, 0)) {
-            let place = call.syntax().first_token().and_then(|token| place_in_a_plain_body(&token));
+            let place = call.syntax().first_token().and_then(|token| place_in_a_plain_body(&token, &not_inert));
             match place {
                 Some(Some(range)) => macro_calls.push(range),
                 _ => return Naming::Elsewhere,
@@ -511,8 +515,7 @@ impl Spelling<'_> {
             if ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc()) {
                 continue;
             }
-            let read = |attr: ast::Attr| read_by_a_macro(&attr) && !builtin_derives_only(sema, &attr);
-            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(read)) {
+            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(|attr| read_by_a_macro_resolved(sema, &attr))) {
                 return None;
             }
             // The compiler's attribute (`#[thread_local]`), not a macro's.
@@ -844,7 +847,7 @@ fn may_call_any(text: &str, edition: Edition, bringing: &Words) -> bool {
     file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
         let where_a_call_may_be = || {
-            in_a_macros_input(&token) || token.parent_ancestors().any(|node| node.kind() == SyntaxKind::MACRO_CALL) || in_an_import(&token)
+            in_a_macros_input(&token, &not_inert) || token.parent_ancestors().any(|node| node.kind() == SyntaxKind::MACRO_CALL) || in_an_import(&token)
         };
         !plain_comment && bringing.in_token(&token) && where_a_call_may_be()
     })
@@ -889,24 +892,29 @@ impl Naming {
 /// (`let len`) where `patterns` says. A plain comment counts nowhere: it is no
 /// token of any macro's input.
 fn naming(text: &str, edition: Edition, reading: Reading, names: &[memchr::memmem::Finder<'_>]) -> Naming {
-    let names: Vec<&memchr::memmem::Finder<'_>> = names.iter().filter(|name| spells_word(text, name)).collect();
-    if names.is_empty() {
+    if !spells_any(text, names) {
         return Naming::Nowhere;
     }
-    let file = SourceFile::parse(text, edition).tree();
+    naming_in(SourceFile::parse(text, edition).tree().syntax(), reading, names, &not_inert)
+}
+
+/// `naming` in `file`'s syntax, where `read` tells the attributes a macro may
+/// read the item under (`not_inert`; with the attributes resolved,
+/// `read_by_a_macro_resolved`).
+fn naming_in(file: &SyntaxNode, reading: Reading, names: &[memchr::memmem::Finder<'_>], read: &dyn Fn(&ast::Attr) -> bool) -> Naming {
     let mut named = false;
     let mut macro_calls = Vec::new();
-    for token in file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token) {
+    for token in file.descendants_with_tokens().filter_map(NodeOrToken::into_token) {
         let kind = token.kind();
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
         let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
         let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
-            && (in_a_macros_input(&token) || (!words && where_a_path_can_be(&token, reading, Locals::Shadow)));
+            && (in_a_macros_input(&token, read) || (!words && where_a_path_can_be(&token, reading, Locals::Shadow)));
         if !names {
             continue;
         }
-        let Some(place) = place_in_a_plain_body(&token) else { return Naming::Elsewhere };
+        let Some(place) = place_in_a_plain_body(&token, read) else { return Naming::Elsewhere };
         named = true;
         if let Some(call) = place.filter(|call| !macro_calls.contains(call)) {
             macro_calls.push(call);
@@ -924,8 +932,8 @@ fn naming(text: &str, edition: Edition, reading: Reading, names: &[memchr::memme
 /// `impl Trait` (whose hidden type callers read), nor in an item of the body
 /// other than a function (an `impl` there counts for the whole program), nor
 /// in an attribute or under one a macro may read.
-fn place_in_a_plain_body(token: &SyntaxToken) -> Option<Option<TextRange>> {
-    if in_or_under_an_attribute(token) {
+fn place_in_a_plain_body(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool) -> Option<Option<TextRange>> {
+    if in_or_under_an_attribute(token, read) {
         return None;
     }
     // The outermost macro call whose input holds it.
@@ -979,7 +987,7 @@ fn may_import_unseen(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> b
     file.descendants().any(|node| match node.kind() {
         SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
         SyntaxKind::MACRO_CALL => node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST)),
-        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro(&attr) && !builtin_derives_only(sema, &attr)),
+        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro_resolved(sema, &attr)),
         _ => false,
     })
 }
@@ -1097,16 +1105,29 @@ fn open(block: &ast::StmtList) -> bool {
 }
 
 /// Whether `token` is in a macro call's or an attribute's input, or in an item
-/// under an attribute that is not inert (a derive's or an attribute macro's).
-fn in_a_macros_input(token: &SyntaxToken) -> bool {
-    token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_or_under_an_attribute(token)
+/// under an attribute that `read` says a macro reads (a derive's or an
+/// attribute macro's).
+fn in_a_macros_input(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool) -> bool {
+    token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_or_under_an_attribute(token, read)
 }
 
-/// Whether `token` is in an attribute, or in an item under one that is not inert.
-fn in_or_under_an_attribute(token: &SyntaxToken) -> bool {
-    token.parent_ancestors().any(|node| {
-        node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| !is_inert(&attr)))
-    })
+/// Whether `token` is in an attribute, or in an item under one that `read` says
+/// a macro reads.
+fn in_or_under_an_attribute(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool) -> bool {
+    token.parent_ancestors().any(|node| node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| read(&attr))))
+}
+
+/// Whether a macro may read the item under `attr`, told from its text: any
+/// attribute but the inert ones (`is_inert`).
+fn not_inert(attr: &ast::Attr) -> bool {
+    !is_inert(attr)
+}
+
+/// Whether a macro may read the item under `attr` (`read_by_a_macro`), but for
+/// a derive of the compiler's own derives only, which makes an impl that names
+/// the item by its own name, in its own module, and its fields by theirs.
+fn read_by_a_macro_resolved(sema: &Semantics<'_, RootDatabase>, attr: &ast::Attr) -> bool {
+    read_by_a_macro(attr) && !builtin_derives_only(sema, attr)
 }
 
 /// Whether `token` is in an import, which may rename what it imports (`use … as`).

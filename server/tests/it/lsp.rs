@@ -1772,11 +1772,13 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
 /// A name standing alone (a path's first segment) resolves in its own module's
 /// scope, which holds an item of another module only by an import: in a file
 /// with no glob import, no macro call where an item can be and no attribute a
-/// macro reads, it names none of the items an edit touches elsewhere. Here d.rs
-/// has a struct of its own under the name a struct added to c.rs takes, in a
-/// root's signature: no root is asked. f.rs imports c.rs's items through a
-/// macro's expansion, so a function added there is found called by `f_root`;
-/// a.rs spells a type in a signature under a glob import: nothing is reused.
+/// macro reads (the compiler's own derives make an impl that names the item by
+/// its own name), it names none of the items an edit touches elsewhere. Here
+/// d.rs has a struct of its own, derived, under the name a struct added to c.rs
+/// takes, in a root's signature: no root is asked. f.rs imports c.rs's items
+/// through a macro's expansion, so a function added there is found called by
+/// `f_root`; a.rs spells a type in a signature under a glob import, g.rs under
+/// a derive no one can resolve: nothing is reused.
 #[test]
 fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -1784,9 +1786,10 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     let (_dir, root) = crate::temp_package(
         "scopes",
         &[
-            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod f;\n\n#[macro_export]\nmacro_rules! import_c {\n    () => {\n        use crate::c::*;\n    };\n}\n"),
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod f;\npub mod g;\n\n#[macro_export]\nmacro_rules! import_c {\n    () => {\n        use crate::c::*;\n    };\n}\n"),
             ("src/a.rs", "use crate::c::*;\n\npub fn globbed(_: NoallocGlobbed) {}\n"),
-            ("src/d.rs", "pub struct NoallocShared;\n\n// noalloc:root\npub fn d_root(_: &NoallocShared) -> usize {\n    0\n}\n"),
+            ("src/d.rs", "#[derive(Clone, Copy, Debug, PartialEq)]\npub struct NoallocShared;\n\n// noalloc:root\npub fn d_root(_: &NoallocShared) -> usize {\n    0\n}\n"),
+            ("src/g.rs", "#[derive(NoallocUnknown)]\npub struct NoallocDerived;\n"),
             ("src/f.rs", "crate::import_c!();\n\n// noalloc:root\npub fn f_root() -> usize {\n    core::mem::size_of_val(&NoallocMacroed(1))\n}\n"),
         ],
     );
@@ -1807,6 +1810,8 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     let macroed = "pub fn NoallocMacroed(n: u8) -> Vec<u8> { Vec::with_capacity(n as usize) }";
     assert_eq!(adding(macroed), ((1, 1), vec![("c.rs".to_owned(), 5)]));
     assert_eq!(adding("pub struct NoallocGlobbed;"), ((0, 0), rows(&first)));
+    // A derive rust-analyzer cannot resolve may read the item and make anything.
+    assert_eq!(adding("pub struct NoallocDerived;"), ((0, 0), rows(&first)));
     let added = c.edit(&format!("{c_text}\n{macroed}\n"));
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     assert_eq!(rows(&added), rows(&fresh));
