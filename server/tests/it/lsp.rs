@@ -1604,10 +1604,7 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     assert_eq!(reused(&bound), (2, 2));
     // How many roots an edit adding `fn name` to c.rs as loaded reuses, and how
     // many of them unasked (compared with that text alone); another file set.
-    let adding = |c: &mut EditsOfC, name: &str| {
-        c.edit(c_text);
-        reused(&c.edit(&format!("{c_text}\npub fn {name}() -> usize {{\n    1\n}}\n")))
-    };
+    let adding = |c: &mut EditsOfC, name: &str| reused(&c.adding(c_text, &format!("pub fn {name}() -> usize {{\n    1\n}}")));
     let set = |c: &mut EditsOfC, path: &Path, text: &str| {
         assert!(c.live.set_file_text(path, text).unwrap());
         c.analyze();
@@ -1729,10 +1726,7 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let first = c.analyze();
     assert_eq!(rows(&first), vec![("a.rs".to_owned(), 5)], "{:#?}", first.findings);
     let mut adding = |item: &str| {
-        if c.live.file_text(&c.path).as_deref() != Some(c_text) {
-            c.edit(c_text);
-        }
-        let added = c.edit(&format!("{c_text}\n{item}\n"));
+        let added = c.adding(c_text, item);
         (reused(&added), rows(&added))
     };
     assert_eq!(adding("pub struct NoallocUnspelled(pub u32);"), ((3, 3), rows(&first)));
@@ -1800,10 +1794,7 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     let first = c.analyze();
     assert_eq!(rows(&first), vec![("f.rs".to_owned(), 5)], "{:#?}", first.findings);
     let mut adding = |item: &str| {
-        if c.live.file_text(&c.path).as_deref() != Some(c_text) {
-            c.edit(c_text);
-        }
-        let added = c.edit(&format!("{c_text}\n{item}\n"));
+        let added = c.adding(c_text, item);
         (reused(&added), rows(&added))
     };
     assert_eq!(adding("pub struct NoallocShared(pub u8);"), ((2, 2), rows(&first)));
@@ -1873,6 +1864,15 @@ impl<'a> EditsOfC<'a> {
 
     fn analyze(&mut self) -> noalloc_ls::engine::Analysis {
         self.live.analyze_here(self.config).unwrap().unwrap()
+    }
+
+    /// `src/c.rs` as loaded (`loaded`), then with `item` added at its end; the
+    /// analysis after that.
+    fn adding(&mut self, loaded: &str, item: &str) -> noalloc_ls::engine::Analysis {
+        if self.live.file_text(&self.path).as_deref() != Some(loaded) {
+            self.edit(loaded);
+        }
+        self.edit(&format!("{loaded}\n{item}\n"))
     }
 
     /// `src/c.rs` becomes `text`; the analysis after it.
