@@ -173,7 +173,7 @@ pub(crate) struct UntouchedFiles {
     including_at_load: Option<Vec<FileId>>,
     /// The exported macros of the library files, read once.
     library_macros: Option<LibraryMacros>,
-    /// Per name, and where a lone identifier pattern counts: `None` when an
+    /// Per name, and how spellings are read (`Reading`): `None` when an
     /// untouched file may name it outside the bodies of plain functions, else
     /// where they do.
     spelled: FxHashMap<(String, Reading), Option<SpelledIn>>,
