@@ -26,7 +26,7 @@ use super::{
     naming,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
-    root_reuse::{FindingKey, RootKey, RootMemos, RootOutcome},
+    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
     roots::{self, ExemptLines, wildcard_match},
     summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
@@ -474,8 +474,10 @@ impl<'a> Analyzer<'a> {
             // holder's), and statics' and consts' initialisers.
             let mut bodies: FxHashSet<DefWithBodyId> = FxHashSet::default();
             let mut summarised_now: FxHashSet<Node<'_>> = FxHashSet::default();
+            let mut sees_every_impl = false;
             for mut reach in reaches {
                 root_checked.extend(reach.nodes.iter().copied());
+                sees_every_impl |= reach.sees_every_impl();
                 for (node, &local) in reach.nodes.iter().zip(&reach.local) {
                     match (local, holder_fn(db, node), node) {
                         (true, Some(func), _) => {
@@ -607,7 +609,7 @@ impl<'a> Analyzer<'a> {
                 walks.retain(|&stamp| !summarised_now.contains(&super::incremental::walked_node(db, stamp)));
                 walks.sort_unstable();
                 walks.dedup();
-                memos.keep(db, root_key, walks, &bodies, outcome);
+                memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl }, outcome);
             }
             reports.push((r, report));
             watch.root_judged(reports.len(), roots.len());

@@ -70,7 +70,7 @@ use hir::Semantics;
 use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
 use ra_ap_syntax::{
     AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
-    ast::{self, HasAttrs, HasLoopBody, HasModuleItem, HasName, HasVisibility},
+    ast::{self, HasAttrs, HasGenericParams, HasLoopBody, HasModuleItem, HasName, HasVisibility},
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -222,6 +222,7 @@ pub(crate) fn touched_names_unspelled(
     let before = log.texts_after(seen)?;
     let mut names = FxHashSet::default();
     let mut members = false;
+    let mut impls = false;
     let mut rests = FxHashMap::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
@@ -237,6 +238,7 @@ pub(crate) fn touched_names_unspelled(
         let changed = items_changed(&before, now, edition)?;
         names.extend(changed.names);
         members |= changed.members;
+        impls |= changed.impls;
         rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
@@ -374,7 +376,7 @@ pub(crate) fn touched_names_unspelled(
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of })
+    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls })
 }
 
 /// `file`'s path, for the log.
@@ -395,6 +397,8 @@ fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
 pub(crate) struct TouchedNames {
     finders: Vec<memchr::memmem::Finder<'static>>,
     bodies_of: FxHashSet<FileId>,
+    /// Whether one of the touched items is a trait's impl (`PlainItem`).
+    impls: bool,
 }
 
 impl TouchedNames {
@@ -406,6 +410,13 @@ impl TouchedNames {
     /// Whether a body in `file` may name one of the functions.
     pub(crate) fn named_in_bodies_of(&self, file: FileId) -> bool {
         self.bodies_of.contains(&file)
+    }
+
+    /// Whether the edits added, removed or changed a trait's impl: a walk that
+    /// looks through every impl of a trait in the crate graph, or code resolved
+    /// outside the walks (`dyn` targets), may see it with no name spelled.
+    pub(crate) fn touches_trait_impls(&self) -> bool {
+        self.impls
     }
 }
 
@@ -616,6 +627,8 @@ struct ItemsChanged {
     /// Whether one of them is a member of an impl (a method: a call names it
     /// after a `.`).
     members: bool,
+    /// Whether one of them is a trait's impl.
+    impls: bool,
     /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
     rest: String,
@@ -624,10 +637,10 @@ struct ItemsChanged {
 fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsChanged> {
     let parse = |text: &str| SourceFile::parse(text, edition).tree();
     let (before, after) = (parse(before), parse(after));
-    let by_name = |file: &SourceFile| -> Option<FxHashMap<String, Vec<(String, bool)>>> {
-        let mut by_name: FxHashMap<String, Vec<(String, bool)>> = FxHashMap::default();
+    let by_name = |file: &SourceFile| -> Option<FxHashMap<String, Vec<(String, PlainKind)>>> {
+        let mut by_name: FxHashMap<String, Vec<(String, PlainKind)>> = FxHashMap::default();
         for item in plain_items(file)? {
-            by_name.entry(item.name).or_default().push((item.text, item.member));
+            by_name.entry(item.name).or_default().push((item.text, item.kind));
         }
         by_name.values_mut().for_each(|texts| texts.sort_unstable());
         Some(by_name)
@@ -639,26 +652,42 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         .filter(|name| then.get(*name) != now.get(*name))
         .cloned()
         .collect();
-    let member = |texts: Option<&Vec<(String, bool)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, member)| member));
-    let members = names.iter().any(|name| member(then.get(name)) || member(now.get(name)));
+    let any_of = |kind: PlainKind| {
+        let of_kind = |texts: Option<&Vec<(String, PlainKind)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, it)| it == kind));
+        names.iter().any(|name| of_kind(then.get(name)) || of_kind(now.get(name)))
+    };
+    let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
     let (kept, read) = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, rest: read.join("\n") })
+    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
 /// enum, a union, a type alias, a const or a static at the top level of a file,
 /// a function or a const in a plain inherent impl (`plain_impl`), or a name a
-/// plain import binds (`import_bindings`). A trait (whose methods a call may
-/// pick with no path to it), a trait's impl (which std's generic bodies call
-/// into), a module, a macro's definition or call, and the rest are not.
+/// plain import binds (`import_bindings`), or a trait's impl for a type the
+/// file defines, under that type's name (`plain_trait_impl`). A trait (whose
+/// methods a call may pick with no path to it), another trait impl (a blanket
+/// one, or one for a reference, a tuple or an alias, which answers goals about
+/// types other code holds under other names), a module, a macro's definition or
+/// call, and the rest are not.
 struct PlainItem {
     name: String,
     /// Its text; a member's with its impl's header before it (`impl Foo` moved
     /// to `impl Bar` changes what its methods are called on).
     text: String,
     node: SyntaxNode,
-    member: bool,
+    kind: PlainKind,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum PlainKind {
+    /// A free item, or a name an import binds.
+    Free,
+    /// A function or a const of an inherent impl.
+    Member,
+    /// A trait's impl, named by its self type.
+    TraitImpl,
 }
 
 /// The plain items of `file`; `None` when one has no name (`const _`), which
@@ -672,13 +701,17 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             for member in members.assoc_items() {
                 let name = member_name(&member);
                 let text = format!("{header}\n{}", member.syntax().text());
-                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), member: true });
+                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), kind: PlainKind::Member });
             }
+            continue;
+        }
+        if let Some(name) = plain_trait_impl(&item, file) {
+            items.push(PlainItem { name, text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::TraitImpl });
             continue;
         }
         if let ast::Item::Use(import) = &item {
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
-                items.push(PlainItem { name, text, node: leaf, member: false });
+                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Free });
             }
             continue;
         }
@@ -692,7 +725,7 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             ast::Item::Static(it) => it.name(),
             _ => continue,
         };
-        items.push(PlainItem { name: unraw(&name?), text: item.syntax().text().to_string(), node: item.syntax().clone(), member: false });
+        items.push(PlainItem { name: unraw(&name?), text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::Free });
     }
     Some(items)
 }
@@ -777,6 +810,53 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
 }
 
+/// The name of the type `item` is a trait's impl for, when that is a struct, an
+/// enum or a union `file` defines at its top level under a name nothing else
+/// there binds (no alias, no import), written as that name alone (generic
+/// arguments aside), not one of the impl's own parameters; and the impl holds
+/// nothing but functions, consts and associated types. Such an impl answers
+/// only goals about that type, which code holds only where the type's name is
+/// spelled or a function returning it is walked.
+fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<String> {
+    let ast::Item::Impl(imp) = item else { return None };
+    imp.trait_()?;
+    let ast::Type::PathType(self_ty) = imp.self_ty()? else { return None };
+    let path = self_ty.path()?;
+    if path.qualifier().is_some() || path.segment()?.coloncolon_token().is_some() {
+        return None;
+    }
+    let name = path.segment()?.name_ref()?;
+    let name = name.text().strip_prefix("r#").unwrap_or(&name.text()).to_owned();
+    let own_param = imp.generic_param_list().is_some_and(|params| {
+        params.type_or_const_params().any(|param| param.name().is_some_and(|param| unraw(&param) == name))
+    });
+    let members_plain = imp.assoc_item_list()?.assoc_items().all(|member| {
+        matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_) | ast::AssocItem::TypeAlias(_))
+    });
+    if own_param || !members_plain {
+        return None;
+    }
+    // Every top-level item of the file binding `name` in the type namespace.
+    let mut binding = file.items().filter_map(|other| {
+        let (is_adt, other_name) = match &other {
+            ast::Item::Struct(it) => (true, it.name()),
+            ast::Item::Enum(it) => (true, it.name()),
+            ast::Item::Union(it) => (true, it.name()),
+            ast::Item::TypeAlias(it) => (false, it.name()),
+            ast::Item::Trait(it) => (false, it.name()),
+            ast::Item::Module(it) => (false, it.name()),
+            ast::Item::ExternCrate(_) | ast::Item::MacroCall(_) | ast::Item::MacroRules(_) | ast::Item::MacroDef(_) => return Some(false),
+            ast::Item::Use(import) => {
+                let binds = import_bindings(import).is_none_or(|bindings| bindings.iter().any(|(bound, ..)| *bound == name));
+                return binds.then_some(false);
+            }
+            _ => return None,
+        };
+        other_name.is_some_and(|other| unraw(&other) == name).then_some(is_adt)
+    });
+    (binding.next() == Some(true) && binding.next().is_none()).then_some(name)
+}
+
 /// The tokens of `file`, but whitespace, as they are compared (`.0`) and as they
 /// are read (`.1`); `None` when one of its plain items named in `names` has an
 /// attribute, or an item or a macro call in it. Read: outside those items, and
@@ -790,8 +870,13 @@ fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<St
         if !names.contains(&item.name) {
             continue;
         }
+        // A trait impl's own members are part of it.
+        let own_member = |node: &SyntaxNode| {
+            item.kind == PlainKind::TraitImpl && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
+        };
         let reaches_out = item.node.descendants().any(|node| {
-            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL) || (node != item.node && ast::Item::can_cast(node.kind()))
+            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+                || (node != item.node && ast::Item::can_cast(node.kind()) && !own_member(&node))
         });
         if reaches_out {
             return None;
@@ -1218,6 +1303,51 @@ mod tests {
     }
 
     #[test]
+    fn a_trait_impl_for_a_type_of_the_file_is_named_by_that_type() {
+        let impls = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.impls);
+        let adding = |item: &str| format!("{FILE}{item}\n");
+        let display = "impl fmt::Display for S {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        Ok(())\n    }\n}";
+        assert_eq!(names(FILE, &adding(display)), Some(vec!["S".to_owned()]));
+        assert_eq!(impls(FILE, &adding(display)), Some(true));
+        assert_eq!(impls(FILE, &adding("fn f() {}")), Some(false));
+        // Its members, its trait and its generic arguments are its text.
+        let with = adding(display);
+        assert_eq!(names(&with, &with.replace("Ok(())", "write!(f, \"s\")")), None, "a macro call in it is not read");
+        assert_eq!(names(&with, &with.replace("Ok(())", "Err(fmt::Error)")), Some(vec!["S".to_owned()]));
+        assert_eq!(names(&with, &with.replace("Display", "Debug")), Some(vec!["S".to_owned()]));
+        let generic = "pub struct G<T>(T);\n\nimpl<T> Default for G<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}";
+        assert_eq!(names(FILE, &adding(&generic.replace("todo!()", "loop {}"))), Some(vec!["G".to_owned()]));
+        assert_eq!(names(FILE, &adding("unsafe impl Send for S {}\nimpl Copy for S {}")), Some(vec!["S".to_owned()]));
+        // For a type other code may hold under another name, or for any type:
+        // the rest of the file changed.
+        for other in [
+            "impl Default for &'static S {\n    fn default() -> Self {\n        &S\n    }\n}",
+            "impl<S> Tr for S {}",
+            "impl Tr for u32 {}",
+            "impl Tr for crate::S {}",
+            "impl Tr for (S, S) {}",
+            "impl Tr for dyn Send {}",
+            "#[cfg(test)]\nimpl Tr for S {}",
+        ] {
+            assert_eq!(names(FILE, &adding(other)), None, "{other}");
+        }
+        // `A` is an alias, `B` an import, `C` a struct of a glob import's too:
+        // the impl may be for any type.
+        for (defined, imp) in [
+            ("pub type A = u32;", "impl Tr for A {}"),
+            ("use std::string::String as B;", "impl Tr for B {}"),
+            ("use std::collections::*;\npub struct C;", "impl Tr for C {}"),
+            ("pub struct D;\npub type D = u32;", "impl Tr for D {}"),
+        ] {
+            let before = adding(defined);
+            assert_eq!(names(&before, &format!("{before}{imp}\n")), None, "{imp}");
+        }
+        // An associated type is a member; a macro call in the impl is not.
+        assert_eq!(names(FILE, &adding("impl Iterator for S {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> {\n        None\n    }\n}")), Some(vec!["S".to_owned()]));
+        assert_eq!(names(FILE, &adding("impl Tr for S {\n    m!();\n}")), None);
+    }
+
+    #[test]
     fn an_import_binds_its_names_as_plain_items() {
         let with = |import: &str| FILE.replace("use std::fmt;", import);
         let names_of = |before: &str, after: &str| names(&with(before), &with(after));
@@ -1243,11 +1373,11 @@ mod tests {
 
     #[test]
     fn an_edit_of_anything_but_plain_items_is_not_read() {
-        // A trait, a trait's impl, an impl with an attribute or a macro call in
-        // it, a module, an unnamed const; an item's attribute (a derive makes an
-        // impl), item or macro call (a type's too).
+        // A trait, a trait's impl for a type by a path, an impl with an
+        // attribute or a macro call in it, a module, an unnamed const; an item's
+        // attribute (a derive makes an impl), item or macro call (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
-        assert_eq!(names(FILE, &format!("{FILE}impl Clone for S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}impl Clone for self::S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} make!(); }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);

@@ -10,6 +10,7 @@
 use hir_def::{FunctionId, Lookup, TraitId};
 use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_type_ir::TypeVisitableExt;
 
 use super::{
     allowances::FilledPlace,
@@ -215,6 +216,24 @@ impl Reach<'_> {
             }
         }
         seen
+    }
+
+    /// Whether this reach looked through every impl of some trait in the crate
+    /// graph: it takes a `dyn` value from outside (`resolve::Outside`), or it
+    /// walked a body at arguments holding a type parameter, where a provided
+    /// method may run at any impl whose header applies (`impls::candidates`).
+    pub(crate) fn sees_every_impl(&self) -> bool {
+        let Outside { dyn_traits, auto_dyn, anything, .. } = &self.program.outside;
+        let open = |args: &hir_ty::next_solver::GenericArgs<'_>| args.has_non_region_param();
+        !dyn_traits.is_empty()
+            || *auto_dyn
+            || *anything
+            || self.nodes.iter().any(|node| match node {
+                Node::Fn { args, .. } | Node::Derived { args, .. } => open(args),
+                Node::Closure { parent_args, .. } => open(parent_args),
+                Node::DropGlue(ty) => ty.has_non_region_param(),
+                Node::Init(_) => false,
+            })
     }
 }
 

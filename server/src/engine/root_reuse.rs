@@ -74,6 +74,19 @@ struct Memo {
     items: u64,
     /// The calls of procedural macros that made some of the root's workspace code.
     procedural: Vec<MacroCallId>,
+    /// Whether its reach looked through every impl of a trait in the crate graph
+    /// (`ReachFacts::sees_every_impl`).
+    sees_every_impl: bool,
+}
+
+/// What a root's reaches read beyond their walks, for `RootMemos::keep`.
+pub(crate) struct ReachFacts {
+    /// Whether a reach took a `dyn` value or a fn pointer from outside (whose
+    /// targets are every impl in the crate graph), or walked a body at
+    /// arguments holding a type parameter (where a provided method's callees are
+    /// every impl whose header may apply): a trait impl added or removed
+    /// anywhere may change its outcome.
+    pub sees_every_impl: bool,
 }
 
 /// The outcomes of the last analysis, with what they were made under.
@@ -153,11 +166,17 @@ impl RootMemos {
                     .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
             })
         });
-        let untouched = proven.is_some_and(|names| !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file)));
+        // A trait's impl answers goals about its type only where a value of it
+        // is, so in the bodies that name it; but a `dyn` target is resolved
+        // outside the walks, and a reach that looked through every impl of a
+        // trait may find the new one with no name spelled.
+        let impls = proven.is_some_and(item_edits::TouchedNames::touches_trait_impls);
+        let untouched = proven.is_some_and(|names| !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file)))
+            && !(impls && memo.sees_every_impl);
         // Another item level may have changed what resolves outside the walks
         // (`dyn` targets, methods picked), unless the edits are proven to have
         // changed only what the walks of those bodies read.
-        let walks_tell = !level_changed || proven.is_some();
+        let walks_tell = !level_changed || (proven.is_some() && !impls);
         if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp))) {
             return None;
         }
@@ -175,6 +194,7 @@ impl RootMemos {
         root: RootKey,
         walks: Vec<WalkStamp>,
         bodies: &FxHashSet<DefWithBodyId>,
+        facts: ReachFacts,
         outcome: RootOutcome,
     ) {
         let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.0)]);
@@ -185,6 +205,7 @@ impl RootMemos {
         bodies().for_each(|body| item_edits::procedural_expansions(db, body, &mut procedural));
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, procedural });
+        let ReachFacts { sees_every_impl } = facts;
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, procedural, sees_every_impl });
     }
 }

@@ -1763,6 +1763,52 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(added.roots, fresh.roots);
 }
 
+/// A trait's impl for a type of the edited file, under a name no other code
+/// spells, changes only the outcomes of roots that hold a value of the type
+/// (whose code is in that file, or spells the name) and of roots that look
+/// through every impl of the trait: `d_root` takes a `dyn Shown` from its
+/// caller, `f_root` coerces a `NoallocLoud` it makes to `dyn Shown`. Both are
+/// judged again and find the impl. `a_root`, and `g_root`, which calls a
+/// provided method of the trait through a generic function at a type of its
+/// own, are reused without asking their walks.
+#[test]
+fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let shown = "pub trait Shown {\n    fn shown(&self) -> usize;\n    fn twice(&self) -> usize {\n        self.shown() * 2\n    }\n}\n\npub struct Quiet;\n\nimpl Shown for Quiet {\n    fn shown(&self) -> usize {\n        0\n    }\n}\n";
+    let (_dir, root) = crate::temp_package(
+        "impls",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod e;\npub mod f;\npub mod g;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + 1\n}\n"),
+            ("src/d.rs", "// noalloc:root\npub fn d_root(shown: &dyn crate::e::Shown) -> usize {\n    shown.shown()\n}\n"),
+            ("src/e.rs", shown),
+            ("src/f.rs", "use crate::e::Shown;\n\n// noalloc:root\npub fn f_root() -> usize {\n    let shown: &dyn Shown = &crate::c::NoallocLoud;\n    shown.shown()\n}\n"),
+            ("src/g.rs", "use crate::e::{Quiet, Shown};\n\npub fn twice_of<T: Shown>(t: &T) -> usize {\n    t.twice()\n}\n\n// noalloc:root\npub fn g_root() -> usize {\n    twice_of(&Quiet)\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let base = format!("{c_text}\npub struct NoallocLoud;\n");
+    let before = c.edit(&base);
+    let impl_ = "impl crate::e::Shown for NoallocLoud {\n    fn shown(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}";
+    let added = c.edit(&format!("{base}\n{impl_}\n"));
+    assert_eq!(reused(&added), (2, 2));
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&added), rows(&fresh));
+    assert_eq!(added.roots, fresh.roots);
+    let finding: Vec<_> = added.findings.iter().flat_map(|f| f.roots.iter().cloned()).collect();
+    for root in ["impls::d::d_root", "impls::f::f_root"] {
+        assert!(finding.iter().any(|it| it == root), "{root}: {:#?}", added.findings);
+    }
+    assert!(rows(&added).contains(&("c.rs".to_owned(), 9)), "{:#?}", added.findings);
+    // Removed again: as before.
+    let removed = c.edit(&base);
+    assert_eq!((reused(&removed), rows(&removed)), ((2, 2), rows(&before)));
+}
+
 /// A name standing alone (a path's first segment) resolves in its own module's
 /// scope, which holds an item of another module only by an import: in a file
 /// with no glob import, no macro call where an item can be and no attribute a
