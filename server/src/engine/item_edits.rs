@@ -1,8 +1,8 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
 //! add, remove or change plain items only (free functions, types, consts,
-//! statics, the methods and consts of inherent impls, the names imports bind:
-//! `PlainItem`), under names no other code spells (a method's: also as a method
-//! call's).
+//! statics, the methods and consts of inherent impls, the names imports bind,
+//! a trait's impls for a type the file defines: `PlainItem`), under names no
+//! other code spells (a method's: also as a method call's).
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -50,8 +50,8 @@
 //! touched names is the same token for token (whitespace aside), and each such
 //! item, before and after, has no attribute (a derive makes an `impl`), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (traits, their impls, glob
-//! imports, modules) are left to salsa. An import is read as the names it binds,
+//! a macro call may expand to one). Other items (traits, their other impls,
+//! glob imports, modules) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
 //! (`incremental::scope_generations`). An inherent method is called only by its
@@ -60,7 +60,15 @@
 //! static, a member or an import added, removed or changed also changes the
 //! item level a root's outcome is kept under (`incremental::items_generation`):
 //! other code sees it only by its name, so with its name spelled nowhere else
-//! the outcome stands.
+//! the outcome stands. A trait's impl for a struct, an enum or a union of the
+//! file, written as its name alone (`plain_trait_impl`), is read under that
+//! name: it answers only goals about that type, which arise only where a value
+//! of it is, so in bodies that spell its name or that a root reaches through
+//! a function of the file. But a `dyn` call's targets are resolved outside the
+//! walks, and a reach that looked through every impl of a trait (a `dyn` from
+//! the root's caller, a body walked at a type parameter) may find it with no
+//! name spelled: `TouchedNames::touches_trait_impls` has `root_reuse` judge
+//! those roots, and the ones whose walks read the name, again.
 
 use std::collections::VecDeque;
 

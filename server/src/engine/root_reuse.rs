@@ -11,7 +11,9 @@
 //! is not among them, only the walks of bodies that name it see it; a type, a
 //! const, a static, an inherent impl's method or an import's binding under a
 //! name only plain bodies spell is seen by their walks only, as `item_edits`
-//! proves), every walk
+//! proves; a trait's impl for a type under such a name, by the roots that hold
+//! a value of the type or look through every impl of a trait, which are judged
+//! again), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
