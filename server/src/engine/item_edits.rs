@@ -1,8 +1,9 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
 //! add, remove or change plain items only (free functions, types, consts,
 //! statics, the methods and consts of inherent impls, the names imports bind,
-//! a trait's impls for a type the file defines: `PlainItem`), under names no
-//! other code spells (a method's: also as a method call's).
+//! a trait's impls for a type the file defines, a type's derives of the
+//! compiler's own: `PlainItem`), under names no other code spells (a method's:
+//! also as a method call's).
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -68,7 +69,11 @@
 //! walks, and a reach that looked through every impl of a trait (a `dyn` from
 //! the root's caller, a body walked at a type parameter) may find it with no
 //! name spelled: `TouchedNames::touches_trait_impls` has `root_reuse` judge
-//! those roots, and the ones whose walks read the name, again.
+//! those roots, and the ones whose walks read the name, again. So with a
+//! type's derives, by names alone (`derive_names`), when each name resolves in
+//! the file's module to a derive of the compiler's own (`derives_builtin`),
+//! which makes an impl for that type and nothing else; a procedural macro's may
+//! make anything.
 
 use std::collections::VecDeque;
 
@@ -244,9 +249,16 @@ pub(crate) fn touched_names_unspelled(
             return None;
         }
         let changed = items_changed(&before, now, edition)?;
+        // A derive's name resolves in the file's module, whose macros are the
+        // same before and after (the outcomes are kept under them:
+        // `incremental::scope_generations`).
+        if !changed.derives.is_empty() && !derives_builtin(sema, file, &changed.derives) {
+            tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
+            return None;
+        }
         names.extend(changed.names);
         members |= changed.members;
-        impls |= changed.impls;
+        impls |= changed.impls || !changed.derives.is_empty();
         rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
@@ -637,6 +649,8 @@ struct ItemsChanged {
     members: bool,
     /// Whether one of them is a trait's impl.
     impls: bool,
+    /// The names of the derives of those items (`PlainKind::Derived`).
+    derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
     rest: String,
@@ -665,9 +679,14 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         names.iter().any(|name| of_kind(then.get(name)) || of_kind(now.get(name)))
     };
     let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
+    let derived = |file: &SourceFile| {
+        let touched = plain_items(file).into_iter().flatten().filter(|item| names.contains(&item.name) && ast::Adt::can_cast(item.node.kind()));
+        touched.flat_map(|item| derive_names(&item.node))
+    };
+    let derives: FxHashSet<String> = derived(&before).chain(derived(&after)).flatten().collect();
     let (kept, read) = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, rest: read.join("\n") })
+    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -818,6 +837,52 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
 }
 
+/// The names an attribute `#[derive(A, B)]` derives, when that is all it is:
+/// each a name alone, no path.
+fn plain_derive(attr: &ast::Attr) -> Option<Vec<String>> {
+    let derive = attr.path()?.as_single_name_ref()?;
+    if derive.text() != "derive" || attr.excl_token().is_some() {
+        return None;
+    }
+    let ast::Meta::TokenTreeMeta(meta) = attr.meta()? else { return None };
+    let tokens = meta.token_tree()?;
+    let mut names = Vec::new();
+    let inner = tokens.syntax().children_with_tokens().filter_map(NodeOrToken::into_token);
+    for token in inner.filter(|token| !matches!(token.kind(), SyntaxKind::WHITESPACE | SyntaxKind::L_PAREN | SyntaxKind::R_PAREN)) {
+        match token.kind() {
+            SyntaxKind::IDENT => names.push(token.text().to_owned()),
+            SyntaxKind::COMMA => {}
+            _ => return None,
+        }
+    }
+    Some(names)
+}
+
+/// The names `item`'s attributes derive, when every attribute it has is a plain
+/// derive (`plain_derive`) and it has one; `None` when it has none or another.
+fn derive_names(item: &SyntaxNode) -> Option<Vec<String>> {
+    let attrs: Vec<ast::Attr> = item.children().filter_map(ast::Attr::cast).collect();
+    if attrs.is_empty() {
+        return None;
+    }
+    attrs.iter().map(plain_derive).collect::<Option<Vec<_>>>().map(|names| names.concat())
+}
+
+/// Whether each of `names`, as a derive at the top level of `file`, is one of
+/// the compiler's own (`Clone`, `Debug`, ...), whose impls are for the type
+/// derived only.
+fn derives_builtin(sema: &Semantics<'_, RootDatabase>, file: FileId, names: &FxHashSet<String>) -> bool {
+    let source = sema.parse(sema.attach_first_edition(file));
+    names.iter().all(|name| {
+        let path = hir::ModPath::from_segments(hir::PathKind::Plain, [hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(name))]);
+        let mut macros = sema.resolve_mod_path(source.syntax(), &path).into_iter().flatten().filter_map(|item| match item {
+            hir::ItemInNs::Macros(it) => Some(it),
+            _ => None,
+        });
+        macros.next().is_some_and(|it| it.kind(sema.db) == hir::MacroKind::DeriveBuiltIn) && macros.next().is_none()
+    })
+}
+
 /// The name of the type `item` is a trait's impl for, when that is a struct, an
 /// enum or a union `file` defines at its top level under a name nothing else
 /// there binds (no alias, no import), written as that name alone (generic
@@ -882,8 +947,16 @@ fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<St
         let own_member = |node: &SyntaxNode| {
             item.kind == PlainKind::TraitImpl && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
         };
+        // A derive of the item's own, by names alone (`derive_names`), makes
+        // impls for it only.
+        let own_derive = |node: &SyntaxNode| {
+            ast::Adt::can_cast(item.node.kind())
+                && node.parent().as_ref() == Some(&item.node)
+                && ast::Attr::cast(node.clone()).is_some_and(|attr| plain_derive(&attr).is_some())
+        };
         let reaches_out = item.node.descendants().any(|node| {
-            matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+            (node.kind() == SyntaxKind::ATTR && !own_derive(&node))
+                || node.kind() == SyntaxKind::MACRO_CALL
                 || (node != item.node && ast::Item::can_cast(node.kind()) && !own_member(&node))
         });
         if reaches_out {
@@ -1356,6 +1429,36 @@ mod tests {
     }
 
     #[test]
+    fn a_type_s_derives_by_name_make_its_impls() {
+        let derives = |before: &str, after: &str| {
+            items_changed(before, after, Edition::CURRENT).map(|changed| {
+                let mut derives: Vec<String> = changed.derives.into_iter().collect();
+                derives.sort();
+                (changed.names.into_iter().collect::<Vec<_>>(), derives)
+            })
+        };
+        let derived = FILE.replace("pub struct S;", "#[derive(Clone, Debug)]\npub struct S;");
+        let both = Some((vec!["S".to_owned()], vec!["Clone".to_owned(), "Debug".to_owned()]));
+        assert_eq!(derives(FILE, &derived), both);
+        assert_eq!(derives(&derived, FILE), both);
+        assert_eq!(derives(FILE, &derived.replace("struct S;", "enum S {}")), both);
+        let more = FILE.replace("pub struct S;", "#[derive(Clone)]\n#[derive(Debug)]\npub struct S(u8);");
+        assert_eq!(derives(FILE, &more), both);
+        // A derive untouched is not read; a derive by a path, another attribute,
+        // a derive's helper attribute, a derive of a function: not plain.
+        assert_eq!(derives(&derived, &format!("{derived}fn f() {{}}\n")), Some((vec!["f".to_owned()], vec![])));
+        for other in [
+            "#[derive(serde::Serialize)]\npub struct S;",
+            "#[derive(Clone)]\n#[repr(C)]\npub struct S;",
+            "#[derive(Default)]\npub enum S {\n    #[default]\n    A,\n}",
+            "#[derive = \"Clone\"]\npub struct S;",
+            "#[derive(Clone)]\npub fn S() {}",
+        ] {
+            assert_eq!(derives(FILE, &FILE.replace("pub struct S;", other)), None, "{other}");
+        }
+    }
+
+    #[test]
     fn an_import_binds_its_names_as_plain_items() {
         let with = |import: &str| FILE.replace("use std::fmt;", import);
         let names_of = |before: &str, after: &str| names(&with(before), &with(after));
@@ -1383,7 +1486,8 @@ mod tests {
     fn an_edit_of_anything_but_plain_items_is_not_read() {
         // A trait, a trait's impl for a type by a path, an impl with an
         // attribute or a macro call in it, a module, an unnamed const; an item's
-        // attribute (a derive makes an impl), item or macro call (a type's too).
+        // attribute (a derive by a path may be any macro), item or macro call
+        // (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl Clone for self::S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
@@ -1391,7 +1495,7 @@ mod tests {
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}mod m {{}}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
-        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone)]\npub struct S;")), None);
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")), None);
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(m!());")), None);
         assert_eq!(names(FILE, &format!("{FILE}const C: u8 = {{ struct In; 1 }};\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[no_mangle]\nfn malloc() {{}}\n")), None);

@@ -1743,7 +1743,8 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let grown = vec![("a.rs".to_owned(), 5), ("c.rs".to_owned(), 7)];
     assert_eq!(adding(inherent), ((2, 2), grown));
     assert_eq!(adding("pub struct NoallocSigned;"), ((0, 0), rows(&first)));
-    assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((0, 0), rows(&first)));
+    // The compiler's own derive makes impls for the struct only.
+    assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((3, 3), rows(&first)));
     // An import binds a name: `signed` is spelled nowhere else but in its
     // definition. `NoallocThing` now calls `made`, which allocates. `Holder` is
     // imported by e.rs too. A trait brought into scope may change any method
@@ -1807,6 +1808,14 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
     // Removed again: as before.
     let removed = c.edit(&base);
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), rows(&before)));
+    // The compiler's own derives are impls for the type: only `d_root`, which
+    // looks through every impl, is judged again. A derive that resolves to no
+    // derive of the compiler's may be a procedural macro's, which may make
+    // anything.
+    let derived = c.edit(&format!("{base}\n#[derive(Clone, Copy, Debug)]\npub struct NoallocDerived;\n"));
+    assert_eq!((reused(&derived), rows(&derived)), ((3, 3), rows(&before)));
+    let unknown = c.edit(&format!("{base}\n#[derive(Clone, NoallocUnknown)]\npub struct NoallocDerived;\n"));
+    assert_eq!((reused(&unknown), rows(&unknown)), ((0, 0), rows(&before)));
 }
 
 /// A name standing alone (a path's first segment) resolves in its own module's
