@@ -95,11 +95,36 @@ pub struct InstanceIdentity {
 }
 
 /// The identity of an instance, or `None` for instances that cannot be named
-/// across runs (closures, unresolved parameters, opaque types): those are never
-/// cached.
+/// across runs (closures, unresolved parameters, opaque types), nor at
+/// arguments naming an item of the workspace (`names_workspace_item`): those are
+/// never cached.
 pub(crate) fn instance_identity(db: &dyn HirDatabase, node: &Node<'_>) -> Option<InstanceIdentity> {
     let Node::Fn { func, args } = *node else { return None };
+    if names_workspace_item(db, args) {
+        return None;
+    }
     Some(InstanceIdentity { func: function_identity(db, func)?, args: args_identity(db, args)? })
+}
+
+/// Whether `args` name a type, a function or a `dyn` trait of a workspace crate,
+/// at any depth (`Vec<Option<Foo>>`). Its identity (crate, file, offset) stays
+/// while the code around it changes between runs: a `Drop` impl added to `Foo`
+/// changes what `Vec::<Foo>::truncate` runs, and a summary kept under that
+/// identity would still say it allocates nothing.
+fn names_workspace_item(db: &dyn HirDatabase, args: GenericArgs<'_>) -> bool {
+    use hir_def::HasModule;
+    let local = |krate: base_db::Crate| krate.data(db).origin.is_local();
+    args.iter().flat_map(|arg| arg.walk()).filter_map(|arg| arg.ty()).any(|ty| match ty.kind() {
+        TyKind::Adt(adt, _) => local(adt.def_id().krate(db)),
+        TyKind::FnDef(def, _) => match def.0 {
+            hir_def::CallableDefId::FunctionId(it) => local(it.krate(db)),
+            hir_def::CallableDefId::StructId(it) => local(it.krate(db)),
+            hir_def::CallableDefId::EnumVariantId(it) => local(it.krate(db)),
+        },
+        TyKind::Dynamic(..) => super::walk::dyn_principal(ty).is_some_and(|trait_| local(trait_.krate(db))),
+        // Closures, coroutines and opaque types have no identity anyway.
+        _ => false,
+    })
 }
 
 /// A fingerprint of a type's identity, as summaries name what they call back

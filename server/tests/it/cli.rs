@@ -260,6 +260,24 @@ fn check_with_cache(root: &std::path::Path, cache: &std::path::Path, extra: &[&s
     run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache))
 }
 
+/// A summary is kept only for an instance whose arguments name nothing of the
+/// workspace: `Vec::<Foo>::truncate` runs `Foo`'s drop, which an edit may add
+/// while `Foo` keeps its crate, file and offset. Before, the second check
+/// answered `truncate` from the first one's summary and found nothing.
+#[test]
+fn a_summary_never_stands_for_an_instance_at_a_workspace_type() {
+    let lib = "pub struct Foo(pub u8);\n\n// noalloc:root\npub fn root(v: &mut Vec<Foo>) {\n    v.truncate(0);\n}\n";
+    let (_dir, root) = crate::temp_package("summaries", &[("src/lib.rs", lib)]);
+    let cache = tempfile::tempdir().unwrap();
+    let (code, out, err) = check_with_cache(&root, cache.path(), &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let dropped = format!("{lib}\nimpl Drop for Foo {{\n    fn drop(&mut self) {{\n        let _ = Vec::<u8>::with_capacity(1);\n    }}\n}}\n");
+    std::fs::write(root.join("src/lib.rs"), dropped).unwrap();
+    let (code, out, err) = check_with_cache(&root, cache.path(), &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("lib.rs:10:"), "{out}");
+}
+
 /// An unchanged workspace is answered from the analysis a run stored; an edit,
 /// other settings or a damaged store make the check run again.
 #[test]
