@@ -57,16 +57,17 @@ fn main() {
     // kept outcome is checked against; `methods`: a struct with an inherent impl
     // holding a method; `imports`: an import (of a struct no file names); `traits`:
     // a struct with an impl of a std trait (`Default`); `derives`: a struct with
-    // the compiler's derives.
+    // the compiler's derives; `traitdefs`: a trait.
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=") || ["types", "methods", "imports", "traits", "derives"].contains(&mode.as_str());
+    let items = mode == "items" || mode.starts_with("items=") || ["types", "methods", "imports", "traits", "derives", "traitdefs"].contains(&mode.as_str());
     let item_text = match mode.as_str() {
         "types" => "pub struct BenchType(pub u32);\n".to_owned(),
         "methods" => "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }\n".to_owned(),
         "imports" => "use std::collections::BTreeSet;\n".to_owned(),
         "traits" => "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }\n".to_owned(),
         "derives" => "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);\n".to_owned(),
+        "traitdefs" => "pub trait BenchTrait { fn bench_method(&self) -> u32 { 0 } }\n".to_owned(),
         _ => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
     };
     let server = std::env::var_os("NOALLOC_LS")
@@ -193,6 +194,8 @@ fn main() {
             ", adding and removing a struct with a trait impl".to_owned()
         } else if mode == "derives" {
             ", adding and removing a struct with derives".to_owned()
+        } else if mode == "traitdefs" {
+            ", adding and removing a trait".to_owned()
         } else if items {
             format!(", adding and removing a fn `{item_name}`")
         } else {

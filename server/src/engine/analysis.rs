@@ -354,7 +354,8 @@ impl<'a> Analyzer<'a> {
         let mut memos = outcomes;
         if let Some(memos) = memos.as_deref_mut() {
             let local = super::load::workspace_crates(self.db);
-            memos.begin(self.reuse_context(config), super::incremental::items_generation(self.db, local));
+            let (context, traits) = self.reuse_context(config);
+            memos.begin(context, super::incremental::items_generation(self.db, local), traits);
         }
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
@@ -662,16 +663,16 @@ impl<'a> Analyzer<'a> {
         analysis
     }
 
-    /// What an outcome is reused under: the settings, the directives, what the
-    /// workspace's macro calls may resolve to and the traits in scope, written
-    /// out whole (compared, not hashed). The rest of the item level is told apart
-    /// (`RootMemos::begin`).
-    fn reuse_context(&self, config: &CheckConfig) -> String {
+    /// What an outcome is reused under: the settings, the directives and what
+    /// the workspace's macro calls may resolve to, written out whole (compared,
+    /// not hashed); and the traits in scope. The rest of the item level is told
+    /// apart (`RootMemos::begin`).
+    fn reuse_context(&self, config: &CheckConfig) -> (String, u64) {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local = super::load::workspace_crates(self.db);
         let [macros, traits] = super::incremental::scope_generations(db, local);
-        let mut context = format!("macros {macros} traits {traits}\n{config:?}\n");
+        let mut context = format!("macros {macros}\n{config:?}\n");
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
         }
@@ -682,7 +683,7 @@ impl<'a> Analyzer<'a> {
         marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
         marked.sort();
         let _ = writeln!(context, "{marked:?}");
-        context
+        (context, traits)
     }
 
     /// Resolves the names of the workspace's crates and of every crate they import:

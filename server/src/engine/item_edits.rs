@@ -236,6 +236,7 @@ pub(crate) fn touched_names_unspelled(
     let mut names = FxHashSet::default();
     let mut members = false;
     let mut impls = false;
+    let mut imports = false;
     let mut rests = FxHashMap::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
@@ -259,6 +260,7 @@ pub(crate) fn touched_names_unspelled(
         names.extend(changed.names);
         members |= changed.members;
         impls |= changed.impls || !changed.derives.is_empty();
+        imports |= changed.imports;
         rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
@@ -396,7 +398,7 @@ pub(crate) fn touched_names_unspelled(
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls })
+    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, imports })
 }
 
 /// `file`'s path, for the log.
@@ -419,6 +421,8 @@ pub(crate) struct TouchedNames {
     bodies_of: FxHashSet<FileId>,
     /// Whether one of the touched items is a trait's impl (`PlainItem`).
     impls: bool,
+    /// Whether one of them is an import's binding.
+    imports: bool,
 }
 
 impl TouchedNames {
@@ -437,6 +441,15 @@ impl TouchedNames {
     /// outside the walks (`dyn` targets), may see it with no name spelled.
     pub(crate) fn touches_trait_impls(&self) -> bool {
         self.impls
+    }
+
+    /// Whether the edits added, removed or changed an import: one may bring a
+    /// trait into a module's scope (std's, a dependency's, with impls for the
+    /// types its bodies hold), which a method call that spells only the method
+    /// may then pick. A trait the edits define has impls only where the edits
+    /// put them, for types under touched names (`PlainItem`).
+    pub(crate) fn touches_imports(&self) -> bool {
+        self.imports
     }
 }
 
@@ -649,6 +662,8 @@ struct ItemsChanged {
     members: bool,
     /// Whether one of them is a trait's impl.
     impls: bool,
+    /// Whether one of them is an import's binding.
+    imports: bool,
     /// The names of the derives of those items (`PlainKind::Derived`).
     derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
@@ -678,7 +693,7 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         let of_kind = |texts: Option<&Vec<(String, PlainKind)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, it)| it == kind));
         names.iter().any(|name| of_kind(then.get(name)) || of_kind(now.get(name)))
     };
-    let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
+    let (members, impls, imports) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl), any_of(PlainKind::Import));
     let derived = |file: &SourceFile| {
         let touched = plain_items(file).into_iter().flatten().filter(|item| names.contains(&item.name) && ast::Adt::can_cast(item.node.kind()));
         touched.flat_map(|item| derive_names(&item.node))
@@ -686,7 +701,7 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let derives: FxHashSet<String> = derived(&before).chain(derived(&after)).flatten().collect();
     let (kept, read) = outside_items(&after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, derives, rest: read.join("\n") })
+    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, imports, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -709,12 +724,16 @@ struct PlainItem {
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum PlainKind {
-    /// A free item, or a name an import binds.
+    /// A free item.
     Free,
-    /// A function or a const of an inherent impl.
+    /// A name an import binds.
+    Import,
+    /// A function or a const of an inherent impl, or a member of a trait.
     Member,
     /// A trait's impl, named by its self type.
     TraitImpl,
+    /// A trait's header: its name, generics, supertraits and bounds.
+    Trait,
 }
 
 /// The plain items of `file`; `None` when one has no name (`const _`), which
@@ -732,13 +751,28 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             }
             continue;
         }
+        if let Some(members) = plain_trait(&item) {
+            // The header and each member apart: a member added to a trait whose
+            // impls other code holds values of takes over method calls that
+            // spell it (`Member`), wherever the trait is in scope.
+            let body = members.syntax().text_range();
+            let header = tokens_outside(item.syntax(), &[body]).join(" ");
+            let ast::Item::Trait(trait_) = &item else { unreachable!() };
+            items.push(PlainItem { name: unraw(&trait_.name()?), text: header.clone(), node: item.syntax().clone(), kind: PlainKind::Trait });
+            for member in members.assoc_items() {
+                let name = member_name(&member);
+                let text = format!("{header}\n{}", member.syntax().text());
+                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), kind: PlainKind::Member });
+            }
+            continue;
+        }
         if let Some(name) = plain_trait_impl(&item, file) {
             items.push(PlainItem { name, text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::TraitImpl });
             continue;
         }
         if let ast::Item::Use(import) = &item {
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
-                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Free });
+                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import });
             }
             continue;
         }
@@ -815,12 +849,13 @@ fn unraw(name: &ast::Name) -> String {
     text.strip_prefix("r#").unwrap_or(&text).to_owned()
 }
 
-/// The name of a function or a const of an impl.
+/// The name of a function, a const or an associated type of an impl or a trait.
 fn member_name(member: &ast::AssocItem) -> Option<ast::Name> {
     match member {
         ast::AssocItem::Fn(it) => it.name(),
         ast::AssocItem::Const(it) => it.name(),
-        _ => None,
+        ast::AssocItem::TypeAlias(it) => it.name(),
+        ast::AssocItem::MacroCall(_) => None,
     }
 }
 
@@ -835,6 +870,19 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     });
     let only_fns_and_consts = members.assoc_items().all(|member| matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_)));
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
+}
+
+/// The members of `item` when it is a plain trait: no attribute, no macro call
+/// in its header, not `auto` (which holds for types with no impl), and nothing
+/// in it but functions, consts and associated types.
+fn plain_trait(item: &ast::Item) -> Option<ast::AssocItemList> {
+    let ast::Item::Trait(trait_) = item else { return None };
+    let members = trait_.assoc_item_list()?;
+    let header_plain = trait_.syntax().descendants().all(|node| {
+        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+    });
+    let only_members = members.assoc_items().all(|member| !matches!(member, ast::AssocItem::MacroCall(_)));
+    (trait_.auto_token().is_none() && header_plain && only_members).then_some(members)
 }
 
 /// The names an attribute `#[derive(A, B)]` derives, when that is all it is:
@@ -945,7 +993,7 @@ fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<St
         }
         // A trait impl's own members are part of it.
         let own_member = |node: &SyntaxNode| {
-            item.kind == PlainKind::TraitImpl && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
+            matches!(item.kind, PlainKind::TraitImpl | PlainKind::Trait) && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
         };
         // A derive of the item's own, by names alone (`derive_names`), makes
         // impls for it only.
@@ -1429,6 +1477,25 @@ mod tests {
     }
 
     #[test]
+    fn a_trait_is_its_header_and_its_members() {
+        let members = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
+        let with_trait = format!("{FILE}pub trait Tr: Clone {{\n    fn m(&self) -> u8;\n}}\n");
+        assert_eq!(names(FILE, &with_trait), Some(vec!["Tr".to_owned(), "m".to_owned()]));
+        assert_eq!(members(FILE, &with_trait), Some(true));
+        // A member added, with a default body, a const or an associated type:
+        // the member only, called after a `.` too.
+        let more = with_trait.replace("u8;\n}", "u8;\n    fn n(&self) {}\n    const C: u8 = 1;\n    type T;\n}");
+        assert_eq!(names(&with_trait, &more), Some(["C", "T", "n"].map(str::to_owned).to_vec()));
+        assert_eq!(members(&with_trait, &more), Some(true));
+        // The header changed: the trait and every member.
+        assert_eq!(names(&with_trait, &with_trait.replace(": Clone", "")), Some(vec!["Tr".to_owned(), "m".to_owned()]));
+        // An import is read as an import.
+        let imports = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.imports);
+        assert_eq!(imports(FILE, &with_trait), Some(false));
+        assert_eq!(imports(FILE, &format!("{FILE}use std::io::Read;\n")), Some(true));
+    }
+
+    #[test]
     fn a_type_s_derives_by_name_make_its_impls() {
         let derives = |before: &str, after: &str| {
             items_changed(before, after, Edition::CURRENT).map(|changed| {
@@ -1484,11 +1551,14 @@ mod tests {
 
     #[test]
     fn an_edit_of_anything_but_plain_items_is_not_read() {
-        // A trait, a trait's impl for a type by a path, an impl with an
+        // A trait with an attribute or a macro call, an auto trait, a trait's
+        // impl for a type by a path, an impl with an
         // attribute or a macro call in it, a module, an unnamed const; an item's
         // attribute (a derive by a path may be any macro), item or macro call
         // (a type's too).
-        assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ fn m(&self) {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\ntrait Tr {{ fn m(&self) {{}} }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ m!(); }}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}auto trait Tr {{}}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl Clone for self::S {{ fn clone(&self) -> S {{ S }} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} make!(); }}\n")), None);

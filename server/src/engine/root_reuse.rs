@@ -74,6 +74,8 @@ struct Memo {
     /// (`incremental::items_generation`).
     seen: u64,
     items: u64,
+    /// The traits in scope then (`incremental::scope_generations`).
+    traits: u64,
     /// The calls of procedural macros that made some of the root's workspace code.
     procedural: Vec<MacroCallId>,
     /// Whether its reach looked through every impl of a trait in the crate graph
@@ -94,11 +96,12 @@ pub(crate) struct ReachFacts {
 /// The outcomes of the last analysis, with what they were made under.
 #[derive(Default)]
 pub struct RootMemos {
-    /// Settings, directives, what macro calls resolve to and the traits in
-    /// scope, of the analysis that made them.
+    /// Settings, directives and what macro calls resolve to, of the analysis
+    /// that made them.
     context: Option<String>,
-    /// The item level of this analysis.
+    /// The item level of this analysis, and the traits in scope.
     items: u64,
+    traits: u64,
     memos: FxHashMap<RootKey, Memo>,
     /// The edits the database of this analysis took, and every file it holds.
     edits: EditLog,
@@ -119,7 +122,7 @@ impl RootMemos {
     /// outcomes made under another context are dropped. One made at another item
     /// level is reused only when the edits since touched nothing but items under
     /// names no other code spells (`reusable`).
-    pub(crate) fn begin(&mut self, context: String, items: u64) {
+    pub(crate) fn begin(&mut self, context: String, items: u64, traits: u64) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             // What a macro call in a file no edit touched expands to may differ.
@@ -127,6 +130,7 @@ impl RootMemos {
             self.context = Some(context);
         }
         self.items = items;
+        self.traits = traits;
     }
 
     /// Tells the memos the edits the database of the next analysis has taken, and
@@ -142,7 +146,7 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, .. } = self;
+        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
@@ -168,6 +172,12 @@ impl RootMemos {
                     .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
             })
         });
+        // A trait brought into a module's scope may take over a method call that
+        // spells only the method; the edits may have done so only by defining
+        // one, whose impls are for types under the touched names.
+        if memo.traits != *traits && !proven.is_some_and(|names| !names.touches_imports()) {
+            return None;
+        }
         // A trait's impl answers goals about its type only where a value of it
         // is, so in the bodies that name it; but a `dyn` target is resolved
         // outside the walks, and a reach that looked through every impl of a
@@ -184,6 +194,7 @@ impl RootMemos {
         }
         memo.seen = now;
         memo.items = *items;
+        memo.traits = *traits;
         Some((&memo.outcome, untouched))
     }
 
@@ -208,6 +219,6 @@ impl RootMemos {
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
         let ReachFacts { sees_every_impl } = facts;
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, procedural, sees_every_impl });
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, traits: self.traits, procedural, sees_every_impl });
     }
 }

@@ -1818,6 +1818,47 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
     assert_eq!((reused(&unknown), rows(&unknown)), ((0, 0), rows(&before)));
 }
 
+/// A trait the edits define has impls only where the edits put them, so adding
+/// one under a name nothing else spells changes no method call elsewhere, though
+/// it changes the traits in scope. A member added to a trait that other code
+/// holds values of may take over a method call that spells only the member:
+/// `Existing.len()` in h.rs, which went through `Deref` to the slice's `len`,
+/// now runs `Lengthy::len`, in scope through the glob. An import may bring in a
+/// trait of std's: nothing is reused.
+#[test]
+fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "traits",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod e;\npub mod h;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + 1\n}\n"),
+            ("src/e.rs", "pub struct Existing;\n\nimpl core::ops::Deref for Existing {\n    type Target = [u8];\n    fn deref(&self) -> &[u8] {\n        &[]\n    }\n}\n\nimpl crate::c::Lengthy for Existing {}\n"),
+            ("src/h.rs", "use crate::c::*;\nuse crate::e::Existing;\n\n// noalloc:root\npub fn h_root() -> usize {\n    Existing.len()\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let base = format!("{c_text}\npub trait Lengthy {{}}\n");
+    let first = c.edit(&base);
+    assert_eq!(rows(&first), vec![]);
+    let added = c.edit(&format!("{base}\npub trait NoallocTrait {{\n    fn noalloc_method(&self) -> usize;\n}}\n"));
+    assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
+    let removed = c.edit(&base);
+    assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
+    let lengthy = base.replace("pub trait Lengthy {}", "pub trait Lengthy {\n    fn len(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}");
+    let taken_over = c.edit(&lengthy);
+    assert_eq!((reused(&taken_over), rows(&taken_over)), ((1, 1), vec![("c.rs".to_owned(), 7)]));
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&taken_over), rows(&fresh));
+    assert_eq!(taken_over.roots, fresh.roots);
+    let imported = c.edit(&format!("{lengthy}\nuse std::io::Read;\n"));
+    assert_eq!((reused(&imported), rows(&imported)), ((0, 0), rows(&taken_over)));
+}
+
 /// A name standing alone (a path's first segment) resolves in its own module's
 /// scope, which holds an item of another module only by an import: in a file
 /// with no glob import, no macro call where an item can be and no attribute a
