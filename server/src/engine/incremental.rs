@@ -130,7 +130,8 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
 /// apart because adding a type, a function or an import that brings neither a
 /// macro nor a trait changes the rest and leaves them as they were: then what a
 /// workspace file's macro calls were found to expand to stands, and the edit is
-/// read by the names it touches (`item_edits`).
+/// read by the names it touches (`item_edits`); the traits may change under a
+/// proof that touches no import (`root_reuse`).
 pub(crate) fn scope_generations(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> [u64; 2] {
     let key = CratesKey::new(db, crates);
     [ScopePart::Macros, ScopePart::Traits].map(|part| *scope_generation_query(db, key, part))

@@ -1,9 +1,9 @@
 //! Which edits a root's outcome outlives without asking rust-analyzer: edits that
 //! add, remove or change plain items only (free functions, types, consts,
 //! statics, the methods and consts of inherent impls, the names imports bind,
-//! a trait's impls for a type the file defines, a type's derives of the
-//! compiler's own: `PlainItem`), under names no other code spells (a method's:
-//! also as a method call's).
+//! traits, a trait's impls for a type the file defines, a type's derives of the
+//! compiler's own: `PlainItem`), under names no other code spells (a method's
+//! or a trait member's: also as a method call's).
 //! Owns the log of edits a live workspace took, the comparison of a file's text
 //! before and after them, and the search for the names they touched; knows
 //! nothing of roots (`root_reuse`).
@@ -49,13 +49,17 @@
 //!
 //! An edit qualifies when the file's text outside its plain items of the
 //! touched names is the same token for token (whitespace aside), and each such
-//! item, before and after, has no attribute (a derive makes an `impl`), no item
+//! item, before and after, has no attribute (but a plain derive, below), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (traits, their other impls,
-//! glob imports, modules) are left to salsa. An import is read as the names it binds,
+//! a macro call may expand to one). Other items (other trait impls, glob
+//! imports, modules) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
-//! (`incremental::scope_generations`). An inherent method is called only by its
+//! (`incremental::scope_generations`) unless no import was touched
+//! (`TouchedNames::touches_imports`). A trait is read as its header and each
+//! member apart, a member as a method: one added may take over a method call
+//! that spells it on a type that implements the trait, wherever the trait is in
+//! scope. An inherent method is called only by its
 //! name (no desugaring calls one; std's generic bodies call trait methods only),
 //! so one added takes over no call that does not spell it. A type, a const, a
 //! static, a member or an import added, removed or changed also changes the

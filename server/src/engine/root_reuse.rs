@@ -13,7 +13,8 @@
 //! name only plain bodies spell is seen by their walks only, as `item_edits`
 //! proves; a trait's impl for a type under such a name, by the roots that hold
 //! a value of the type or look through every impl of a trait, which are judged
-//! again), every walk
+//! again), the traits in scope (which may change only by a trait defined under
+//! such a name, no import touched), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
