@@ -1818,6 +1818,37 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
     assert_eq!((reused(&unknown), rows(&unknown)), ((0, 0), rows(&before)));
 }
 
+/// A call whose `Self` inference leaves unknown (two impls may answer it) is a
+/// call with no known callee, not every impl of its trait: a trait impl added
+/// elsewhere, with no name spelled where the call is, changes nothing there, and
+/// the outcome is reused, as a fresh analysis agrees.
+#[test]
+fn a_call_whose_self_inference_leaves_unknown_names_no_callee() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "unknown_self",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod e;\n"),
+            ("src/e.rs", "pub trait Make {\n    fn make() -> Self;\n}\n\nimpl Make for u8 {\n    fn make() -> u8 {\n        0\n    }\n}\n\nimpl Make for u16 {\n    fn make() -> u16 {\n        0\n    }\n}\n"),
+            ("src/a.rs", "use crate::e::Make;\n\n// noalloc:root\npub fn a_root() {\n    let _made = Make::make();\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let first = c.analyze();
+    let made = "pub struct NoallocMade;\n\nimpl crate::e::Make for NoallocMade {\n    fn make() -> Self {\n        let _ = Vec::<u8>::with_capacity(1);\n        NoallocMade\n    }\n}";
+    let added = c.adding(c_text, made);
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!(rows(&added), rows(&fresh), "first: {:#?}", first.findings);
+    assert_eq!(added.roots, fresh.roots);
+    let reasons: Vec<_> = added.findings.iter().flat_map(|f| f.reasons.iter().cloned()).collect();
+    assert_eq!(reasons, vec!["call with no known callee: <{unknown} as unknown_self::e::Make>::make".to_owned()]);
+    assert_eq!(reused(&added), (1, 1));
+}
+
 /// A trait the edits define has impls only where the edits put them, so adding
 /// one under a name nothing else spells changes no method call elsewhere, though
 /// it changes the traits in scope. A member added to a trait that other code
