@@ -1849,6 +1849,49 @@ fn a_call_whose_self_inference_leaves_unknown_names_no_callee() {
     assert_eq!(reused(&added), (1, 1));
 }
 
+/// Item edits one after another, each read by the names it touches where it
+/// can be, give after each the findings a fresh analysis gives: the outcomes
+/// kept across them, at the item levels and traits in scope each saw, hold.
+/// `a_root` takes a `dyn Shown` from its caller, whose impls c.rs gains and
+/// loses; `d_root` calls a method on a value of e.rs's type, with c.rs's items
+/// in scope through a glob.
+#[test]
+fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "in_a_row",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod d;\npub mod e;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(shown: &dyn crate::e::Shown) -> usize {\n    shown.shown()\n}\n"),
+            ("src/d.rs", "use crate::c::*;\n\n// noalloc:root\npub fn d_root() -> usize {\n    let made = crate::e::make();\n    made.counted()\n}\n"),
+            ("src/e.rs", "pub trait Shown {\n    fn shown(&self) -> usize;\n}\n\npub struct Counter(pub usize);\n\nimpl Shown for Counter {\n    fn shown(&self) -> usize {\n        self.0\n    }\n}\n\npub struct Made;\n\npub fn make() -> Made {\n    Made\n}\n\nimpl core::ops::Deref for Made {\n    type Target = Counter;\n    fn deref(&self) -> &Counter {\n        &Counter(0)\n    }\n}\n\nimpl Counter {\n    pub fn counted(&self) -> usize {\n        self.0\n    }\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let loud = "pub struct NoallocLoud;\n\nimpl crate::e::Shown for NoallocLoud {\n    fn shown(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}\n";
+    let counted = "pub trait NoallocCounted {\n    fn counted(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}\n\nimpl NoallocCounted for crate::e::Made {}\n";
+    let derived = "#[derive(Clone, Debug)]\npub struct NoallocDerived(pub u8);\n";
+    let edits = [
+        format!("{c_text}\n{loud}"),
+        format!("{c_text}\n{loud}\n{derived}"),
+        format!("{c_text}\n{derived}"),
+        format!("{c_text}\n{counted}"),
+        format!("{c_text}\n{counted}\n{loud}"),
+        format!("{c_text}\n{loud}\nuse core::fmt::Write;\n"),
+        c_text.to_owned(),
+    ];
+    c.analyze();
+    for text in edits {
+        let live = c.edit(&text);
+        let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+        assert_eq!((rows(&live), &live.roots), (rows(&fresh), &fresh.roots), "{text}");
+    }
+}
+
 /// A trait the edits define has impls only where the edits put them, so adding
 /// one under a name nothing else spells changes no method call elsewhere, though
 /// it changes the traits in scope. A member added to a trait that other code
