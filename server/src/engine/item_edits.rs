@@ -755,14 +755,13 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             }
             continue;
         }
-        if let Some(members) = plain_trait(&item) {
+        if let Some((name, members)) = plain_trait(&item) {
             // The header and each member apart: a member added to a trait whose
             // impls other code holds values of takes over method calls that
             // spell it (`Member`), wherever the trait is in scope.
             let body = members.syntax().text_range();
             let header = tokens_outside(item.syntax(), &[body]).join(" ");
-            let ast::Item::Trait(trait_) = &item else { unreachable!() };
-            items.push(PlainItem { name: unraw(&trait_.name()?), text: header.clone(), node: item.syntax().clone(), kind: PlainKind::Trait });
+            items.push(PlainItem { name: unraw(&name?), text: header.clone(), node: item.syntax().clone(), kind: PlainKind::Trait });
             for member in members.assoc_items() {
                 let name = member_name(&member);
                 let text = format!("{header}\n{}", member.syntax().text());
@@ -876,17 +875,17 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
 }
 
-/// The members of `item` when it is a plain trait: no attribute, no macro call
-/// in its header, not `auto` (which holds for types with no impl), and nothing
-/// in it but functions, consts and associated types.
-fn plain_trait(item: &ast::Item) -> Option<ast::AssocItemList> {
+/// The name and the members of `item` when it is a plain trait: no attribute,
+/// no macro call in its header, not `auto` (which holds for types with no impl),
+/// and nothing in it but functions, consts and associated types.
+fn plain_trait(item: &ast::Item) -> Option<(Option<ast::Name>, ast::AssocItemList)> {
     let ast::Item::Trait(trait_) = item else { return None };
     let members = trait_.assoc_item_list()?;
     let header_plain = trait_.syntax().descendants().all(|node| {
         members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
     });
     let only_members = members.assoc_items().all(|member| !matches!(member, ast::AssocItem::MacroCall(_)));
-    (trait_.auto_token().is_none() && header_plain && only_members).then_some(members)
+    (trait_.auto_token().is_none() && header_plain && only_members).then(|| (trait_.name(), members))
 }
 
 /// The names an attribute `#[derive(A, B)]` derives, when that is all it is:
