@@ -661,14 +661,14 @@ pub(crate) fn body_file(db: &dyn SourceDatabase, def: DefWithBodyId) -> HirFileI
 struct ItemsChanged {
     /// The names of the items added, removed or changed.
     names: FxHashSet<String>,
-    /// Whether one of them is a member of an impl (a method: a call names it
-    /// after a `.`).
+    /// Whether one of them is a member of an impl or a trait (a method: a call
+    /// names it after a `.`).
     members: bool,
     /// Whether one of them is a trait's impl.
     impls: bool,
     /// Whether one of them is an import's binding.
     imports: bool,
-    /// The names of the derives of those items (`PlainKind::Derived`).
+    /// The names the touched types derive (`derive_names`).
     derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
@@ -711,9 +711,9 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
 /// An item other code sees only by its name: a free function, a struct, an
 /// enum, a union, a type alias, a const or a static at the top level of a file,
 /// a function or a const in a plain inherent impl (`plain_impl`), or a name a
-/// plain import binds (`import_bindings`), or a trait's impl for a type the
-/// file defines, under that type's name (`plain_trait_impl`). A trait (whose
-/// methods a call may pick with no path to it), another trait impl (a blanket
+/// plain import binds (`import_bindings`), a plain trait's header and each of
+/// its members (`plain_trait`), or a trait's impl for a type the file defines,
+/// under that type's name (`plain_trait_impl`). Another trait impl (a blanket
 /// one, or one for a reference, a tuple or an alias, which answers goals about
 /// types other code holds under other names), a module, a macro's definition or
 /// call, and the rest are not.
