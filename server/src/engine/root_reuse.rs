@@ -86,8 +86,8 @@ struct Memo {
 
 /// What a root's reaches read beyond their walks, for `RootMemos::keep`.
 pub(crate) struct ReachFacts {
-    /// Whether a reach took a `dyn` value or a fn pointer from outside (whose
-    /// targets are every impl in the crate graph), or walked a body at
+    /// Whether a reach took a `dyn` value from outside (whose targets are
+    /// every impl of its trait in the crate graph), or walked a body at
     /// arguments holding a type parameter (where a provided method's callees are
     /// every impl whose header may apply): a trait impl added or removed
     /// anywhere may change its outcome.
