@@ -1892,6 +1892,39 @@ fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
     }
 }
 
+/// A derive named `Clone` that an import brings from a procedural macro crate
+/// is not the compiler's: it may make any item. Here it makes a function
+/// `a_root` calls, which does not resolve until the derive is added: `a_root`
+/// is judged again, and finds what the function allocates.
+#[test]
+fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let manifest = "[package]\nname = \"shadowed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
+    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro_derive(Clone)]\npub fn clone(_: TokenStream) -> TokenStream {\n    \"pub fn made_by_a_derive() -> usize { Vec::<u8>::with_capacity(1).capacity() }\".parse().unwrap()\n}\n";
+    let (_dir, root) = crate::temp_package(
+        "shadowed",
+        &[
+            ("Cargo.toml", manifest),
+            ("pm/Cargo.toml", pm_manifest),
+            ("pm/src/lib.rs", pm),
+            ("src/lib.rs", "pub mod a;\npub mod c;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root() -> usize {\n    crate::c::made_by_a_derive()\n}\n"),
+        ],
+    );
+    let options = LoadOptions::default();
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let base = format!("use pm::Clone;\n\n{c_text}");
+    let first = c.edit(&base);
+    let derived = c.edit(&format!("{base}\n#[derive(Clone)]\npub struct NoallocDerived;\n"));
+    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    assert_eq!((reused(&derived), rows(&derived)), ((0, 0), rows(&fresh)));
+    assert_ne!(rows(&derived), rows(&first), "{:#?}", derived.findings);
+}
+
 /// A trait the edits define has impls only where the edits put them, so adding
 /// one under a name nothing else spells changes no method call elsewhere, though
 /// it changes the traits in scope. A member added to a trait that other code
