@@ -678,34 +678,30 @@ struct ItemsChanged {
 fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsChanged> {
     let parse = |text: &str| SourceFile::parse(text, edition).tree();
     let (before, after) = (parse(before), parse(after));
-    let by_name = |file: &SourceFile| -> Option<FxHashMap<String, Vec<(String, PlainKind)>>> {
-        let mut by_name: FxHashMap<String, Vec<(String, PlainKind)>> = FxHashMap::default();
-        for item in plain_items(file)? {
-            by_name.entry(item.name).or_default().push((item.text, item.kind));
+    let (items_before, items_after) = (plain_items(&before)?, plain_items(&after)?);
+    fn by_name(items: &[PlainItem]) -> FxHashMap<&str, Vec<(&str, PlainKind)>> {
+        let mut by_name: FxHashMap<&str, Vec<(&str, PlainKind)>> = FxHashMap::default();
+        for item in items {
+            by_name.entry(&item.name).or_default().push((&item.text, item.kind));
         }
         by_name.values_mut().for_each(|texts| texts.sort_unstable());
-        Some(by_name)
-    };
-    let (then, now) = (by_name(&before)?, by_name(&after)?);
+        by_name
+    }
+    let (then, now) = (by_name(&items_before), by_name(&items_after));
     let names: FxHashSet<String> = then
         .keys()
         .chain(now.keys())
         .filter(|name| then.get(*name) != now.get(*name))
-        .cloned()
+        .map(|name| name.to_string())
         .collect();
-    let any_of = |kind: PlainKind| {
-        let of_kind = |texts: Option<&Vec<(String, PlainKind)>>| texts.is_some_and(|texts| texts.iter().any(|&(_, it)| it == kind));
-        names.iter().any(|name| of_kind(then.get(name)) || of_kind(now.get(name)))
-    };
+    let touched = || items_before.iter().chain(&items_after).filter(|item| names.contains(&item.name));
+    let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
     let (members, impls, imports) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl), any_of(PlainKind::Import));
-    let derived = |file: &SourceFile| {
-        let touched = plain_items(file).into_iter().flatten().filter(|item| names.contains(&item.name) && ast::Adt::can_cast(item.node.kind()));
-        touched.flat_map(|item| derive_names(&item.node))
-    };
-    let derives: FxHashSet<String> = derived(&before).chain(derived(&after)).flatten().collect();
-    let (kept, read) = outside_items(&after, &names)?;
+    let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
+    let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
+    let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, imports, derives, rest: read.join("\n") })
+    (outside_items(&before, &items_before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, imports, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -746,27 +742,15 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
     let mut items = Vec::new();
     for item in file.items() {
         if let Some(members) = plain_impl(&item) {
-            let body = members.syntax().text_range();
-            let header = tokens_outside(item.syntax(), &[body]).join(" ");
-            for member in members.assoc_items() {
-                let name = member_name(&member);
-                let text = format!("{header}\n{}", member.syntax().text());
-                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), kind: PlainKind::Member });
-            }
+            push_members(&mut items, &item, &members)?;
             continue;
         }
         if let Some((name, members)) = plain_trait(&item) {
             // The header and each member apart: a member added to a trait whose
             // impls other code holds values of takes over method calls that
             // spell it (`Member`), wherever the trait is in scope.
-            let body = members.syntax().text_range();
-            let header = tokens_outside(item.syntax(), &[body]).join(" ");
-            items.push(PlainItem { name: unraw(&name?), text: header.clone(), node: item.syntax().clone(), kind: PlainKind::Trait });
-            for member in members.assoc_items() {
-                let name = member_name(&member);
-                let text = format!("{header}\n{}", member.syntax().text());
-                items.push(PlainItem { name: unraw(&name?), text, node: member.syntax().clone(), kind: PlainKind::Member });
-            }
+            let header = push_members(&mut items, &item, &members)?;
+            items.push(PlainItem { name: unraw(&name?), text: header, node: item.syntax().clone(), kind: PlainKind::Trait });
             continue;
         }
         if let Some(name) = plain_trait_impl(&item, file) {
@@ -792,6 +776,18 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
         items.push(PlainItem { name: unraw(&name?), text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::Free });
     }
     Some(items)
+}
+
+/// Pushes each member of `item` (an impl or a trait whose `members` they are)
+/// as a plain item, its text with the header's before it; gives the header.
+/// `None` when a member has no name.
+fn push_members(items: &mut Vec<PlainItem>, item: &ast::Item, members: &ast::AssocItemList) -> Option<String> {
+    let header = tokens_outside(item.syntax(), &[members.syntax().text_range()]).join(" ");
+    for member in members.assoc_items() {
+        let text = format!("{header}\n{}", member.syntax().text());
+        items.push(PlainItem { name: unraw(&member_name(&member)?), text, node: member.syntax().clone(), kind: PlainKind::Member });
+    }
+    Some(header)
 }
 
 /// The names a plain import binds: each with what it binds it to (its
@@ -829,7 +825,7 @@ fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)
                 if matches!(name, "" | "self" | "super" | "crate") {
                     return None;
                 }
-                name.strip_prefix("r#").unwrap_or(name).to_owned()
+                unraw_text(name)
             }
         };
         bindings.push((name.clone(), format!("{visibility} {path} as {name}"), tree.syntax().clone()));
@@ -848,8 +844,12 @@ fn tokens_outside(node: &SyntaxNode, ranges: &[TextRange]) -> Vec<String> {
 
 /// `name` as other code may spell it too: `r#fn` is `fn`, `r#len` is `len`.
 fn unraw(name: &ast::Name) -> String {
-    let text = name.text();
-    text.strip_prefix("r#").unwrap_or(&text).to_owned()
+    unraw_text(&name.text())
+}
+
+/// `unraw` of a name's text (a `NameRef`'s, a path's last segment).
+fn unraw_text(text: &str) -> String {
+    text.strip_prefix("r#").unwrap_or(text).to_owned()
 }
 
 /// The name of a function, a const or an associated type of an impl or a trait.
@@ -868,11 +868,17 @@ fn member_name(member: &ast::AssocItem) -> Option<ast::Name> {
 fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     let ast::Item::Impl(imp) = item else { return None };
     let members = imp.assoc_item_list()?;
-    let header_plain = imp.syntax().descendants().all(|node| {
-        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
-    });
+    let header_plain = header_plain(imp.syntax(), &members);
     let only_fns_and_consts = members.assoc_items().all(|member| matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_)));
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
+}
+
+/// Whether `item` (an impl or a trait) has no attribute and no macro call outside
+/// its `members`.
+fn header_plain(item: &SyntaxNode, members: &ast::AssocItemList) -> bool {
+    item.descendants().all(|node| {
+        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+    })
 }
 
 /// The name and the members of `item` when it is a plain trait: no attribute,
@@ -881,9 +887,7 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
 fn plain_trait(item: &ast::Item) -> Option<(Option<ast::Name>, ast::AssocItemList)> {
     let ast::Item::Trait(trait_) = item else { return None };
     let members = trait_.assoc_item_list()?;
-    let header_plain = trait_.syntax().descendants().all(|node| {
-        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
-    });
+    let header_plain = header_plain(trait_.syntax(), &members);
     let only_members = members.assoc_items().all(|member| !matches!(member, ast::AssocItem::MacroCall(_)));
     (trait_.auto_token().is_none() && header_plain && only_members).then(|| (trait_.name(), members))
 }
@@ -949,8 +953,7 @@ fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<String> {
     if path.qualifier().is_some() || path.segment()?.coloncolon_token().is_some() {
         return None;
     }
-    let name = path.segment()?.name_ref()?;
-    let name = name.text().strip_prefix("r#").unwrap_or(&name.text()).to_owned();
+    let name = unraw_text(&path.segment()?.name_ref()?.text());
     let own_param = imp.generic_param_list().is_some_and(|params| {
         params.type_or_const_params().any(|param| param.name().is_some_and(|param| unraw(&param) == name))
     });
@@ -982,15 +985,15 @@ fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<String> {
 }
 
 /// The tokens of `file`, but whitespace, as they are compared (`.0`) and as they
-/// are read (`.1`); `None` when one of its plain items named in `names` has an
+/// are read (`.1`); `None` when one of its plain items (`items`) named in `names` has an
 /// attribute, or an item or a macro call in it. Read: outside those items, and
 /// outside an impl whose every member is among them (or that has none).
 /// Compared: outside every plain import too (whose bindings are its items); a
 /// binding the edits did not touch is read where it names one (`pub use
 /// self::f as g` with `f` added).
-fn outside_items(file: &SourceFile, names: &FxHashSet<String>) -> Option<(Vec<String>, Vec<String>)> {
+fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<String>) -> Option<(Vec<String>, Vec<String>)> {
     let mut touched: Vec<TextRange> = Vec::new();
-    for item in plain_items(file)? {
+    for item in items {
         if !names.contains(&item.name) {
             continue;
         }
