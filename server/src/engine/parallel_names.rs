@@ -110,7 +110,7 @@ enum Job {
 /// `threads` threads. Must run where `db` is attached (`hir::attach_db`); a panic
 /// or cancellation is raised again on this thread.
 pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
-    let scope = workspace_closure(db);
+    let scope = super::impls::linked_crates(db).clone();
     let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
     let mut waiting_on = FxHashMap::default();
     let mut ready = Vec::new();
@@ -260,18 +260,6 @@ fn release_dependents(
 
 fn crate_name(db: &RootDatabase, krate: Crate) -> String {
     krate.extra_data(db).display_name.as_ref().map_or_else(|| "?".to_owned(), |name| name.to_string())
-}
-
-/// The workspace's crates and everything they depend on.
-fn workspace_closure(db: &RootDatabase) -> FxHashSet<Crate> {
-    let mut scope = FxHashSet::default();
-    let mut stack: Vec<Crate> = super::load::workspace_crates(db);
-    while let Some(krate) = stack.pop() {
-        if scope.insert(krate) {
-            stack.extend(krate.data(db).dependencies.iter().map(|dep| dep.crate_id));
-        }
-    }
-    scope
 }
 
 /// Resolves the names of `ws`'s crates and their dependencies on `jobs` threads,

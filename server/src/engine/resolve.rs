@@ -202,7 +202,7 @@ impl<'db> Program<'db> {
                 // A `dyn Fn` from outside could be any closure.
                 let what = format!("`dyn {}` from the root's caller or a static set at run time", naming::trait_path(db, trait_));
                 targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
-            } else if hir::Impl::all_for_trait(db, hir::Trait::from(trait_)).len() > MAX_OUTSIDE_IMPLS {
+            } else if super::impls::all_for_trait(db, trait_).len() > MAX_OUTSIDE_IMPLS {
                 // `dyn Error` inside an `io::Error` from the caller: every impl of
                 // std's widest traits, each walked at its own parameters, is more
                 // than the walk can bear (rust-analyzer's solver overflows on the
@@ -244,7 +244,7 @@ impl<'db> Program<'db> {
                     .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
                     .map(|&(ty, _)| ty)
                     .collect();
-                let impls = hir::Impl::all_for_trait(db, hir::Trait::from(trait_));
+                let impls = super::impls::all_for_trait(db, trait_);
                 let outside = self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
                 if outside && impls.len() > MAX_OUTSIDE_IMPLS {
                     let trait_path = naming::trait_path(db, trait_);
@@ -330,7 +330,7 @@ fn all_impls<'db>(
         None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..].to_vec(),
     };
     let mut out = Vec::new();
-    for impl_ in hir::Impl::all_for_trait(db, hir::Trait::from(trait_)) {
+    for impl_ in super::impls::all_for_trait(db, trait_) {
         let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
         if let Some(item) = super::impls::impl_item(db, id, method) {
             let args = super::impls::own_args(interner, SolverDefId::FunctionId(item));

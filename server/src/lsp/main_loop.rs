@@ -173,9 +173,11 @@ struct Server {
     running: Option<(u64, Instant)>,
     /// The load whose first analysis looked for a stored one (`stored_analysis`).
     store_tried: Option<u64>,
-    /// The load whose names are resolved and the syntax they parsed dropped
-    /// (`LiveWorkspace::drop_syntax`), before its first analysis.
+    /// The load whose names are resolved, before its first analysis.
     names_resolved: Option<u64>,
+    /// The load whose first analysis is over and the syntax it parsed dropped
+    /// (`LiveWorkspace::drop_syntax`).
+    syntax_dropped: Option<u64>,
     /// The store the names step opened, until the first analysis takes it.
     opened_store: Option<Box<OpenedStore>>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
@@ -337,6 +339,7 @@ impl Server {
             running: None,
             store_tried: None,
             names_resolved: None,
+            syntax_dropped: None,
             opened_store: None,
             settings_error: None,
             analysis: None,
@@ -954,7 +957,6 @@ impl Server {
                 self.opened_store = store;
                 if let Phase::Loaded(live) = &mut self.phase {
                     live.give_back(*returned);
-                    live.drop_syntax();
                 }
             }
             Task::Analyzed {
@@ -970,6 +972,10 @@ impl Server {
                 self.running = None;
                 if let Phase::Loaded(live) = &mut self.phase {
                     live.give_back(*returned);
+                    if self.syntax_dropped != Some(load) {
+                        self.syntax_dropped = Some(load);
+                        live.drop_syntax();
+                    }
                 }
                 match result {
                     Ok(analysis) if generation == self.generation => {
@@ -1096,9 +1102,9 @@ impl Server {
         // editor reopened on files the last check saw): its diagnostics go out at
         // once, and the analysis then confirms them. It stores its own for the next.
         let use_store = self.store_tried != Some(load);
-        // A new load first resolves names and hands the workspace back, so that
-        // the syntax they parsed is dropped before anything is judged; the stored
-        // analysis goes out before that.
+        // A new load first publishes the stored analysis, then resolves names on
+        // every core and hands the workspace back (an edit meanwhile starts the
+        // analysis at its generation).
         let names_first = self.names_resolved != Some(load);
         if !names_first {
             self.store_tried = Some(load);
