@@ -273,12 +273,12 @@ fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: Ty<'db>) -> Vec
 }
 
 /// The crates a build of the workspace may link: its own and every crate they
-/// depend on. The crate graph holds more: the standard library's crates that no
-/// workspace crate depends on (`object`, `gimli`, `profiler_builtins`, …), whose
-/// impls can never run here. A query, so that a walk that reads it depends on the
-/// crate graph once.
+/// depend on. The crate graph holds more: what only procedural macros depend on
+/// (`syn`, `quote`: left out of their dependencies, `load`), which runs in the
+/// compiler, not in the program. A query, so that a walk that reads it depends on
+/// the crate graph once.
 #[salsa::tracked(returns(ref))]
-pub(crate) fn linked_crates(db: &dyn HirDatabase) -> rustc_hash::FxHashSet<base_db::Crate> {
+pub fn linked_crates(db: &dyn HirDatabase) -> rustc_hash::FxHashSet<base_db::Crate> {
     let mut linked = rustc_hash::FxHashSet::default();
     let mut stack = super::load::workspace_crates(db);
     while let Some(krate) = stack.pop() {
@@ -292,8 +292,9 @@ pub(crate) fn linked_crates(db: &dyn HirDatabase) -> rustc_hash::FxHashSet<base_
 /// Every impl of `trait_` that may run: in the linked crates (`linked_crates`)
 /// that depend on the trait's crate, and in the block that defines the trait.
 /// rust-analyzer's `Impl::all_for_trait` reads every crate of the graph, building
-/// the def maps of the unlinked ones on first use (0.15 s of `specifics`' analysis).
-pub(crate) fn all_for_trait(db: &dyn HirDatabase, trait_: TraitId) -> Vec<hir::Impl> {
+/// the def maps of the unlinked ones on first use (`syn`'s: 0.15 s of the first
+/// analysis of `specifics`).
+pub fn all_for_trait(db: &dyn HirDatabase, trait_: TraitId) -> Vec<hir::Impl> {
     let module = hir_def::Lookup::lookup(&trait_, db).container;
     let linked = linked_crates(db);
     let mut all = Vec::new();

@@ -11,7 +11,7 @@ pub mod directives;
 pub mod edit;
 mod findings;
 pub mod identity;
-mod impls;
+pub mod impls;
 mod item_edits;
 pub mod incremental;
 mod judge;

@@ -40,6 +40,36 @@ fn specifics_roots_match_golden() {
     assert!(!origins.is_empty() && origins.iter().all(|origin| origin.is_lang() || origin.is_local()), "{origins:?}");
 }
 
+/// A trait's impls are read in the crates a build links (`engine::impls`): the
+/// crate graph also holds what only procedural macros depend on (`syn`, `quote`),
+/// whose impls never run in the program, and reading theirs built their def maps
+/// in the middle of the first analysis (0.15 s of `specifics`').
+#[test]
+fn a_trait_s_impls_are_read_in_the_linked_crates_only() {
+    use noalloc_ls::engine::impls::{all_for_trait, linked_crates};
+    let shared = fixture("specifics");
+    let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
+    let db = &fixture.ws.db;
+    hir::attach_db(db, || {
+        let linked: Vec<hir::Crate> = linked_crates(db).iter().map(|&krate| hir::Crate::from(krate)).collect();
+        let name = |krate: hir::Crate| krate.display_name(db).map_or_else(String::new, |name| name.to_string());
+        let linked_names: Vec<String> = linked.iter().map(|&krate| name(krate)).collect();
+        for expected in ["core", "alloc", "std", "serde", "specifics"] {
+            assert!(linked_names.iter().any(|n| n == expected), "{expected} is linked: {linked_names:?}");
+        }
+        let core = ra_ap_ide_db::base_db::all_crates(db).iter().copied().find(|&krate| name(krate.into()) == "core").expect("core");
+        let clone = hir_def::lang_item::lang_items(db, core).Clone.expect("Clone is a lang item");
+        let everywhere = hir::Impl::all_for_trait(db, hir::Trait::from(clone));
+        let ours = all_for_trait(db, clone);
+        let unlinked: std::collections::BTreeSet<String> =
+            everywhere.iter().map(|impl_| impl_.module(db).krate(db)).filter(|krate| !linked.contains(krate)).map(name).collect();
+        assert!(unlinked.contains("syn"), "the graph holds unlinked crates implementing Clone: {unlinked:?}");
+        let in_linked: Vec<hir::Impl> = everywhere.into_iter().filter(|impl_| linked.contains(&impl_.module(db).krate(db))).collect();
+        assert!(in_linked.len() > 100, "{} impls of Clone in the linked crates", in_linked.len());
+        assert_eq!(ours, in_linked, "the impls of the linked crates, in rust-analyzer's order (unlinked: {unlinked:?})");
+    });
+}
+
 #[test]
 fn every_finding_names_roots_and_a_chain_to_the_allocation() {
     let shared = fixture("specifics");
