@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release --workspace --bins --examples
-//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods|imports] \
+//! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods|imports|traits|derives|traitdefs|text=ITEM] \
 //!     [--root PATTERN]... [--open FILE]
 //! ```
 //!
@@ -57,10 +57,10 @@ fn main() {
     // kept outcome is checked against; `methods`: a struct with an inherent impl
     // holding a method; `imports`: an import (of a struct no file names); `traits`:
     // a struct with an impl of a std trait (`Default`); `derives`: a struct with
-    // the compiler's derives; `traitdefs`: a trait.
+    // the compiler's derives; `traitdefs`: a trait; `text=ITEM`: any item text.
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=") || ["types", "methods", "imports", "traits", "derives", "traitdefs"].contains(&mode.as_str());
+    let items = mode == "items" || mode.starts_with("items=") || mode.starts_with("text=") || ["types", "methods", "imports", "traits", "derives", "traitdefs"].contains(&mode.as_str());
     let item_text = match mode.as_str() {
         "types" => "pub struct BenchType(pub u32);\n".to_owned(),
         "methods" => "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }\n".to_owned(),
@@ -68,7 +68,10 @@ fn main() {
         "traits" => "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }\n".to_owned(),
         "derives" => "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);\n".to_owned(),
         "traitdefs" => "pub trait BenchTrait { fn bench_method(&self) -> u32 { 0 } }\n".to_owned(),
-        _ => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
+        _ => match mode.strip_prefix("text=") {
+            Some(text) => format!("{text}\n"),
+            None => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
+        },
     };
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
@@ -207,6 +210,8 @@ fn main() {
             ", adding and removing a struct with derives".to_owned()
         } else if mode == "traitdefs" {
             ", adding and removing a trait".to_owned()
+        } else if let Some(text) = mode.strip_prefix("text=") {
+            format!(", adding and removing `{text}`")
         } else if items {
             format!(", adding and removing a fn `{item_name}`")
         } else {

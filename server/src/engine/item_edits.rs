@@ -55,8 +55,9 @@
 //! imports, modules) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
-//! (`incremental::scope_generations`) unless no import was touched
-//! (`TouchedNames::touches_imports`). A trait is read as its header and each
+//! (`incremental::scope_generations`) unless no import was touched, or each
+//! was private and none of the root's bodies is under its module
+//! (`TouchedNames::may_change_traits_in`). A trait is read as its header and each
 //! member apart, a member as a method: one added may take over a method call
 //! that spells it on a type that implements the trait, wherever the trait is in
 //! scope. An inherent method is called only by its
@@ -78,6 +79,13 @@
 //! the file's module to a derive of the compiler's own (`derives_builtin`),
 //! which makes an impl for that type and nothing else; a procedural macro's may
 //! make anything.
+//!
+//! An item private to its module (no visibility, or `pub(self)`; not a method,
+//! which rust-analyzer resolves a call to from anywhere) is named only in the
+//! files of its module and of the modules under it: rust-analyzer resolves a
+//! path, an import and a glob only to what is visible from the module it is
+//! resolved in, which for a macro's expansion is the caller's. Other files are
+//! not searched for its name (`module_subtree_files`), unless a file `include!`s.
 
 use std::collections::VecDeque;
 
@@ -190,10 +198,10 @@ pub(crate) struct UntouchedFiles {
     including_at_load: Option<Vec<FileId>>,
     /// The exported macros of the library files, read once.
     library_macros: Option<LibraryMacros>,
-    /// Per name, and how spellings are read (`Reading`): `None` when an
-    /// untouched file may name it outside the bodies of plain functions, else
-    /// where they do.
-    spelled: FxHashMap<(String, Reading), Option<SpelledIn>>,
+    /// Per name, how spellings are read (`Reading`), and the file whose module
+    /// alone may name it with those under it, if so: `None` when an untouched
+    /// file may name it outside the bodies of plain functions, else where they do.
+    spelled: FxHashMap<(String, Reading, Option<FileId>), Option<SpelledIn>>,
 }
 
 /// Where the files no edit touched name a function's name, when only the bodies
@@ -240,7 +248,10 @@ pub(crate) fn touched_names_unspelled(
     let mut names = FxHashSet::default();
     let mut members = false;
     let mut impls = false;
-    let mut imports = false;
+    // Each touched name's files, and whether it is private in each.
+    let mut touched_in: FxHashMap<String, Vec<(FileId, bool)>> = FxHashMap::default();
+    // The files whose imports the edits touched, and whether all were private.
+    let mut imports_in: Vec<(FileId, bool)> = Vec::new();
     let mut rests = FxHashMap::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
@@ -261,10 +272,15 @@ pub(crate) fn touched_names_unspelled(
             tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
             return None;
         }
+        for name in &changed.names {
+            touched_in.entry(name.clone()).or_default().push((file, changed.private.contains(name)));
+        }
         names.extend(changed.names);
         members |= changed.members;
         impls |= changed.impls || !changed.derives.is_empty();
-        imports |= changed.imports;
+        if changed.imports {
+            imports_in.push((file, changed.imports_private));
+        }
         rests.insert(file, (changed.rest, edition));
     }
     // A name with other letters may be spelled in other bytes (NFC).
@@ -298,6 +314,31 @@ pub(crate) fn touched_names_unspelled(
         *includes_known = includes;
         spelled.clear();
     }
+    // A name whose items are private to the one module (file) that has them is
+    // named only in the files of that module and of the modules under it; with
+    // a file `include!`d, its text may be any module's.
+    let mut subtrees: FxHashMap<FileId, Option<std::rc::Rc<FxHashSet<FileId>>>> = FxHashMap::default();
+    let mut subtree = |file: FileId| subtrees.entry(file).or_insert_with(|| module_subtree_files(sema, file).map(std::rc::Rc::new)).clone();
+    let mut confined: FxHashMap<&str, (FileId, std::rc::Rc<FxHashSet<FileId>>)> = FxHashMap::default();
+    for (name, files) in touched_in.iter().filter(|_| !includes) {
+        if let [(file, true)] = files[..] {
+            if let Some(files) = subtree(file) {
+                confined.insert(name, (file, files));
+            }
+        }
+    }
+    let imports = match imports_in.is_empty() {
+        true => ImportsReach::Nowhere,
+        false if includes || imports_in.iter().any(|&(_, private)| !private) => ImportsReach::Anywhere,
+        false => imports_in
+            .iter()
+            .map(|&(file, _)| subtree(file))
+            .try_fold(FxHashSet::default(), |mut all, files| {
+                all.extend(files?.iter().copied());
+                Some(all)
+            })
+            .map_or(ImportsReach::Anywhere, ImportsReach::Within),
+    };
     // A name standing alone in another module's file sees an item of the
     // touched ones only through an import (`Patterns`).
     let patterns = if includes { Patterns::Everywhere } else { Patterns::InOpenBlocks };
@@ -309,7 +350,8 @@ pub(crate) fn touched_names_unspelled(
         let stale = |spelled_in: &SpelledIn| {
             spelled_in.read_expansions && log.macros_edited_after(spelled_in.found_at, |file| db.file_text(file).text(db).clone())
         };
-        let key = (name.clone(), reading);
+        let within = confined.get(name.as_str());
+        let key = (name.clone(), reading, within.map(|&(file, _)| file));
         if spelled.get(&key).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
             spelled.remove(&key);
         }
@@ -322,7 +364,8 @@ pub(crate) fn touched_names_unspelled(
             let brought_words = Words::new(&brought);
             let mut bodies_of = Vec::new();
             let read_expansions = std::cell::Cell::new(false);
-            for &file in files.iter().filter(|file| !log.touched.contains(*file)) {
+            let seeing = |file: &FileId| within.is_none_or(|(_, files)| files.contains(file));
+            for &file in files.iter().filter(|file| !log.touched.contains(*file) && seeing(file)) {
                 let text = db.file_text(file).text(db);
                 let naming = if !in_library(file) {
                     let source = || sema.parse(sema.attach_first_edition(file));
@@ -405,6 +448,23 @@ pub(crate) fn touched_names_unspelled(
     Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, imports })
 }
 
+/// The files of the modules `file` is (a file may be mounted twice) and of every
+/// module under them: where an item private to its module may be named. `None`
+/// when `file` is no module's.
+fn module_subtree_files(sema: &Semantics<'_, RootDatabase>, file: FileId) -> Option<FxHashSet<FileId>> {
+    let db = sema.db;
+    let mut modules: Vec<hir::Module> = sema.file_to_module_defs(file).collect();
+    if modules.is_empty() {
+        return None;
+    }
+    let mut files = FxHashSet::default();
+    while let Some(module) = modules.pop() {
+        files.insert(module.definition_source_file_id(db).original_file(db).file_id(db));
+        modules.extend(module.children(db));
+    }
+    Some(files)
+}
+
 /// `file`'s path, for the log.
 fn path_of(db: &dyn SourceDatabase, file: FileId) -> String {
     let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
@@ -425,8 +485,18 @@ pub(crate) struct TouchedNames {
     bodies_of: FxHashSet<FileId>,
     /// Whether one of the touched items is a trait's impl (`PlainItem`).
     impls: bool,
-    /// Whether one of them is an import's binding.
-    imports: bool,
+    /// Where the touched imports may have changed which traits are in scope.
+    imports: ImportsReach,
+}
+
+/// Where touched imports may have brought a trait into scope or taken one out.
+enum ImportsReach {
+    /// No import was touched.
+    Nowhere,
+    /// In the files of these modules and of the modules under them: each touched
+    /// import private, so only they (or a glob of theirs) see what it binds.
+    Within(FxHashSet<FileId>),
+    Anywhere,
 }
 
 impl TouchedNames {
@@ -447,13 +517,18 @@ impl TouchedNames {
         self.impls
     }
 
-    /// Whether the edits added, removed or changed an import: one may bring a
-    /// trait into a module's scope (std's, a dependency's, with impls for the
-    /// types its bodies hold), which a method call that spells only the method
-    /// may then pick. A trait the edits define has impls only where the edits
-    /// put them, for types under touched names (`PlainItem`).
-    pub(crate) fn touches_imports(&self) -> bool {
-        self.imports
+    /// Whether the edits may have changed which traits are in scope in a body of
+    /// `files`: an import may bring a trait into a module's scope (std's, a
+    /// dependency's, with impls for the types its bodies hold), which a method
+    /// call that spells only the method may then pick; a private one, only into
+    /// its module's and the modules' under it. A trait the edits define has impls
+    /// only where the edits put them, for types under touched names (`PlainItem`).
+    pub(crate) fn may_change_traits_in(&self, mut files: impl Iterator<Item = FileId>) -> bool {
+        match &self.imports {
+            ImportsReach::Nowhere => false,
+            ImportsReach::Within(within) => files.any(|file| within.contains(&file)),
+            ImportsReach::Anywhere => true,
+        }
     }
 }
 
@@ -668,6 +743,11 @@ struct ItemsChanged {
     impls: bool,
     /// Whether one of them is an import's binding.
     imports: bool,
+    /// The names whose every touched item, before and after, is private to the
+    /// file's module (`private`).
+    private: FxHashSet<String>,
+    /// Whether every touched import binding is private.
+    imports_private: bool,
     /// The names the touched types derive (`derive_names`).
     derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
@@ -697,11 +777,14 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let touched = || items_before.iter().chain(&items_after).filter(|item| names.contains(&item.name));
     let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
     let (members, impls, imports) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl), any_of(PlainKind::Import));
+    let private = names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
+    let imports_private = touched().filter(|item| item.kind == PlainKind::Import).all(|item| item.private);
     let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
     let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
-    (outside_items(&before, &items_before, &names)?.0 == kept).then(|| ItemsChanged { names, members, impls, imports, derives, rest: read.join("\n") })
+    let unchanged = outside_items(&before, &items_before, &names)?.0 == kept;
+    unchanged.then(|| ItemsChanged { names, members, impls, imports, private, imports_private, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -720,6 +803,8 @@ struct PlainItem {
     text: String,
     node: SyntaxNode,
     kind: PlainKind,
+    /// Whether only its module and the modules under it can name it (`private`).
+    private: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -750,16 +835,18 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             // impls other code holds values of takes over method calls that
             // spell it (`Member`), wherever the trait is in scope.
             let header = push_members(&mut items, &item, &members)?;
-            items.push(PlainItem { name: unraw(&name?), text: header, node: item.syntax().clone(), kind: PlainKind::Trait });
+            let (node, private) = (item.syntax().clone(), private(&item));
+            items.push(PlainItem { name: unraw(&name?), text: header, node, kind: PlainKind::Trait, private });
             continue;
         }
         if let Some(name) = plain_trait_impl(&item, file) {
-            items.push(PlainItem { name, text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::TraitImpl });
+            let (text, node) = (item.syntax().text().to_string(), item.syntax().clone());
+            items.push(PlainItem { name, text, node, kind: PlainKind::TraitImpl, private: false });
             continue;
         }
         if let ast::Item::Use(import) = &item {
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
-                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import });
+                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import, private: private(&item) });
             }
             continue;
         }
@@ -773,9 +860,31 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             ast::Item::Static(it) => it.name(),
             _ => continue,
         };
-        items.push(PlainItem { name: unraw(&name?), text: item.syntax().text().to_string(), node: item.syntax().clone(), kind: PlainKind::Free });
+        let (text, node) = (item.syntax().text().to_string(), item.syntax().clone());
+        items.push(PlainItem { name: unraw(&name?), text, node, kind: PlainKind::Free, private: private(&item) });
     }
     Some(items)
+}
+
+/// Whether `item` (at the top level of a file) is private to its module: no
+/// visibility, or `pub(self)`. Then only that module and the modules under it
+/// can name it: rust-analyzer resolves a path, an import and a glob import only
+/// to what is visible from the module it is resolved in, which is the caller's
+/// for what a macro makes.
+fn private(item: &ast::Item) -> bool {
+    let visibility = match item {
+        ast::Item::Fn(it) => it.visibility(),
+        ast::Item::Struct(it) => it.visibility(),
+        ast::Item::Enum(it) => it.visibility(),
+        ast::Item::Union(it) => it.visibility(),
+        ast::Item::TypeAlias(it) => it.visibility(),
+        ast::Item::Const(it) => it.visibility(),
+        ast::Item::Static(it) => it.visibility(),
+        ast::Item::Trait(it) => it.visibility(),
+        ast::Item::Use(it) => it.visibility(),
+        _ => return false,
+    };
+    visibility.is_none_or(|visibility| tokens_outside(visibility.syntax(), &[]).concat() == "pub(self)")
 }
 
 /// Pushes each member of `item` (an impl or a trait whose `members` they are)
@@ -785,7 +894,10 @@ fn push_members(items: &mut Vec<PlainItem>, item: &ast::Item, members: &ast::Ass
     let header = tokens_outside(item.syntax(), &[members.syntax().text_range()]).join(" ");
     for member in members.assoc_items() {
         let text = format!("{header}\n{}", member.syntax().text());
-        items.push(PlainItem { name: unraw(&member_name(&member)?), text, node: member.syntax().clone(), kind: PlainKind::Member });
+        // Never private: rust-analyzer resolves a method call to a private
+        // method of another module too (and says so).
+        let (name, node) = (unraw(&member_name(&member)?), member.syntax().clone());
+        items.push(PlainItem { name, text, node, kind: PlainKind::Member, private: false });
     }
     Some(header)
 }
@@ -1553,6 +1665,33 @@ mod tests {
         let changed = items_changed(&reexported, &reexported.replace("    1\n", "    2\n"), Edition::CURRENT).unwrap();
         assert_eq!(changed.names, FxHashSet::from_iter(["kept".to_owned()]));
         assert!(changed.rest.contains("kept"), "{}", changed.rest);
+    }
+
+    #[test]
+    fn a_name_is_private_when_every_item_it_touches_is() {
+        let private = |before: &str, after: &str| {
+            let changed = items_changed(before, after, Edition::CURRENT).unwrap();
+            let mut private: Vec<String> = changed.private.into_iter().collect();
+            private.sort();
+            (private, changed.imports_private)
+        };
+        let adding = |item: &str| private(FILE, &format!("{FILE}{item}\n"));
+        let none = || (Vec::<String>::new(), true);
+        let only = |name: &str| (vec![name.to_owned()], true);
+        assert_eq!(adding("fn f() {}"), only("f"));
+        assert_eq!(adding("pub(self) struct T;"), only("T"));
+        assert_eq!(adding("trait Tr {}"), only("Tr"));
+        assert_eq!(adding("use std::io::Write;"), only("Write"));
+        for visible in ["pub fn f() {}", "pub(crate) fn f() {}", "pub(super) const C: u8 = 1;", "pub(in crate) static S: u8 = 1;"] {
+            assert_eq!(adding(visible), none(), "{visible}");
+        }
+        assert_eq!(adding("pub use std::io::Write;"), (vec![], false));
+        // A method: rust-analyzer resolves a call to another module's private one.
+        assert_eq!(adding("impl S {\n    fn m(&self) {}\n}"), none());
+        // A trait's impl for the file's type: other code holds values of it.
+        assert_eq!(adding("impl Clone for S {\n    fn clone(&self) -> S {\n        S\n    }\n}"), none());
+        // Private before, public after.
+        assert_eq!(private(&format!("{FILE}fn f() {{}}\n"), &format!("{FILE}pub fn f() {{}}\n")), none());
     }
 
     #[test]

@@ -176,7 +176,8 @@ impl RootMemos {
         // A trait brought into a module's scope may take over a method call that
         // spells only the method; the edits may have done so only by defining
         // one, whose impls are for types under the touched names.
-        if memo.traits != *traits && !proven.is_some_and(|names| !names.touches_imports()) {
+        let memo_files = || memo.files.iter().map(|&(file, _)| file);
+        if memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files())) {
             return None;
         }
         // A trait's impl answers goals about its type only where a value of it

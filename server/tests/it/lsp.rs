@@ -2012,6 +2012,50 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     assert_eq!(added.roots, fresh.roots);
 }
 
+/// An item private to its module (no visibility, or `pub(self)`) is seen only
+/// by that module and the modules under it: rust-analyzer resolves a path, an
+/// import and a glob to what is visible from the module it is in. So a private
+/// import of `std::io::Write` added to c.rs changes which traits are in scope in
+/// c.rs and in c/child.rs, whose glob takes it in (`out.write_all` then resolves,
+/// and allocates), and nowhere else: a.rs's root is reused without asking its
+/// walks, though a.rs globs c's items too. A private function a.rs spells asks
+/// no walk; a public one has a.rs's root asked. Each answer is a fresh load's.
+#[test]
+fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+
+    let (_dir, root) = crate::temp_package(
+        "private",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\n"),
+            ("src/a.rs", "use crate::c::*;\n\n// noalloc:root\npub fn a_root(out: &mut Vec<u8>) -> usize {\n    out.len()\n}\n\npub fn unreached() -> usize {\n    noalloc_private()\n}\n"),
+            ("src/c/child.rs", "use super::*;\n\n// noalloc:root\npub fn child_root(out: &mut Vec<u8>) {\n    let _ = out.write_all(b\"x\");\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let fresh = || noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let base = format!("{c_text}\npub mod child;\n");
+    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
+    let first = c.edit(&base);
+    assert_eq!((rows(&first), reasons(&first)), (vec![("child.rs".to_owned(), 5)], vec![unresolved.to_owned()]));
+    let imported = c.edit(&format!("use std::io::Write;\n{base}"));
+    assert_eq!(reused(&imported), (1, 1));
+    assert!(!reasons(&imported)[0].contains("no known callee"), "{:?}", reasons(&imported));
+    let again = fresh();
+    assert_eq!((rows(&imported), reasons(&imported)), (rows(&again), reasons(&again)));
+    assert_eq!(imported.roots, again.roots);
+    let back = c.edit(&base);
+    assert_eq!((reused(&back), reasons(&back)), ((1, 1), reasons(&first)));
+    let private = c.edit(&format!("{base}\nfn noalloc_private() -> usize {{\n    0\n}}\n"));
+    assert_eq!((reused(&private), reasons(&private)), ((2, 2), reasons(&first)));
+    let public = c.edit(&format!("{base}\npub fn noalloc_private() -> usize {{\n    0\n}}\n"));
+    assert_eq!((reused(&public), reasons(&public)), ((2, 1), reasons(&first)));
+}
+
 /// Library files count in full once a workspace file `include!`s (it may take one
 /// of theirs in): a name found unspelled before is looked for again, now in std's
 /// bodies too.
