@@ -1701,8 +1701,9 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
 /// through a glob import; a method call that an inherent method now takes from
 /// a trait's; a path an import now binds), it asks only the roots with code in
 /// their files, whose walks tell. Spelled in a signature or an import, added
-/// under a derive (which makes an impl), or bringing a trait into scope, the
-/// item level changed where no walk reads it: nothing is reused. Checked
+/// under a derive (which makes an impl), or bringing a trait into scope (by a
+/// public import), the item level changed where no walk reads it: nothing is
+/// reused. Checked
 /// against the lines each answer must have, and against a fresh load.
 #[test]
 fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
@@ -1747,12 +1748,17 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((3, 3), rows(&first)));
     // An import binds a name: `signed` is spelled nowhere else but in its
     // definition. `NoallocThing` now calls `made`, which allocates. `Holder` is
-    // imported by e.rs too. A trait brought into scope may change any method
-    // call (its name need not be spelled): nothing is reused.
+    // imported by e.rs too: by a public import, e.rs may be reading it; a
+    // private one only c.rs's module sees. A trait brought into scope may
+    // change any method call (its name need not be spelled): nothing is
+    // reused; by a private import, only in c.rs's module, where no root has
+    // code: all are.
     assert_eq!(adding("pub use crate::d::signed;"), ((3, 3), rows(&first)));
     assert_eq!(adding("pub use crate::d::made as NoallocThing;"), ((2, 2), vec![("d.rs".to_owned(), 14)]));
-    assert_eq!(adding("use crate::d::Holder;"), ((0, 0), rows(&first)));
-    assert_eq!(adding("use std::fmt::Write;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("pub use crate::d::Holder;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("use crate::d::Holder;"), ((3, 3), rows(&first)));
+    assert_eq!(adding("pub use std::fmt::Write;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("use std::fmt::Write;"), ((3, 3), rows(&first)));
     // Removed again: `a_root`'s call has no callee.
     let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
     c.edit(&with_thing);
@@ -1900,8 +1906,11 @@ fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
 fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
 
-    let manifest = "[package]\nname = \"shadowed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
-    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    // Named apart from the other tests' `pm`: a path dependency inside the
+    // package is a workspace member, whose artifact is named without its path,
+    // so two `pm`s built at once in one target directory overwrite each other.
+    let manifest = "[package]\nname = \"shadowed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nshadowing_pm = { path = \"pm\" }\n";
+    let pm_manifest = "[package]\nname = \"shadowing_pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
     let pm = "use proc_macro::TokenStream;\n\n#[proc_macro_derive(Clone)]\npub fn clone(_: TokenStream) -> TokenStream {\n    \"pub fn made_by_a_derive() -> usize { Vec::<u8>::with_capacity(1).capacity() }\".parse().unwrap()\n}\n";
     let (_dir, root) = crate::temp_package(
         "shadowed",
@@ -1917,7 +1926,7 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
     let rows = finding_lines;
-    let base = format!("use pm::Clone;\n\n{c_text}");
+    let base = format!("use shadowing_pm::Clone;\n\n{c_text}");
     let first = c.edit(&base);
     let derived = c.edit(&format!("{base}\n#[derive(Clone)]\npub struct NoallocDerived;\n"));
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
@@ -1931,7 +1940,9 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
 /// holds values of may take over a method call that spells only the member:
 /// `Existing.len()` in h.rs, which went through `Deref` to the slice's `len`,
 /// now runs `Lengthy::len`, in scope through the glob. An import may bring in a
-/// trait of std's: nothing is reused.
+/// trait of std's: nothing is reused; a private one, only into c.rs's module:
+/// the root whose code is there (`h_root`, through `Lengthy::len`) is judged
+/// again.
 #[test]
 fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -1962,8 +1973,11 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     assert_eq!(rows(&taken_over), rows(&fresh));
     assert_eq!(taken_over.roots, fresh.roots);
-    let imported = c.edit(&format!("{lengthy}\nuse std::io::Read;\n"));
+    let imported = c.edit(&format!("{lengthy}\npub use std::io::Read;\n"));
     assert_eq!((reused(&imported), rows(&imported)), ((0, 0), rows(&taken_over)));
+    c.edit(&lengthy);
+    let private = c.edit(&format!("{lengthy}\nuse std::io::Read;\n"));
+    assert_eq!((reused(&private), rows(&private)), ((1, 1), rows(&taken_over)));
 }
 
 /// A name standing alone (a path's first segment) resolves in its own module's
