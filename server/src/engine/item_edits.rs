@@ -51,8 +51,8 @@
 //! touched names is the same token for token (whitespace aside), and each such
 //! item, before and after, has no attribute (but a plain derive, below), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (other trait impls, glob
-//! imports, modules) are left to salsa. An import is read as the names it binds,
+//! a macro call may expand to one). Other items (other trait impls, public
+//! glob imports, modules) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
 //! (`incremental::scope_generations`) unless no import was touched, or each
@@ -86,6 +86,9 @@
 //! path, an import and a glob only to what is visible from the module it is
 //! resolved in, which for a macro's expansion is the caller's. Other files are
 //! not searched for its name (`module_subtree_files`), unless a file `include!`s.
+//! So a private glob import (`use a::b::*;` alone) is read as every name of the
+//! module it imports from (`glob_names`), each private to the importing module;
+//! any macro it brings changes the macro scope, under which outcomes are kept.
 
 use std::collections::VecDeque;
 
@@ -252,6 +255,8 @@ pub(crate) fn touched_names_unspelled(
     let mut touched_in: FxHashMap<String, Vec<(FileId, bool)>> = FxHashMap::default();
     // The files whose imports the edits touched, and whether all were private.
     let mut imports_in: Vec<(FileId, bool)> = Vec::new();
+    // The glob imports touched: each one's file, path and whether it is private.
+    let mut globs: Vec<(FileId, String, bool)> = Vec::new();
     let mut rests = FxHashMap::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
@@ -272,10 +277,13 @@ pub(crate) fn touched_names_unspelled(
             tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
             return None;
         }
-        for name in &changed.names {
+        for name in changed.names.iter().filter(|name| !changed.globs.contains(*name)) {
             touched_in.entry(name.clone()).or_default().push((file, changed.private.contains(name)));
         }
-        names.extend(changed.names);
+        for glob in &changed.globs {
+            globs.push((file, glob.strip_suffix("::*").unwrap_or(glob).to_owned(), changed.private.contains(glob)));
+        }
+        names.extend(changed.names.into_iter().filter(|name| !changed.globs.contains(name)));
         members |= changed.members;
         impls |= changed.impls || !changed.derives.is_empty();
         if changed.imports {
@@ -313,6 +321,26 @@ pub(crate) fn touched_names_unspelled(
     if *includes_known != includes {
         *includes_known = includes;
         spelled.clear();
+    }
+    // A private glob touches the names it brings in, in its module: the names of
+    // the module it imports from. A public one may bring them anywhere, or
+    // anything, as may one whose file's text another `include!`s.
+    for (file, path, private) in globs {
+        if includes || !private {
+            tracing::debug!("a glob import of `{path}` in {} may bring names into other modules", path_of(db, file));
+            return None;
+        }
+        let Some(brought) = glob_names(sema, file, &path) else {
+            tracing::debug!("a glob import of `{path}` in {} imports from no module", path_of(db, file));
+            return None;
+        };
+        for name in brought {
+            touched_in.entry(name.clone()).or_default().push((file, true));
+            names.insert(name);
+        }
+    }
+    if !names.iter().all(|name| name.is_ascii()) {
+        return None;
     }
     // A name whose items are private to the one module (file) that has them is
     // named only in the files of that module and of the modules under it; with
@@ -746,8 +774,10 @@ struct ItemsChanged {
     /// The names whose every touched item, before and after, is private to the
     /// file's module (`private`).
     private: FxHashSet<String>,
-    /// Whether every touched import binding is private.
+    /// Whether every touched import binding (and glob) is private.
     imports_private: bool,
+    /// The touched glob imports (`PlainKind::Glob`), among `names`.
+    globs: FxHashSet<String>,
     /// The names the touched types derive (`derive_names`).
     derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
@@ -776,15 +806,17 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         .collect();
     let touched = || items_before.iter().chain(&items_after).filter(|item| names.contains(&item.name));
     let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
-    let (members, impls, imports) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl), any_of(PlainKind::Import));
+    let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
+    let imports = any_of(PlainKind::Import) || any_of(PlainKind::Glob);
     let private = names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
-    let imports_private = touched().filter(|item| item.kind == PlainKind::Import).all(|item| item.private);
+    let imports_private = touched().filter(|item| matches!(item.kind, PlainKind::Import | PlainKind::Glob)).all(|item| item.private);
+    let globs = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
     let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
     let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
     let unchanged = outside_items(&before, &items_before, &names)?.0 == kept;
-    unchanged.then(|| ItemsChanged { names, members, impls, imports, private, imports_private, derives, rest: read.join("\n") })
+    unchanged.then(|| ItemsChanged { names, members, impls, imports, private, imports_private, globs, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -819,6 +851,8 @@ enum PlainKind {
     TraitImpl,
     /// A trait's header: its name, generics, supertraits and bounds.
     Trait,
+    /// A glob import (`use a::b::*;`), named by its path and `::*`.
+    Glob,
 }
 
 /// The plain items of `file`; `None` when one has no name (`const _`), which
@@ -845,6 +879,12 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             continue;
         }
         if let ast::Item::Use(import) = &item {
+            if let Some(path) = glob_import(import) {
+                let visibility = import.visibility().map(|visibility| tokens_outside(visibility.syntax(), &[]).concat()).unwrap_or_default();
+                let (name, node) = (format!("{path}::*"), item.syntax().clone());
+                items.push(PlainItem { text: format!("{visibility} {name}"), name, node, kind: PlainKind::Glob, private: private(&item) });
+                continue;
+            }
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
                 items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import, private: private(&item) });
             }
@@ -943,6 +983,48 @@ fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)
         bindings.push((name.clone(), format!("{visibility} {path} as {name}"), tree.syntax().clone()));
     }
     Some(bindings)
+}
+
+/// The path of a plain glob import, `use a::b::*;`: no attribute, one path, no
+/// group; as its tokens.
+fn glob_import(import: &ast::Use) -> Option<String> {
+    let tree = import.use_tree()?;
+    let plain = import.attrs().next().is_none() && tree.star_token().is_some() && tree.use_tree_list().is_none() && tree.rename().is_none();
+    plain.then(|| tree.path().map(|path| tokens_outside(path.syntax(), &[]).concat())).flatten()
+}
+
+/// The names a glob import of `path` in `file` brings in, when `path` resolves
+/// to a module there: those of its scope visible from the file's module.
+/// `None` when it resolves to anything else (an enum's variants).
+fn glob_names(sema: &Semantics<'_, RootDatabase>, file: FileId, path: &str) -> Option<Vec<String>> {
+    let mut segments: Vec<&str> = path.split("::").collect();
+    let kind = match segments.first().copied()? {
+        "" => {
+            segments.remove(0);
+            hir::PathKind::Abs
+        }
+        "crate" => {
+            segments.remove(0);
+            hir::PathKind::Crate
+        }
+        "self" | "super" => {
+            let leading = segments.iter().take_while(|segment| matches!(**segment, "self" | "super")).count();
+            let supers = segments[..leading].iter().filter(|segment| **segment == "super").count();
+            segments.drain(..leading);
+            hir::PathKind::Super(u8::try_from(supers).ok()?)
+        }
+        _ => hir::PathKind::Plain,
+    };
+    let names = segments.iter().map(|segment| hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(&unraw_text(segment))));
+    let path = hir::ModPath::from_segments(kind, names);
+    let source = sema.parse(sema.attach_first_edition(file));
+    let mut modules = sema.resolve_mod_path(source.syntax(), &path)?.filter_map(|item| match item {
+        hir::ItemInNs::Types(hir::ModuleDef::Module(module)) => Some(module),
+        _ => None,
+    });
+    let module = modules.next()?;
+    let from = sema.file_to_module_def(file)?;
+    Some(module.scope(sema.db, Some(from)).into_iter().map(|(name, _)| unraw_text(name.as_str())).collect())
 }
 
 /// The tokens of `node` outside `ranges`, but whitespace.
@@ -1656,8 +1738,14 @@ mod tests {
         assert_eq!(names_of("use std::fmt;", "pub(crate) use std::fmt;"), names(&["fmt"]));
         assert_eq!(names_of("use std::fmt;", "use std::fmt::{self, Write as W};"), names(&["W"]));
         assert_eq!(names_of("use std::fmt;", "use core::fmt;"), names(&["fmt"]));
-        // A glob, an `_` (a trait brought in unnamed), an attribute.
-        assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), None);
+        // A glob alone is an item of its own, named by its path; in a group,
+        // an `_` (a trait brought in unnamed), under an attribute: unread.
+        assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), names(&["fmt", "std::fmt::*"]));
+        let globs = |before: &str, after: &str| items_changed(&with(before), &with(after), Edition::CURRENT).map(|changed| changed.globs);
+        assert_eq!(globs("use std::fmt;", "use std::fmt;\nuse std::io::*;"), Some(FxHashSet::from_iter(["std::io::*".to_owned()])));
+        assert_eq!(globs("use std::io::*;", "pub use std::io::*;"), Some(FxHashSet::from_iter(["std::io::*".to_owned()])));
+        assert_eq!(globs("use std::io::*;", "use std::io::*;\nfn f() {}"), Some(FxHashSet::default()));
+        assert_eq!(names_of("use std::fmt;", "use std::{fmt, io::*};"), None);
         assert_eq!(names_of("use std::fmt;", "use std::fmt;\nuse std::fmt::Write as _;"), None);
         assert_eq!(names_of("use std::fmt;", "#[allow(unused_imports)]\nuse std::fmt;"), None);
         // A binding the edits left is read where it names what they touched.

@@ -2033,7 +2033,9 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
 /// c.rs and in c/child.rs, whose glob takes it in (`out.write_all` then resolves,
 /// and allocates), and nowhere else: a.rs's root is reused without asking its
 /// walks, though a.rs globs c's items too. A private function a.rs spells asks
-/// no walk; a public one has a.rs's root asked. Each answer is a fresh load's.
+/// no walk; a public one has a.rs's root asked. A private glob import is read
+/// as the names the module it imports from has, looked for under c.rs's module
+/// only; a public one is not read. Each answer is a fresh load's.
 #[test]
 fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
@@ -2043,7 +2045,7 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
         &[
             ("src/lib.rs", "pub mod a;\npub mod c;\n"),
             ("src/a.rs", "use crate::c::*;\n\n// noalloc:root\npub fn a_root(out: &mut Vec<u8>) -> usize {\n    out.len()\n}\n\npub fn unreached() -> usize {\n    noalloc_private()\n}\n"),
-            ("src/c/child.rs", "use super::*;\n\n// noalloc:root\npub fn child_root(out: &mut Vec<u8>) {\n    let _ = out.write_all(b\"x\");\n}\n"),
+            ("src/c/child.rs", "use super::*;\n\n// noalloc:root\npub fn child_root(out: &mut Vec<u8>) {\n    let _ = out.write_all(b\"x\");\n}\n\n// noalloc:root\npub fn child_map() -> usize {\n    BTreeMap::<u8, u8>::new().len()\n}\n"),
         ],
     );
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
@@ -2054,8 +2056,10 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let base = format!("{c_text}\npub mod child;\n");
     let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
     let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
+    let unmapped = "call with no known callee: `{unknown}` (type inference did not resolve the call); call with no known callee: method `len` (type inference did not resolve it)";
     let first = c.edit(&base);
-    assert_eq!((rows(&first), reasons(&first)), (vec![("child.rs".to_owned(), 5)], vec![unresolved.to_owned()]));
+    let at_first = vec![("child.rs".to_owned(), 5), ("child.rs".to_owned(), 10)];
+    assert_eq!((rows(&first), reasons(&first)), (at_first, vec![unresolved.to_owned(), unmapped.to_owned()]));
     let imported = c.edit(&format!("use std::io::Write;\n{base}"));
     assert_eq!(reused(&imported), (1, 1));
     assert!(!reasons(&imported)[0].contains("no known callee"), "{:?}", reasons(&imported));
@@ -2065,9 +2069,21 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let back = c.edit(&base);
     assert_eq!((reused(&back), reasons(&back)), ((1, 1), reasons(&first)));
     let private = c.edit(&format!("{base}\nfn noalloc_private() -> usize {{\n    0\n}}\n"));
-    assert_eq!((reused(&private), reasons(&private)), ((2, 2), reasons(&first)));
+    assert_eq!((reused(&private), reasons(&private)), ((3, 3), reasons(&first)));
     let public = c.edit(&format!("{base}\npub fn noalloc_private() -> usize {{\n    0\n}}\n"));
-    assert_eq!((reused(&public), reasons(&public)), ((2, 1), reasons(&first)));
+    assert_eq!((reused(&public), reasons(&public)), ((3, 2), reasons(&first)));
+    // A private glob brings `BTreeMap` into c.rs's module and, through its own
+    // glob, child.rs's, where `child_map` spells it: that root is judged again
+    // (its call now resolves), `child_root` only asked, a.rs's not asked.
+    c.edit(&base);
+    let globbed = c.edit(&format!("use std::collections::*;\n{base}"));
+    assert_eq!((reused(&globbed), reasons(&globbed)), ((2, 1), vec![unresolved.to_owned()]));
+    let again = fresh();
+    assert_eq!((rows(&globbed), reasons(&globbed)), (rows(&again), reasons(&again)));
+    assert_eq!(globbed.roots, again.roots);
+    c.edit(&base);
+    let public_glob = c.edit(&format!("pub use std::collections::*;\n{base}"));
+    assert_eq!((reused(&public_glob), reasons(&public_glob)), ((0, 0), reasons(&globbed)));
 }
 
 /// Library files count in full once a workspace file `include!`s (it may take one
