@@ -23,6 +23,9 @@
 //! parameters), and the default body where one inherits it, at that impl's `Self`.
 //! Past `MAX_OPEN_CANDIDATES` the call stays open (an empty answer: the caller makes
 //! it a call on a type parameter with no known callee).
+//!
+//! Every impl of a trait that may run is in one of the crates a build links
+//! (`all_for_trait`, `linked_crates`), which `resolve` reads for `dyn` calls too.
 
 use std::cmp::Reverse;
 
