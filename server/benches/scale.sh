@@ -81,7 +81,7 @@ bench() {
         read -r rooted _ < <(NOALLOC_CACHE_DIR="$WORK/cache-$name" measure "$BIN" --check "$path" "$@")
     fi
     lsp=$(NOALLOC_LS="$BIN" NOALLOC_CACHE_DIR="$WORK/cache-lsp-$name" "$LSP_BENCH" "$path" 2 "${open[@]}" "$@" 2>/dev/null |
-        awk '/load \+ first analysis/ { printf "%.1f", $(NF-1) / 1000 }')
+        awk '/^load \+ first analysis/ { printf "%.1f", $(NF-1) / 1000 }')
     ra="-" ra_mib="-" ratio="-"
     if [ -n "$RA" ]; then
         read -r ra ra_mib < <(measure "$RA" analysis-stats "$path")
