@@ -34,6 +34,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+/// The item edits a mode names: the mode, the item added and removed, and how
+/// the report says it.
+const ITEM_MODES: &[(&str, &str, &str)] = &[
+    ("types", "pub struct BenchType(pub u32);", "a struct"),
+    ("methods", "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }", "a struct with a method"),
+    ("imports", "use std::collections::BTreeSet;", "an import"),
+    ("traits", "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }", "a struct with a trait impl"),
+    ("derives", "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);", "a struct with derives"),
+    ("traitdefs", "pub trait BenchTrait { fn bench_method(&self) -> u32 { 0 } }", "a trait"),
+];
+
 fn main() {
     let (mut positional, mut roots, mut open) = (Vec::new(), Vec::new(), None);
     let mut args = std::env::args().skip(1);
@@ -60,19 +71,13 @@ fn main() {
     // the compiler's derives; `traitdefs`: a trait; `text=ITEM`: any item text.
     let mode = args.next().unwrap_or_default();
     let item_name = mode.strip_prefix("items=").unwrap_or("bench_item").to_owned();
-    let items = mode == "items" || mode.starts_with("items=") || mode.starts_with("text=") || ["types", "methods", "imports", "traits", "derives", "traitdefs"].contains(&mode.as_str());
-    let item_text = match mode.as_str() {
-        "types" => "pub struct BenchType(pub u32);\n".to_owned(),
-        "methods" => "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }\n".to_owned(),
-        "imports" => "use std::collections::BTreeSet;\n".to_owned(),
-        "traits" => "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }\n".to_owned(),
-        "derives" => "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);\n".to_owned(),
-        "traitdefs" => "pub trait BenchTrait { fn bench_method(&self) -> u32 { 0 } }\n".to_owned(),
-        _ => match mode.strip_prefix("text=") {
-            Some(text) => format!("{text}\n"),
-            None => format!("fn {item_name}() -> u32 {{ 1 }}\n"),
-        },
+    let named = ITEM_MODES.iter().find(|(name, ..)| *name == mode);
+    let (item_text, item_what) = match (named, mode.strip_prefix("text=")) {
+        (Some((_, text, what)), _) => (format!("{text}\n"), (*what).to_owned()),
+        (None, Some(text)) => (format!("{text}\n"), format!("`{text}`")),
+        (None, None) => (format!("fn {item_name}() -> u32 {{ 1 }}\n"), format!("a fn `{item_name}`")),
     };
+    let items = mode == "items" || mode.starts_with("items=") || mode.starts_with("text=") || named.is_some();
     let server = std::env::var_os("NOALLOC_LS")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -198,24 +203,9 @@ fn main() {
     println!(
         "fixture: {fixture}, editing {edited} ({} lines{}), server: {}",
         lines.len(),
-        if mode == "types" {
-            ", adding and removing a struct".to_owned()
-        } else if mode == "methods" {
-            ", adding and removing a struct with a method".to_owned()
-        } else if mode == "imports" {
-            ", adding and removing an import".to_owned()
-        } else if mode == "traits" {
-            ", adding and removing a struct with a trait impl".to_owned()
-        } else if mode == "derives" {
-            ", adding and removing a struct with derives".to_owned()
-        } else if mode == "traitdefs" {
-            ", adding and removing a trait".to_owned()
-        } else if let Some(text) = mode.strip_prefix("text=") {
-            format!(", adding and removing `{text}`")
-        } else if items {
-            format!(", adding and removing a fn `{item_name}`")
-        } else {
-            ", in a root's body".to_owned()
+        match items {
+            true => format!(", adding and removing {item_what}"),
+            false => ", in a root's body".to_owned(),
         },
         server.display()
     );

@@ -277,23 +277,17 @@ pub(crate) fn touched_names_unspelled(
             tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
             return None;
         }
-        for name in changed.names.iter().filter(|name| !changed.globs.contains(*name)) {
+        for name in &changed.names {
             touched_in.entry(name.clone()).or_default().push((file, changed.private.contains(name)));
         }
-        for glob in &changed.globs {
-            globs.push((file, glob.strip_suffix("::*").unwrap_or(glob).to_owned(), changed.private.contains(glob)));
-        }
-        names.extend(changed.names.into_iter().filter(|name| !changed.globs.contains(name)));
+        globs.extend(changed.globs.into_iter().map(|(path, private)| (file, path, private)));
+        names.extend(changed.names);
         members |= changed.members;
         impls |= changed.impls || !changed.derives.is_empty();
         if changed.imports {
             imports_in.push((file, changed.imports_private));
         }
         rests.insert(file, (changed.rest, edition));
-    }
-    // A name with other letters may be spelled in other bytes (NFC).
-    if !names.iter().all(|name| name.is_ascii()) {
-        return None;
     }
     let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
     // A change no comparison can read may have changed a library's file.
@@ -339,6 +333,7 @@ pub(crate) fn touched_names_unspelled(
             names.insert(name);
         }
     }
+    // A name with other letters may be spelled in other bytes (NFC).
     if !names.iter().all(|name| name.is_ascii()) {
         return None;
     }
@@ -776,8 +771,9 @@ struct ItemsChanged {
     private: FxHashSet<String>,
     /// Whether every touched import binding (and glob) is private.
     imports_private: bool,
-    /// The touched glob imports (`PlainKind::Glob`), among `names`.
-    globs: FxHashSet<String>,
+    /// The touched glob imports (`PlainKind::Glob`), not among `names`: each
+    /// one's path and whether it is private.
+    globs: Vec<(String, bool)>,
     /// The names the touched types derive (`derive_names`).
     derives: FxHashSet<String>,
     /// The file after the edit without those items: its tokens, spaced, where
@@ -798,7 +794,7 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         by_name
     }
     let (then, now) = (by_name(&items_before), by_name(&items_after));
-    let names: FxHashSet<String> = then
+    let mut names: FxHashSet<String> = then
         .keys()
         .chain(now.keys())
         .filter(|name| then.get(*name) != now.get(*name))
@@ -808,15 +804,28 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
     let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
     let imports = any_of(PlainKind::Import) || any_of(PlainKind::Glob);
-    let private = names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
+    let mut private: FxHashSet<String> =
+        names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
     let imports_private = touched().filter(|item| matches!(item.kind, PlainKind::Import | PlainKind::Glob)).all(|item| item.private);
-    let globs = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
     let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
     let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
+    let touched_globs: FxHashSet<String> = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
-    let unchanged = outside_items(&before, &items_before, &names)?.0 == kept;
-    unchanged.then(|| ItemsChanged { names, members, impls, imports, private, imports_private, globs, derives, rest: read.join("\n") })
+    if outside_items(&before, &items_before, &names)?.0 != kept {
+        return None;
+    }
+    // A glob is named by its path and `::*`, which no code spells: it is read
+    // as the names it brings (`touched_names_unspelled`).
+    names.retain(|name| !touched_globs.contains(name));
+    let globs = touched_globs
+        .into_iter()
+        .map(|name| {
+            let glob_private = private.remove(&name);
+            (name.strip_suffix("::*").unwrap_or(&name).to_owned(), glob_private)
+        })
+        .collect();
+    Some(ItemsChanged { names, members, impls, imports, private, imports_private, globs, derives, rest: read.join("\n") })
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -880,9 +889,8 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
         }
         if let ast::Item::Use(import) = &item {
             if let Some(path) = glob_import(import) {
-                let visibility = import.visibility().map(|visibility| tokens_outside(visibility.syntax(), &[]).concat()).unwrap_or_default();
                 let (name, node) = (format!("{path}::*"), item.syntax().clone());
-                items.push(PlainItem { text: format!("{visibility} {name}"), name, node, kind: PlainKind::Glob, private: private(&item) });
+                items.push(PlainItem { text: format!("{} {name}", visibility_text(import)), name, node, kind: PlainKind::Glob, private: private(&item) });
                 continue;
             }
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
@@ -912,19 +920,13 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
 /// to what is visible from the module it is resolved in, which is the caller's
 /// for what a macro makes.
 fn private(item: &ast::Item) -> bool {
-    let visibility = match item {
-        ast::Item::Fn(it) => it.visibility(),
-        ast::Item::Struct(it) => it.visibility(),
-        ast::Item::Enum(it) => it.visibility(),
-        ast::Item::Union(it) => it.visibility(),
-        ast::Item::TypeAlias(it) => it.visibility(),
-        ast::Item::Const(it) => it.visibility(),
-        ast::Item::Static(it) => it.visibility(),
-        ast::Item::Trait(it) => it.visibility(),
-        ast::Item::Use(it) => it.visibility(),
-        _ => return false,
-    };
-    visibility.is_none_or(|visibility| tokens_outside(visibility.syntax(), &[]).concat() == "pub(self)")
+    ast::AnyHasVisibility::cast(item.syntax().clone()).is_some_and(|item| matches!(visibility_text(&item).as_str(), "" | "pub(self)"))
+}
+
+/// The visibility `item` is written with, as its tokens (`pub(crate)`); empty
+/// when it has none.
+fn visibility_text(item: &impl HasVisibility) -> String {
+    item.visibility().map(|visibility| tokens_outside(visibility.syntax(), &[]).concat()).unwrap_or_default()
 }
 
 /// Pushes each member of `item` (an impl or a trait whose `members` they are)
@@ -952,7 +954,7 @@ fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)
     if import.attrs().next().is_some() {
         return None;
     }
-    let visibility = import.visibility().map(|visibility| tokens_outside(visibility.syntax(), &[]).concat()).unwrap_or_default();
+    let visibility = visibility_text(import);
     let mut bindings = Vec::new();
     let mut trees = vec![(import.use_tree()?, String::new())];
     while let Some((tree, prefix)) = trees.pop() {
@@ -1015,14 +1017,11 @@ fn glob_names(sema: &Semantics<'_, RootDatabase>, file: FileId, path: &str) -> O
         }
         _ => hir::PathKind::Plain,
     };
-    let names = segments.iter().map(|segment| hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(&unraw_text(segment))));
-    let path = hir::ModPath::from_segments(kind, names);
-    let source = sema.parse(sema.attach_first_edition(file));
-    let mut modules = sema.resolve_mod_path(source.syntax(), &path)?.filter_map(|item| match item {
+    let segments: Vec<String> = segments.iter().map(|segment| unraw_text(segment)).collect();
+    let module = resolved_in_file(sema, file, kind, &segments).into_iter().find_map(|item| match item {
         hir::ItemInNs::Types(hir::ModuleDef::Module(module)) => Some(module),
         _ => None,
-    });
-    let module = modules.next()?;
+    })?;
     let from = sema.file_to_module_def(file)?;
     Some(module.scope(sema.db, Some(from)).into_iter().map(|(name, _)| unraw_text(name.as_str())).collect())
 }
@@ -1121,15 +1120,20 @@ fn derive_names(item: &SyntaxNode) -> Option<Vec<String>> {
 /// the compiler's own (`Clone`, `Debug`, ...), whose impls are for the type
 /// derived only.
 fn derives_builtin(sema: &Semantics<'_, RootDatabase>, file: FileId, names: &FxHashSet<String>) -> bool {
-    let source = sema.parse(sema.attach_first_edition(file));
     names.iter().all(|name| {
-        let path = hir::ModPath::from_segments(hir::PathKind::Plain, [hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(name))]);
-        let mut macros = sema.resolve_mod_path(source.syntax(), &path).into_iter().flatten().filter_map(|item| match item {
+        let mut macros = resolved_in_file(sema, file, hir::PathKind::Plain, std::slice::from_ref(name)).into_iter().filter_map(|item| match item {
             hir::ItemInNs::Macros(it) => Some(it),
             _ => None,
         });
         macros.next().is_some_and(|it| it.kind(sema.db) == hir::MacroKind::DeriveBuiltIn) && macros.next().is_none()
     })
+}
+
+/// What a path of `kind` and `segments` resolves to at the top level of `file`.
+fn resolved_in_file(sema: &Semantics<'_, RootDatabase>, file: FileId, kind: hir::PathKind, segments: &[String]) -> Vec<hir::ItemInNs> {
+    let names = segments.iter().map(|segment| hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(segment)));
+    let source = sema.parse(sema.attach_first_edition(file));
+    sema.resolve_mod_path(source.syntax(), &hir::ModPath::from_segments(kind, names)).into_iter().flatten().collect()
 }
 
 /// The name of the type `item` is a trait's impl for, when that is a struct, an
@@ -1740,11 +1744,12 @@ mod tests {
         assert_eq!(names_of("use std::fmt;", "use core::fmt;"), names(&["fmt"]));
         // A glob alone is an item of its own, named by its path; in a group,
         // an `_` (a trait brought in unnamed), under an attribute: unread.
-        assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), names(&["fmt", "std::fmt::*"]));
+        assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), names(&["fmt"]));
         let globs = |before: &str, after: &str| items_changed(&with(before), &with(after), Edition::CURRENT).map(|changed| changed.globs);
-        assert_eq!(globs("use std::fmt;", "use std::fmt;\nuse std::io::*;"), Some(FxHashSet::from_iter(["std::io::*".to_owned()])));
-        assert_eq!(globs("use std::io::*;", "pub use std::io::*;"), Some(FxHashSet::from_iter(["std::io::*".to_owned()])));
-        assert_eq!(globs("use std::io::*;", "use std::io::*;\nfn f() {}"), Some(FxHashSet::default()));
+        assert_eq!(globs("use std::fmt;", "use std::fmt::*;"), Some(vec![("std::fmt".to_owned(), true)]));
+        assert_eq!(globs("use std::fmt;", "use std::fmt;\nuse std::io::*;"), Some(vec![("std::io".to_owned(), true)]));
+        assert_eq!(globs("use std::io::*;", "pub use std::io::*;"), Some(vec![("std::io".to_owned(), false)]));
+        assert_eq!(globs("use std::io::*;", "use std::io::*;\nfn f() {}"), Some(vec![]));
         assert_eq!(names_of("use std::fmt;", "use std::{fmt, io::*};"), None);
         assert_eq!(names_of("use std::fmt;", "use std::fmt;\nuse std::fmt::Write as _;"), None);
         assert_eq!(names_of("use std::fmt;", "#[allow(unused_imports)]\nuse std::fmt;"), None);

@@ -14,7 +14,8 @@
 //! proves; a trait's impl for a type under such a name, by the roots that hold
 //! a value of the type or look through every impl of a trait, which are judged
 //! again), the traits in scope (which may change only by a trait defined under
-//! such a name, no import touched), every walk
+//! such a name, or by private imports outside the modules of the root's code),
+//! every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
@@ -175,7 +176,8 @@ impl RootMemos {
         });
         // A trait brought into a module's scope may take over a method call that
         // spells only the method; the edits may have done so only by defining
-        // one, whose impls are for types under the touched names.
+        // one, whose impls are for types under the touched names, or by private
+        // imports, in the modules under theirs only.
         let memo_files = || memo.files.iter().map(|&(file, _)| file);
         if memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files())) {
             return None;
@@ -185,7 +187,7 @@ impl RootMemos {
         // outside the walks, and a reach that looked through every impl of a
         // trait may find the new one with no name spelled.
         let impls = proven.is_some_and(item_edits::TouchedNames::touches_trait_impls);
-        let untouched = proven.is_some_and(|names| !memo.files.iter().any(|&(file, _)| names.named_in_bodies_of(file)))
+        let untouched = proven.is_some_and(|names| !memo_files().any(|file| names.named_in_bodies_of(file)))
             && !(impls && memo.sees_every_impl);
         // Another item level may have changed what resolves outside the walks
         // (`dyn` targets, methods picked), unless the edits are proven to have
