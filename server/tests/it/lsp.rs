@@ -1495,7 +1495,7 @@ fn the_first_analysis_keeps_what_roots_summarised() {
 /// The last answer is checked against a fresh load of the same files.
 #[test]
 fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
-    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "names",
@@ -1549,7 +1549,7 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(reused(&macro_added), (1, 0));
     assert_eq!(rows(&macro_added), found);
 
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&macro_added), rows(&fresh));
     assert_eq!(macro_added.roots, fresh.roots);
 }
@@ -1566,7 +1566,7 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
 /// fresh load.
 #[test]
 fn a_name_spelled_only_as_a_method_asks_no_walk() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "dotted",
@@ -1662,7 +1662,7 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     assert_eq!(reused(&stripped), (1, 1));
     assert_eq!(rows(&stripped), vec![("c.rs".to_owned(), 6)], "{:#?}", stripped.findings);
 
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&stripped), rows(&fresh));
     assert_eq!(stripped.roots, fresh.roots);
 }
@@ -1707,7 +1707,7 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
 /// against the lines each answer must have, and against a fresh load.
 #[test]
 fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "types",
@@ -1765,7 +1765,7 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let removed = c.edit(c_text);
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), rows(&first)));
     let added = c.edit(&format!("{with_thing}\n{inherent}\n"));
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&added), rows(&fresh));
     assert_eq!(added.roots, fresh.roots);
 }
@@ -1780,7 +1780,7 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
 /// own, are reused without asking their walks.
 #[test]
 fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let shown = "pub trait Shown {\n    fn shown(&self) -> usize;\n    fn twice(&self) -> usize {\n        self.shown() * 2\n    }\n}\n\npub struct Quiet;\n\nimpl Shown for Quiet {\n    fn shown(&self) -> usize {\n        0\n    }\n}\n";
     let (_dir, root) = crate::temp_package(
@@ -1803,7 +1803,7 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
     let impl_ = "impl crate::e::Shown for NoallocLoud {\n    fn shown(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}";
     let added = c.edit(&format!("{base}\n{impl_}\n"));
     assert_eq!(reused(&added), (2, 2));
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&added), rows(&fresh));
     assert_eq!(added.roots, fresh.roots);
     let finding: Vec<_> = added.findings.iter().flat_map(|f| f.roots.iter().cloned()).collect();
@@ -1830,7 +1830,7 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
 /// the outcome is reused, as a fresh analysis agrees.
 #[test]
 fn a_call_whose_self_inference_leaves_unknown_names_no_callee() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "unknown_self",
@@ -1847,7 +1847,7 @@ fn a_call_whose_self_inference_leaves_unknown_names_no_callee() {
     let first = c.analyze();
     let made = "pub struct NoallocMade;\n\nimpl crate::e::Make for NoallocMade {\n    fn make() -> Self {\n        let _ = Vec::<u8>::with_capacity(1);\n        NoallocMade\n    }\n}";
     let added = c.adding(c_text, made);
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&added), rows(&fresh), "first: {:#?}", first.findings);
     assert_eq!(added.roots, fresh.roots);
     let reasons: Vec<_> = added.findings.iter().flat_map(|f| f.reasons.iter().cloned()).collect();
@@ -1863,7 +1863,7 @@ fn a_call_whose_self_inference_leaves_unknown_names_no_callee() {
 /// in scope through a glob.
 #[test]
 fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "in_a_row",
@@ -1893,7 +1893,7 @@ fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
     c.analyze();
     for text in edits {
         let live = c.edit(&text);
-        let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+        let fresh = c.fresh();
         assert_eq!((rows(&live), &live.roots), (rows(&fresh), &fresh.roots), "{text}");
     }
 }
@@ -1904,7 +1904,7 @@ fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
 /// is judged again, and finds what the function allocates.
 #[test]
 fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     // Named apart from the other tests' `pm`: a path dependency inside the
     // package is a workspace member, whose artifact is named without its path,
@@ -1929,7 +1929,7 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     let base = format!("use shadowing_pm::Clone;\n\n{c_text}");
     let first = c.edit(&base);
     let derived = c.edit(&format!("{base}\n#[derive(Clone)]\npub struct NoallocDerived;\n"));
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!((reused(&derived), rows(&derived)), ((0, 0), rows(&fresh)));
     assert_ne!(rows(&derived), rows(&first), "{:#?}", derived.findings);
 }
@@ -1945,7 +1945,7 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
 /// again.
 #[test]
 fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "traits",
@@ -1970,7 +1970,7 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     let lengthy = base.replace("pub trait Lengthy {}", "pub trait Lengthy {\n    fn len(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}");
     let taken_over = c.edit(&lengthy);
     assert_eq!((reused(&taken_over), rows(&taken_over)), ((1, 1), vec![("c.rs".to_owned(), 7)]));
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&taken_over), rows(&fresh));
     assert_eq!(taken_over.roots, fresh.roots);
     let imported = c.edit(&format!("{lengthy}\npub use std::io::Read;\n"));
@@ -1992,7 +1992,7 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
 /// a derive no one can resolve: nothing is reused.
 #[test]
 fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "scopes",
@@ -2021,7 +2021,7 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     // A derive rust-analyzer cannot resolve may read the item and make anything.
     assert_eq!(adding("pub struct NoallocDerived;"), ((0, 0), rows(&first)));
     let added = c.edit(&format!("{c_text}\n{macroed}\n"));
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(rows(&added), rows(&fresh));
     assert_eq!(added.roots, fresh.roots);
 }
@@ -2038,7 +2038,7 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
 /// only; a public one is not read. Each answer is a fresh load's.
 #[test]
 fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = crate::temp_package(
         "private",
@@ -2052,7 +2052,6 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
     let rows = finding_lines;
-    let fresh = || noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
     let base = format!("{c_text}\npub mod child;\n");
     let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
     let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
@@ -2063,7 +2062,7 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let imported = c.edit(&format!("use std::io::Write;\n{base}"));
     assert_eq!(reused(&imported), (1, 1));
     assert!(!reasons(&imported)[0].contains("no known callee"), "{:?}", reasons(&imported));
-    let again = fresh();
+    let again = c.fresh();
     assert_eq!((rows(&imported), reasons(&imported)), (rows(&again), reasons(&again)));
     assert_eq!(imported.roots, again.roots);
     let back = c.edit(&base);
@@ -2078,7 +2077,7 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     c.edit(&base);
     let globbed = c.edit(&format!("use std::collections::*;\n{base}"));
     assert_eq!((reused(&globbed), reasons(&globbed)), ((2, 1), vec![unresolved.to_owned()]));
-    let again = fresh();
+    let again = c.fresh();
     assert_eq!((rows(&globbed), reasons(&globbed)), (rows(&again), reasons(&again)));
     assert_eq!(globbed.roots, again.roots);
     c.edit(&base);
@@ -2125,7 +2124,9 @@ fn an_include_added_later_has_library_files_read_in_full() {
 /// rewrites it (on disk too).
 struct EditsOfC<'a> {
     live: noalloc_ls::engine::edit::LiveWorkspace,
+    root: PathBuf,
     path: PathBuf,
+    options: noalloc_ls::engine::LoadOptions,
     config: &'a noalloc_ls::engine::CheckConfig,
 }
 
@@ -2136,7 +2137,14 @@ impl<'a> EditsOfC<'a> {
         let path = root.join("src/c.rs");
         std::fs::write(&path, text).unwrap();
         let ws = noalloc_ls::engine::Workspace::load(root, options, &|_| {}).expect("workspace loads");
-        (text, EditsOfC { live: noalloc_ls::engine::edit::LiveWorkspace::new(ws), path, config })
+        let (root, options) = (root.to_path_buf(), options.clone());
+        (text, EditsOfC { live: noalloc_ls::engine::edit::LiveWorkspace::new(ws), root, path, options, config })
+    }
+
+    /// What a fresh load of the workspace as it is on disk now analyses to: what
+    /// each answer of the live one must be.
+    fn fresh(&self) -> noalloc_ls::engine::Analysis {
+        noalloc_ls::engine::analyze(&noalloc_ls::engine::Workspace::load(&self.root, &self.options, &|_| {}).unwrap(), self.config)
     }
 
     fn analyze(&mut self) -> noalloc_ls::engine::Analysis {
@@ -2194,7 +2202,7 @@ fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfil
 /// fresh load's.
 #[test]
 fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
-    use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let (_dir, root) = package_with_built_name_macro(
         "built",
@@ -2232,7 +2240,7 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     assert_eq!(reused(&built), (1, 0));
     assert_eq!(lines(&built), vec![("c.rs".to_owned(), 6)], "{:#?}", built.findings);
 
-    let fresh = noalloc_ls::engine::analyze(&Workspace::load(&root, &options, &|_| {}).unwrap(), &config);
+    let fresh = c.fresh();
     assert_eq!(finding_lines(&built), finding_lines(&fresh));
 }
 
