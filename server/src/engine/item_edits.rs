@@ -70,7 +70,11 @@
 //! file, written as its name alone (`plain_trait_impl`), is read under that
 //! name: it answers only goals about that type, which arise only where a value
 //! of it is, so in bodies that spell its name or that a root reaches through
-//! a function of the file. But a `dyn` call's targets are resolved outside the
+//! a function of the file. Any other impl of a trait the file defines, so
+//! written (a blanket one, one for an alias or for std's type), is read under
+//! the trait's name and its members': it answers goals of that trait only,
+//! which arise where its name is spelled or, as a method call, a member's.
+//! But a `dyn` call's targets are resolved outside the
 //! walks, and a reach that looked through every impl of a trait (a `dyn` from
 //! the root's caller, a body walked at a type parameter) may find it with no
 //! name spelled: `TouchedNames::touches_trait_impls` has `root_reuse` judge
@@ -802,7 +806,8 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         .collect();
     let touched = || items_before.iter().chain(&items_after).filter(|item| names.contains(&item.name));
     let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
-    let (members, impls) = (any_of(PlainKind::Member), any_of(PlainKind::TraitImpl));
+    let impls = any_of(PlainKind::TraitImpl);
+    let members = any_of(PlainKind::Member) || touched().any(|item| !item.methods.is_empty());
     let imports = any_of(PlainKind::Import) || any_of(PlainKind::Glob);
     let mut private: FxHashSet<String> =
         names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
@@ -810,10 +815,18 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
     let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
     let touched_globs: FxHashSet<String> = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
+    // A trait's impl read under its trait's name is reached by a method call
+    // that spells one of the trait's members too, from wherever the trait is in
+    // scope.
+    let methods: Vec<String> = touched().flat_map(|item| item.methods.iter().cloned()).collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
     if outside_items(&before, &items_before, &names)?.0 != kept {
         return None;
+    }
+    for method in methods {
+        private.remove(&method);
+        names.insert(method);
     }
     // A glob is named by its path and `::*`, which no code spells: it is read
     // as the names it brings (`touched_names_unspelled`).
@@ -833,10 +846,11 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
 /// a function or a const in a plain inherent impl (`plain_impl`), or a name a
 /// plain import binds (`import_bindings`), a plain trait's header and each of
 /// its members (`plain_trait`), or a trait's impl for a type the file defines,
-/// under that type's name (`plain_trait_impl`). Another trait impl (a blanket
-/// one, or one for a reference, a tuple or an alias, which answers goals about
-/// types other code holds under other names), a module, a macro's definition or
-/// call, and the rest are not.
+/// under that type's name, or of a trait the file defines, under that trait's
+/// name and its members' (`plain_trait_impl`). Another trait impl (a blanket
+/// one of another module's trait, or one for a reference, a tuple or an alias,
+/// which answers goals about types other code holds under other names), a
+/// module, a macro's definition or call, and the rest are not.
 struct PlainItem {
     name: String,
     /// Its text; a member's with its impl's header before it (`impl Foo` moved
@@ -846,6 +860,9 @@ struct PlainItem {
     kind: PlainKind,
     /// Whether only its module and the modules under it can name it (`private`).
     private: bool,
+    /// Names a method call may spell to reach it: a trait's impl read under
+    /// its trait's name, that trait's members (`plain_trait_impl`).
+    methods: Vec<String>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -879,22 +896,22 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             // spell it (`Member`), wherever the trait is in scope.
             let header = push_members(&mut items, &item, &members)?;
             let (node, private) = (item.syntax().clone(), private(&item));
-            items.push(PlainItem { name: unraw(&name?), text: header, node, kind: PlainKind::Trait, private });
+            items.push(PlainItem { name: unraw(&name?), text: header, node, kind: PlainKind::Trait, private, methods: Vec::new() });
             continue;
         }
-        if let Some(name) = plain_trait_impl(&item, file) {
+        if let Some(ImplReading { name, methods }) = plain_trait_impl(&item, file) {
             let (text, node) = (item.syntax().text().to_string(), item.syntax().clone());
-            items.push(PlainItem { name, text, node, kind: PlainKind::TraitImpl, private: false });
+            items.push(PlainItem { name, text, node, kind: PlainKind::TraitImpl, private: false, methods });
             continue;
         }
         if let ast::Item::Use(import) = &item {
             if let Some(path) = glob_import(import) {
                 let (name, node) = (format!("{path}::*"), item.syntax().clone());
-                items.push(PlainItem { text: format!("{} {name}", visibility_text(import)), name, node, kind: PlainKind::Glob, private: private(&item) });
+                items.push(PlainItem { text: format!("{} {name}", visibility_text(import)), name, node, kind: PlainKind::Glob, private: private(&item), methods: Vec::new() });
                 continue;
             }
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
-                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import, private: private(&item) });
+                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import, private: private(&item), methods: Vec::new() });
             }
             continue;
         }
@@ -909,7 +926,7 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             _ => continue,
         };
         let (text, node) = (item.syntax().text().to_string(), item.syntax().clone());
-        items.push(PlainItem { name: unraw(&name?), text, node, kind: PlainKind::Free, private: private(&item) });
+        items.push(PlainItem { name: unraw(&name?), text, node, kind: PlainKind::Free, private: private(&item), methods: Vec::new() });
     }
     Some(items)
 }
@@ -939,7 +956,7 @@ fn push_members(items: &mut Vec<PlainItem>, item: &ast::Item, members: &ast::Ass
         // Never private: rust-analyzer resolves a method call to a private
         // method of another module too (and says so).
         let (name, node) = (unraw(&member_name(&member)?), member.syntax().clone());
-        items.push(PlainItem { name, text, node, kind: PlainKind::Member, private: false });
+        items.push(PlainItem { name, text, node, kind: PlainKind::Member, private: false, methods: Vec::new() });
     }
     Some(header)
 }
@@ -1136,50 +1153,95 @@ fn resolved_in_file(sema: &Semantics<'_, RootDatabase>, file: FileId, kind: hir:
     sema.resolve_mod_path(source.syntax(), &hir::ModPath::from_segments(kind, names)).into_iter().flatten().collect()
 }
 
-/// The name of the type `item` is a trait's impl for, when that is a struct, an
-/// enum or a union `file` defines at its top level under a name nothing else
-/// there binds (no alias, no import), written as that name alone (generic
-/// arguments aside), not one of the impl's own parameters; and the impl holds
-/// nothing but functions, consts and associated types. Such an impl answers
-/// only goals about that type, which code holds only where the type's name is
-/// spelled or a function returning it is walked.
-fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<String> {
+/// What a trait's impl is read under (`plain_trait_impl`): a name, and the
+/// names of the members of its trait when that is the name (a method call may
+/// spell only a member).
+struct ImplReading {
+    name: String,
+    methods: Vec<String>,
+}
+
+/// What `item`, a trait's impl holding nothing but functions, consts and
+/// associated types, is read under. Under its self type's name, when that is a
+/// struct, an enum or a union `file` defines at its top level under a name
+/// nothing else there binds (no alias, no import), written as that name alone
+/// (generic arguments aside), not one of the impl's own parameters: the impl
+/// answers only goals about that type, which code holds only where the type's
+/// name is spelled or a function returning it is walked. Else under its trait's
+/// name, when that trait is a plain one (`plain_trait`) `file` defines so,
+/// written so, with the names of its members: the impl (a blanket one, one for
+/// an alias or a std type) answers only goals of that trait, which arise only
+/// where its name is spelled (a bound, a path, a `dyn`, a supertrait, an impl
+/// a bound of which names it) or a member's is, as a method call (a method
+/// it brings to a type may take over such a call); no desugaring calls a
+/// trait std does not define. `None` otherwise.
+fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<ImplReading> {
     let ast::Item::Impl(imp) = item else { return None };
-    imp.trait_()?;
-    let ast::Type::PathType(self_ty) = imp.self_ty()? else { return None };
-    let path = self_ty.path()?;
-    if path.qualifier().is_some() || path.segment()?.coloncolon_token().is_some() {
-        return None;
-    }
-    let name = unraw_text(&path.segment()?.name_ref()?.text());
-    let own_param = imp.generic_param_list().is_some_and(|params| {
-        params.type_or_const_params().any(|param| param.name().is_some_and(|param| unraw(&param) == name))
-    });
     let members_plain = imp.assoc_item_list()?.assoc_items().all(|member| {
         matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_) | ast::AssocItem::TypeAlias(_))
     });
-    if own_param || !members_plain {
+    if !members_plain {
         return None;
     }
-    // Every top-level item of the file binding `name` in the type namespace.
+    // The name of a path type written as a name alone.
+    let name_alone = |ty: ast::Type| {
+        let ast::Type::PathType(ty) = ty else { return None };
+        let path = ty.path()?;
+        if path.qualifier().is_some() || path.segment()?.coloncolon_token().is_some() {
+            return None;
+        }
+        Some(unraw_text(&path.segment()?.name_ref()?.text()))
+    };
+    let own_param = |name: &str| {
+        imp.generic_param_list().is_some_and(|params| {
+            params.type_or_const_params().any(|param| param.name().is_some_and(|param| unraw(&param) == name))
+        })
+    };
+    if let Some(name) = imp.self_ty().and_then(name_alone).filter(|name| !own_param(name)) {
+        if let Some(TypeBinding::Adt) = only_type_binding(file, &name) {
+            return Some(ImplReading { name, methods: Vec::new() });
+        }
+    }
+    let name = name_alone(imp.trait_()?)?;
+    let Some(TypeBinding::Trait(trait_)) = only_type_binding(file, &name) else { return None };
+    let (_, members) = plain_trait(&ast::Item::Trait(trait_))?;
+    let methods = members.assoc_items().map(|member| member_name(&member).map(|name| unraw(&name))).collect::<Option<_>>()?;
+    Some(ImplReading { name, methods })
+}
+
+/// What binds a name in the type namespace at the top level of a file.
+enum TypeBinding {
+    Adt,
+    Trait(ast::Trait),
+    /// An alias, a module, or what an import, a macro or an extern crate may bind.
+    Other,
+}
+
+/// What binds `name` in the type namespace at the top level of `file`, when one
+/// item alone does: none may be an import that binds it (or one whose bindings
+/// cannot be told), a macro or an extern crate.
+fn only_type_binding(file: &SourceFile, name: &str) -> Option<TypeBinding> {
     let mut binding = file.items().filter_map(|other| {
-        let (is_adt, other_name) = match &other {
-            ast::Item::Struct(it) => (true, it.name()),
-            ast::Item::Enum(it) => (true, it.name()),
-            ast::Item::Union(it) => (true, it.name()),
-            ast::Item::TypeAlias(it) => (false, it.name()),
-            ast::Item::Trait(it) => (false, it.name()),
-            ast::Item::Module(it) => (false, it.name()),
-            ast::Item::ExternCrate(_) | ast::Item::MacroCall(_) | ast::Item::MacroRules(_) | ast::Item::MacroDef(_) => return Some(false),
+        let (binding, other_name) = match &other {
+            ast::Item::Struct(it) => (TypeBinding::Adt, it.name()),
+            ast::Item::Enum(it) => (TypeBinding::Adt, it.name()),
+            ast::Item::Union(it) => (TypeBinding::Adt, it.name()),
+            ast::Item::Trait(it) => (TypeBinding::Trait(it.clone()), it.name()),
+            ast::Item::TypeAlias(it) => (TypeBinding::Other, it.name()),
+            ast::Item::Module(it) => (TypeBinding::Other, it.name()),
+            ast::Item::ExternCrate(_) | ast::Item::MacroCall(_) | ast::Item::MacroRules(_) | ast::Item::MacroDef(_) => {
+                return Some(TypeBinding::Other);
+            }
             ast::Item::Use(import) => {
-                let binds = import_bindings(import).is_none_or(|bindings| bindings.iter().any(|(bound, ..)| *bound == name));
-                return binds.then_some(false);
+                let binds = import_bindings(import).is_none_or(|bindings| bindings.iter().any(|(bound, ..)| bound == name));
+                return binds.then_some(TypeBinding::Other);
             }
             _ => return None,
         };
-        other_name.is_some_and(|other| unraw(&other) == name).then_some(is_adt)
+        other_name.is_some_and(|other| unraw(&other) == name).then_some(binding)
     });
-    (binding.next() == Some(true) && binding.next().is_none()).then_some(name)
+    let first = binding.next()?;
+    binding.next().is_none().then_some(first)
 }
 
 /// The tokens of `file`, but whitespace, as they are compared (`.0`) and as they
@@ -1678,6 +1740,38 @@ mod tests {
         // An associated type is a member; a macro call in the impl is not.
         assert_eq!(names(FILE, &adding("impl Iterator for S {\n    type Item = u8;\n    fn next(&mut self) -> Option<u8> {\n        None\n    }\n}")), Some(vec!["S".to_owned()]));
         assert_eq!(names(FILE, &adding("impl Tr for S {\n    m!();\n}")), None);
+    }
+
+    #[test]
+    fn a_trait_impl_of_a_trait_of_the_file_is_named_by_that_trait_and_its_members() {
+        let changed = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| (changed.members, changed.impls));
+        let with_trait = format!("{FILE}pub trait Tr {{\n    type Out;\n    fn tr(&self) -> u8 {{ 0 }}\n    const K: u8;\n}}\n");
+        let adding = |item: &str| format!("{with_trait}{item}\n");
+        // For any type, an alias, a parameter, std's: each member may be called
+        // as a method on it.
+        for imp in ["impl<T> Tr for T {}", "impl Tr for u32 {}", "impl Tr for crate::S {}", "impl Tr for (S, S) {}", "impl Tr for dyn Send {}"] {
+            assert_eq!(names(&with_trait, &adding(imp)), Some(["K", "Out", "Tr", "tr"].map(str::to_owned).to_vec()), "{imp}");
+            assert_eq!(changed(&with_trait, &adding(imp)), Some((true, true)), "{imp}");
+        }
+        // The trait added with its impl, a member changed in both: its names.
+        let blanket = "pub trait New {\n    fn new_method(&self) {}\n}\n\nimpl<T: Copy> New for T {}";
+        assert_eq!(names(FILE, &format!("{FILE}{blanket}\n")), Some(["New", "new_method"].map(str::to_owned).to_vec()));
+        // None private: a method call resolves to a member wherever the trait is in scope.
+        let private = items_changed(FILE, &format!("{FILE}{}\n", blanket.replace("pub trait", "trait")), Edition::CURRENT).unwrap();
+        assert!(!private.private.contains("new_method"), "{:?}", private.private);
+        // A trait of another module, of a path, an alias or an import, or one
+        // with a macro call among its members: the rest of the file changed.
+        for (defined, imp) in [
+            ("", "impl<T> Other for T {}"),
+            ("", "impl<T> self::Tr for T {}"),
+            ("pub type Al = u32;", "impl<T> Al for T {}"),
+            ("use std::fmt::Debug as Tr2;", "impl<T> Tr2 for T {}"),
+            ("pub trait Tr2 {}\npub struct Tr2;", "impl Tr2 for u8 {}"),
+            ("pub trait Tr2 {\n    m!();\n}", "impl Tr2 for u8 {}"),
+        ] {
+            let before = adding(defined);
+            assert_eq!(names(&before, &format!("{before}{imp}\n")), None, "{imp}");
+        }
     }
 
     #[test]

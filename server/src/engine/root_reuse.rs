@@ -11,9 +11,9 @@
 //! is not among them, only the walks of bodies that name it see it; a type, a
 //! const, a static, an inherent impl's method or an import's binding under a
 //! name only plain bodies spell is seen by their walks only, as `item_edits`
-//! proves; a trait's impl for a type under such a name, by the roots that hold
-//! a value of the type or look through every impl of a trait, which are judged
-//! again), the traits in scope (which may change only by a trait defined under
+//! proves; a trait's impl for a type or of a trait under such a name, by the
+//! roots that hold a value of the type, spell a member of the trait or look
+//! through every impl of a trait, which are judged again), the traits in scope (which may change only by a trait defined under
 //! such a name, or by private imports outside the modules of the root's code),
 //! every walk
 //! its reach read still the same execution (salsa verifies their reads), and the

@@ -1980,6 +1980,50 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!((reused(&private), rows(&private)), ((1, 1), rows(&taken_over)));
 }
 
+/// A trait's impl whose trait the file defines (a blanket one, one for an
+/// alias) answers only goals of that trait: it is read under the trait's name
+/// and its members', as method calls too. A new trait's blanket impl asks no
+/// walk; an impl of a trait whose method a call elsewhere spells (`h_root`'s
+/// `Existing.len()`, which it takes over from the slice's) has that root judged
+/// again, as a fresh analysis agrees.
+#[test]
+fn a_trait_impl_of_a_trait_the_file_defines_is_read_under_the_trait_s_names() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "blankets",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod e;\npub mod h;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + 1\n}\n"),
+            ("src/e.rs", "pub struct Existing;\n\nimpl core::ops::Deref for Existing {\n    type Target = [u8];\n    fn deref(&self) -> &[u8] {\n        &[]\n    }\n}\n"),
+            ("src/h.rs", "use crate::c::*;\nuse crate::e::Existing;\n\n// noalloc:root\npub fn h_root() -> usize {\n    Existing.len()\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let base = format!("{c_text}\npub trait Lengthy {{\n    fn len(&self) -> usize {{\n        Vec::<u8>::with_capacity(1).capacity()\n    }}\n}}\n");
+    assert_eq!(rows(&c.edit(&base)), vec![]);
+    let blanket = "pub trait NoallocBlanket {\n    fn noalloc_blanket(&self) -> usize {\n        0\n    }\n}\n\nimpl<T> NoallocBlanket for T {}";
+    let added = c.adding(&base, blanket);
+    assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
+    let removed = c.edit(&base);
+    assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
+    let aliased = c.adding(&base, "pub type NoallocAlias = Vec<u8>;\n\npub trait NoallocTrait {}\n\nimpl NoallocTrait for NoallocAlias {}");
+    assert_eq!((reused(&aliased), rows(&aliased)), ((2, 2), vec![]));
+    // Written as a path, the trait may be another module's.
+    let qualified = c.adding(&base, "pub trait NoallocBlanket {}\n\nimpl<T> self::NoallocBlanket for T {}");
+    assert_eq!((reused(&qualified), rows(&qualified)), ((0, 0), vec![]));
+    for taking_over in ["impl Lengthy for crate::e::Existing {}", "impl<T> Lengthy for T {}"] {
+        let taken_over = c.adding(&base, taking_over);
+        assert_eq!((reused(&taken_over), rows(&taken_over)), ((1, 1), vec![("c.rs".to_owned(), 7)]), "{taking_over}");
+        let fresh = c.fresh();
+        assert_eq!(rows(&taken_over), rows(&fresh));
+        assert_eq!(taken_over.roots, fresh.roots);
+    }
+}
+
 /// A name standing alone (a path's first segment) resolves in its own module's
 /// scope, which holds an item of another module only by an import: in a file
 /// with no glob import, no macro call where an item can be and no attribute a
