@@ -32,6 +32,7 @@ pub mod stored_analysis;
 mod subst;
 pub mod summary_cache;
 pub(crate) mod walk;
+mod walk_env;
 
 use std::path::PathBuf;
 

@@ -351,6 +351,8 @@ pub(crate) struct CallGraph<'db> {
     /// The stamps of the walks read since `record_walks` (a root's, to reuse its
     /// outcome while they hold).
     recorded: Option<Vec<super::incremental::WalkStamp>>,
+    /// The environment each instance is walked in (`walk_env`).
+    walk_envs: super::walk_env::WalkEnvs<'db>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -370,12 +372,15 @@ impl<'db> CallGraph<'db> {
             ty_fingerprints: FxHashMap::default(),
             fn_fingerprints: FxHashMap::default(),
             recorded: None,
+            walk_envs: Default::default(),
         }
     }
 
     /// `incremental::walked`, read once per analysis.
+    /// `env` is the root's: the walk is in the environment `walk_env` chooses.
     pub(crate) fn walked(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Rc<Walked<'db>> {
         let db = self.db;
+        let env = self.walk_envs.env_of(db, node, env);
         let (walked, stamp) = self.walks.entry((node, env)).or_insert_with(|| {
             let (walked, stamp) = super::incremental::walked(db, node, env);
             (Rc::new(walked), stamp)
