@@ -35,7 +35,7 @@ use hir_ty::{
     GenericPredicates, ParamEnvAndCrate, Span,
     method_resolution::TraitImpls,
     next_solver::{
-        AnyImplId, DbInterner, GenericArg, GenericArgs, SolverDefId, TraitRef, Ty, TypingMode, Unnormalized,
+        AnyImplId, DbInterner, GenericArg, GenericArgs, SimplifiedType, SolverDefId, TraitRef, Ty, TypingMode, Unnormalized,
         Const, ConstKind, TyKind,
         infer::{
             DbInternerInferExt, InferCtxt,
@@ -80,7 +80,7 @@ enum Applies<'db> {
 /// the trait reference is still generic and the method has no default body (a
 /// required method called on a type parameter): the caller keeps
 /// `lookup_impl_method`'s answer. Empty: a call on a type parameter with too many
-/// impls that may run, left open.
+/// impls that may run, or on a `Self` no impl is indexed under, left open.
 pub(crate) fn candidates<'db>(
     db: &'db dyn HirDatabase,
     interner: DbInterner<'db>,
@@ -101,11 +101,18 @@ pub(crate) fn candidates<'db>(
         return Some(open_candidates(solver, trait_, func, args, trait_args, method_args));
     }
     let self_ty = trait_args.as_slice().first()?.ty()?;
+    // A `Self` that names no type the impls are indexed under (an opaque type
+    // or a projection the solver could not reveal) would have every impl of the
+    // trait looked through, which a reach reused across edits is not asked
+    // again about: left open, a call with no known callee.
+    let Some(simplified) = simplify_type(interner, self_ty, TreatParams::InstantiateWithInfer) else {
+        return Some(Vec::new());
+    };
     let trait_ref = TraitRef::new_from_args(interner, trait_.into(), trait_args);
 
     let mut yes: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
     let mut maybe: Vec<(ImplId, GenericArgs<'db>)> = Vec::new();
-    for impl_ in impls_for(solver, trait_, self_ty) {
+    for impl_ in impls_for(solver, trait_, &simplified) {
         match applies(solver, impl_, trait_ref, false) {
             Applies::Yes(impl_args) => yes.push((impl_, impl_args)),
             Applies::Maybe(impl_args) => maybe.push((impl_, impl_args)),
@@ -253,24 +260,13 @@ impl<'db> TypeFolder<DbInterner<'db>> for Opened<'_, 'db> {
     }
 }
 
-/// The impls of `trait_` in the root's crate and its dependencies that may be for
-/// `self_ty`: those indexed under its simplified type, and the blanket ones.
-fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: Ty<'db>) -> Vec<ImplId> {
-    let Solver { db, interner, env } = solver;
-    let simplified = simplify_type(interner, self_ty, TreatParams::InstantiateWithInfer);
+/// The impls of `trait_` in the crate and its dependencies that may be for a
+/// type simplified to `self_ty`: those indexed under it, and the blanket ones.
+fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: &SimplifiedType<'db>) -> Vec<ImplId> {
     let mut out = Vec::new();
-    for impls in TraitImpls::for_crate_and_deps(db, env.krate) {
-        match &simplified {
-            Some(simplified) => {
-                out.extend_from_slice(impls.for_trait_and_self_ty(trait_, simplified).0);
-                out.extend_from_slice(impls.blanket_impls(trait_));
-            }
-            None => impls.for_trait(trait_, |impls| {
-                if let either::Either::Left(impls) = impls {
-                    out.extend_from_slice(impls);
-                }
-            }),
-        }
+    for impls in TraitImpls::for_crate_and_deps(solver.db, solver.env.krate) {
+        out.extend_from_slice(impls.for_trait_and_self_ty(trait_, self_ty).0);
+        out.extend_from_slice(impls.blanket_impls(trait_));
     }
     out
 }

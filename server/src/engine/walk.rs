@@ -764,12 +764,14 @@ impl<'db> CallGraph<'db> {
                         .or_insert_with(|| super::impls::candidates(db, self.interner, env, func, args))
                         .clone();
                     match candidates {
-                        // A call on a type parameter that too many impls may answer.
+                        // A call on a type parameter that too many impls may
+                        // answer, or on a type the solver could not reveal.
                         Some(candidates) if candidates.is_empty() => {
                             let who = self_ty().map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
                             let name = FunctionSignature::of(db, func).name.as_str().to_owned();
                             let what = format!("<{who} as {}>::{name}", super::naming::trait_path_of(db, func));
-                            vec![Target::Unknown { what, kind: UnknownKind::Generic }]
+                            let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
+                            vec![Target::Unknown { what, kind }]
                         }
                         Some(candidates) => candidates.into_iter().map(|(f, a)| self.resolve_concrete(f, a)).collect(),
                         None => vec![self.resolve_concrete(resolved, resolved_args)],
