@@ -21,7 +21,9 @@
 //! entries name a function. After an edit these are read again for every function
 //! the roots reach, and nearly all are std's, whose answers never change.
 //!
-//! And the answers that stand between an item edit and the walks: what a path in
+//! And the answers that stand between an item edit and the walks: where a call
+//! goes (`resolved_call`, so that no walk runs the trait solver over its crate's
+//! impls, which any impl added changes), what a path in
 //! a body resolves to (`value_path`, so that no walk reads a def map, which any
 //! item added changes), the item level that root outcomes are kept under
 //! (`items_generation`), and the names a body may call a function by
@@ -473,6 +475,38 @@ fn allow_match_query<'db>(db: &'db dyn HirDatabase, list: AllowList<'db>, func: 
     }
 }
 
+/// Where a call of `func` at `args` goes in `env` (`CallGraph::resolve_call`),
+/// memoized. rust-analyzer's `lookup_impl_method` is no query, and the trait
+/// solver it runs reads every impl of the environment's crate, so a walk that
+/// called it directly ran again whenever any impl of that crate changed (every
+/// walk of a workspace body, for a trait impl added anywhere in the workspace).
+/// Through this query a walk reads the answer only, which salsa keeps when an
+/// edit leaves it the same.
+pub(crate) fn resolved_call<'db>(
+    db: &'db dyn HirDatabase,
+    func: FunctionId,
+    args: hir_ty::next_solver::GenericArgs<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> Vec<Target<'db>> {
+    resolved_call_query(db, CallKey::new(db, func, args.store(), env.store())).iter().map(StoredTarget::get).collect()
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct CallKey<'db> {
+    func: FunctionId,
+    #[returns(ref)]
+    args: StoredGenericArgs,
+    #[returns(ref)]
+    env: StoredParamEnvAndCrate,
+}
+
+#[salsa::tracked(returns(ref))]
+fn resolved_call_query<'db>(db: &'db dyn HirDatabase, key: CallKey<'db>) -> Vec<StoredTarget<'db>> {
+    let env = key.env(db).as_ref(db);
+    let mut graph = CallGraph::new(db, env.krate);
+    graph.resolve_call_uncached(*key.func(db), key.args(db).as_ref(), env).iter().map(StoredTarget::new).collect()
+}
+
 #[salsa::interned(revisions = usize::MAX)]
 struct WalkKey<'db> {
     #[returns(ref)]
@@ -562,7 +596,7 @@ struct StoredEdge<'db> {
     fills: Vec<FilledPlace>,
 }
 
-#[derive(Debug, salsa::SalsaValue)]
+#[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
 enum StoredTarget<'db> {
     Node(StoredNode<'db>),
     Allocator(FunctionId),

@@ -336,9 +336,6 @@ pub(crate) struct CallGraph<'db> {
     facts: FxHashMap<DefWithBodyId, Rc<BodyFacts>>,
     panic_machinery: FxHashMap<FunctionId, bool>,
     holds_pointers: FxHashMap<Ty<'db>, bool>,
-    /// Trait method calls `lookup_impl_method` left to `impls::candidates`, per
-    /// crate whose dependencies' impls were searched.
-    specialised: FxHashMap<(FunctionId, GenericArgs<'db>, base_db::Crate), Option<Vec<super::impls::Candidate<'db>>>>,
     /// The walks this analysis has read (the roots' reaches overlap: specifics asks
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
@@ -365,7 +362,6 @@ impl<'db> CallGraph<'db> {
             facts: FxHashMap::default(),
             panic_machinery: FxHashMap::default(),
             holds_pointers: FxHashMap::default(),
-            specialised: FxHashMap::default(),
             walks: FxHashMap::default(),
             instance_keys: FxHashMap::default(),
             trait_identities: FxHashMap::default(),
@@ -732,8 +728,14 @@ impl<'db> CallGraph<'db> {
     }
 
     /// Where a call of `func` at `args` (already instantiated) goes: one target, or
-    /// for a specialised trait method whose impl cannot be decided, every candidate.
+    /// for a specialised trait method whose impl cannot be decided, every candidate
+    /// (memoized: `incremental::resolved_call`).
     pub(crate) fn resolve_call(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+        super::incremental::resolved_call(self.db, func, args, env)
+    }
+
+    /// `resolve_call`, worked out now.
+    pub(crate) fn resolve_call_uncached(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let db = self.db;
         let self_ty = || args.as_slice().first().and_then(|a| a.ty());
         if self.is_fn_trait_call(func) {
@@ -758,12 +760,7 @@ impl<'db> CallGraph<'db> {
                 // rust-analyzer gave up (ambiguity, or an item the selected impl
                 // inherits from the impl it specialises), or the trait's default runs.
                 either::Either::Left(resolved) if resolved == func => {
-                    let candidates = self
-                        .specialised
-                        .entry((func, args, env.krate))
-                        .or_insert_with(|| super::impls::candidates(db, self.interner, env, func, args))
-                        .clone();
-                    match candidates {
+                    match super::impls::candidates(db, self.interner, env, func, args) {
                         // A call on a type parameter that too many impls may
                         // answer, or on a type the solver could not reveal.
                         Some(candidates) if candidates.is_empty() => {
