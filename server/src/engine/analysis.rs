@@ -355,7 +355,8 @@ impl<'a> Analyzer<'a> {
         if let Some(memos) = memos.as_deref_mut() {
             let local = super::load::workspace_crates(self.db);
             let (context, traits) = self.reuse_context(config);
-            memos.begin(context, super::incremental::items_generation(self.db, local), traits);
+            let modules = super::incremental::modules_generation(self.db, local.clone());
+            memos.begin(context, super::incremental::items_generation(self.db, local), traits, modules);
         }
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
@@ -475,10 +476,11 @@ impl<'a> Analyzer<'a> {
             // holder's), and statics' and consts' initialisers.
             let mut bodies: FxHashSet<DefWithBodyId> = FxHashSet::default();
             let mut summarised_now: FxHashSet<Node<'_>> = FxHashSet::default();
-            let mut sees_every_impl = false;
+            let (mut sees_every_impl, mut closed) = (false, true);
             for mut reach in reaches {
                 root_checked.extend(reach.nodes.iter().copied());
                 sees_every_impl |= reach.sees_every_impl();
+                closed &= reach.resolves_nothing_outside_walks();
                 for (node, &local) in reach.nodes.iter().zip(&reach.local) {
                     match (local, holder_fn(db, node), node) {
                         (true, Some(func), _) => {
@@ -610,7 +612,7 @@ impl<'a> Analyzer<'a> {
                 walks.retain(|&stamp| !summarised_now.contains(&super::incremental::walked_node(db, stamp)));
                 walks.sort_unstable();
                 walks.dedup();
-                memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl }, outcome);
+                memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl, closed }, outcome);
             }
             reports.push((r, report));
             watch.root_judged(reports.len(), roots.len());

@@ -127,6 +127,29 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
     *items_generation_query(db, CratesKey::new(db, crates))
 }
 
+/// A number that changes whenever a module of `crates` is added, removed,
+/// renamed or moved. A function's identity holds its module's, a salsa struct
+/// its crate's def map makes and drops with the module: while this number
+/// stands, the functions an outcome kept are still there to be asked about
+/// (`root_reuse`), even when their files' texts are the same.
+pub(crate) fn modules_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
+    *modules_generation_query(db, CratesKey::new(db, crates))
+}
+
+#[salsa::tracked(returns(ref))]
+fn modules_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
+    for &krate in key.crates(db) {
+        modules_of(db, krate);
+    }
+    next_generation()
+}
+
+/// The modules of `krate`'s def map.
+#[salsa::tracked(returns(ref))]
+fn modules_of(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<hir_def::ModuleId> {
+    hir_def::nameres::crate_def_map(db, krate).modules().map(|(module, _)| module).collect()
+}
+
 /// Two numbers, each changing whenever its part of the module scopes of `crates`
 /// has (`ScopePart`). Both are part of the item level (`items_generation`), kept
 /// apart because adding a type, a function or an import that brings neither a

@@ -218,6 +218,15 @@ impl Reach<'_> {
         seen
     }
 
+    /// Whether this reach resolved nothing outside its walks: no `dyn` call,
+    /// fn-pointer call or `dyn` drop, whose targets are found among the impls
+    /// of the types the program coerces, and no look through every impl
+    /// (`sees_every_impl`).
+    pub(crate) fn resolves_nothing_outside_walks(&self) -> bool {
+        let open = |edge: &ResolvedEdge<'_>| matches!(edge.edge.target, Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_));
+        !self.sees_every_impl() && !self.edges.iter().flatten().any(open)
+    }
+
     /// Whether this reach looked through every impl of some trait in the crate
     /// graph: it takes a `dyn` value from outside (`resolve::Outside`), or it
     /// walked a body at arguments holding a type parameter, where a provided

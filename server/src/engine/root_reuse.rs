@@ -19,6 +19,10 @@
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
+//! A root whose reach resolved nothing outside its walks (no `dyn` call,
+//! fn-pointer call or `dyn` drop, no look through every impl) reads the item
+//! level and the traits in scope only through its walks: after any edit that
+//! adds, removes or renames no module, its walks tell.
 //! Generic roots checked at the instantiations the workspace makes are never
 //! reused: any body may add one. Knows nothing of how outcomes are made
 //! (`analysis`).
@@ -76,13 +80,17 @@ struct Memo {
     /// (`incremental::items_generation`).
     seen: u64,
     items: u64,
-    /// The traits in scope then (`incremental::scope_generations`).
+    /// The traits in scope then (`incremental::scope_generations`), and the
+    /// modules (`incremental::modules_generation`).
     traits: u64,
+    modules: u64,
     /// The calls of procedural macros that made some of the root's workspace code.
     procedural: Vec<MacroCallId>,
     /// Whether its reach looked through every impl of a trait in the crate graph
     /// (`ReachFacts::sees_every_impl`).
     sees_every_impl: bool,
+    /// Whether its reaches resolved nothing outside their walks (`ReachFacts::closed`).
+    closed: bool,
 }
 
 /// What a root's reaches read beyond their walks, for `RootMemos::keep`.
@@ -93,6 +101,10 @@ pub(crate) struct ReachFacts {
     /// every impl whose header may apply): a trait impl added or removed
     /// anywhere may change its outcome.
     pub sees_every_impl: bool,
+    /// Whether the reaches resolved nothing outside their walks: no `dyn` call,
+    /// fn-pointer call or `dyn` drop (whose targets the reach finds among the
+    /// program's impls), and no look through every impl.
+    pub closed: bool,
 }
 
 /// The outcomes of the last analysis, with what they were made under.
@@ -101,9 +113,11 @@ pub struct RootMemos {
     /// Settings, directives and what macro calls resolve to, of the analysis
     /// that made them.
     context: Option<String>,
-    /// The item level of this analysis, and the traits in scope.
+    /// The item level of this analysis, the traits in scope and the modules
+    /// (`incremental::modules_generation`).
     items: u64,
     traits: u64,
+    modules: u64,
     memos: FxHashMap<RootKey, Memo>,
     /// The edits the database of this analysis took, and every file it holds.
     edits: EditLog,
@@ -124,7 +138,7 @@ impl RootMemos {
     /// outcomes made under another context are dropped. One made at another item
     /// level is reused only when the edits since touched nothing but items under
     /// names no other code spells (`reusable`).
-    pub(crate) fn begin(&mut self, context: String, items: u64, traits: u64) {
+    pub(crate) fn begin(&mut self, context: String, items: u64, traits: u64, modules: u64) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             // What a macro call in a file no edit touched expands to may differ.
@@ -133,6 +147,7 @@ impl RootMemos {
         }
         self.items = items;
         self.traits = traits;
+        self.modules = modules;
     }
 
     /// Tells the memos the edits the database of the next analysis has taken, and
@@ -148,7 +163,7 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, .. } = self;
+        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, modules, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
@@ -179,7 +194,17 @@ impl RootMemos {
         // one, whose impls are for types under the touched names, or by private
         // imports, in the modules under theirs only.
         let memo_files = || memo.files.iter().map(|&(file, _)| file);
-        if memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files())) {
+        // A reach that resolved nothing outside its walks reads the item level
+        // and the traits in scope through its walks only, which salsa confirms
+        // (inferring the bodies again); the names its findings give and its
+        // allowlist entries match are its functions', whose identities change
+        // with them (rust-analyzer's item ids hold the item's name). Its walks
+        // are asked only while every module is the same: one dropped takes the
+        // identities of its functions along, and asking about them then is
+        // asking about what no longer exists.
+        let closed = memo.closed && memo.modules == *modules;
+        let traits_changed = memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files()));
+        if traits_changed && !closed {
             return None;
         }
         // A trait's impl answers goals about its type only where a value of it
@@ -187,18 +212,21 @@ impl RootMemos {
         // outside the walks, and a reach that looked through every impl of a
         // trait may find the new one with no name spelled.
         let impls = proven.is_some_and(item_edits::TouchedNames::touches_trait_impls);
-        let untouched = proven.is_some_and(|names| !memo_files().any(|file| names.named_in_bodies_of(file)))
+        let untouched = !traits_changed
+            && proven.is_some_and(|names| !memo_files().any(|file| names.named_in_bodies_of(file)))
             && !(impls && memo.sees_every_impl);
         // Another item level may have changed what resolves outside the walks
         // (`dyn` targets, methods picked), unless the edits are proven to have
-        // changed only what the walks of those bodies read.
-        let walks_tell = !level_changed || (proven.is_some() && !impls);
+        // changed only what the walks of those bodies read, or nothing resolved
+        // outside them.
+        let walks_tell = !level_changed || (proven.is_some() && !impls) || closed;
         if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp))) {
             return None;
         }
         memo.seen = now;
         memo.items = *items;
         memo.traits = *traits;
+        memo.modules = *modules;
         Some((&memo.outcome, untouched))
     }
 
@@ -222,7 +250,8 @@ impl RootMemos {
         bodies().for_each(|body| item_edits::procedural_expansions(db, body, &mut procedural));
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
-        let ReachFacts { sees_every_impl } = facts;
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items: self.items, traits: self.traits, procedural, sees_every_impl });
+        let ReachFacts { sees_every_impl, closed } = facts;
+        let (items, traits, modules) = (self.items, self.traits, self.modules);
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, modules, procedural, sees_every_impl, closed });
     }
 }

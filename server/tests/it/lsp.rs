@@ -1427,7 +1427,9 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     // `dyn` call in `b_dyn` now goes there. Its walks are all as they were.
     let d_text = "impl crate::c::Shape for crate::c::Square {\n    fn area(&self) -> usize {\n        vec![1u8].len()\n    }\n}\n";
     let method = edit(&mut live, &d, d_text);
-    assert_eq!(method.timings.roots_reused, 0);
+    // Every root but `b_dyn`, whose reach finds the `dyn` call's targets among
+    // impls, outside its walks, keeps its outcome once its walks are confirmed.
+    assert_eq!(reused(&method), (5, 0));
     expected.extend([row("b.rs", 20, &["b::b_dyn"]), row("d.rs", 3, &["b::b_dyn"])]);
     expected.sort();
     assert_eq!(rows(&method), expected);
@@ -1502,7 +1504,8 @@ fn the_first_analysis_keeps_what_roots_summarised() {
 /// inference re-run, since the crate's def map changed): engine/item_edits.rs. A
 /// name spelled anywhere else, here in a `macro_rules!` body that a root's code
 /// expands, asks them all; so does a function holding a macro call. (A function
-/// another module imports with a glob changes the item level: nothing is reused.)
+/// another module imports with a glob changes the item level: no outcome is
+/// reused without asking its walks.)
 /// The last answer is checked against a fresh load of the same files.
 #[test]
 fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
@@ -1754,21 +1757,22 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let inherent = "impl crate::d::Holder {\n    pub fn noalloc_grow(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}";
     let grown = vec![("a.rs".to_owned(), 5), ("c.rs".to_owned(), 7)];
     assert_eq!(adding(inherent), ((2, 2), grown));
-    assert_eq!(adding("pub struct NoallocSigned;"), ((0, 0), rows(&first)));
+    // Unread: asked of their walks (neither root resolves anything outside them).
+    assert_eq!(adding("pub struct NoallocSigned;"), ((2, 0), rows(&first)));
     // The compiler's own derive makes impls for the struct only.
     assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((3, 3), rows(&first)));
     // An import binds a name: `signed` is spelled nowhere else but in its
     // definition. `NoallocThing` now calls `made`, which allocates. `Holder` is
     // imported by e.rs too: by a public import, e.rs may be reading it; a
     // private one only c.rs's module sees. A trait brought into scope may
-    // change any method call (its name need not be spelled): nothing is
-    // reused; by a private import, only in c.rs's module, where no root has
-    // code: all are.
+    // change any method call (its name need not be spelled): every root is
+    // asked of its walks (none resolves anything outside them); by a private
+    // import, only in c.rs's module, where no root has code: none is.
     assert_eq!(adding("pub use crate::d::signed;"), ((3, 3), rows(&first)));
     assert_eq!(adding("pub use crate::d::made as NoallocThing;"), ((2, 2), vec![("d.rs".to_owned(), 14)]));
-    assert_eq!(adding("pub use crate::d::Holder;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("pub use crate::d::Holder;"), ((3, 0), rows(&first)));
     assert_eq!(adding("use crate::d::Holder;"), ((3, 3), rows(&first)));
-    assert_eq!(adding("pub use std::fmt::Write;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("pub use std::fmt::Write;"), ((3, 0), rows(&first)));
     assert_eq!(adding("use std::fmt::Write;"), ((3, 3), rows(&first)));
     // Removed again: `a_root`'s call has no callee.
     let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
@@ -1832,7 +1836,8 @@ fn a_trait_impl_for_a_type_nothing_else_spells_asks_no_walk() {
     let derived = c.edit(&format!("{base}\n#[derive(Clone, Copy, Debug)]\npub struct NoallocDerived;\n"));
     assert_eq!((reused(&derived), rows(&derived)), ((3, 3), rows(&before)));
     let unknown = c.edit(&format!("{base}\n#[derive(Clone, NoallocUnknown)]\npub struct NoallocDerived;\n"));
-    assert_eq!((reused(&unknown), rows(&unknown)), ((0, 0), rows(&before)));
+    // Unread: only the roots with no `dyn` call are reused, asked of their walks.
+    assert_eq!((reused(&unknown), rows(&unknown)), ((2, 0), rows(&before)));
 }
 
 /// A call whose `Self` inference leaves unknown (two impls may answer it) is a
@@ -1951,7 +1956,9 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
 /// holds values of may take over a method call that spells only the member:
 /// `Existing.len()` in h.rs, which went through `Deref` to the slice's `len`,
 /// now runs `Lengthy::len`, in scope through the glob. An import may bring in a
-/// trait of std's: nothing is reused; a private one, only into c.rs's module:
+/// trait of std's: no outcome is reused without asking its walks (`a_root`'s
+/// is, once they are confirmed: its reach resolves nothing outside them); a
+/// private one, only into c.rs's module:
 /// the root whose code is there (`h_root`, through `Lengthy::len`) is judged
 /// again.
 #[test]
@@ -1985,10 +1992,63 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(rows(&taken_over), rows(&fresh));
     assert_eq!(taken_over.roots, fresh.roots);
     let imported = c.edit(&format!("{lengthy}\npub use std::io::Read;\n"));
-    assert_eq!((reused(&imported), rows(&imported)), ((0, 0), rows(&taken_over)));
+    assert_eq!((reused(&imported), rows(&imported)), ((1, 0), rows(&taken_over)));
     c.edit(&lengthy);
     let private = c.edit(&format!("{lengthy}\nuse std::io::Read;\n"));
     assert_eq!((reused(&private), rows(&private)), ((1, 1), rows(&taken_over)));
+}
+
+/// A root whose reach resolves nothing outside its walks (no `dyn` call, no fn
+/// pointer) keeps its outcome across an item edit no proof reads (an impl of
+/// another module's trait) once its walks are confirmed; `d_root`, whose `dyn`
+/// call's targets the reach finds among impls, is judged again. A type
+/// renamed in a file the reach walks no body of (re-exported under its old
+/// name) renames the methods of its impls: `a_root` is judged again. So is it
+/// when a module is renamed (`#[path]`, its file unchanged), which also takes
+/// the identities of its functions along. Each answer is a fresh load's.
+#[test]
+fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let lib = "pub mod a;\nmod b;\npub mod c;\npub mod d;\npub mod e;\n\npub use b::helper;\n";
+    let measure = "pub trait Measure {\n    fn measure(&self) -> usize;\n}\n\npub struct Square;\n";
+    let (_dir, root) = crate::temp_package(
+        "closed",
+        &[
+            ("src/lib.rs", lib),
+            ("src/a.rs", "use crate::e::{Measure, Square};\n\nimpl Measure for Square {\n    fn measure(&self) -> usize {\n        Vec::<u8>::with_capacity(2).capacity()\n    }\n}\n\n// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + crate::helper() + Square.measure()\n}\n"),
+            ("src/b.rs", "pub fn helper() -> usize {\n    Vec::<u8>::with_capacity(1).capacity()\n}\n"),
+            ("src/d.rs", "pub trait Shape {\n    fn area(&self) -> usize;\n}\n\npub struct Square;\n\nimpl Shape for Square {\n    fn area(&self) -> usize {\n        1\n    }\n}\n\n// noalloc:root\npub fn d_root() -> usize {\n    let shape: &dyn Shape = &Square;\n    shape.area()\n}\n"),
+            ("src/e.rs", measure),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let functions = |analysis: &noalloc_ls::engine::Analysis| {
+        let mut functions: Vec<String> = analysis.findings.iter().map(|f| f.function.clone()).collect();
+        functions.sort();
+        functions
+    };
+    let first = c.analyze();
+    assert_eq!((first.roots.len(), functions(&first)), (2, vec!["closed::b::helper".to_owned(), "closed::e::Square::measure".to_owned()]));
+    let added = c.adding(c_text, "impl<T> crate::d::Shape for [T; 7] {\n    fn area(&self) -> usize {\n        0\n    }\n}");
+    assert_eq!(reused(&added), (1, 0));
+    let fresh = c.fresh();
+    assert_eq!((&added.roots, functions(&added)), (&fresh.roots, functions(&fresh)));
+    let mut edit_file = |file: &str, text: &str| {
+        let path = root.join(file);
+        std::fs::write(&path, text).unwrap();
+        assert!(c.live.set_file_text(&path, text).unwrap());
+        let analysis = c.analyze();
+        let fresh = c.fresh();
+        assert_eq!((&analysis.roots, functions(&analysis)), (&fresh.roots, functions(&fresh)));
+        analysis
+    };
+    let type_renamed = edit_file("src/e.rs", &format!("{}\npub use Squared as Square;\n", measure.replace("struct Square", "struct Squared")));
+    assert_eq!(functions(&type_renamed)[1], "closed::e::Squared::measure");
+    let module_renamed = edit_file("src/lib.rs", &lib.replace("mod b;", "#[path = \"b.rs\"]\nmod renamed;").replace("b::helper", "renamed::helper"));
+    assert_eq!(functions(&module_renamed)[1], "closed::renamed::helper");
 }
 
 /// A trait's impl whose trait the file defines (a blanket one, one for an
@@ -2025,7 +2085,7 @@ fn a_trait_impl_of_a_trait_the_file_defines_is_read_under_the_trait_s_names() {
     assert_eq!((reused(&aliased), rows(&aliased)), ((2, 2), vec![]));
     // Written as a path, the trait may be another module's.
     let qualified = c.adding(&base, "pub trait NoallocBlanket {}\n\nimpl<T> self::NoallocBlanket for T {}");
-    assert_eq!((reused(&qualified), rows(&qualified)), ((0, 0), vec![]));
+    assert_eq!((reused(&qualified), rows(&qualified)), ((2, 0), vec![]));
     for taking_over in ["impl Lengthy for crate::e::Existing {}", "impl<T> Lengthy for T {}"] {
         let taken_over = c.adding(&base, taking_over);
         assert_eq!((reused(&taken_over), rows(&taken_over)), ((1, 1), vec![("c.rs".to_owned(), 7)]), "{taking_over}");
@@ -2044,7 +2104,7 @@ fn a_trait_impl_of_a_trait_the_file_defines_is_read_under_the_trait_s_names() {
 /// takes, in a root's signature: no root is asked. f.rs imports c.rs's items
 /// through a macro's expansion, so a function added there is found called by
 /// `f_root`; a.rs spells a type in a signature under a glob import, g.rs under
-/// a derive no one can resolve: nothing is reused.
+/// a derive no one can resolve: no outcome is reused without asking its walks.
 #[test]
 fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
@@ -2072,9 +2132,9 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
     assert_eq!(adding("pub struct NoallocShared(pub u8);"), ((2, 2), rows(&first)));
     let macroed = "pub fn NoallocMacroed(n: u8) -> Vec<u8> { Vec::with_capacity(n as usize) }";
     assert_eq!(adding(macroed), ((1, 1), vec![("c.rs".to_owned(), 5)]));
-    assert_eq!(adding("pub struct NoallocGlobbed;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("pub struct NoallocGlobbed;"), ((2, 0), rows(&first)));
     // A derive rust-analyzer cannot resolve may read the item and make anything.
-    assert_eq!(adding("pub struct NoallocDerived;"), ((0, 0), rows(&first)));
+    assert_eq!(adding("pub struct NoallocDerived;"), ((2, 0), rows(&first)));
     let added = c.edit(&format!("{c_text}\n{macroed}\n"));
     let fresh = c.fresh();
     assert_eq!(rows(&added), rows(&fresh));
@@ -2115,13 +2175,13 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let at_first = vec![("child.rs".to_owned(), 5), ("child.rs".to_owned(), 10)];
     assert_eq!((rows(&first), reasons(&first)), (at_first, vec![unresolved.to_owned(), unmapped.to_owned()]));
     let imported = c.edit(&format!("use std::io::Write;\n{base}"));
-    assert_eq!(reused(&imported), (1, 1));
+    assert_eq!(reused(&imported), (2, 1));
     assert!(!reasons(&imported)[0].contains("no known callee"), "{:?}", reasons(&imported));
     let again = c.fresh();
     assert_eq!((rows(&imported), reasons(&imported)), (rows(&again), reasons(&again)));
     assert_eq!(imported.roots, again.roots);
     let back = c.edit(&base);
-    assert_eq!((reused(&back), reasons(&back)), ((1, 1), reasons(&first)));
+    assert_eq!((reused(&back), reasons(&back)), ((2, 1), reasons(&first)));
     let private = c.edit(&format!("{base}\nfn noalloc_private() -> usize {{\n    0\n}}\n"));
     assert_eq!((reused(&private), reasons(&private)), ((3, 3), reasons(&first)));
     let public = c.edit(&format!("{base}\npub fn noalloc_private() -> usize {{\n    0\n}}\n"));
@@ -2137,7 +2197,7 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     assert_eq!(globbed.roots, again.roots);
     c.edit(&base);
     let public_glob = c.edit(&format!("pub use std::collections::*;\n{base}"));
-    assert_eq!((reused(&public_glob), reasons(&public_glob)), ((0, 0), reasons(&globbed)));
+    assert_eq!((reused(&public_glob), reasons(&public_glob)), ((2, 0), reasons(&globbed)));
 }
 
 /// Library files count in full once a workspace file `include!`s (it may take one
