@@ -1303,9 +1303,9 @@ pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<Functio
 fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
     let krate = match *node {
         Node::Fn { func, .. } => func.krate(db),
-        Node::Closure { closure, .. } => match closure.loc(db).owner {
-            hir_ty::InferBodyId::DefWithBodyId(def) => def.module(db).krate(db),
-            _ => return false,
+        Node::Closure { closure, .. } => match super::walk_env::body_crate(db, closure.loc(db).owner) {
+            Some(krate) => krate,
+            None => return false,
         },
         Node::DropGlue(_) | Node::Derived { .. } | Node::Init(_) => return false,
     };

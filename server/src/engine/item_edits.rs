@@ -806,8 +806,11 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         .collect();
     let touched = || items_before.iter().chain(&items_after).filter(|item| names.contains(&item.name));
     let any_of = |kind: PlainKind| touched().any(|item| item.kind == kind);
-    let impls = any_of(PlainKind::TraitImpl);
-    let members = any_of(PlainKind::Member) || touched().any(|item| !item.methods.is_empty());
+    // A trait's impl read under its trait's name is reached by a method call
+    // that spells one of the trait's members too, from wherever the trait is in
+    // scope.
+    let methods: Vec<String> = touched().flat_map(|item| item.methods.iter().cloned()).collect();
+    let (members, impls) = (any_of(PlainKind::Member) || !methods.is_empty(), any_of(PlainKind::TraitImpl));
     let imports = any_of(PlainKind::Import) || any_of(PlainKind::Glob);
     let mut private: FxHashSet<String> =
         names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
@@ -815,10 +818,6 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
     let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
     let touched_globs: FxHashSet<String> = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
-    // A trait's impl read under its trait's name is reached by a method call
-    // that spells one of the trait's members too, from wherever the trait is in
-    // scope.
-    let methods: Vec<String> = touched().flat_map(|item| item.methods.iter().cloned()).collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
     if outside_items(&before, &items_before, &names)?.0 != kept {

@@ -22,7 +22,7 @@ use hir_def::{CallableDefId, HasModule};
 use hir_ty::{
     InferBodyId, ParamEnvAndCrate,
     db::HirDatabase,
-    next_solver::{Const, ConstKind, DbInterner, GenericArgKind, GenericArgs, ParamEnv, Ty, TyKind},
+    next_solver::{ConstKind, DbInterner, GenericArgKind, GenericArgs, ParamEnv, Ty, TyKind},
 };
 use ra_ap_ide_db::base_db::Crate;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -75,7 +75,9 @@ fn library_crate_for(db: &dyn HirDatabase, node: &Node<'_>, deps: &mut FxHashMap
     for arg in args.iter().flat_map(|arg| arg.walk()) {
         match arg.kind() {
             GenericArgKind::Type(ty) => crates.extend(ty_crates(db, ty)?),
-            GenericArgKind::Const(konst) => crates.extend(const_crate(konst)?),
+            // A value names no item; a parameter or an inference variable, no crate.
+            GenericArgKind::Const(konst) if matches!(konst.kind(), ConstKind::Value(_)) => {}
+            GenericArgKind::Const(_) => return None,
             GenericArgKind::Lifetime(_) => {}
         }
     }
@@ -131,19 +133,9 @@ fn ty_crates(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<Vec<Crate>> {
     })
 }
 
-/// The crate of an item a const argument names (none: a value names none);
-/// `None` when it is a parameter, an inference variable or anything else not a
-/// value.
-fn const_crate(konst: Const<'_>) -> Option<Option<Crate>> {
-    match konst.kind() {
-        ConstKind::Value(_) => Some(None),
-        _ => None,
-    }
-}
-
 /// The crate of the body that holds a closure; `None` for an anonymous
 /// const's (an array length's), which stands in an item's signature.
-fn body_crate(db: &dyn HirDatabase, owner: InferBodyId<'_>) -> Option<Crate> {
+pub(crate) fn body_crate(db: &dyn HirDatabase, owner: InferBodyId<'_>) -> Option<Crate> {
     match owner {
         InferBodyId::DefWithBodyId(def) => Some(def.module(db).krate(db)),
         InferBodyId::AnonConstId(_) => None,
