@@ -354,9 +354,9 @@ impl<'a> Analyzer<'a> {
         let mut memos = outcomes;
         if let Some(memos) = memos.as_deref_mut() {
             let local = super::load::workspace_crates(self.db);
-            let (context, traits) = self.reuse_context(config);
-            let modules = super::incremental::modules_generation(self.db, local.clone());
-            memos.begin(context, super::incremental::items_generation(self.db, local), traits, modules);
+            let (context, scopes) = self.reuse_context(config);
+            let modules = super::incremental::workspace_modules(self.db, local.clone());
+            memos.begin(context, super::incremental::items_generation(self.db, local), scopes, modules);
         }
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
@@ -665,16 +665,16 @@ impl<'a> Analyzer<'a> {
         analysis
     }
 
-    /// What an outcome is reused under: the settings, the directives and what
-    /// the workspace's macro calls may resolve to, written out whole (compared,
-    /// not hashed); and the traits in scope. The rest of the item level is told
+    /// What an outcome is reused under: the settings and the directives, written
+    /// out whole (compared, not hashed); and the macros and the traits in scope
+    /// (`incremental::scope_generations`). The rest of the item level is told
     /// apart (`RootMemos::begin`).
-    fn reuse_context(&self, config: &CheckConfig) -> (String, u64) {
+    fn reuse_context(&self, config: &CheckConfig) -> (String, [u64; 2]) {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
         let local = super::load::workspace_crates(self.db);
-        let [macros, traits] = super::incremental::scope_generations(db, local);
-        let mut context = format!("macros {macros}\n{config:?}\n");
+        let scopes = super::incremental::scope_generations(db, local);
+        let mut context = format!("{config:?}\n");
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
         }
@@ -685,7 +685,7 @@ impl<'a> Analyzer<'a> {
         marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
         marked.sort();
         let _ = writeln!(context, "{marked:?}");
-        (context, traits)
+        (context, scopes)
     }
 
     /// Resolves the names of the workspace's crates and of every crate they import:

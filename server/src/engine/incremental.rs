@@ -127,21 +127,13 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
     *items_generation_query(db, CratesKey::new(db, crates))
 }
 
-/// A number that changes whenever a module of `crates` is added, removed,
-/// renamed or moved. A function's identity holds its module's, a salsa struct
-/// its crate's def map makes and drops with the module: while this number
-/// stands, the functions an outcome kept are still there to be asked about
-/// (`root_reuse`), even when their files' texts are the same.
-pub(crate) fn modules_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> u64 {
-    *modules_generation_query(db, CratesKey::new(db, crates))
-}
-
-#[salsa::tracked(returns(ref))]
-fn modules_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>) -> u64 {
-    for &krate in key.crates(db) {
-        modules_of(db, krate);
-    }
-    next_generation()
+/// The modules of `crates`' def maps. A function's identity holds its module's, a
+/// salsa struct its crate's def map makes and drops with the module: while every
+/// module an outcome was kept under is still among these, the functions it kept
+/// are still there to be asked about (`root_reuse`), even when their files'
+/// texts are the same.
+pub(crate) fn workspace_modules(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> Vec<hir_def::ModuleId> {
+    crates.into_iter().flat_map(|krate| modules_of(db, krate).iter().copied()).collect()
 }
 
 /// The modules of `krate`'s def map.
@@ -154,9 +146,11 @@ fn modules_of(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<
 /// has (`ScopePart`). Both are part of the item level (`items_generation`), kept
 /// apart because adding a type, a function or an import that brings neither a
 /// macro nor a trait changes the rest and leaves them as they were: then what a
-/// workspace file's macro calls were found to expand to stands, and the edit is
-/// read by the names it touches (`item_edits`); the traits may change under a
-/// proof that touches no import (`root_reuse`).
+/// workspace file's macro calls were found to expand to stands (`item_edits`
+/// keeps what the files no edit touched spell only while the macros stand); the
+/// traits may change under a proof that touches no import, and the macros under
+/// one whose names (a glob's, a macro's among them) no macro call spells
+/// (`root_reuse`).
 pub(crate) fn scope_generations(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> [u64; 2] {
     let key = CratesKey::new(db, crates);
     [ScopePart::Macros, ScopePart::Traits].map(|part| *scope_generation_query(db, key, part))

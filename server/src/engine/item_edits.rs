@@ -51,8 +51,11 @@
 //! touched names is the same token for token (whitespace aside), and each such
 //! item, before and after, has no attribute (but a plain derive, below), no item
 //! and no macro call in it (an `impl` in a body counts for the whole program, and
-//! a macro call may expand to one). Other items (other trait impls, public
-//! glob imports, modules) are left to salsa. An import is read as the names it binds,
+//! a macro call may expand to one). An inline module holding only free
+//! functions, types, consts, statics, imports and inline modules of the same is
+//! read under its own name: what it holds is named through it
+//! (`held_by_a_module`). Other items (other trait impls, public glob imports,
+//! modules of their own files) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
 //! (`incremental::scope_generations`) unless no import was touched, or each
@@ -92,7 +95,9 @@
 //! not searched for its name (`module_subtree_files`), unless a file `include!`s.
 //! So a private glob import (`use a::b::*;` alone) is read as every name of the
 //! module it imports from (`glob_names`), each private to the importing module;
-//! any macro it brings changes the macro scope, under which outcomes are kept.
+//! a macro it brings changes the macro scope, which a macro call can see only
+//! by spelling its name; then a derive, found the compiler's own under the
+//! macros of now only, is not read (`TouchedNames::touches_derives`).
 
 use std::collections::VecDeque;
 
@@ -255,6 +260,7 @@ pub(crate) fn touched_names_unspelled(
     let mut names = FxHashSet::default();
     let mut members = false;
     let mut impls = false;
+    let mut derives = false;
     // Each touched name's files, and whether it is private in each.
     let mut touched_in: FxHashMap<String, Vec<(FileId, bool)>> = FxHashMap::default();
     // The files whose imports the edits touched, and whether all were private.
@@ -288,6 +294,7 @@ pub(crate) fn touched_names_unspelled(
         names.extend(changed.names);
         members |= changed.members;
         impls |= changed.impls || !changed.derives.is_empty();
+        derives |= !changed.derives.is_empty();
         if changed.imports {
             imports_in.push((file, changed.imports_private));
         }
@@ -472,7 +479,7 @@ pub(crate) fn touched_names_unspelled(
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, imports })
+    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, derives, imports })
 }
 
 /// The files of the modules `file` is (a file may be mounted twice) and of every
@@ -510,8 +517,10 @@ fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
 pub(crate) struct TouchedNames {
     finders: Vec<memchr::memmem::Finder<'static>>,
     bodies_of: FxHashSet<FileId>,
-    /// Whether one of the touched items is a trait's impl (`PlainItem`).
+    /// Whether one of the touched items is a trait's impl (`PlainItem`), and
+    /// whether one has a derive.
     impls: bool,
+    derives: bool,
     /// Where the touched imports may have changed which traits are in scope.
     imports: ImportsReach,
 }
@@ -542,6 +551,12 @@ impl TouchedNames {
     /// outside the walks (`dyn` targets), may see it with no name spelled.
     pub(crate) fn touches_trait_impls(&self) -> bool {
         self.impls
+    }
+
+    /// Whether a touched item has a derive, found the compiler's own under the
+    /// macros in scope now.
+    pub(crate) fn touches_derives(&self) -> bool {
+        self.derives
     }
 
     /// Whether the edits may have changed which traits are in scope in a body of
@@ -846,10 +861,11 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
 /// plain import binds (`import_bindings`), a plain trait's header and each of
 /// its members (`plain_trait`), or a trait's impl for a type the file defines,
 /// under that type's name, or of a trait the file defines, under that trait's
-/// name and its members' (`plain_trait_impl`). Another trait impl (a blanket
+/// name and its members' (`plain_trait_impl`), or an inline module of plain
+/// items (`held_by_a_module`). Another trait impl (a blanket
 /// one of another module's trait, or one for a reference, a tuple or an alias,
 /// which answers goals about types other code holds under other names), a
-/// module, a macro's definition or call, and the rest are not.
+/// module of its own file, a macro's definition or call, and the rest are not.
 struct PlainItem {
     name: String,
     /// Its text; a member's with its impl's header before it (`impl Foo` moved
@@ -915,6 +931,9 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             continue;
         }
         let name = match &item {
+            // What an inline module holds is named through the module's name
+            // (`outside_items` has it hold plain items only).
+            ast::Item::Module(it) if it.item_list().is_some() => it.name(),
             ast::Item::Fn(it) => it.name(),
             ast::Item::Struct(it) => it.name(),
             ast::Item::Enum(it) => it.name(),
@@ -1270,7 +1289,7 @@ fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<Strin
         let reaches_out = item.node.descendants().any(|node| {
             (node.kind() == SyntaxKind::ATTR && !own_derive(&node))
                 || node.kind() == SyntaxKind::MACRO_CALL
-                || (node != item.node && ast::Item::can_cast(node.kind()) && !own_member(&node))
+                || (node != item.node && ast::Item::can_cast(node.kind()) && !own_member(&node) && !held_by_a_module(&item.node, &node))
         });
         if reaches_out {
             return None;
@@ -1296,6 +1315,23 @@ fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<Strin
         }
     }
     Some((tokens_outside(file.syntax(), &compared_apart), tokens_outside(file.syntax(), &touched)))
+}
+
+/// Whether `node`, an item under `item`, is one an inline module `item` may hold
+/// with nothing but the module's name reaching it: a free function, a type, a
+/// const, a static, an import or an inline module of such items. Not an impl (a
+/// trait's answers goals anywhere; an inherent one's methods are called by
+/// their names alone), a trait, a macro's definition (`#[macro_export]`, or
+/// textual scope running on past the module) nor an out-of-line module (a file
+/// of its own).
+fn held_by_a_module(item: &SyntaxNode, node: &SyntaxNode) -> bool {
+    item.kind() == SyntaxKind::MODULE
+        && match ast::Item::cast(node.clone()) {
+            Some(ast::Item::Fn(_) | ast::Item::Struct(_) | ast::Item::Enum(_) | ast::Item::Union(_)) => true,
+            Some(ast::Item::TypeAlias(_) | ast::Item::Const(_) | ast::Item::Static(_) | ast::Item::Use(_)) => true,
+            Some(ast::Item::Module(module)) => module.item_list().is_some(),
+            _ => false,
+        }
 }
 
 /// Whether `text` holds one of the names as a whole word (a byte other than an
@@ -1793,6 +1829,38 @@ mod tests {
     }
 
     #[test]
+    fn an_inline_module_of_plain_items_is_named_by_its_name() {
+        let adding = |item: &str| format!("{FILE}{item}\n");
+        for module in [
+            "pub mod m {}",
+            "mod m {\n    // a comment\n}",
+            "pub mod m {\n    use std::fmt::Write;\n    pub struct T(u8);\n    pub fn f() -> u8 {\n        const C: u8 = 1;\n        C\n    }\n    mod n {\n        static S: u8 = 0;\n    }\n}",
+        ] {
+            assert_eq!(names(FILE, &adding(module)), Some(vec!["m".to_owned()]), "{module}");
+            assert_eq!(names(&adding(module), FILE), Some(vec!["m".to_owned()]), "{module}");
+        }
+        let private = |module: &str| items_changed(FILE, &adding(module), Edition::CURRENT).map(|changed| changed.private.contains("m"));
+        assert_eq!((private("mod m {}"), private("pub(crate) mod m {}")), (Some(true), Some(false)));
+        // What reaches out of the module with no name: an impl (anywhere in it),
+        // a trait, a macro's definition or call, an attribute, a module of its
+        // own file.
+        for module in [
+            "pub mod m {\n    pub struct T;\n    impl T {\n        pub fn f() {}\n    }\n}",
+            "pub mod m {\n    pub fn f() {\n        struct L;\n        impl Clone for L {\n            fn clone(&self) -> L {\n                L\n            }\n        }\n    }\n}",
+            "pub mod m {\n    pub trait Tr {}\n}",
+            "pub mod m {\n    macro_rules! mac {\n        () => {};\n    }\n}",
+            "pub mod m {\n    std::thread_local! {}\n}",
+            "#[cfg(test)]\nmod m {}",
+            "pub mod m {\n    #![allow(unused)]\n}",
+            "pub mod m {\n    #[derive(Clone)]\n    pub struct T;\n}",
+            "pub mod m {\n    mod n;\n}",
+            "pub mod m;",
+        ] {
+            assert_eq!(names(FILE, &adding(module)), None, "{module}");
+        }
+    }
+
+    #[test]
     fn a_type_s_derives_by_name_make_its_impls() {
         let derives = |before: &str, after: &str| {
             items_changed(before, after, Edition::CURRENT).map(|changed| {
@@ -1884,7 +1952,7 @@ mod tests {
     fn an_edit_of_anything_but_plain_items_is_not_read() {
         // A trait with an attribute or a macro call, an auto trait, a trait's
         // impl for a type by a path, an impl with an
-        // attribute or a macro call in it, a module, an unnamed const; an item's
+        // attribute or a macro call in it, a module of its own file, an unnamed const; an item's
         // attribute (a derive by a path may be any macro), item or macro call
         // (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\ntrait Tr {{ fn m(&self) {{}} }}\n")), None);
@@ -1894,7 +1962,7 @@ mod tests {
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\nimpl S {{ fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ fn m() {{}} make!(); }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);
-        assert_eq!(names(FILE, &format!("{FILE}mod m {{}}\n")), None);
+        assert_eq!(names(FILE, &format!("{FILE}mod m;\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")), None);
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(m!());")), None);

@@ -21,8 +21,8 @@
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
 //! A root whose reach resolved nothing outside its walks (no `dyn` call,
 //! fn-pointer call or `dyn` drop, no look through every impl) reads the item
-//! level and the traits in scope only through its walks: after any edit that
-//! adds, removes or renames no module, its walks tell.
+//! level and the traits and macros in scope only through its walks: after any
+//! edit that removes or renames no module, its walks tell.
 //! Generic roots checked at the instantiations the workspace makes are never
 //! reused: any body may add one. Knows nothing of how outcomes are made
 //! (`analysis`).
@@ -38,7 +38,7 @@
 use triomphe::Arc;
 
 use hir::Semantics;
-use hir_def::{DefWithBodyId, FunctionId};
+use hir_def::{DefWithBodyId, FunctionId, ModuleId};
 use hir_expand::MacroCallId;
 use hir_ty::db::HirDatabase;
 use ra_ap_ide_db::RootDatabase;
@@ -80,9 +80,10 @@ struct Memo {
     /// (`incremental::items_generation`).
     seen: u64,
     items: u64,
-    /// The traits in scope then (`incremental::scope_generations`), and the
-    /// modules (`incremental::modules_generation`).
+    /// The traits and the macros in scope then (`incremental::scope_generations`),
+    /// and the modules (`RootMemos::modules`).
     traits: u64,
+    macros: u64,
     modules: u64,
     /// The calls of procedural macros that made some of the root's workspace code.
     procedural: Vec<MacroCallId>,
@@ -110,14 +111,18 @@ pub(crate) struct ReachFacts {
 /// The outcomes of the last analysis, with what they were made under.
 #[derive(Default)]
 pub struct RootMemos {
-    /// Settings, directives and what macro calls resolve to, of the analysis
-    /// that made them.
+    /// Settings and directives of the analysis that made them.
     context: Option<String>,
-    /// The item level of this analysis, the traits in scope and the modules
-    /// (`incremental::modules_generation`).
+    /// The item level of this analysis, the traits and the macros in scope.
     items: u64,
     traits: u64,
+    macros: u64,
+    /// How many times a module was gone from the def maps an analysis saw, since
+    /// the one before (`incremental::workspace_modules`), and the modules of the
+    /// last: while this number stands, every function an outcome kept is still
+    /// there to be asked about.
     modules: u64,
+    live_modules: FxHashSet<ModuleId>,
     memos: FxHashMap<RootKey, Memo>,
     /// The edits the database of this analysis took, and every file it holds.
     edits: EditLog,
@@ -134,20 +139,30 @@ pub struct RootMemos {
 }
 
 impl RootMemos {
-    /// Starts an analysis made under `context`, at the item level `items`:
-    /// outcomes made under another context are dropped. One made at another item
-    /// level is reused only when the edits since touched nothing but items under
-    /// names no other code spells (`reusable`).
-    pub(crate) fn begin(&mut self, context: String, items: u64, traits: u64, modules: u64) {
-        if self.context.as_ref() != Some(&context) {
+    /// Starts an analysis made under `context`, at the item level `items`, with
+    /// `traits` and `macros` in scope and `modules` in the def maps: outcomes made
+    /// under another context are dropped. One made at another item level is
+    /// reused only when the edits since touched nothing but items under names no
+    /// other code spells, or its reach resolved nothing outside its walks
+    /// (`reusable`).
+    pub(crate) fn begin(&mut self, context: String, items: u64, [macros, traits]: [u64; 2], modules: Vec<ModuleId>) {
+        let context_changed = self.context.as_ref() != Some(&context);
+        if context_changed {
             self.memos.clear();
-            // What a macro call in a file no edit touched expands to may differ.
-            self.untouched.forget_names();
             self.context = Some(context);
         }
+        if context_changed || self.macros != macros {
+            // What a macro call in a file no edit touched expands to may differ.
+            self.untouched.forget_names();
+        }
+        let modules: FxHashSet<ModuleId> = modules.into_iter().collect();
+        if !self.live_modules.is_subset(&modules) {
+            self.modules += 1;
+        }
+        self.live_modules = modules;
         self.items = items;
         self.traits = traits;
-        self.modules = modules;
+        self.macros = macros;
     }
 
     /// Tells the memos the edits the database of the next analysis has taken, and
@@ -163,7 +178,7 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, modules, .. } = self;
+        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, macros, modules, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
@@ -181,8 +196,11 @@ impl RootMemos {
         });
         // The edits touched only items whose names no code spells but the plain
         // bodies `names` tells of, nor any procedural macro's expansion that made
-        // some of the root's code.
-        let proven = names.and_then(|names| names.as_ref()).filter(|names| {
+        // some of the root's code. Under other macros in scope (a glob import
+        // brought one, under a name spelled nowhere else), a derive was found to
+        // be the compiler's own under the macros of now only.
+        let macros_changed = memo.macros != *macros;
+        let proven = names.and_then(|names| names.as_ref()).filter(|names| !(macros_changed && names.touches_derives())).filter(|names| {
             memo.procedural.iter().all(|&call| {
                 !*expansions_spelling
                     .entry((memo.seen, call))
@@ -199,9 +217,9 @@ impl RootMemos {
         // (inferring the bodies again); the names its findings give and its
         // allowlist entries match are its functions', whose identities change
         // with them (rust-analyzer's item ids hold the item's name). Its walks
-        // are asked only while every module is the same: one dropped takes the
-        // identities of its functions along, and asking about them then is
-        // asking about what no longer exists.
+        // are asked only while no module was dropped since (one added is no
+        // matter): one dropped takes the identities of its functions along, and
+        // asking about them then is asking about what no longer exists.
         let closed = memo.closed && memo.modules == *modules;
         let traits_changed = memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files()));
         if traits_changed && !closed {
@@ -226,6 +244,7 @@ impl RootMemos {
         memo.seen = now;
         memo.items = *items;
         memo.traits = *traits;
+        memo.macros = *macros;
         memo.modules = *modules;
         Some((&memo.outcome, untouched))
     }
@@ -251,7 +270,7 @@ impl RootMemos {
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
         let ReachFacts { sees_every_impl, closed } = facts;
-        let (items, traits, modules) = (self.items, self.traits, self.modules);
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, modules, procedural, sees_every_impl, closed });
+        let (items, traits, macros, modules) = (self.items, self.traits, self.macros, self.modules);
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, macros, modules, procedural, sees_every_impl, closed });
     }
 }

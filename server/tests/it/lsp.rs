@@ -1917,7 +1917,11 @@ fn item_edits_in_a_row_give_what_a_fresh_analysis_gives() {
 /// A derive named `Clone` that an import brings from a procedural macro crate
 /// is not the compiler's: it may make any item. Here it makes a function
 /// `a_root` calls, which does not resolve until the derive is added: `a_root`
-/// is judged again, and finds what the function allocates.
+/// is judged again, and finds what the function allocates. It also makes an
+/// exported macro that `b_root` calls, whose expansion is in `b_root`'s own
+/// file: the import and the type taken out in one edit leave a derive that is
+/// the compiler's under the macros of after, but was the procedural macro's
+/// before, so the edit is not read and `b_root` is judged again too.
 #[test]
 fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
@@ -1927,15 +1931,16 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     // so two `pm`s built at once in one target directory overwrite each other.
     let manifest = "[package]\nname = \"shadowed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nshadowing_pm = { path = \"pm\" }\n";
     let pm_manifest = "[package]\nname = \"shadowing_pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
-    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro_derive(Clone)]\npub fn clone(_: TokenStream) -> TokenStream {\n    \"pub fn made_by_a_derive() -> usize { Vec::<u8>::with_capacity(1).capacity() }\".parse().unwrap()\n}\n";
+    let pm = "use proc_macro::TokenStream;\n\n#[proc_macro_derive(Clone)]\npub fn clone(_: TokenStream) -> TokenStream {\n    \"pub fn made_by_a_derive() -> usize { Vec::<u8>::with_capacity(1).capacity() } #[macro_export] macro_rules! noalloc_made { () => { Vec::<u8>::with_capacity(2).capacity() }; }\".parse().unwrap()\n}\n";
     let (_dir, root) = crate::temp_package(
         "shadowed",
         &[
             ("Cargo.toml", manifest),
             ("pm/Cargo.toml", pm_manifest),
             ("pm/src/lib.rs", pm),
-            ("src/lib.rs", "pub mod a;\npub mod c;\n"),
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
             ("src/a.rs", "// noalloc:root\npub fn a_root() -> usize {\n    crate::c::made_by_a_derive()\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    crate::noalloc_made!()\n}\n"),
         ],
     );
     let options = LoadOptions::default();
@@ -1948,6 +1953,11 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     let fresh = c.fresh();
     assert_eq!((reused(&derived), rows(&derived)), ((0, 0), rows(&fresh)));
     assert_ne!(rows(&derived), rows(&first), "{:#?}", derived.findings);
+    assert!(rows(&derived).contains(&("b.rs".to_owned(), 3)), "{:#?}", derived.findings);
+    let removed = c.edit(c_text);
+    let fresh = c.fresh();
+    assert_eq!((rows(&removed), &removed.roots), (rows(&fresh), &fresh.roots));
+    assert!(!rows(&removed).contains(&("b.rs".to_owned(), 3)), "{:#?}", removed.findings);
 }
 
 /// A trait the edits define has impls only where the edits put them, so adding
@@ -2047,6 +2057,11 @@ fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit(
     };
     let type_renamed = edit_file("src/e.rs", &format!("{}\npub use Squared as Square;\n", measure.replace("struct Square", "struct Squared")));
     assert_eq!(functions(&type_renamed)[1], "closed::e::Squared::measure");
+    // A module added (one an impl in it keeps from being read by its name)
+    // drops no function: `a_root`'s walks are asked, and tell.
+    let module = "pub mod added {\n    pub struct Added;\n\n    impl Added {\n        pub fn new() -> Added {\n            Added\n        }\n    }\n}\n";
+    let module_added = edit_file("src/lib.rs", &format!("{lib}\n{module}"));
+    assert_eq!(reused(&module_added), (1, 0));
     let module_renamed = edit_file("src/lib.rs", &lib.replace("mod b;", "#[path = \"b.rs\"]\nmod renamed;").replace("b::helper", "renamed::helper"));
     assert_eq!(functions(&module_renamed)[1], "closed::renamed::helper");
 }
@@ -2198,6 +2213,47 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     c.edit(&base);
     let public_glob = c.edit(&format!("pub use std::collections::*;\n{base}"));
     assert_eq!((reused(&public_glob), reasons(&public_glob)), ((2, 0), reasons(&globbed)));
+}
+
+/// A private glob import that brings a macro changes only what macro calls
+/// spelling its name resolve to: `a_root`'s outcome is reused without asking
+/// its walks, while `child_root`, whose call of the macro now resolves through
+/// `use super::*;`, is judged again (the outcomes were all dropped when a
+/// macro came or went). An inline module of plain items is read
+/// under its name, added or removed.
+#[test]
+fn a_glob_bringing_a_macro_and_an_inline_module_are_read_by_their_names() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "macro_glob",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod m;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + 1\n}\n"),
+            ("src/m.rs", "macro_rules! noalloc_glob_mac {\n    () => {\n        Vec::<u8>::with_capacity(3).capacity()\n    };\n}\n\npub(crate) use noalloc_glob_mac;\n"),
+            ("src/c/child.rs", "use super::*;\n\n// noalloc:root\npub fn child_root() -> usize {\n    noalloc_glob_mac!()\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let base = format!("{c_text}\npub mod child;\n");
+    let first = c.edit(&base);
+    assert_eq!(rows(&first), vec![]);
+    let globbed = c.edit(&format!("use crate::m::*;\n{base}"));
+    assert_eq!((reused(&globbed), rows(&globbed)), ((1, 1), vec![("child.rs".to_owned(), 5)]));
+    let fresh = c.fresh();
+    assert_eq!((rows(&globbed), &globbed.roots), (rows(&fresh), &fresh.roots));
+    // Taken out, the call resolves to nothing, which may be any macro: its
+    // file counts in full, and `a_root` is reused once its walks are asked.
+    let back = c.edit(&base);
+    assert_eq!((reused(&back), rows(&back)), ((1, 0), vec![]));
+    let module = "mod noalloc_inline {\n    pub fn inside() -> usize {\n        Vec::<u8>::with_capacity(4).capacity()\n    }\n}";
+    let added = c.adding(&base, module);
+    assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
+    let removed = c.edit(&base);
+    assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
 }
 
 /// Library files count in full once a workspace file `include!`s (it may take one
