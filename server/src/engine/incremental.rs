@@ -152,8 +152,19 @@ fn modules_of(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Vec<
 /// one whose names (a glob's, a macro's among them) no macro call spells
 /// (`root_reuse`).
 pub(crate) fn scope_generations(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> [u64; 2] {
-    let key = CratesKey::new(db, crates);
-    [ScopePart::Macros, ScopePart::Traits].map(|part| *scope_generation_query(db, key, part))
+    let crates = CratesKey::new(db, crates);
+    [ScopePart::Macros, ScopePart::Traits].map(|part| *scope_generation_query(db, ScopeKey::new(db, crates, part)))
+}
+
+/// The arguments of a query of more than one, interned for good. Salsa would
+/// intern them itself, but it collects such a value once it has gone unread
+/// for a few revisions, and the answer with it: then every walk that read the
+/// answer runs again, and a generation number (`scope_generations`) changes
+/// with nothing changed. So every query here takes one key of its own.
+#[salsa::interned(revisions = usize::MAX)]
+struct ScopeKey<'db> {
+    crates: CratesKey<'db>,
+    part: ScopePart,
 }
 
 /// A part of the module scopes that some of what an analysis reads may change
@@ -170,20 +181,25 @@ enum ScopePart {
 }
 
 #[salsa::tracked(returns(ref))]
-fn scope_generation_query<'db>(db: &'db dyn HirDatabase, key: CratesKey<'db>, part: ScopePart) -> u64 {
-    for &krate in key.crates(db) {
-        scope_part(db, krate, part);
+fn scope_generation_query<'db>(db: &'db dyn HirDatabase, key: ScopeKey<'db>) -> u64 {
+    let part = key.part(db);
+    for &krate in key.crates(db).crates(db) {
+        scope_part(db, CrateScopeKey::new(db, krate, part));
     }
     next_generation()
 }
 
-/// Per module of `krate`, each of its names with what `part` of it resolves to.
-#[salsa::tracked(returns(ref))]
-fn scope_part(
-    db: &dyn HirDatabase,
+/// A crate and a part of its module scopes (`ScopeKey`).
+#[salsa::interned(revisions = usize::MAX)]
+struct CrateScopeKey<'db> {
     krate: ra_ap_ide_db::base_db::Crate,
     part: ScopePart,
-) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::ModuleDefId>)> {
+}
+
+/// Per module of `krate`, each of its names with what `part` of it resolves to.
+#[salsa::tracked(returns(ref))]
+fn scope_part<'db>(db: &'db dyn HirDatabase, key: CrateScopeKey<'db>) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::ModuleDefId>)> {
+    let (krate, part) = (*key.krate(db), *key.part(db));
     let mut names = Vec::new();
     for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
         for (name, per_ns) in module.scope.entries() {
@@ -335,11 +351,19 @@ pub(crate) enum PathValue {
 /// while the answer seldom does; salsa keeps the answer, and the walk that asked
 /// stands instead of running again.
 pub(crate) fn value_path(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: hir_def::hir::ExprId) -> Option<PathValue> {
-    *value_path_query(db, owner, expr)
+    *value_path_query(db, ValuePathKey::new(db, owner, expr))
+}
+
+/// A path expression of a body (`ScopeKey`).
+#[salsa::interned(revisions = usize::MAX)]
+struct ValuePathKey<'db> {
+    owner: hir_def::DefWithBodyId,
+    expr: hir_def::hir::ExprId,
 }
 
 #[salsa::tracked]
-fn value_path_query(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: hir_def::hir::ExprId) -> Option<PathValue> {
+fn value_path_query<'db>(db: &'db dyn HirDatabase, key: ValuePathKey<'db>) -> Option<PathValue> {
+    let (owner, expr) = (*key.owner(db), *key.expr(db));
     use hir_def::{expr_store::{Body, scope::ExprScopes}, hir::Expr, resolver::{ValueNs, resolver_for_scope}};
     let body = Body::of(db, owner);
     let Expr::Path(path) = &body[expr] else { return None };
@@ -472,11 +496,19 @@ pub(crate) struct AllowList<'db> {
 /// pattern is a fifth of an edit's analysis otherwise, and std's functions never
 /// change names.
 pub(crate) fn allow_match<'db>(db: &'db dyn HirDatabase, list: AllowList<'db>, func: FunctionId) -> AllowMatch {
-    *allow_match_query(db, list, func)
+    *allow_match_query(db, AllowKey::new(db, list, func))
+}
+
+/// An allowlist and a function (`ScopeKey`).
+#[salsa::interned(revisions = usize::MAX)]
+struct AllowKey<'db> {
+    list: AllowList<'db>,
+    func: FunctionId,
 }
 
 #[salsa::tracked]
-fn allow_match_query<'db>(db: &'db dyn HirDatabase, list: AllowList<'db>, func: FunctionId) -> AllowMatch {
+fn allow_match_query<'db>(db: &'db dyn HirDatabase, key: AllowKey<'db>) -> AllowMatch {
+    let (list, func) = (key.list(db), *key.func(db));
     let names = super::identity::FnNames::of(db, func);
     let patterns = list.patterns(db);
     let configured = |growth: bool| patterns.iter().position(|(grows, path)| *grows == growth && names.matches(path));

@@ -229,15 +229,37 @@ struct SpelledIn {
     /// a macro's definition (in a touched file) may change: then it is found
     /// again once a file that spells `macro` has been edited since.
     read_expansions: bool,
+    /// Whether an attribute's path was resolved to tell it (a derive of the
+    /// compiler's own reads nothing: `read_by_a_macro_resolved`), and whether a
+    /// path's qualifier was found a library's module (`std::io::Write` names
+    /// none of the workspace's items: `qualified_by_a_library_module`), which a
+    /// workspace item named `std` in scope would change.
+    resolved_attributes: bool,
+    resolved_paths: bool,
     /// How many edits the log had taken when it was found.
     found_at: u64,
 }
 
 impl UntouchedFiles {
-    /// Forgets which names the files spell, for a new item level: a macro call's
-    /// path may resolve to another macro.
+    /// Forgets which names the files spell, for other settings.
     pub(crate) fn forget_names(&mut self) {
         self.spelled.clear();
+    }
+
+    /// Forgets which names the files spell where that was told from what a
+    /// macro call expands to or what an attribute's path resolves to, for other
+    /// macros in scope: a macro call's path may resolve to another macro. The
+    /// rest was told from the files' texts (and the libraries' macros), and a
+    /// name found where it may count for more than plain bodies stays so (only
+    /// cautious).
+    pub(crate) fn forget_names_read_through_macros(&mut self) {
+        self.spelled.retain(|_, spelled_in| spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.read_expansions && !spelled_in.resolved_attributes));
+    }
+
+    /// Forgets which names the files spell where that was told from a path's
+    /// qualifier resolved, for another item level (`incremental::items_generation`).
+    pub(crate) fn forget_names_read_through_paths(&mut self) {
+        self.spelled.retain(|_, spelled_in| spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.resolved_paths));
     }
 }
 
@@ -280,9 +302,9 @@ pub(crate) fn touched_names_unspelled(
             return None;
         }
         let changed = items_changed(&before, now, edition)?;
-        // A derive's name resolves in the file's module, whose macros are the
-        // same before and after (the outcomes are kept under them:
-        // `incremental::scope_generations`).
+        // A derive's name resolves in the file's module under its macros of
+        // now: when they were others before (`incremental::scope_generations`),
+        // the derive is not read (`TouchedNames::touches_derives`).
         if !changed.derives.is_empty() && !derives_builtin(sema, file, &changed.derives) {
             tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
             return None;
@@ -398,6 +420,21 @@ pub(crate) fn touched_names_unspelled(
             let brought_words = Words::new(&brought);
             let mut bodies_of = Vec::new();
             let read_expansions = std::cell::Cell::new(false);
+            let resolved_attributes = std::cell::Cell::new(false);
+            let resolved_paths = std::cell::Cell::new(false);
+            let library_module = |path: &ast::Path| {
+                let module = match sema.resolve_path(path) {
+                    Some(hir::PathResolution::Def(hir::ModuleDef::Module(module))) => module,
+                    _ => return false,
+                };
+                let library = !module.krate(sema.db).origin(sema.db).is_local();
+                resolved_paths.set(resolved_paths.get() || library);
+                library
+            };
+            let read = |attr: &ast::Attr| {
+                resolved_attributes.set(resolved_attributes.get() || read_by_a_macro(attr));
+                read_by_a_macro_resolved(sema, attr)
+            };
             let seeing = |file: &FileId| within.is_none_or(|(_, files)| files.contains(file));
             for &file in files.iter().filter(|file| !log.touched.contains(*file) && seeing(file)) {
                 let text = db.file_text(file).text(db);
@@ -407,10 +444,10 @@ pub(crate) fn touched_names_unspelled(
                     // bring in any of the touched items.
                     let open = reading.patterns == Patterns::InOpenBlocks
                         && spells_word(text, &finder)
-                        && may_import_unseen(sema, source().syntax());
+                        && may_import_unseen(source().syntax(), &read);
                     let reading = if open { Reading { patterns: Patterns::Everywhere, ..reading } } else { reading };
                     let mut naming = if spells_word(text, &finder) {
-                        naming_in(source().syntax(), reading, std::slice::from_ref(&finder), &|attr| read_by_a_macro_resolved(sema, attr))
+                        naming_in(source().syntax(), reading, std::slice::from_ref(&finder), &read, &library_module)
                     } else {
                         Naming::Nowhere
                     };
@@ -448,7 +485,8 @@ pub(crate) fn touched_names_unspelled(
                 }
             }
             tracing::debug!("`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it", bodies_of.len());
-            Some(SpelledIn { brought, bodies_of, read_expansions: read_expansions.get(), found_at: log.taken() })
+            let (read_expansions, resolved_attributes, resolved_paths) = (read_expansions.get(), resolved_attributes.get(), resolved_paths.get());
+            Some(SpelledIn { brought, bodies_of, read_expansions, resolved_attributes, resolved_paths, found_at: log.taken() })
         });
         let spelled_in = spelled_in.as_ref()?;
         bringing.extend(spelled_in.brought.iter().cloned());
@@ -1410,13 +1448,21 @@ fn naming(text: &str, edition: Edition, reading: Reading, names: &[memchr::memme
     if !spells_any(text, names) {
         return Naming::Nowhere;
     }
-    naming_in(SourceFile::parse(text, edition).tree().syntax(), reading, names, &not_inert)
+    naming_in(SourceFile::parse(text, edition).tree().syntax(), reading, names, &not_inert, &|_| false)
 }
 
 /// `naming` in `file`'s syntax, where `read` tells the attributes a macro may
 /// read the item under (`not_inert`; with the attributes resolved,
-/// `read_by_a_macro_resolved`).
-fn naming_in(file: &SyntaxNode, reading: Reading, names: &[memchr::memmem::Finder<'_>], read: &dyn Fn(&ast::Attr) -> bool) -> Naming {
+/// `read_by_a_macro_resolved`), and `library_module` whether a path resolves to
+/// a module of a library crate, whose items are that crate's
+/// (`qualified_by_a_library_module`; never, unresolved).
+fn naming_in(
+    file: &SyntaxNode,
+    reading: Reading,
+    names: &[memchr::memmem::Finder<'_>],
+    read: &dyn Fn(&ast::Attr) -> bool,
+    library_module: &dyn Fn(&ast::Path) -> bool,
+) -> Naming {
     let mut named = false;
     let mut macro_calls = Vec::new();
     for token in file.descendants_with_tokens().filter_map(NodeOrToken::into_token) {
@@ -1425,7 +1471,8 @@ fn naming_in(file: &SyntaxNode, reading: Reading, names: &[memchr::memmem::Finde
         let words = kind.is_literal() || matches!(kind, SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
         let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
-            && (in_a_macros_input(&token, read) || (!words && where_a_path_can_be(&token, reading, Locals::Shadow)));
+            && (in_a_macros_input(&token, read)
+                || (!words && where_a_path_can_be(&token, reading, Locals::Shadow) && !qualified_by_a_library_module(&token, library_module)));
         if !names {
             continue;
         }
@@ -1436,6 +1483,27 @@ fn naming_in(file: &SyntaxNode, reading: Reading, names: &[memchr::memmem::Finde
         }
     }
     if named { Naming::InPlainBodies { macro_calls } } else { Naming::Nowhere }
+}
+
+/// Whether `token`, a name in a path, follows a qualifier that `library_module`
+/// resolves to a module of a library crate (`std::io::Write`, `Write` in `use
+/// std::fmt::{self, Write}`): it names an item of that module, which a crate
+/// from a registry, a git source or the sysroot cannot take from the
+/// workspace (it does not depend on it). A type's path (`Vec::name`) may name
+/// an associated item of the workspace's trait's impl, so only a module's
+/// counts.
+fn qualified_by_a_library_module(token: &SyntaxToken, library_module: &dyn Fn(&ast::Path) -> bool) -> bool {
+    let Some(segment) = token.parent().filter(|parent| parent.kind() == SyntaxKind::NAME_REF).and_then(|name| name.parent()).and_then(ast::PathSegment::cast)
+    else {
+        return false;
+    };
+    let path = segment.parent_path();
+    let qualifier = match path.qualifier() {
+        Some(qualifier) => Some(qualifier),
+        // The first path of a group in an import: the group's prefix.
+        None => path.syntax().parent().and_then(ast::UseTree::cast).and_then(|tree| tree.parent_use_tree_list()).and_then(|list| list.parent_use_tree().path()),
+    };
+    qualifier.is_some_and(|qualifier| library_module(&qualifier))
 }
 
 /// Where `token` is in the body of a plain function, a body that only its own
@@ -1496,13 +1564,13 @@ enum Patterns {
 
 /// Whether `file` (a workspace file's syntax) may import a name that no path of
 /// it spells: it holds a glob import, a macro call where an item can be, or an
-/// attribute a macro may read (not only the compiler's own derives), whose
-/// expansion may hold an import.
-fn may_import_unseen(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> bool {
+/// attribute a macro may read (`read`: not only the compiler's own derives),
+/// whose expansion may hold an import.
+fn may_import_unseen(file: &SyntaxNode, read: &dyn Fn(&ast::Attr) -> bool) -> bool {
     file.descendants().any(|node| match node.kind() {
         SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
         SyntaxKind::MACRO_CALL => node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST)),
-        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro_resolved(sema, &attr)),
+        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read(&attr)),
         _ => false,
     })
 }

@@ -15,7 +15,9 @@
 //! roots that hold a value of the type, spell a member of the trait or look
 //! through every impl of a trait, which are judged again), the traits in scope (which may change only by a trait defined under
 //! such a name, or by private imports outside the modules of the root's code),
-//! every walk
+//! the macros in scope (which may change only by imports binding macros under
+//! such names, and then with no derive touched: `item_edits` found it the
+//! compiler's own under the macros of now), every walk
 //! its reach read still the same execution (salsa verifies their reads), and the
 //! text of every file holding its workspace code (functions, and the initialisers
 //! of statics and consts it reads) unchanged (findings and chains carry lines).
@@ -146,14 +148,18 @@ impl RootMemos {
     /// other code spells, or its reach resolved nothing outside its walks
     /// (`reusable`).
     pub(crate) fn begin(&mut self, context: String, items: u64, [macros, traits]: [u64; 2], modules: Vec<ModuleId>) {
-        let context_changed = self.context.as_ref() != Some(&context);
-        if context_changed {
+        if self.context.as_ref() != Some(&context) {
             self.memos.clear();
+            self.untouched.forget_names();
             self.context = Some(context);
         }
-        if context_changed || self.macros != macros {
+        if self.macros != macros {
             // What a macro call in a file no edit touched expands to may differ.
-            self.untouched.forget_names();
+            self.untouched.forget_names_read_through_macros();
+        }
+        if self.items != items {
+            // What a path's qualifier there resolves to may differ.
+            self.untouched.forget_names_read_through_paths();
         }
         let modules: FxHashSet<ModuleId> = modules.into_iter().collect();
         if !self.live_modules.is_subset(&modules) {

@@ -1757,8 +1757,9 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     let inherent = "impl crate::d::Holder {\n    pub fn noalloc_grow(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}";
     let grown = vec![("a.rs".to_owned(), 5), ("c.rs".to_owned(), 7)];
     assert_eq!(adding(inherent), ((2, 2), grown));
-    // Unread: asked of their walks (neither root resolves anything outside them).
-    assert_eq!(adding("pub struct NoallocSigned;"), ((2, 0), rows(&first)));
+    // Unread: asked of their walks (no root resolves anything outside them),
+    // which all stand: `a_root`'s call still names nothing.
+    assert_eq!(adding("pub struct NoallocSigned;"), ((3, 0), rows(&first)));
     // The compiler's own derive makes impls for the struct only.
     assert_eq!(adding("#[derive(Clone)]\npub struct NoallocUnspelled;"), ((3, 3), rows(&first)));
     // An import binds a name: `signed` is spelled nowhere else but in its
@@ -2254,6 +2255,37 @@ fn a_glob_bringing_a_macro_and_an_inline_module_are_read_by_their_names() {
     assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
     let removed = c.edit(&base);
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
+}
+
+/// A name spelled after a library crate's module (`use std::io::Write;`,
+/// `&mut dyn std::io::Write`, `use std::fmt::{self, Write}`) names that
+/// module's item, none of the workspace's: a type added under the name has no
+/// outcome judged again but `d_root`'s, which spells it after the workspace's
+/// module (`crate::c::Write`), and whose walk it changes.
+#[test]
+fn a_name_after_a_library_module_names_no_workspace_item() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "library_paths",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\n"),
+            ("src/a.rs", "use std::io::Write;\n\n// noalloc:root\npub fn a_root(out: &mut [u8]) -> usize {\n    let mut out: &mut [u8] = out;\n    out.write(b\"x\").unwrap_or(0)\n}\n"),
+            ("src/b.rs", "use std::fmt::{self, Write};\n\n// noalloc:root\npub fn b_root(w: &mut dyn std::io::Write) -> usize {\n    let _ = w.flush();\n    core::mem::size_of::<fmt::Error>()\n}\n\npub fn unused<W: Write>(w: &mut W) -> fmt::Result {\n    w.write_str(\"\")\n}\n"),
+            ("src/d.rs", "// noalloc:root\npub fn d_root() -> usize {\n    core::mem::size_of::<crate::c::Write>()\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    c.analyze();
+    let added = c.adding(c_text, "pub struct Write([u8; 4]);");
+    let fresh = c.fresh();
+    assert_eq!((reused(&added), rows(&added), &added.roots), ((2, 2), rows(&fresh), &fresh.roots));
+    let removed = c.edit(c_text);
+    let fresh = c.fresh();
+    assert_eq!((reused(&removed), rows(&removed), &removed.roots), ((2, 2), rows(&fresh), &fresh.roots));
 }
 
 /// Library files count in full once a workspace file `include!`s (it may take one
