@@ -23,7 +23,9 @@
 //! Where a name is looked for: in a workspace file, parsed, anywhere a path can
 //! be (`naming`), so not as a method or a field (never a free
 //! function) nor as a definition, which names nothing (but a lone identifier
-//! pattern, which may resolve); in a macro's input (a macro call, an attribute,
+//! pattern, which may resolve), nor after a qualifier that resolves to a
+//! library crate's module (`std::io::Write`: `qualified_by_a_library_module`;
+//! in an untouched file, where rust-analyzer resolves it); in a macro's input (a macro call, an attribute,
 //! an item a derive or an attribute macro reads) every spelling counts, as does a
 //! whole word in a literal or a doc comment there, and in a plain comment none
 //! does. In a file of another module that imports nothing unseen (no glob, no
