@@ -60,9 +60,10 @@
 //! modules of their own files) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
-//! (`incremental::scope_generations`) unless no import was touched, or each
-//! was private and none of the root's bodies is under its module
-//! (`TouchedNames::may_change_traits_in`). A trait is read as its header and each
+//! (`incremental::scope_generations`) unless no import was touched, or none
+//! of the root's bodies is under a touched import's module nor, for a public
+//! import, in a file that may take it in through a glob, its own or one a
+//! macro call there expands to (`TouchedNames::may_change_traits_in`). A trait is read as its header and each
 //! member apart, a member as a method: one added may take over a method call
 //! that spells it on a type that implements the trait, wherever the trait is in
 //! scope. An inherent method is called only by its
@@ -216,6 +217,10 @@ pub(crate) struct UntouchedFiles {
     /// alone may name it with those under it, if so: `None` when an untouched
     /// file may name it outside the bodies of plain functions, else where they do.
     spelled: FxHashMap<(String, Reading, Option<FileId>), Option<SpelledIn>>,
+    /// Per workspace file, whether a scope of it may take in another module's
+    /// public import unseen (`may_glob_import`), and how many edits the log had
+    /// taken when that was found (it reads what macro calls expand to).
+    glob_importing: FxHashMap<FileId, (bool, u64)>,
 }
 
 /// Where the files no edit touched name a function's name, when only the bodies
@@ -246,6 +251,7 @@ impl UntouchedFiles {
     /// Forgets which names the files spell, for other settings.
     pub(crate) fn forget_names(&mut self) {
         self.spelled.clear();
+        self.glob_importing.clear();
     }
 
     /// Forgets which names the files spell where that was told from what a
@@ -256,6 +262,7 @@ impl UntouchedFiles {
     /// cautious).
     pub(crate) fn forget_names_read_through_macros(&mut self) {
         self.spelled.retain(|_, spelled_in| spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.read_expansions && !spelled_in.resolved_attributes));
+        self.glob_importing.clear();
     }
 
     /// Forgets which names the files spell where that was told from a path's
@@ -329,7 +336,7 @@ pub(crate) fn touched_names_unspelled(
     if untouched.unreadable != log.unreadable {
         *untouched = UntouchedFiles { unreadable: log.unreadable, ..UntouchedFiles::default() };
     }
-    let UntouchedFiles { includes: includes_known, including_at_load, library_macros, spelled, .. } = untouched;
+    let UntouchedFiles { includes: includes_known, including_at_load, library_macros, spelled, glob_importing, .. } = untouched;
     let library = &*library_macros.get_or_insert_with(|| {
         let started = std::time::Instant::now();
         let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
@@ -385,9 +392,12 @@ pub(crate) fn touched_names_unspelled(
             }
         }
     }
+    // An import binds in its module, which the modules under it see (`use
+    // super::*`); a public one, also any scope that globs its module, maybe
+    // through a macro's expansion (`may_glob_import`).
     let imports = match imports_in.is_empty() {
         true => ImportsReach::Nowhere,
-        false if includes || imports_in.iter().any(|&(_, private)| !private) => ImportsReach::Anywhere,
+        false if includes => ImportsReach::Anywhere,
         false => imports_in
             .iter()
             .map(|&(file, _)| subtree(file))
@@ -395,7 +405,27 @@ pub(crate) fn touched_names_unspelled(
                 all.extend(files?.iter().copied());
                 Some(all)
             })
-            .map_or(ImportsReach::Anywhere, ImportsReach::Within),
+            .map_or(ImportsReach::Anywhere, |mut within| {
+                if imports_in.iter().any(|&(_, private)| !private) {
+                    let now = log.taken();
+                    for &file in files.iter().filter(|&&file| !in_library(file)) {
+                        let importing = || may_glob_import(sema, sema.parse(sema.attach_first_edition(file)).syntax());
+                        let globs = if log.touched.contains(&file) {
+                            importing()
+                        } else {
+                            let known = glob_importing.get(&file).filter(|&&(_, found_at)| !log.macros_edited_after(found_at, |file| db.file_text(file).text(db).clone()));
+                            match known {
+                                Some(&(globs, _)) => globs,
+                                None => glob_importing.entry(file).insert_entry((importing(), now)).get().0,
+                            }
+                        };
+                        if globs {
+                            within.insert(file);
+                        }
+                    }
+                }
+                ImportsReach::Within(within)
+            }),
     };
     // A name standing alone in another module's file sees an item of the
     // touched ones only through an import (`Patterns`).
@@ -569,8 +599,9 @@ pub(crate) struct TouchedNames {
 enum ImportsReach {
     /// No import was touched.
     Nowhere,
-    /// In the files of these modules and of the modules under them: each touched
-    /// import private, so only they (or a glob of theirs) see what it binds.
+    /// In these files: those of the touched imports' modules and of the modules
+    /// under them (a glob of theirs sees what a private import binds), and for
+    /// a public import every file that may glob its module (`may_glob_import`).
     Within(FxHashSet<FileId>),
     Anywhere,
 }
@@ -603,7 +634,8 @@ impl TouchedNames {
     /// `files`: an import may bring a trait into a module's scope (std's, a
     /// dependency's, with impls for the types its bodies hold), which a method
     /// call that spells only the method may then pick; a private one, only into
-    /// its module's and the modules' under it. A trait the edits define has impls
+    /// its module's and the modules' under it; a public one, also into the
+    /// scopes that may glob its module. A trait the edits define has impls
     /// only where the edits put them, for types under touched names (`PlainItem`).
     pub(crate) fn may_change_traits_in(&self, mut files: impl Iterator<Item = FileId>) -> bool {
         match &self.imports {
@@ -1574,6 +1606,28 @@ fn may_import_unseen(file: &SyntaxNode, read: &dyn Fn(&ast::Attr) -> bool) -> bo
         SyntaxKind::MACRO_CALL => node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST)),
         SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read(&attr)),
         _ => false,
+    })
+}
+
+/// Whether a scope of `file` (a workspace file's syntax) may take in what another
+/// module's public import binds with no path of it naming the import: `file` may
+/// import unseen (`may_import_unseen`), or a macro call anywhere in it (a
+/// statement, an expression: a block may hold items) expands to an import that
+/// may (`expansion_may_glob_import`).
+fn may_glob_import(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> bool {
+    may_import_unseen(file, &|attr| read_by_a_macro_resolved(sema, attr))
+        || file.descendants().filter_map(ast::MacroCall::cast).any(|call| expansion_may_glob_import(sema, &call, 0))
+}
+
+/// Whether what `call` expands to, nested calls followed, holds a glob import or
+/// an item under an attribute a macro may read. A call that does not expand, or
+/// goes too deep, may make anything.
+fn expansion_may_glob_import(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize) -> bool {
+    let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return true };
+    expansion.value.descendants().any(|node| match node.kind() {
+        SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
+        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro(&attr)),
+        _ => ast::MacroCall::cast(node).is_some_and(|inner| expansion_may_glob_import(sema, &inner, depth + 1)),
     })
 }
 

@@ -1967,11 +1967,10 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
 /// holds values of may take over a method call that spells only the member:
 /// `Existing.len()` in h.rs, which went through `Deref` to the slice's `len`,
 /// now runs `Lengthy::len`, in scope through the glob. An import may bring in a
-/// trait of std's: no outcome is reused without asking its walks (`a_root`'s
-/// is, once they are confirmed: its reach resolves nothing outside them); a
-/// private one, only into c.rs's module:
-/// the root whose code is there (`h_root`, through `Lengthy::len`) is judged
-/// again.
+/// trait of std's: a public one into c.rs's module and h.rs, which globs it; a
+/// private one, only into c.rs's module. Either way the root whose code is there
+/// (`h_root`, through `Lengthy::len`) is judged again, and `a_root`'s outcome is
+/// reused without asking its walks.
 #[test]
 fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
@@ -2003,7 +2002,7 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!(rows(&taken_over), rows(&fresh));
     assert_eq!(taken_over.roots, fresh.roots);
     let imported = c.edit(&format!("{lengthy}\npub use std::io::Read;\n"));
-    assert_eq!((reused(&imported), rows(&imported)), ((1, 0), rows(&taken_over)));
+    assert_eq!((reused(&imported), rows(&imported)), ((1, 1), rows(&taken_over)));
     c.edit(&lengthy);
     let private = c.edit(&format!("{lengthy}\nuse std::io::Read;\n"));
     assert_eq!((reused(&private), rows(&private)), ((1, 1), rows(&taken_over)));
@@ -2214,6 +2213,48 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     c.edit(&base);
     let public_glob = c.edit(&format!("pub use std::collections::*;\n{base}"));
     assert_eq!((reused(&public_glob), reasons(&public_glob)), ((2, 0), reasons(&globbed)));
+}
+
+/// A public import binds in its module's scope, which other modules take in only
+/// by a path that spells its name or by a glob: of their own text, or one a macro
+/// call makes, in a block too. So `pub use std::io::Write;` added to c.rs
+/// changes which traits are in scope in g.rs (`use crate::c::*;`) and in m.rs
+/// (whose `bring!();` statement expands to that glob): their roots are judged
+/// again, and `out.write_all` now resolves (and allocates); a.rs's root is
+/// reused without asking its walks. Each answer is a fresh load's.
+#[test]
+fn a_public_import_reaches_the_files_that_may_glob_its_module() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let write_all = "// noalloc:root\npub fn {name}(out: &mut Vec<u8>) {\n    {bring}let _ = out.write_all(b\"x\");\n}\n";
+    let g = format!("use crate::c::*;\n\n{}", write_all.replace("{name}", "g_root").replace("{bring}", ""));
+    let m = format!(
+        "macro_rules! bring {{\n    () => {{\n        use crate::c::*;\n    }};\n}}\n\n{}",
+        write_all.replace("{name}", "m_root").replace("{bring}", "bring!();\n    ")
+    );
+    let (_dir, root) = crate::temp_package(
+        "public_import",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod g;\npub mod m;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(out: &mut Vec<u8>) -> usize {\n    out.len()\n}\n"),
+            ("src/g.rs", &g),
+            ("src/m.rs", &m),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
+    let first = c.analyze();
+    assert_eq!(reasons(&first), vec![unresolved.to_owned(); 2]);
+    let imported = c.adding(c_text, "pub use std::io::Write;");
+    assert_eq!(reused(&imported), (1, 1));
+    assert!(reasons(&imported).iter().all(|reason| !reason.contains("no known callee")), "{:?}", reasons(&imported));
+    let fresh = c.fresh();
+    assert_eq!((finding_lines(&imported), reasons(&imported), &imported.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+    let removed = c.edit(c_text);
+    assert_eq!((reused(&removed), reasons(&removed)), ((1, 1), reasons(&first)));
 }
 
 /// A private glob import that brings a macro changes only what macro calls
