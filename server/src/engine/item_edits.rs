@@ -85,10 +85,12 @@
 //! the root's caller, a body walked at a type parameter) may find it with no
 //! name spelled: `TouchedNames::touches_trait_impls` has `root_reuse` judge
 //! those roots, and the ones whose walks read the name, again. So with a
-//! type's derives, by names alone (`derive_names`), when each name resolves in
-//! the file's module to a derive of the compiler's own (`derives_builtin`),
-//! which makes an impl for that type and nothing else; a procedural macro's may
-//! make anything.
+//! type's derives, by names or paths alone (`derive_names`), when each resolves
+//! in the file's module to a derive of the compiler's own (`derive_macros`),
+//! which makes an impl for that type and nothing else, or to a procedural
+//! macro's whose expansion is that too (`impls_for_only`: serde's, impls inside
+//! a `const _` block); a type taken out is read as its derives expanded while
+//! it was there (`derives_make_impls_for_their_types`).
 //!
 //! An item private to its module (no visibility, or `pub(self)`; not a method,
 //! which rust-analyzer resolves a call to from anywhere) is named only in the
@@ -221,6 +223,11 @@ pub(crate) struct UntouchedFiles {
     /// public import unseen (`may_glob_import`), and how many edits the log had
     /// taken when that was found (it reads what macro calls expand to).
     glob_importing: FxHashMap<FileId, (bool, u64)>,
+    /// Per type of a touched file (its file and text, attributes and all) whose
+    /// derives are not all the compiler's own, whether what they expanded to was
+    /// impls for it only (`derives_make_impls_for_their_types`): how a type the
+    /// edits take out is read.
+    derived: FxHashMap<(FileId, String), (bool, Vec<hir::Macro>)>,
 }
 
 /// Where the files no edit touched name a function's name, when only the bodies
@@ -252,6 +259,7 @@ impl UntouchedFiles {
     pub(crate) fn forget_names(&mut self) {
         self.spelled.clear();
         self.glob_importing.clear();
+        self.derived.clear();
     }
 
     /// Forgets which names the files spell where that was told from what a
@@ -263,6 +271,7 @@ impl UntouchedFiles {
     pub(crate) fn forget_names_read_through_macros(&mut self) {
         self.spelled.retain(|_, spelled_in| spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.read_expansions && !spelled_in.resolved_attributes));
         self.glob_importing.clear();
+        self.derived.clear();
     }
 
     /// Forgets which names the files spell where that was told from a path's
@@ -299,6 +308,9 @@ pub(crate) fn touched_names_unspelled(
     // The glob imports touched: each one's file, path and whether it is private.
     let mut globs: Vec<(FileId, String, bool)> = Vec::new();
     let mut rests = FxHashMap::default();
+    // The first segments of the touched types' derives' paths (`serde` of
+    // `serde::Serialize`).
+    let mut derive_qualifiers = FxHashSet::default();
     for (file, before) in before {
         let now = db.file_text(file).text(db);
         if **now == *before {
@@ -314,8 +326,8 @@ pub(crate) fn touched_names_unspelled(
         // A derive's name resolves in the file's module under its macros of
         // now: when they were others before (`incremental::scope_generations`),
         // the derive is not read (`TouchedNames::touches_derives`).
-        if !changed.derives.is_empty() && !derives_builtin(sema, file, &changed.derives) {
-            tracing::debug!("a derive of {} may be a procedural macro", path_of(db, file));
+        if !derives_make_impls_for_their_types(sema, file, &changed.derives, &mut untouched.derived, &mut derive_qualifiers) {
+            tracing::debug!("a derive of {} may be a procedural macro that makes more than impls for its type", path_of(db, file));
             return None;
         }
         for name in &changed.names {
@@ -374,6 +386,12 @@ pub(crate) fn touched_names_unspelled(
             touched_in.entry(name.clone()).or_default().push((file, true));
             names.insert(name);
         }
+    }
+    // A derive's path resolves as it did before the edits unless they touched
+    // what its first segment names.
+    if derive_qualifiers.iter().any(|qualifier| names.contains(qualifier)) {
+        tracing::debug!("the edits touched what a derive's path starts with");
+        return None;
     }
     // A name with other letters may be spelled in other bytes (NFC).
     if !names.iter().all(|name| name.is_ascii()) {
@@ -865,8 +883,8 @@ struct ItemsChanged {
     /// The touched glob imports (`PlainKind::Glob`), not among `names`: each
     /// one's path and whether it is private.
     globs: Vec<(String, bool)>,
-    /// The names the touched types derive (`derive_names`).
-    derives: FxHashSet<String>,
+    /// The touched types with derives (`derive_names`), before and after.
+    derives: Vec<Derived>,
     /// The file after the edit without those items: its tokens, spaced, where
     /// the names are looked for.
     rest: String,
@@ -902,8 +920,17 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let mut private: FxHashSet<String> =
         names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
     let imports_private = touched().filter(|item| matches!(item.kind, PlainKind::Import | PlainKind::Glob)).all(|item| item.private);
-    let derived = touched().filter(|item| ast::Adt::can_cast(item.node.kind()));
-    let derives: FxHashSet<String> = derived.filter_map(|item| derive_names(&item.node)).flatten().collect();
+    let derived = |items: &[PlainItem], now: bool| {
+        let types = items.iter().filter(|item| names.contains(&item.name) && ast::Adt::can_cast(item.node.kind()));
+        types
+            .filter_map(move |item| {
+                let (name, text, range) = (item.name.clone(), item.node.text().to_string(), item.node.text_range());
+                Some(Derived { name, derives: derive_names(&item.node)?, text, now: now.then_some(range) })
+            })
+            .collect::<Vec<_>>()
+    };
+    // The types there now first: one taken out may have the text of one there.
+    let derives: Vec<Derived> = derived(&items_after, true).into_iter().chain(derived(&items_before, false)).collect();
     let touched_globs: FxHashSet<String> = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
@@ -925,6 +952,19 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
         })
         .collect();
     Some(ItemsChanged { names, members, impls, imports, private, imports_private, globs, derives, rest: read.join("\n") })
+}
+
+/// A touched type with derives (`ItemsChanged::derives`).
+#[derive(Debug, PartialEq, Eq)]
+struct Derived {
+    /// The type's name.
+    name: String,
+    /// The paths its derives name (`derive_names`).
+    derives: Vec<String>,
+    /// Its text, attributes and all.
+    text: String,
+    /// Where it is in the file's text now; `None` for one as it was before.
+    now: Option<TextRange>,
 }
 
 /// An item other code sees only by its name: a free function, a struct, an
@@ -1192,8 +1232,8 @@ fn plain_trait(item: &ast::Item) -> Option<(Option<ast::Name>, ast::AssocItemLis
     (trait_.auto_token().is_none() && header_plain && only_members).then(|| (trait_.name(), members))
 }
 
-/// The names an attribute `#[derive(A, B)]` derives, when that is all it is:
-/// each a name alone, no path.
+/// The paths an attribute `#[derive(A, b::B)]` derives, when that is all it
+/// is: each a name or a path of names (no leading `::`, no generic arguments).
 fn plain_derive(attr: &ast::Attr) -> Option<Vec<String>> {
     let derive = attr.path()?.as_single_name_ref()?;
     if derive.text() != "derive" || attr.excl_token().is_some() {
@@ -1201,16 +1241,17 @@ fn plain_derive(attr: &ast::Attr) -> Option<Vec<String>> {
     }
     let ast::Meta::TokenTreeMeta(meta) = attr.meta()? else { return None };
     let tokens = meta.token_tree()?;
-    let mut names = Vec::new();
+    let mut paths = vec![String::new()];
     let inner = tokens.syntax().children_with_tokens().filter_map(NodeOrToken::into_token);
     for token in inner.filter(|token| !matches!(token.kind(), SyntaxKind::WHITESPACE | SyntaxKind::L_PAREN | SyntaxKind::R_PAREN)) {
         match token.kind() {
-            SyntaxKind::IDENT => names.push(token.text().to_owned()),
-            SyntaxKind::COMMA => {}
+            SyntaxKind::IDENT | SyntaxKind::COLON | SyntaxKind::COLON2 => paths.last_mut()?.push_str(token.text()),
+            SyntaxKind::COMMA => paths.push(String::new()),
             _ => return None,
         }
     }
-    Some(names)
+    paths.retain(|path| !path.is_empty());
+    paths.iter().all(|path| path.split("::").all(|segment| !segment.is_empty() && !segment.contains(':'))).then_some(paths)
 }
 
 /// The names `item`'s attributes derive, when every attribute it has is a plain
@@ -1223,16 +1264,147 @@ fn derive_names(item: &SyntaxNode) -> Option<Vec<String>> {
     attrs.iter().map(plain_derive).collect::<Option<Vec<_>>>().map(|names| names.concat())
 }
 
-/// Whether each of `names`, as a derive at the top level of `file`, is one of
-/// the compiler's own (`Clone`, `Debug`, ...), whose impls are for the type
-/// derived only.
-fn derives_builtin(sema: &Semantics<'_, RootDatabase>, file: FileId, names: &FxHashSet<String>) -> bool {
-    names.iter().all(|name| {
-        let mut macros = resolved_in_file(sema, file, hir::PathKind::Plain, std::slice::from_ref(name)).into_iter().filter_map(|item| match item {
-            hir::ItemInNs::Macros(it) => Some(it),
+/// The macro each of `paths` names as a derive at the top level of `file`;
+/// `None` when one names none, or more than one.
+fn derive_macros(sema: &Semantics<'_, RootDatabase>, file: FileId, paths: &[String]) -> Option<Vec<hir::Macro>> {
+    paths
+        .iter()
+        .map(|path| {
+            let segments: Vec<String> = path.split("::").map(str::to_owned).collect();
+            let mut macros = resolved_in_file(sema, file, hir::PathKind::Plain, &segments).into_iter().filter_map(|item| match item {
+                hir::ItemInNs::Macros(it) => Some(it),
+                _ => None,
+            });
+            let first = macros.next()?;
+            macros.next().is_none().then_some(first)
+        })
+        .collect()
+}
+
+/// Whether the derives of each type of `derived` (touched in `file`) make impls
+/// for that type only, which answer goals about it alone: each is the
+/// compiler's own (`Clone`, `Debug`, ...), or a procedural macro's that
+/// expanded to such impls (`impls_for_only`). A type the edits took out or
+/// changed is read as it expanded while it was there (`known`, by its file and
+/// text, with the macros its derives named then: the same now; not known: not
+/// read). Its derives' paths resolve now as they did before the edits while
+/// none starts with a name the edits touched (`qualifiers`, which the caller
+/// looks for among them).
+fn derives_make_impls_for_their_types(
+    sema: &Semantics<'_, RootDatabase>,
+    file: FileId,
+    derived: &[Derived],
+    known: &mut FxHashMap<(FileId, String), (bool, Vec<hir::Macro>)>,
+    qualifiers: &mut FxHashSet<String>,
+) -> bool {
+    derived.iter().all(|derived| {
+        let qualified = derived.derives.iter().filter_map(|path| path.split_once("::").map(|(first, _)| first.to_owned()));
+        qualifiers.extend(qualified);
+        let Some(macros) = derive_macros(sema, file, &derived.derives) else { return false };
+        if macros.iter().all(|it| it.kind(sema.db) == hir::MacroKind::DeriveBuiltIn) {
+            return true;
+        }
+        let key = (file, derived.text.clone());
+        match derived.now {
+            Some(range) => {
+                let impls_only = expands_to_impls_for_it_only(sema, file, range, &derived.name);
+                known.insert(key, (impls_only, macros));
+                impls_only
+            }
+            None => known.get(&key).is_some_and(|(impls_only, then)| *impls_only && *then == macros),
+        }
+    })
+}
+
+/// Whether each derive of the type at `range` of `file` (named `name`) is the
+/// compiler's own or expanded to impls for it only (`impls_for_only`). What a
+/// procedural macro that failed (or was not built: no build scripts) left is
+/// read as it is: it is all the analysis sees, now and from a fresh load.
+fn expands_to_impls_for_it_only(sema: &Semantics<'_, RootDatabase>, file: FileId, range: TextRange, name: &str) -> bool {
+    let source = sema.parse(sema.attach_first_edition(file));
+    let adt = source.syntax().covering_element(range).ancestors().filter(|node| node.text_range() == range).find_map(ast::Adt::cast);
+    let Some(adt) = adt else { return false };
+    adt.attrs().all(|attr| {
+        let Some(meta) = attr.meta() else { return false };
+        let (Some(macros), Some(expansions)) = (sema.resolve_derive_macro(&meta), sema.expand_derive_macro(&meta)) else { return false };
+        macros.len() == expansions.len()
+            && macros.into_iter().zip(expansions).all(|(derived, expansion)| match (derived, expansion) {
+                (Some(derived), _) if derived.kind(sema.db) == hir::MacroKind::DeriveBuiltIn => true,
+                (Some(_), Some(expansion)) => impls_for_only(&expansion.value, name),
+                _ => false,
+            })
+    })
+}
+
+/// Whether `expansion`, what a derive of the type `name` expanded to, is trait
+/// impls for that type only: each of its items such an impl, or a `const _`
+/// whose block holds only such impls, extern crates, imports binding no name
+/// of those types, and types, functions, consts and statics of its own, which
+/// no code outside the block can name, with impls of traits for them; and
+/// nowhere a macro call, a macro's definition, or an attribute a macro may read.
+/// The impls' self types are written as the type's name alone (generic
+/// arguments aside), resolved in the type's module, where nothing but the type
+/// binds it (`plain_trait_impl`).
+fn impls_for_only(expansion: &SyntaxNode, name: &str) -> bool {
+    if !matches!(expansion.kind(), SyntaxKind::MACRO_ITEMS | SyntaxKind::SOURCE_FILE) {
+        return false;
+    }
+    let mut own = vec![name.to_owned()];
+    let mut blocks = Vec::new();
+    for item in expansion.children().filter_map(ast::Item::cast) {
+        match item {
+            ast::Item::Impl(_) => {}
+            ast::Item::Const(konst) if konst.underscore_token().is_some() => match konst.body() {
+                Some(ast::Expr::BlockExpr(block)) if block.modifier().is_none() => blocks.push(block),
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    for block in &blocks {
+        let Some(statements) = block.stmt_list() else { return false };
+        if statements.tail_expr().is_some_and(|tail| !matches!(&tail, ast::Expr::TupleExpr(unit) if unit.fields().next().is_none())) {
+            return false;
+        }
+        for statement in statements.statements() {
+            let ast::Stmt::Item(item) = statement else { return false };
+            match &item {
+                ast::Item::Struct(_) | ast::Item::Enum(_) | ast::Item::Union(_) => {
+                    own.extend(ast::AnyHasName::cast(item.syntax().clone()).and_then(|it| it.name()).map(|it| it.text().to_string()));
+                }
+                ast::Item::Use(import) => {
+                    let binds = import.syntax().descendants().filter_map(ast::UseTree::cast).any(|tree| {
+                        let bound = tree.rename().and_then(|rename| rename.name()).map(|it| it.text().to_string());
+                        let last = || tree.path().and_then(|path| path.segment()).and_then(|it| it.name_ref()).map(|it| it.text().to_string());
+                        tree.star_token().is_some() || bound.or_else(last).is_some_and(|bound| bound == name)
+                    });
+                    if binds {
+                        return false;
+                    }
+                }
+                ast::Item::Impl(_) | ast::Item::ExternCrate(_) | ast::Item::Fn(_) | ast::Item::Const(_) | ast::Item::Static(_) | ast::Item::TypeAlias(_) => {}
+                _ => return false,
+            }
+        }
+    }
+    let for_own_type = |imp: &ast::Impl| {
+        let self_type = match imp.self_ty() {
+            Some(ast::Type::PathType(path)) => path.path(),
             _ => None,
-        });
-        macros.next().is_some_and(|it| it.kind(sema.db) == hir::MacroKind::DeriveBuiltIn) && macros.next().is_none()
+        };
+        let single = self_type.filter(|path| path.qualifier().is_none() && path.coloncolon_token().is_none());
+        let named = single.and_then(|path| path.segment()).and_then(|segment| segment.name_ref());
+        let generic_params: Vec<String> = imp.generic_param_list().into_iter().flat_map(|params| params.generic_params()).filter_map(|param| match param {
+            ast::GenericParam::TypeParam(it) => it.name().map(|name| name.text().to_string()),
+            _ => None,
+        }).collect();
+        imp.trait_().is_some() && named.is_some_and(|named| own.iter().any(|own| named.text() == own.as_str()) && !generic_params.iter().any(|param| named.text() == param.as_str()))
+    };
+    expansion.descendants().all(|node| match node.kind() {
+        SyntaxKind::MACRO_CALL | SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF => false,
+        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| !read_by_a_macro(&attr)),
+        SyntaxKind::IMPL => ast::Impl::cast(node).is_some_and(|imp| for_own_type(&imp)),
+        _ => true,
     })
 }
 
@@ -1988,8 +2160,9 @@ mod tests {
     fn a_type_s_derives_by_name_make_its_impls() {
         let derives = |before: &str, after: &str| {
             items_changed(before, after, Edition::CURRENT).map(|changed| {
-                let mut derives: Vec<String> = changed.derives.into_iter().collect();
+                let mut derives: Vec<String> = changed.derives.into_iter().flat_map(|derived| derived.derives).collect();
                 derives.sort();
+                derives.dedup();
                 (changed.names.into_iter().collect::<Vec<_>>(), derives)
             })
         };
@@ -2000,11 +2173,15 @@ mod tests {
         assert_eq!(derives(FILE, &derived.replace("struct S;", "enum S {}")), both);
         let more = FILE.replace("pub struct S;", "#[derive(Clone)]\n#[derive(Debug)]\npub struct S(u8);");
         assert_eq!(derives(FILE, &more), both);
-        // A derive untouched is not read; a derive by a path, another attribute,
-        // a derive's helper attribute, a derive of a function: not plain.
+        // A derive untouched is not read; a derive by a path is read as that
+        // path. Another attribute, a derive's helper attribute, a derive of a
+        // function: not plain.
         assert_eq!(derives(&derived, &format!("{derived}fn f() {{}}\n")), Some((vec!["f".to_owned()], vec![])));
+        let by_path = Some((vec!["S".to_owned()], vec!["serde::Serialize".to_owned()]));
+        assert_eq!(derives(FILE, &FILE.replace("pub struct S;", "#[derive(serde::Serialize)]\npub struct S;")), by_path);
         for other in [
-            "#[derive(serde::Serialize)]\npub struct S;",
+            "#[derive(::serde::Serialize)]\npub struct S;",
+            "#[derive(serde::Serialize<u8>)]\npub struct S;",
             "#[derive(Clone)]\n#[repr(C)]\npub struct S;",
             "#[derive(Default)]\npub enum S {\n    #[default]\n    A,\n}",
             "#[derive = \"Clone\"]\npub struct S;",
@@ -2012,6 +2189,55 @@ mod tests {
         ] {
             assert_eq!(derives(FILE, &FILE.replace("pub struct S;", other)), None, "{other}");
         }
+    }
+
+    #[test]
+    fn a_derive_s_expansion_of_impls_for_its_type_only_is_read() {
+        const SERIALIZE: &str = "#[doc(hidden)]
+#[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::absolute_paths)]
+const _: () = {
+    #[allow(unused_extern_crates, clippy::useless_attribute)]
+    extern crate serde as _serde;
+    #[automatically_derived]
+    impl _serde::Serialize for BenchType {
+        fn serialize<__S>(&self, __serializer: __S) -> _serde::__private::Result<__S::Ok, __S::Error>
+        where
+            __S: _serde::Serializer,
+        {
+            _serde::Serializer::serialize_newtype_struct(__serializer, \"BenchType\", &self.0)
+        }
+    }
+};
+";
+        let read = |text: &str| impls_for_only(SourceFile::parse(text, Edition::CURRENT).tree().syntax(), "BenchType");
+        assert!(read(SERIALIZE));
+        assert!(read(""));
+        assert!(read("impl<T> Clone for BenchType<T> { fn clone(&self) -> Self { todo() } }"));
+        // A type of the block's own, with its impls.
+        let visitor = "struct __Visitor;\n    impl Visitor for __Visitor {}\n    #[automatically_derived]";
+        assert!(read(&SERIALIZE.replace("#[automatically_derived]", visitor)));
+        for other in [
+            // Impls for another type, a parameter of the impl, an impl of no trait.
+            "impl Clone for u8 {}",
+            "impl<BenchType> Clone for BenchType {}",
+            "impl BenchType { fn helper() {} }",
+            "impl Clone for crate::BenchType {}",
+            // Items other code may name, a macro call or definition, an attribute
+            // a macro reads.
+            "fn helper() {}",
+            "const NAMED: () = ();",
+            "impl Clone for BenchType { fn clone(&self) -> Self { m!() } }",
+            "macro_rules! m { () => {} }",
+            "#[my_attribute]\nimpl Clone for BenchType {}",
+        ] {
+            assert!(!read(other), "{other}");
+        }
+        // An impl in the block for a type an import there binds to the name, or
+        // for any type, in a function's body.
+        assert!(!read(&SERIALIZE.replace("extern crate serde as _serde;", "use std::string::String as BenchType;")));
+        assert!(!read(&SERIALIZE.replace("extern crate serde as _serde;", "use other::*;")));
+        assert!(!read(&SERIALIZE.replace("&self.0)", "{ impl Clone for u8 {} &self.0 })")));
+        assert!(!read(&SERIALIZE.replace("const _: () = {", "const _: () = unsafe {")));
     }
 
     #[test]
@@ -2077,7 +2303,7 @@ mod tests {
         // A trait with an attribute or a macro call, an auto trait, a trait's
         // impl for a type by a path, an impl with an
         // attribute or a macro call in it, a module of its own file, an unnamed const; an item's
-        // attribute (a derive by a path may be any macro), item or macro call
+        // attribute, item or macro call
         // (a type's too).
         assert_eq!(names(FILE, &format!("{FILE}#[cfg(test)]\ntrait Tr {{ fn m(&self) {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}trait Tr {{ m!(); }}\n")), None);
@@ -2088,7 +2314,8 @@ mod tests {
         assert_eq!(names(FILE, &format!("{FILE}impl S {{ #[inline] fn m() {{}} }}\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}mod m;\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
-        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")), None);
+        // A derive by a path is read, then resolved (`derives_make_impls_for_their_types`).
+        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")), Some(vec!["S".to_owned()]));
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(m!());")), None);
         assert_eq!(names(FILE, &format!("{FILE}const C: u8 = {{ struct In; 1 }};\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[no_mangle]\nfn malloc() {{}}\n")), None);

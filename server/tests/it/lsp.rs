@@ -2364,6 +2364,58 @@ fn an_include_added_later_has_library_files_read_in_full() {
     assert_eq!(reused(&c.edit(&with_checksum)), (1, 0));
 }
 
+/// A procedural derive whose expansion is impls of traits for the derived type
+/// only (serde's shape: inside a `const _` block with an `extern crate`) makes
+/// impls that answer goals about that type alone: a type added or taken out
+/// with it asks no walk (taken out, it is read as it expanded while it was
+/// there), unless the edits touched what its path starts with. One whose
+/// expansion implements a trait for another type is not read: `Grow for u8`
+/// takes over `1u8.grow()` in a.rs, whose root is judged again and now
+/// allocates. Each answer is a fresh load's.
+#[test]
+fn a_derive_that_expands_to_impls_for_its_type_only_is_read() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let manifest = "[package]\nname = \"derived\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
+    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
+    let pm = "use proc_macro::{TokenStream, TokenTree};\n\n\
+              fn name_of(input: TokenStream) -> String {\n    let mut tokens = input.into_iter().skip_while(|token| !matches!(token, TokenTree::Ident(it) if it.to_string() == \"struct\"));\n    tokens.nth(1).unwrap().to_string()\n}\n\n\
+              #[proc_macro_derive(Impls)]\npub fn impls(input: TokenStream) -> TokenStream {\n    let name = name_of(input);\n    format!(\"const _: () = {{ extern crate core as _core; #[automatically_derived] impl _core::clone::Clone for {name} {{ fn clone(&self) -> Self {{ {name}(self.0) }} }} }};\").parse().unwrap()\n}\n\n\
+              #[proc_macro_derive(Elsewhere)]\npub fn elsewhere(_: TokenStream) -> TokenStream {\n    \"impl crate::a::Grow for u8 { fn grow(&self) -> usize { ::std::vec::Vec::<u8>::with_capacity(8).capacity() } }\".parse().unwrap()\n}\n";
+    let (_dir, root) = crate::temp_package(
+        "derived",
+        &[
+            ("Cargo.toml", manifest),
+            ("pm/Cargo.toml", pm_manifest),
+            ("pm/src/lib.rs", pm),
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
+            ("src/a.rs", "pub trait Grow {\n    fn grow(&self) -> usize;\n}\n\n// noalloc:root\npub fn a_root() -> usize {\n    1u8.grow()\n}\n"),
+            ("src/b.rs", "// noalloc:root\npub fn b_root(x: usize) -> usize {\n    x + 1\n}\n"),
+        ],
+    );
+    let options = LoadOptions::default();
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let first = c.analyze();
+    assert_eq!(reasons(&first), vec!["call with no known callee: method `grow` (type inference did not resolve it)".to_owned()]);
+    let impls = c.adding(c_text, "#[derive(pm::Impls)]\npub struct Derived(pub u32);");
+    assert_eq!((reused(&impls), reasons(&impls)), ((2, 2), reasons(&first)));
+    let fresh = c.fresh();
+    assert_eq!((reasons(&impls), &impls.roots), (reasons(&fresh), &fresh.roots));
+    let taken_out = c.edit(c_text);
+    assert_eq!((reused(&taken_out), reasons(&taken_out)), ((2, 2), reasons(&first)));
+    // An import binding the name the derive's path starts with: the path may
+    // name another macro now.
+    let shadowed = c.adding(c_text, "use ::pm as pm;\n\n#[derive(pm::Impls)]\npub struct Derived(pub u32);");
+    assert_eq!((reused(&shadowed), reasons(&shadowed)), ((2, 0), reasons(&first)));
+    let elsewhere = c.adding(c_text, "#[derive(pm::Elsewhere)]\npub struct Other;");
+    assert_eq!(reused(&elsewhere), (1, 0));
+    assert_eq!(reasons(&elsewhere), vec!["calls alloc::vec::Vec::<u8>::with_capacity".to_owned()]);
+    let fresh = c.fresh();
+    assert_eq!((finding_lines(&elsewhere), reasons(&elsewhere), &elsewhere.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+}
+
 /// A live workspace whose `src/c.rs` holds one function, `kept`, until an edit
 /// rewrites it (on disk too).
 struct EditsOfC<'a> {
