@@ -1716,8 +1716,8 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
 /// a trait's; a path an import now binds), it asks only the roots with code in
 /// their files, whose walks tell. Spelled in a signature or an import, added
 /// under a derive (which makes an impl), or bringing a trait into scope (by a
-/// public import), the item level changed where no walk reads it: nothing is
-/// reused. Checked
+/// public import, into the files that glob its module), the item level changed
+/// where no walk reads it: those roots are asked. Checked
 /// against the lines each answer must have, and against a fresh load.
 #[test]
 fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
@@ -1766,14 +1766,16 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     // definition. `NoallocThing` now calls `made`, which allocates. `Holder` is
     // imported by e.rs too: by a public import, e.rs may be reading it; a
     // private one only c.rs's module sees. A trait brought into scope may
-    // change any method call (its name need not be spelled): every root is
-    // asked of its walks (none resolves anything outside them); by a private
-    // import, only in c.rs's module, where no root has code: none is.
+    // change any method call (its name need not be spelled): by a public
+    // import, in c.rs's module and in the files that glob it, whose roots
+    // (`a_root`, `b_root`) are asked of their walks (none resolves anything
+    // outside them), `e_root` not; by a private import, only in c.rs's
+    // module, where no root has code: none is.
     assert_eq!(adding("pub use crate::d::signed;"), ((3, 3), rows(&first)));
     assert_eq!(adding("pub use crate::d::made as NoallocThing;"), ((2, 2), vec![("d.rs".to_owned(), 14)]));
     assert_eq!(adding("pub use crate::d::Holder;"), ((3, 0), rows(&first)));
     assert_eq!(adding("use crate::d::Holder;"), ((3, 3), rows(&first)));
-    assert_eq!(adding("pub use std::fmt::Write;"), ((3, 0), rows(&first)));
+    assert_eq!(adding("pub use std::fmt::Write;"), ((3, 1), rows(&first)));
     assert_eq!(adding("use std::fmt::Write;"), ((3, 3), rows(&first)));
     // Removed again: `a_root`'s call has no callee.
     let with_thing = format!("{c_text}\npub struct NoallocThing(pub u8);\n");
