@@ -477,10 +477,15 @@ impl<'a> Analyzer<'a> {
             let mut bodies: FxHashSet<DefWithBodyId> = FxHashSet::default();
             let mut summarised_now: FxHashSet<Node<'_>> = FxHashSet::default();
             let (mut sees_every_impl, mut closed) = (false, true);
+            let mut answers = Some(Vec::new());
             for mut reach in reaches {
                 root_checked.extend(reach.nodes.iter().copied());
                 sees_every_impl |= reach.sees_every_impl();
                 closed &= reach.resolves_nothing_outside_walks();
+                match &mut answers {
+                    Some(answers) if !reach.program.outside.normalized => answers.extend(reach.program.answers.iter().copied()),
+                    _ => answers = None,
+                }
                 for (node, &local) in reach.nodes.iter().zip(&reach.local) {
                     match (local, holder_fn(db, node), node) {
                         (true, Some(func), _) => {
@@ -612,7 +617,12 @@ impl<'a> Analyzer<'a> {
                 walks.retain(|&stamp| !summarised_now.contains(&super::incremental::walked_node(db, stamp)));
                 walks.sort_unstable();
                 walks.dedup();
-                memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl, closed }, outcome);
+                // Each open call was resolved again on every round of its reach.
+                if let Some(answers) = &mut answers {
+                    answers.sort_unstable();
+                    answers.dedup();
+                }
+                memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl, closed, answers }, outcome);
             }
             reports.push((r, report));
             watch.root_judged(reports.len(), roots.len());

@@ -540,6 +540,74 @@ pub(crate) fn resolved_call<'db>(
     resolved_call_query(db, CallKey::new(db, func, args.store(), env.store())).iter().map(StoredTarget::get).collect()
 }
 
+/// `resolved_call`, with a stamp that tells later whether the answer is still the
+/// same (`answer_unchanged`): for what a reach resolves outside its walks.
+pub(crate) fn resolved_call_stamped<'db>(
+    db: &'db dyn HirDatabase,
+    func: FunctionId,
+    args: hir_ty::next_solver::GenericArgs<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> (Vec<Target<'db>>, AnswerStamp) {
+    let key = CallKey::new(db, func, args.store(), env.store());
+    let stamp = AnswerStamp::Call { key: salsa::plumbing::AsId::as_id(&key), generation: *call_answer_generation(db, key) };
+    (resolved_call_query(db, key).iter().map(StoredTarget::get).collect(), stamp)
+}
+
+/// Whether a value of `ty` needs drop glue under `env`, with a stamp that tells
+/// later whether the answer is still the same (`answer_unchanged`).
+pub(crate) fn needs_drop_stamped<'db>(db: &'db dyn HirDatabase, ty: hir_ty::next_solver::Ty<'db>, env: ParamEnvAndCrate<'db>) -> (bool, AnswerStamp) {
+    let key = DropKey::new(db, ty.store(), env.store());
+    let stamp = AnswerStamp::Drop { key: salsa::plumbing::AsId::as_id(&key), generation: *drop_answer_generation(db, key) };
+    (*needs_drop_query(db, key), stamp)
+}
+
+/// Which answer of a question asked outside the walks an analysis read
+/// (`resolved_call_stamped`, `needs_drop_stamped`): the same stamp later means
+/// the same answer.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub(crate) enum AnswerStamp {
+    Call { key: salsa::Id, generation: u64 },
+    Drop { key: salsa::Id, generation: u64 },
+}
+
+/// Whether the question `stamp` names still has the answer it had (salsa
+/// verifies what the answer read, and works it out again if one changed).
+pub(crate) fn answer_unchanged(db: &dyn HirDatabase, stamp: AnswerStamp) -> bool {
+    match stamp {
+        AnswerStamp::Call { key, generation } => *call_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation,
+        AnswerStamp::Drop { key, generation } => *drop_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation,
+    }
+}
+
+/// A new number each time `resolved_call_query`'s answer for `key` changes: it
+/// reads only that answer, which salsa compares, so it runs again only then.
+#[salsa::tracked(returns(ref))]
+fn call_answer_generation<'db>(db: &'db dyn HirDatabase, key: CallKey<'db>) -> u64 {
+    let _ = resolved_call_query(db, key);
+    next_generation()
+}
+
+#[salsa::interned(revisions = usize::MAX)]
+struct DropKey<'db> {
+    #[returns(ref)]
+    ty: StoredTy,
+    #[returns(ref)]
+    env: StoredParamEnvAndCrate,
+}
+
+#[salsa::tracked(returns(ref))]
+fn needs_drop_query<'db>(db: &'db dyn HirDatabase, key: DropKey<'db>) -> bool {
+    let env = key.env(db).as_ref(db);
+    CallGraph::new(db, env.krate).needs_drop(key.ty(db).as_ref(), env)
+}
+
+/// `call_answer_generation` for `needs_drop_query`.
+#[salsa::tracked(returns(ref))]
+fn drop_answer_generation<'db>(db: &'db dyn HirDatabase, key: DropKey<'db>) -> u64 {
+    let _ = needs_drop_query(db, key);
+    next_generation()
+}
+
 #[salsa::interned(revisions = usize::MAX)]
 struct CallKey<'db> {
     func: FunctionId,

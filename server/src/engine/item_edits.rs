@@ -570,6 +570,33 @@ pub(crate) fn touched_names_unspelled(
     Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, derives, imports })
 }
 
+/// Whether every edit after the first `seen` of `log` changed only trait impls at
+/// the top level of a file (added, removed or changed; none under an attribute a
+/// macro may read), the rest of each file the same token for token (whitespace
+/// aside): then no type, signature, trait, import, name or module changed, only
+/// which impls there are and what they hold. `false` when the log cannot tell.
+pub(crate) fn only_trait_impls_changed(db: &dyn SourceDatabase, log: &EditLog, seen: u64) -> bool {
+    let Some(before) = log.texts_after(seen) else { return false };
+    before.iter().all(|(&file, before)| {
+        let now = db.file_text(file).text(db);
+        let edition = edition_of(db, file);
+        **now == **before || outside_trait_impls(before, edition) == outside_trait_impls(now, edition)
+    })
+}
+
+/// The tokens of `text` outside its top-level trait impls under no attribute a
+/// macro may read (`only_trait_impls_changed`), whitespace aside.
+fn outside_trait_impls(text: &str, edition: Edition) -> Vec<String> {
+    let file = SourceFile::parse(text, edition).tree();
+    let plain_impl = |item: &ast::Item| matches!(item, ast::Item::Impl(imp) if imp.trait_().is_some() && !imp.attrs().any(|attr| read_by_a_macro(&attr)));
+    let impls: Vec<TextRange> = file.items().filter(plain_impl).map(|item| item.syntax().text_range()).collect();
+    let tokens = file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token);
+    tokens
+        .filter(|token| token.kind() != SyntaxKind::WHITESPACE && !impls.iter().any(|range| range.contains_range(token.text_range())))
+        .map(|token| token.text().to_owned())
+        .collect()
+}
+
 /// The files of the modules `file` is (a file may be mounted twice) and of every
 /// module under them: where an item private to its module may be named. `None`
 /// when `file` is no module's.

@@ -43,6 +43,10 @@ pub(crate) struct Program<'db> {
     /// What comes from outside the program: the root's caller, or statics set at
     /// run time.
     pub outside: Outside,
+    /// The answers the program's open calls were resolved with (`dyn` targets
+    /// at the coerced types, whether those need drop glue), each stamped: the
+    /// same stamps later mean the same answers (`incremental::answer_unchanged`).
+    pub answers: Vec<super::incremental::AnswerStamp>,
 }
 
 /// What the program receives from outside: traits of `dyn` values, and fn-pointer
@@ -57,6 +61,10 @@ pub(crate) struct Outside {
     /// bound, a projection it cannot normalise, an opaque type): it may hold a
     /// `dyn` of any trait and a fn pointer of any signature.
     pub anything: bool,
+    /// Whether a type looked into held a projection or an alias (a field's
+    /// `<T as Tr>::Out`), normalised through the impls: what it holds may change
+    /// with an impl, which no stamp records.
+    pub normalized: bool,
 }
 
 impl<'db> Program<'db> {
@@ -134,7 +142,7 @@ impl<'db> Program<'db> {
             let settable = match def {
                 DefWithBodyId::StaticId(id) => {
                     hir_def::signatures::StaticSignature::of(graph.db, id).flags.contains(hir_def::signatures::StaticFlags::MUTABLE)
-                        || holds_unsafe_cell(graph, ty, env, &mut FxHashSet::default(), 0)
+                        || holds_unsafe_cell(graph, ty, env, &mut FxHashSet::default(), 0, &mut held.normalized)
                 }
                 _ => false,
             };
@@ -174,6 +182,8 @@ impl<'db> Program<'db> {
             self.outside.anything = true;
             changed = true;
         }
+        // Not what the program holds: how it was found.
+        self.outside.normalized |= held.normalized;
         for signature in held.fn_pointers {
             if !self.outside.fn_pointers.contains(&signature) {
                 self.outside.fn_pointers.push(signature);
@@ -185,7 +195,7 @@ impl<'db> Program<'db> {
 
     /// The targets of a `dyn Trait` method call.
     pub(crate) fn dyn_targets(
-        &self,
+        &mut self,
         graph: &mut CallGraph<'db>,
         method: FunctionId,
         args: GenericArgs<'db>,
@@ -220,7 +230,9 @@ impl<'db> Program<'db> {
             if trait_or_super(db, coerced_trait, trait_) {
                 let mut new_args: Vec<_> = args.as_slice().to_vec();
                 new_args[0] = concrete.into();
-                targets.extend(graph.resolve_call(method, GenericArgs::new_from_slice(&new_args), env));
+                let (resolved, stamp) = super::incremental::resolved_call_stamped(db, method, GenericArgs::new_from_slice(&new_args), env);
+                self.answers.push(stamp);
+                targets.extend(resolved);
             }
         }
         targets
@@ -232,7 +244,7 @@ impl<'db> Program<'db> {
     /// which may be upcast to it), and of every type that implements its trait
     /// when one may come from outside. Where that is any type at all (a blanket
     /// impl, a `dyn Send` from outside), the drop is a call with no known callee.
-    pub(crate) fn dyn_drop_targets(&self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+    pub(crate) fn dyn_drop_targets(&mut self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let db = graph.db;
         let mut targets = Vec::new();
         let any_type = |what: String| Target::Unknown { what, kind: UnknownKind::Opaque };
@@ -278,7 +290,12 @@ impl<'db> Program<'db> {
             }
         };
         for ty in types {
-            if !matches!(ty.kind(), TyKind::Param(_)) && graph.needs_drop(ty, env) {
+            if matches!(ty.kind(), TyKind::Param(_)) {
+                continue;
+            }
+            let (needs_drop, stamp) = super::incremental::needs_drop_stamped(db, ty, env);
+            self.answers.push(stamp);
+            if needs_drop {
                 let target = Target::Node(Node::DropGlue(ty));
                 if !targets.contains(&target) {
                     targets.push(target);
@@ -391,6 +408,7 @@ fn holds_unsafe_cell<'db>(
     env: ParamEnvAndCrate<'db>,
     seen: &mut FxHashSet<Ty<'db>>,
     depth: usize,
+    normalized: &mut bool,
 ) -> bool {
     // Past the depth bound, taken as able to change (the sound side).
     if depth > 8 {
@@ -406,13 +424,14 @@ fn holds_unsafe_cell<'db>(
                     return true;
                 }
             }
-            args.as_slice().iter().filter_map(|arg| arg.ty()).any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1))
-                || graph.field_types(ty, env).into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1))
+            *normalized |= graph.declared_fields_hold_aliases(ty);
+            args.as_slice().iter().filter_map(|arg| arg.ty()).any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
+                || graph.field_types(ty, env).into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
         }
         TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
-            holds_unsafe_cell(graph, inner, env, seen, depth + 1)
+            holds_unsafe_cell(graph, inner, env, seen, depth + 1, normalized)
         }
-        TyKind::Tuple(tys) => tys.iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1)),
+        TyKind::Tuple(tys) => tys.iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized)),
         _ => false,
     }
 }
@@ -477,6 +496,7 @@ fn collect_outside<'db>(
                         queue.push_back((t, depth + 1));
                     }
                 }
+                out.normalized |= graph.declared_fields_hold_aliases(ty);
                 for field in graph.field_types(ty, env) {
                     queue.push_back((field, depth + 1));
                 }
@@ -487,6 +507,7 @@ fn collect_outside<'db>(
                 }
             }
             TyKind::Alias(alias) => {
+                out.normalized = true;
                 let normalized = super::subst::Instantiate::new(graph.interner, env, GenericArgs::new_from_slice(&[])).ty(ty);
                 if normalized != ty {
                     queue.push_back((normalized, depth));

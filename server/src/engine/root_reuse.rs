@@ -24,7 +24,12 @@
 //! A root whose reach resolved nothing outside its walks (no `dyn` call,
 //! fn-pointer call or `dyn` drop, no look through every impl) reads the item
 //! level and the traits and macros in scope only through its walks: after any
-//! edit that removes or renames no module, its walks tell.
+//! edit that removes or renames no module, its walks tell. After edits of trait
+//! impls only (`item_edits::only_trait_impls_changed`: no type, signature,
+//! trait, name or scope changed), one that resolved `dyn` calls or drops
+//! against the types its walks coerce, and looked through no impl of its own
+//! accord, read outside its walks only the answers it resolved them with
+//! (`ReachFacts::answers`): its walks and those answers, asked again, tell.
 //! Generic roots checked at the instantiations the workspace makes are never
 //! reused: any body may add one. Knows nothing of how outcomes are made
 //! (`analysis`).
@@ -48,7 +53,10 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::item_edits::{self, EditLog};
-use super::{Finding, Location, RootReport, incremental::WalkStamp};
+use super::{
+    Finding, Location, RootReport,
+    incremental::{AnswerStamp, WalkStamp},
+};
 
 /// What one root adds to an analysis.
 pub(crate) struct RootOutcome {
@@ -94,6 +102,8 @@ struct Memo {
     sees_every_impl: bool,
     /// Whether its reaches resolved nothing outside their walks (`ReachFacts::closed`).
     closed: bool,
+    /// What they resolved outside them (`ReachFacts::answers`).
+    answers: Option<Vec<AnswerStamp>>,
 }
 
 /// What a root's reaches read beyond their walks, for `RootMemos::keep`.
@@ -108,6 +118,11 @@ pub(crate) struct ReachFacts {
     /// fn-pointer call or `dyn` drop (whose targets the reach finds among the
     /// program's impls), and no look through every impl.
     pub closed: bool,
+    /// The answers the reaches' open calls were resolved with (`dyn` targets at
+    /// the types coerced, whether those need drop glue: `resolve::Program`),
+    /// stamped; `None` when a type they looked into was normalised through the
+    /// impls (`resolve::Outside::normalized`), which no stamp records.
+    pub answers: Option<Vec<AnswerStamp>>,
 }
 
 /// The outcomes of the last analysis, with what they were made under.
@@ -134,6 +149,9 @@ pub struct RootMemos {
     /// expansion spelling one of them made (`item_edits::touched_names_unspelled`),
     /// worked out once per analysis.
     proofs: FxHashMap<u64, Option<item_edits::TouchedNames>>,
+    /// Per number of edits seen, whether the edits since changed only trait
+    /// impls (`item_edits::only_trait_impls_changed`), worked out once per analysis.
+    impl_edits: FxHashMap<u64, bool>,
     /// Whether a procedural macro's expansion spells one of those names.
     expansions_spelling: FxHashMap<(u64, MacroCallId), bool>,
     /// The names the files no edit touched spell, kept across analyses.
@@ -177,6 +195,7 @@ impl RootMemos {
         self.edits = edits;
         self.files = files;
         self.proofs.clear();
+        self.impl_edits.clear();
         self.expansions_spelling.clear();
     }
 
@@ -184,7 +203,7 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, expansions_spelling, untouched, items, traits, macros, modules, .. } = self;
+        let RootMemos { memos, edits, files, proofs, impl_edits, expansions_spelling, untouched, items, traits, macros, modules, .. } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
@@ -243,8 +262,24 @@ impl RootMemos {
         // (`dyn` targets, methods picked), unless the edits are proven to have
         // changed only what the walks of those bodies read, or nothing resolved
         // outside them.
-        let walks_tell = !level_changed || (proven.is_some() && !impls) || closed;
-        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp))) {
+        // Or only trait impls changed since (no type, signature, trait, name or
+        // scope): then a reach that looked through no impl of its own accord
+        // resolved outside its walks only what its stamped answers tell (`dyn`
+        // targets at the types its walks coerce, their drop glue), which are
+        // asked again.
+        let asks_answers = !untouched
+            && level_changed
+            && !closed
+            && !(proven.is_some() && !impls)
+            && !memo.sees_every_impl
+            && memo.answers.is_some()
+            && memo.modules == *modules
+            && memo.traits == *traits
+            && memo.macros == *macros
+            && *impl_edits.entry(memo.seen).or_insert_with(|| item_edits::only_trait_impls_changed(root_db, edits, memo.seen));
+        let walks_tell = !level_changed || (proven.is_some() && !impls) || closed || asks_answers;
+        let answers_same = || !asks_answers || memo.answers.iter().flatten().all(|&stamp| super::incremental::answer_unchanged(db, stamp));
+        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) && answers_same()) {
             return None;
         }
         memo.seen = now;
@@ -275,8 +310,8 @@ impl RootMemos {
         bodies().for_each(|body| item_edits::procedural_expansions(db, body, &mut procedural));
         let procedural = procedural.into_iter().collect();
         let seen = self.edits.taken();
-        let ReachFacts { sees_every_impl, closed } = facts;
+        let ReachFacts { sees_every_impl, closed, answers } = facts;
         let (items, traits, macros, modules) = (self.items, self.traits, self.macros, self.modules);
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, macros, modules, procedural, sees_every_impl, closed });
+        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, macros, modules, procedural, sees_every_impl, closed, answers });
     }
 }

@@ -687,6 +687,18 @@ impl<'db> CallGraph<'db> {
         out
     }
 
+    /// Whether a field of `ty`'s type, as declared, holds a projection or an
+    /// alias, which `field_types` normalises (through the impls).
+    pub(crate) fn declared_fields_hold_aliases(&self, ty: Ty<'db>) -> bool {
+        let TyKind::Adt(adt_def, _) = ty.kind() else { return false };
+        let variants: Vec<VariantId> = match adt_def.def_id() {
+            AdtId::StructId(id) => vec![id.into()],
+            AdtId::UnionId(id) => vec![id.into()],
+            AdtId::EnumId(id) => id.enum_variants(self.db).variants.values().map(|&(v, _)| v.into()).collect(),
+        };
+        variants.into_iter().any(|variant| self.db.field_types(variant).iter().any(|(_, field)| field.ty().skip_binder().has_aliases()))
+    }
+
     /// Whether a type holds a trait object or a fn pointer (through references,
     /// arrays, tuples, type arguments and fields), so a static of it matters. A
     /// type met again (`Option<Box<Node>>` inside `Node`) adds nothing; one nested

@@ -2012,8 +2012,9 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
 
 /// A root whose reach resolves nothing outside its walks (no `dyn` call, no fn
 /// pointer) keeps its outcome across an item edit no proof reads (an impl of
-/// another module's trait) once its walks are confirmed; `d_root`, whose `dyn`
-/// call's targets the reach finds among impls, is judged again. A type
+/// another module's trait) once its walks are confirmed; so does `d_root`,
+/// whose `dyn` call's targets the reach finds among impls, since only trait
+/// impls changed and its target is the same. A type
 /// renamed in a file the reach walks no body of (re-exported under its old
 /// name) renames the methods of its impls: `a_root` is judged again. So is it
 /// when a module is renamed (`#[path]`, its file unchanged), which also takes
@@ -2045,7 +2046,8 @@ fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit(
     let first = c.analyze();
     assert_eq!((first.roots.len(), functions(&first)), (2, vec!["closed::b::helper".to_owned(), "closed::e::Square::measure".to_owned()]));
     let added = c.adding(c_text, "impl<T> crate::d::Shape for [T; 7] {\n    fn area(&self) -> usize {\n        0\n    }\n}");
-    assert_eq!(reused(&added), (1, 0));
+    // `d_root`'s `dyn` call still goes where it went (`a_dyn_root_keeps_…`).
+    assert_eq!(reused(&added), (2, 0));
     let fresh = c.fresh();
     assert_eq!((&added.roots, functions(&added)), (&fresh.roots, functions(&fresh)));
     let mut edit_file = |file: &str, text: &str| {
@@ -2066,6 +2068,50 @@ fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit(
     assert_eq!(reused(&module_added), (1, 0));
     let module_renamed = edit_file("src/lib.rs", &lib.replace("mod b;", "#[path = \"b.rs\"]\nmod renamed;").replace("b::helper", "renamed::helper"));
     assert_eq!(functions(&module_renamed)[1], "closed::renamed::helper");
+}
+
+/// After edits of trait impls only, a root whose reach resolved `dyn` calls
+/// keeps its outcome once its walks are confirmed and each answer it resolved
+/// them with is the same (`Shape::area` at `Square`, `Named::named` at `N`).
+/// An impl of `Shape` for `Square` that overrides the trait's provided method
+/// changes `a_root`'s answer (its file unchanged): it is judged again and no
+/// longer allocates. Other edits have it and `b_root` judged again. Each
+/// answer is a fresh load's.
+#[test]
+fn a_dyn_root_keeps_its_outcome_across_trait_impl_edits_while_its_answers_stand() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "answers",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod e;\n"),
+            ("src/a.rs", "pub trait Shape {\n    fn area(&self) -> usize {\n        Vec::<u8>::with_capacity(9).capacity()\n    }\n}\n\npub struct Square;\n\n// noalloc:root\npub fn a_root() -> usize {\n    let shape: &dyn Shape = &Square;\n    shape.area()\n}\n"),
+            ("src/b.rs", "pub trait Named {\n    fn named(&self) -> usize;\n}\n\npub struct N;\n\nimpl Named for N {\n    fn named(&self) -> usize {\n        1\n    }\n}\n\n// noalloc:root\npub fn b_root() -> usize {\n    let named: &dyn Named = &N;\n    named.named()\n}\n"),
+            ("src/e.rs", "// noalloc:root\npub fn e_root(x: usize) -> usize {\n    x + 1\n}\n"),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let provided = "impl crate::a::Shape for crate::a::Square {}";
+    let first = c.adding(c_text, provided);
+    // The provided method allocates, and so does the `dyn` call that reaches it.
+    assert_eq!(finding_lines(&first), vec![("a.rs".to_owned(), 3), ("a.rs".to_owned(), 12)], "{:#?}", first.findings);
+    let mut checked = |text: String, expected: (usize, usize)| {
+        let analysis = c.edit(&text);
+        let fresh = c.fresh();
+        assert_eq!((reused(&analysis), finding_lines(&analysis), &analysis.roots), (expected, finding_lines(&fresh), &fresh.roots));
+        analysis
+    };
+    let named = "impl<T> crate::b::Named for [T; 7] {\n    fn named(&self) -> usize {\n        7\n    }\n}";
+    let other_impl = checked(format!("{c_text}\n{provided}\n\n{named}\n"), (3, 0));
+    assert_eq!(finding_lines(&other_impl), finding_lines(&first));
+    let overriding = "impl crate::a::Shape for crate::a::Square {\n    fn area(&self) -> usize {\n        4\n    }\n}";
+    let overridden = checked(format!("{c_text}\n{overriding}\n\n{named}\n"), (2, 0));
+    assert_eq!(finding_lines(&overridden), vec![]);
+    // A public glob is no trait impl: only the root that resolves nothing
+    // outside its walks keeps its outcome.
+    checked(format!("{c_text}\n{overriding}\n\n{named}\n\npub use std::collections::*;\n"), (1, 0));
 }
 
 /// A trait's impl whose trait the file defines (a blanket one, one for an
