@@ -1335,6 +1335,11 @@ fn derives_make_impls_for_their_types(
         match derived.now {
             Some(range) => {
                 let impls_only = expands_to_impls_for_it_only(sema, file, range, &derived.name);
+                // Every text a type took while typed stays until then: a type
+                // taken out after is only not read.
+                if known.len() >= MAX_DERIVED_KNOWN {
+                    known.clear();
+                }
                 known.insert(key, (impls_only, macros));
                 impls_only
             }
@@ -1342,6 +1347,9 @@ fn derives_make_impls_for_their_types(
         }
     })
 }
+
+/// How many readings of types' derives are kept (`UntouchedFiles::derived`).
+const MAX_DERIVED_KNOWN: usize = 4096;
 
 /// Whether each derive of the type at `range` of `file` (named `name`) is the
 /// compiler's own or expanded to impls for it only (`impls_for_only`). What a
