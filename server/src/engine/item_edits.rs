@@ -56,7 +56,7 @@
 //! a macro call may expand to one). An inline module holding only free
 //! functions, types, consts, statics, imports and inline modules of the same is
 //! read under its own name: what it holds is named through it
-//! (`held_by_a_module`). Other items (other trait impls, public glob imports,
+//! (`held_by_a_module`). Other items (other trait impls,
 //! modules of their own files) are left to salsa. An import is read as the names it binds,
 //! each to its path: it changes what paths spelling them resolve to, and which
 //! traits are in scope, which the outcomes are kept under
@@ -99,7 +99,8 @@
 //! resolved in, which for a macro's expansion is the caller's. Other files are
 //! not searched for its name (`module_subtree_files`), unless a file `include!`s.
 //! So a private glob import (`use a::b::*;` alone) is read as every name of the
-//! module it imports from (`glob_names`), each private to the importing module;
+//! module it imports from (`glob_names`), each private to the importing module
+//! (a public one, as those names, public);
 //! a macro it brings changes the macro scope, which a macro call can see only
 //! by spelling its name; then a derive, found the compiler's own under the
 //! macros of now only, is not read (`TouchedNames::touches_derives`).
@@ -370,12 +371,15 @@ pub(crate) fn touched_names_unspelled(
         *includes_known = includes;
         spelled.clear();
     }
-    // A private glob touches the names it brings in, in its module: the names of
-    // the module it imports from. A public one may bring them anywhere, or
-    // anything, as may one whose file's text another `include!`s.
+    // A glob touches the names it brings in, in its module: the names of the
+    // module it imports from. A private one's are private there; a public one's
+    // other modules see as its module's public items, by a path that spells
+    // them or by a glob of its module (which makes a file open: `Patterns`),
+    // and its traits as a public import's (`may_glob_import`). One whose file's
+    // text another `include!`s may bring anything anywhere.
     for (file, path, private) in globs {
-        if includes || !private {
-            tracing::debug!("a glob import of `{path}` in {} may bring names into other modules", path_of(db, file));
+        if includes {
+            tracing::debug!("a glob import of `{path}` in {} may be included anywhere", path_of(db, file));
             return None;
         }
         let Some(brought) = glob_names(sema, file, &path) else {
@@ -383,7 +387,7 @@ pub(crate) fn touched_names_unspelled(
             return None;
         };
         for name in brought {
-            touched_in.entry(name.clone()).or_default().push((file, true));
+            touched_in.entry(name.clone()).or_default().push((file, private));
             names.insert(name);
         }
     }

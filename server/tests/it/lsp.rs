@@ -2213,7 +2213,7 @@ fn a_name_standing_alone_in_a_closed_file_asks_no_walk() {
 /// walks, though a.rs globs c's items too. A private function a.rs spells asks
 /// no walk; a public one has a.rs's root asked. A private glob import is read
 /// as the names the module it imports from has, looked for under c.rs's module
-/// only; a public one is not read. Each answer is a fresh load's.
+/// only; a public one's, as public names. Each answer is a fresh load's.
 #[test]
 fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
@@ -2260,7 +2260,9 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     assert_eq!(globbed.roots, again.roots);
     c.edit(&base);
     let public_glob = c.edit(&format!("pub use std::collections::*;\n{base}"));
-    assert_eq!((reused(&public_glob), reasons(&public_glob)), ((2, 0), reasons(&globbed)));
+    // A public one's names are public: `child_map` spells `BTreeMap`, so
+    // `child_root` (same file) is asked; a.rs spells none of them.
+    assert_eq!((reused(&public_glob), reasons(&public_glob)), ((2, 1), reasons(&globbed)));
 }
 
 /// A public import binds in its module's scope, which other modules take in only
@@ -2269,7 +2271,8 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
 /// changes which traits are in scope in g.rs (`use crate::c::*;`) and in m.rs
 /// (whose `bring!();` statement expands to that glob): their roots are judged
 /// again, and `out.write_all` now resolves (and allocates); a.rs's root is
-/// reused without asking its walks. Each answer is a fresh load's.
+/// reused without asking its walks. So with a public glob import. Each answer
+/// is a fresh load's.
 #[test]
 fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
@@ -2301,6 +2304,15 @@ fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     assert!(reasons(&imported).iter().all(|reason| !reason.contains("no known callee")), "{:?}", reasons(&imported));
     let fresh = c.fresh();
     assert_eq!((finding_lines(&imported), reasons(&imported), &imported.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+    let removed = c.edit(c_text);
+    assert_eq!((reused(&removed), reasons(&removed)), ((1, 1), reasons(&first)));
+    // A public glob is read as the names it brings, public, and its traits as a
+    // public import's: `std::io::prelude::*` brings `Write` into g.rs's and
+    // m.rs's scopes, where `out.write_all` resolves again.
+    let globbed = c.adding(c_text, "pub use std::io::prelude::*;");
+    assert_eq!((reused(&globbed), reasons(&globbed)), ((1, 1), reasons(&imported)));
+    let fresh = c.fresh();
+    assert_eq!((finding_lines(&globbed), reasons(&globbed), &globbed.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
     let removed = c.edit(c_text);
     assert_eq!((reused(&removed), reasons(&removed)), ((1, 1), reasons(&first)));
 }
