@@ -414,6 +414,9 @@ pub(crate) fn touched_names_unspelled(
             }
         }
     }
+    // What was told from macro calls' expansions may differ once a macro's
+    // definition was edited since.
+    let macros_edited_since = |found_at: u64| log.macros_edited_after(found_at, |file| db.file_text(file).text(db).clone());
     // An import binds in its module, which the modules under it see (`use
     // super::*`); a public one, also any scope that globs its module, maybe
     // through a macro's expansion (`may_glob_import`).
@@ -429,22 +432,8 @@ pub(crate) fn touched_names_unspelled(
             })
             .map_or(ImportsReach::Anywhere, |mut within| {
                 if imports_in.iter().any(|&(_, private)| !private) {
-                    let now = log.taken();
-                    for &file in files.iter().filter(|&&file| !in_library(file)) {
-                        let importing = || may_glob_import(sema, sema.parse(sema.attach_first_edition(file)).syntax());
-                        let globs = if log.touched.contains(&file) {
-                            importing()
-                        } else {
-                            let known = glob_importing.get(&file).filter(|&&(_, found_at)| !log.macros_edited_after(found_at, |file| db.file_text(file).text(db).clone()));
-                            match known {
-                                Some(&(globs, _)) => globs,
-                                None => glob_importing.entry(file).insert_entry((importing(), now)).get().0,
-                            }
-                        };
-                        if globs {
-                            within.insert(file);
-                        }
-                    }
+                    let workspace: Vec<FileId> = files.iter().copied().filter(|&file| !in_library(file)).collect();
+                    within.extend(files_that_may_glob(sema, log, &workspace, &macros_edited_since, glob_importing));
                 }
                 ImportsReach::Within(within)
             }),
@@ -457,9 +446,7 @@ pub(crate) fn touched_names_unspelled(
     let mut bringing = Vec::new();
     let mut bodies_of = FxHashSet::default();
     for name in &names {
-        let stale = |spelled_in: &SpelledIn| {
-            spelled_in.read_expansions && log.macros_edited_after(spelled_in.found_at, |file| db.file_text(file).text(db).clone())
-        };
+        let stale = |spelled_in: &SpelledIn| spelled_in.read_expansions && macros_edited_since(spelled_in.found_at);
         let within = confined.get(name.as_str());
         let key = (name.clone(), reading, within.map(|&(file, _)| file));
         if spelled.get(&key).is_some_and(|spelled_in| spelled_in.as_ref().is_some_and(stale)) {
@@ -515,7 +502,7 @@ pub(crate) fn touched_names_unspelled(
                         let source = source();
                         macro_calls.iter().all(|&range| {
                             let call = source.syntax().covering_element(range).into_node().and_then(ast::MacroCall::cast);
-                            call.is_some_and(|call| expands_within_its_body(sema, &call, 0))
+                            call.is_some_and(|call| expands_within_its_body(sema, &call))
                         })
                     };
                     match naming {
@@ -1779,13 +1766,22 @@ fn place_in_a_plain_body(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool)
 /// the whole program), no macro definition (one may be exported), no item under
 /// an attribute a macro may read (a derive makes an `impl`). A call that does
 /// not expand, or goes too deep, may make anything.
-fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize) -> bool {
-    let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return false };
-    expansion.value.descendants().all(|node| {
+fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall) -> bool {
+    !expansion_may_hold(sema, call, 0, &|node| {
         let global = matches!(node.kind(), SyntaxKind::IMPL | SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF);
-        let attributed = ast::AnyHasAttrs::cast(node.clone()).is_some_and(|node| node.attrs().any(|attr| read_by_a_macro(&attr)));
-        !global && !attributed && ast::MacroCall::cast(node).is_none_or(|inner| expands_within_its_body(sema, &inner, depth + 1))
+        global || ast::AnyHasAttrs::cast(node.clone()).is_some_and(|node| node.attrs().any(|attr| read_by_a_macro(&attr)))
     })
+}
+
+/// Whether what `call` expands to, nested calls followed, may hold a node
+/// `found` picks: a call that does not expand, or goes too deep, may make
+/// anything.
+fn expansion_may_hold(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize, found: &dyn Fn(&SyntaxNode) -> bool) -> bool {
+    let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return true };
+    expansion
+        .value
+        .descendants()
+        .any(|node| found(&node) || ast::MacroCall::cast(node).is_some_and(|inner| expansion_may_hold(sema, &inner, depth + 1, found)))
 }
 
 /// Where a name standing alone counts: a path's first segment (`len()`,
@@ -1820,26 +1816,44 @@ fn may_import_unseen(file: &SyntaxNode, read: &dyn Fn(&ast::Attr) -> bool) -> bo
     })
 }
 
+/// Those of the workspace `files` a scope of which may take in another module's
+/// public import unseen (`may_glob_import`): read again for a touched file, and
+/// for another once a macro's definition was edited since it was read (`known`,
+/// with how many edits the log had taken then).
+fn files_that_may_glob(
+    sema: &Semantics<'_, RootDatabase>,
+    log: &EditLog,
+    files: &[FileId],
+    macros_edited_since: &dyn Fn(u64) -> bool,
+    known: &mut FxHashMap<FileId, (bool, u64)>,
+) -> Vec<FileId> {
+    let read = |file: FileId| may_glob_import(sema, sema.parse(sema.attach_first_edition(file)).syntax());
+    let globbing = |&file: &FileId| {
+        if log.touched.contains(&file) {
+            return read(file);
+        }
+        match known.get(&file).filter(|&&(_, found_at)| !macros_edited_since(found_at)) {
+            Some(&(globs, _)) => globs,
+            None => known.entry(file).insert_entry((read(file), log.taken())).get().0,
+        }
+    };
+    files.iter().copied().filter(globbing).collect()
+}
+
 /// Whether a scope of `file` (a workspace file's syntax) may take in what another
 /// module's public import binds with no path of it naming the import: `file` may
 /// import unseen (`may_import_unseen`), or a macro call anywhere in it (a
 /// statement, an expression: a block may hold items) expands to an import that
-/// may (`expansion_may_glob_import`).
+/// may (`expansion_may_hold`).
 fn may_glob_import(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> bool {
+    // A glob import, or an item under an attribute a macro may read.
+    let importing = |node: &SyntaxNode| match node.kind() {
+        SyntaxKind::USE_TREE => ast::UseTree::cast(node.clone()).is_some_and(|tree| tree.star_token().is_some()),
+        SyntaxKind::ATTR => ast::Attr::cast(node.clone()).is_some_and(|attr| read_by_a_macro(&attr)),
+        _ => false,
+    };
     may_import_unseen(file, &|attr| read_by_a_macro_resolved(sema, attr))
-        || file.descendants().filter_map(ast::MacroCall::cast).any(|call| expansion_may_glob_import(sema, &call, 0))
-}
-
-/// Whether what `call` expands to, nested calls followed, holds a glob import or
-/// an item under an attribute a macro may read. A call that does not expand, or
-/// goes too deep, may make anything.
-fn expansion_may_glob_import(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize) -> bool {
-    let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return true };
-    expansion.value.descendants().any(|node| match node.kind() {
-        SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
-        SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read_by_a_macro(&attr)),
-        _ => ast::MacroCall::cast(node).is_some_and(|inner| expansion_may_glob_import(sema, &inner, depth + 1)),
-    })
+        || file.descendants().filter_map(ast::MacroCall::cast).any(|call| expansion_may_hold(sema, &call, 0, &importing))
 }
 
 /// Whether `name_ref` is a path's first segment, which resolves in its module's

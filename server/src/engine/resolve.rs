@@ -424,9 +424,9 @@ fn holds_unsafe_cell<'db>(
                     return true;
                 }
             }
-            *normalized |= graph.declared_fields_hold_aliases(ty);
+            let fields = graph.field_types_noting_aliases(ty, env, normalized);
             args.as_slice().iter().filter_map(|arg| arg.ty()).any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
-                || graph.field_types(ty, env).into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
+                || fields.into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
         }
         TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
             holds_unsafe_cell(graph, inner, env, seen, depth + 1, normalized)
@@ -496,8 +496,7 @@ fn collect_outside<'db>(
                         queue.push_back((t, depth + 1));
                     }
                 }
-                out.normalized |= graph.declared_fields_hold_aliases(ty);
-                for field in graph.field_types(ty, env) {
+                for field in graph.field_types_noting_aliases(ty, env, &mut out.normalized) {
                     queue.push_back((field, depth + 1));
                 }
             }

@@ -267,17 +267,16 @@ impl RootMemos {
         // resolved outside its walks only what its stamped answers tell (`dyn`
         // targets at the types its walks coerce, their drop glue), which are
         // asked again.
+        let walks_alone_tell = !level_changed || (proven.is_some() && !impls) || closed;
         let asks_answers = !untouched
-            && level_changed
-            && !closed
-            && !(proven.is_some() && !impls)
+            && !walks_alone_tell
             && !memo.sees_every_impl
             && memo.answers.is_some()
             && memo.modules == *modules
             && memo.traits == *traits
             && memo.macros == *macros
             && *impl_edits.entry(memo.seen).or_insert_with(|| item_edits::only_trait_impls_changed(root_db, edits, memo.seen));
-        let walks_tell = !level_changed || (proven.is_some() && !impls) || closed || asks_answers;
+        let walks_tell = walks_alone_tell || asks_answers;
         let answers_same = || !asks_answers || memo.answers.iter().flatten().all(|&stamp| super::incremental::answer_unchanged(db, stamp));
         if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) && answers_same()) {
             return None;

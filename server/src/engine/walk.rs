@@ -671,6 +671,12 @@ impl<'db> CallGraph<'db> {
 
     /// The types of every field of every variant of an ADT, instantiated.
     pub(crate) fn field_types(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Ty<'db>> {
+        self.field_types_noting_aliases(ty, env, &mut false)
+    }
+
+    /// `field_types`, noting in `aliases` whether a field's type, as declared,
+    /// holds a projection or an alias, which it normalises (through the impls).
+    pub(crate) fn field_types_noting_aliases(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, aliases: &mut bool) -> Vec<Ty<'db>> {
         let TyKind::Adt(adt_def, args) = ty.kind() else { return Vec::new() };
         let variants: Vec<VariantId> = match adt_def.def_id() {
             AdtId::StructId(id) => vec![id.into()],
@@ -681,22 +687,12 @@ impl<'db> CallGraph<'db> {
         let mut out = Vec::new();
         for variant in variants {
             for (_, field) in self.db.field_types(variant).iter() {
-                out.push(inst.ty(field.ty().skip_binder()));
+                let declared = field.ty().skip_binder();
+                *aliases |= declared.has_aliases();
+                out.push(inst.ty(declared));
             }
         }
         out
-    }
-
-    /// Whether a field of `ty`'s type, as declared, holds a projection or an
-    /// alias, which `field_types` normalises (through the impls).
-    pub(crate) fn declared_fields_hold_aliases(&self, ty: Ty<'db>) -> bool {
-        let TyKind::Adt(adt_def, _) = ty.kind() else { return false };
-        let variants: Vec<VariantId> = match adt_def.def_id() {
-            AdtId::StructId(id) => vec![id.into()],
-            AdtId::UnionId(id) => vec![id.into()],
-            AdtId::EnumId(id) => id.enum_variants(self.db).variants.values().map(|&(v, _)| v.into()).collect(),
-        };
-        variants.into_iter().any(|variant| self.db.field_types(variant).iter().any(|(_, field)| field.ty().skip_binder().has_aliases()))
     }
 
     /// Whether a type holds a trait object or a fn pointer (through references,
