@@ -136,6 +136,9 @@ pub struct Workspace {
     pub vfs: Vfs,
     pub root: PathBuf,
     pub std_source: StdSource,
+    /// What the toolchain's `rustc -vV` printed when the workspace was loaded
+    /// (`summary_cache::toolchain_version`): part of what a summary depends on.
+    pub toolchain_version: String,
     features: Features,
     target: Option<String>,
     release: bool,
@@ -157,20 +160,30 @@ impl Workspace {
         if !root.join("Cargo.toml").is_file() {
             return Err(LoadError::NoWorkspace(path.to_path_buf()));
         }
-        let std_source = match &options.std_source {
-            Some(found) => found.clone(),
+        let (std_source, printed_sysroot) = match &options.std_source {
+            Some(found) => (found.clone(), None),
             None => {
                 // rust-analyzer runs cargo as its `toolchain` crate finds it; say where
                 // we looked when it is nowhere, rather than cargo's "not found".
                 std_source::find_tool(std_source::Tool::Cargo).map_err(LoadError::NoToolchain)?;
-                std_source::discover_from_env(&root).ok_or(LoadError::NoStdSource)?
+                let (found, printed_sysroot) = std_source::discover_from_env(&root);
+                (found.ok_or(LoadError::NoStdSource)?, printed_sysroot)
             }
         };
-        let sysroot_src = Utf8PathBuf::from_path_buf(std_source.library.clone())
-            .map(AbsPathBuf::assert)
-            .map_err(|p| LoadError::Failed(format!("std source path is not UTF-8: {}", p.display())))?;
+        let utf8 = |path: PathBuf| {
+            Utf8PathBuf::from_path_buf(path)
+                .map(AbsPathBuf::assert)
+                .map_err(|p| LoadError::Failed(format!("a toolchain path is not UTF-8: {}", p.display())))
+        };
+        let sysroot_src = utf8(std_source.library.clone())?;
+        // The sysroot `rustc --print sysroot` gave is the one rust-analyzer would
+        // ask the same `rustc` for, in the same directory.
+        let sysroot = match printed_sysroot.map(utf8).transpose()? {
+            Some(printed) => RustLibSource::Path(printed),
+            None => RustLibSource::Discover,
+        };
         let cargo_config = CargoConfig {
-            sysroot: Some(RustLibSource::Discover),
+            sysroot: Some(sysroot),
             sysroot_src: Some(sysroot_src),
             all_targets: true,
             set_test: false,
@@ -200,8 +213,13 @@ impl Workspace {
             num_worker_threads: 1,
             proc_macro_processes: 1,
         };
-        let (mut db, vfs, proc_macro_server) = load_workspace_at(&root, &cargo_config, &load_config, progress)
-            .map_err(|err| LoadError::Failed(one_line(&err)))?;
+        // `rustc -vV` runs while rust-analyzer waits for cargo.
+        let (loaded, toolchain_version) = std::thread::scope(|scope| {
+            let version = scope.spawn(|| super::summary_cache::toolchain_version(&root));
+            let loaded = load_workspace_at(&root, &cargo_config, &load_config, progress);
+            (loaded, version.join().unwrap_or_default())
+        });
+        let (mut db, vfs, proc_macro_server) = loaded.map_err(|err| LoadError::Failed(one_line(&err)))?;
         keep_noalloc_attributes_unexpanded(&mut db);
         if options.leave_out_proc_macro_dependencies {
             leave_out_proc_macro_dependencies(&mut db);
@@ -216,6 +234,7 @@ impl Workspace {
             vfs,
             root,
             std_source,
+            toolchain_version,
             features: options.features.clone(),
             target: options.target.clone(),
             release: options.release,

@@ -264,7 +264,7 @@ pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
 /// features, the target and the profile, the engine build, and the settings that change
 /// verdicts (allowlist, panic policy).
 pub fn key_material_for(ws: &super::Workspace, config: &super::CheckConfig) -> Vec<String> {
-    let mut material = key_material(&ws.root, &ws.std_source.library);
+    let mut material = key_material(&ws.toolchain_version, &ws.root, &ws.std_source.library);
     material.push(format!("features {}", ws.features()));
     material.push(format!("target {}", ws.target().unwrap_or(std::env::consts::ARCH)));
     material.push(format!("profile {}", ws.profile()));
@@ -273,13 +273,20 @@ pub fn key_material_for(ws: &super::Workspace, config: &super::CheckConfig) -> V
     material
 }
 
-pub fn key_material(workspace_root: &Path, std_library: &Path) -> Vec<String> {
-    let toolchain = std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+/// What the toolchain's `rustc -vV` prints in the workspace (its version, commit
+/// and host); empty when it cannot run.
+pub fn toolchain_version(workspace_root: &Path) -> String {
+    std::process::Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
         .arg("-vV")
         .current_dir(workspace_root)
         .output()
         .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// `toolchain_version` is what `toolchain_version` gave for `workspace_root`.
+pub fn key_material(toolchain_version: &str, workspace_root: &Path, std_library: &Path) -> Vec<String> {
+    let toolchain = toolchain_version.to_owned();
     // The lock file sits at the cargo workspace's root, which may be above the
     // checked member.
     let lock = workspace_root
