@@ -27,6 +27,10 @@ use super::module_files::{self, ModuleFile};
 struct Schedule {
     ready: Vec<Crate>,
     waiting_on: FxHashMap<Crate, usize>,
+    /// How many crates wait, directly or not, for each crate's def map: of the
+    /// ready ones, the one most wait for is built first (`core`, before the
+    /// small crates that need nothing either).
+    waited_by: FxHashMap<Crate, usize>,
     left: usize,
     /// Threads building a def map now.
     working: usize,
@@ -64,7 +68,8 @@ impl Schedule {
     /// them: collecting an impls is not interrupted, and `std`'s def map would wait
     /// for it.
     fn next_job(&mut self, threads: usize) -> Option<Job> {
-        if let Some(krate) = self.ready.pop() {
+        let most_waited_for = (0..self.ready.len()).max_by_key(|&i| self.waited_by.get(&self.ready[i]).copied().unwrap_or(0));
+        if let Some(krate) = most_waited_for.map(|i| self.ready.swap_remove(i)) {
             self.working += 1;
             return Some(Job::DefMap(krate));
         }
@@ -138,9 +143,21 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         crates_to_read_ahead.push_back(krate);
         release_dependents(&dependents, &mut waiting, krate, |dependent| starting.push_back(dependent));
     }
+    // Dependents first: each crate's set is its direct dependents' and theirs.
+    let mut waiting_sets: FxHashMap<Crate, FxHashSet<Crate>> = FxHashMap::default();
+    for &krate in crates_to_read_ahead.iter().rev() {
+        let mut set = FxHashSet::default();
+        for dependent in dependents.get(&krate).into_iter().flatten() {
+            set.insert(*dependent);
+            set.extend(waiting_sets.get(dependent).into_iter().flatten().copied());
+        }
+        waiting_sets.insert(krate, set);
+    }
+    let waited_by = waiting_sets.into_iter().map(|(krate, set)| (krate, set.len())).collect();
     let schedule = Mutex::new(Schedule {
         ready,
         waiting_on,
+        waited_by,
         left: scope.len(),
         working: 0,
         impls_pending: VecDeque::new(),
