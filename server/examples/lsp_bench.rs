@@ -5,8 +5,12 @@
 //! ```sh
 //! cargo build --release --workspace --bins --examples
 //! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods|imports|traits|derives|traitdefs|text=ITEM] \
-//!     [--root PATTERN]... [--open FILE]
+//!     [--root PATTERN]... [--open FILE] [--loads K]
 //! ```
+//!
+//! `--loads K`: before the edit session, K - 1 more cold loads, each with a cache
+//! directory of its own, empty; the first-diagnostics times are then also given as
+//! the median (and range) of the K loads, steadier than one on a shared machine.
 //!
 //! `--root` gives roots as the `roots` setting does (a crate from the registry has no
 //! `// noalloc:root` lines); the edited file is then `--open` (relative to the
@@ -46,12 +50,13 @@ const ITEM_MODES: &[(&str, &str, &str)] = &[
 ];
 
 fn main() {
-    let (mut positional, mut roots, mut open) = (Vec::new(), Vec::new(), None);
+    let (mut positional, mut roots, mut open, mut loads) = (Vec::new(), Vec::new(), None, 1);
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--root" => roots.push(args.next().expect("--root PATTERN")),
             "--open" => open = Some(args.next().expect("--open FILE")),
+            "--loads" => loads = args.next().and_then(|k| k.parse::<usize>().ok()).filter(|&k| k > 0).expect("--loads K (K > 0)"),
             _ => positional.push(arg),
         }
     }
@@ -120,7 +125,18 @@ fn main() {
     };
     let options = json!({ "buildScripts": false, "roots": roots });
 
+    // The extra cold loads, each with an empty cache directory of its own.
+    let mut cold_loads: Vec<(Duration, Option<Duration>)> = (1..loads)
+        .map(|_| {
+            let cache = tempfile::tempdir().expect("temp dir");
+            let (mut child, mut session, all, open_file, _) =
+                Session::open_with(&server, &root, &lib, &text, &options, Some(cache.path()));
+            session.shutdown(&mut child);
+            (all, open_file)
+        })
+        .collect();
     let (mut child, mut session, first, open_file_first, loaded) = Session::open(&server, &root, &lib, &text, &options);
+    cold_loads.push((first, open_file_first));
     let pid = child.id();
     let rss_loaded = rss_kib(pid, "VmRSS");
 
@@ -210,6 +226,17 @@ fn main() {
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));
+    if loads > 1 {
+        let spread = |mut times: Vec<Duration>| {
+            times.sort();
+            format!("median {:.0} ms (from {:.0} to {:.0} ms)", ms(times[times.len() / 2]), ms(times[0]), ms(times[times.len() - 1]))
+        };
+        println!("over {loads} cold loads: load + first analysis + publish: {}", spread(cold_loads.iter().map(|&(all, _)| all).collect()));
+        let open_file: Vec<Duration> = cold_loads.iter().filter_map(|&(_, open_file)| open_file).collect();
+        if open_file.len() == loads {
+            println!("over {loads} cold loads: load + the open file's first diagnostics: {}", spread(open_file));
+        }
+    }
     if let (Some(loaded), Some(at)) = (loaded, open_file_first) {
         println!("load: {:.0} ms; after it, the open file's first diagnostics: {:.0} ms", ms(loaded), ms(at - loaded));
     }
@@ -270,7 +297,24 @@ impl Session {
         text: &str,
         options: &Value,
     ) -> (Child, Session, Duration, Option<Duration>, Option<Duration>) {
-        let mut child = Command::new(server)
+        Session::open_with(server, root, lib, text, options, None)
+    }
+
+    /// `open`, with the server's cache directory `cache_dir` when given (else the
+    /// one this process's environment names).
+    fn open_with(
+        server: &Path,
+        root: &Path,
+        lib: &Path,
+        text: &str,
+        options: &Value,
+        cache_dir: Option<&Path>,
+    ) -> (Child, Session, Duration, Option<Duration>, Option<Duration>) {
+        let mut command = Command::new(server);
+        if let Some(dir) = cache_dir {
+            command.env("NOALLOC_CACHE_DIR", dir);
+        }
+        let mut child = command
             .arg("--stdio")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
