@@ -2359,6 +2359,48 @@ fn a_glob_bringing_a_macro_and_an_inline_module_are_read_by_their_names() {
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
 }
 
+/// A library's macro a workspace file re-exports under another name (`pub use
+/// std::write as w;`) brings what it brings under that name too: `u_root`'s
+/// `w!(buf, "x")` is `buf.write_fmt(…)`, which an inherent method added under
+/// that name (`write_fmt`) takes over. No file spells `write_fmt`, nor `write`
+/// where the call is: the re-export spells `write` outside a body, which makes
+/// its file count in full (without that reading, `u_root`'s outcome was kept
+/// unasked, its finding stale).
+#[test]
+fn a_library_macro_renamed_in_the_workspace_brings_what_it_brings() {
+    use noalloc_ls::engine::{CheckConfig, LoadOptions};
+
+    let (_dir, root) = crate::temp_package(
+        "renamed_macro",
+        &[
+            ("src/lib.rs", "pub mod a;\npub mod c;\npub mod r;\npub mod t;\npub mod u;\n"),
+            ("src/a.rs", "// noalloc:root\npub fn a_root(x: usize) -> usize {\n    x + 1\n}\n"),
+            ("src/r.rs", "pub use std::write as w;\n"),
+            (
+                "src/t.rs",
+                "pub struct Buf(pub usize);\n\nimpl std::fmt::Write for Buf {\n    fn write_str(&mut self, s: &str) -> std::fmt::Result {\n        self.0 += s.len();\n        Ok(())\n    }\n}\n",
+            ),
+            (
+                "src/u.rs",
+                "use std::fmt::Write as _;\n\nuse crate::r::w;\n\n// noalloc:root\npub fn u_root(buf: &mut crate::t::Buf) -> bool {\n    w!(buf, \"x\").is_ok()\n}\n",
+            ),
+        ],
+    );
+    let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
+    let config = CheckConfig::default();
+    let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
+    let rows = finding_lines;
+    let first = c.analyze();
+    assert!(!rows(&first).iter().any(|(file, _)| file == "c.rs"), "{:?}", rows(&first));
+    let method = "impl crate::t::Buf {\n    pub fn write_fmt(&mut self, _: std::fmt::Arguments<'_>) -> std::fmt::Result {\n        self.0 += Vec::<u8>::with_capacity(8).capacity();\n        Ok(())\n    }\n}";
+    let added = c.adding(c_text, method);
+    let fresh = c.fresh();
+    assert!(rows(&fresh).iter().any(|(file, _)| file == "c.rs"), "the inherent method is called: {:?}", rows(&fresh));
+    assert_eq!((rows(&added), &added.roots), (rows(&fresh), &fresh.roots), "reused: {:?}", reused(&added));
+    let removed = c.edit(c_text);
+    assert_eq!((rows(&removed), &removed.roots), (rows(&first), &first.roots));
+}
+
 /// A name spelled after a library crate's module (`use std::io::Write;`,
 /// `&mut dyn std::io::Write`, `use std::fmt::{self, Write}`) names that
 /// module's item, none of the workspace's: a type added under the name has no
