@@ -47,31 +47,22 @@ pub fn discover(sysroot: Option<&Path>, rust_src_path: Option<&Path>, debian: &P
 /// workspace, and `RUST_SRC_PATH`. With it, the sysroot `rustc` printed, if it was
 /// asked: rust-analyzer, handed it, does not run `rustc` again for it.
 pub fn discover_from_env(workspace: &Path) -> (Option<StdSource>, Option<PathBuf>) {
-    let (sysroot, asked) = match std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
-        Some(path) => (Some(PathBuf::from(path)), None),
-        None => {
-            let printed = printed_sysroot(workspace);
-            (printed.clone(), printed)
-        }
-    };
+    let named = std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT").is_some();
+    let sysroot = toolchain_sysroot(workspace);
+    let printed = sysroot.clone().filter(|_| !named);
     let rust_src_path = std::env::var_os("RUST_SRC_PATH").map(PathBuf::from);
     // NOALLOC_DEBIAN_RUST_SRC moves the last fallback (for packagers, and for tests).
     let debian = std::env::var_os("NOALLOC_DEBIAN_RUST_SRC").map_or_else(|| PathBuf::from(DEBIAN_RUST_SRC), PathBuf::from);
-    (discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian), asked)
+    (discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian), printed)
 }
 
 /// The sysroot of the toolchain the workspace uses (its `rust-toolchain.toml`, else
 /// rustup's default). `NOALLOC_TOOLCHAIN_SYSROOT` names it instead of asking `rustc
 /// --print sysroot` (for packagers, and for tests).
 pub fn toolchain_sysroot(workspace: &Path) -> Option<PathBuf> {
-    match std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
-        Some(path) => Some(PathBuf::from(path)),
-        None => printed_sysroot(workspace),
+    if let Some(path) = std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
+        return Some(PathBuf::from(path));
     }
-}
-
-/// What `rustc --print sysroot`, run in the workspace, prints.
-fn printed_sysroot(workspace: &Path) -> Option<PathBuf> {
     let rustc = find_tool(Tool::Rustc).ok()?;
     let out = Command::new(rustc).args(["--print", "sysroot"]).current_dir(workspace).output().ok()?;
     if !out.status.success() {

@@ -284,8 +284,10 @@ pub fn toolchain_version(workspace_root: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// `toolchain_version` is what `toolchain_version` gave for `workspace_root`.
-pub fn key_material(toolchain_version: &str, workspace_root: &Path, std_library: &Path) -> Vec<String> {
+/// What every check of `workspace_root` keys its summaries by: the toolchain
+/// (`toolchain_version`, as printed when the workspace was loaded), std's source,
+/// the lock file, the manifest and the engine build.
+fn key_material(toolchain_version: &str, workspace_root: &Path, std_library: &Path) -> Vec<String> {
     let toolchain = toolchain_version.to_owned();
     // The lock file sits at the cargo workspace's root, which may be above the
     // checked member.
