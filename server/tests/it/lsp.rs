@@ -1932,15 +1932,12 @@ fn a_derive_an_import_shadows_is_not_read_as_the_compiler_s() {
     // Named apart from the other tests' `pm`: a path dependency inside the
     // package is a workspace member, whose artifact is named without its path,
     // so two `pm`s built at once in one target directory overwrite each other.
-    let manifest = "[package]\nname = \"shadowed\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\nshadowing_pm = { path = \"pm\" }\n";
-    let pm_manifest = "[package]\nname = \"shadowing_pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
     let pm = "use proc_macro::TokenStream;\n\n#[proc_macro_derive(Clone)]\npub fn clone(_: TokenStream) -> TokenStream {\n    \"pub fn made_by_a_derive() -> usize { Vec::<u8>::with_capacity(1).capacity() } #[macro_export] macro_rules! noalloc_made { () => { Vec::<u8>::with_capacity(2).capacity() }; }\".parse().unwrap()\n}\n";
-    let (_dir, root) = crate::temp_package(
+    let (_dir, root) = package_with_proc_macro_crate(
         "shadowed",
+        "shadowing_pm",
+        pm,
         &[
-            ("Cargo.toml", manifest),
-            ("pm/Cargo.toml", pm_manifest),
-            ("pm/src/lib.rs", pm),
             ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
             ("src/a.rs", "// noalloc:root\npub fn a_root() -> usize {\n    crate::c::made_by_a_derive()\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root() -> usize {\n    crate::noalloc_made!()\n}\n"),
@@ -2232,7 +2229,7 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
     let rows = finding_lines;
     let base = format!("{c_text}\npub mod child;\n");
-    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let reasons = finding_reasons;
     let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
     let unmapped = "call with no known callee: `{unknown}` (type inference did not resolve the call); call with no known callee: method `len` (type inference did not resolve it)";
     let first = c.edit(&base);
@@ -2296,7 +2293,7 @@ fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
-    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let reasons = finding_reasons;
     let unresolved = "call with no known callee: method `write_all` (type inference did not resolve it)";
     let first = c.analyze();
     assert_eq!(reasons(&first), vec![unresolved.to_owned(); 2]);
@@ -2479,18 +2476,15 @@ fn an_include_added_later_has_library_files_read_in_full() {
 fn a_derive_that_expands_to_impls_for_its_type_only_is_read() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
-    let manifest = "[package]\nname = \"derived\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = { path = \"pm\" }\n";
-    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
     let pm = "use proc_macro::{TokenStream, TokenTree};\n\n\
               fn name_of(input: TokenStream) -> String {\n    let mut tokens = input.into_iter().skip_while(|token| !matches!(token, TokenTree::Ident(it) if it.to_string() == \"struct\"));\n    tokens.nth(1).unwrap().to_string()\n}\n\n\
               #[proc_macro_derive(Impls)]\npub fn impls(input: TokenStream) -> TokenStream {\n    let name = name_of(input);\n    format!(\"const _: () = {{ extern crate core as _core; #[automatically_derived] impl _core::clone::Clone for {name} {{ fn clone(&self) -> Self {{ {name}(self.0) }} }} }};\").parse().unwrap()\n}\n\n\
               #[proc_macro_derive(Elsewhere)]\npub fn elsewhere(_: TokenStream) -> TokenStream {\n    \"impl crate::a::Grow for u8 { fn grow(&self) -> usize { ::std::vec::Vec::<u8>::with_capacity(8).capacity() } }\".parse().unwrap()\n}\n";
-    let (_dir, root) = crate::temp_package(
+    let (_dir, root) = package_with_proc_macro_crate(
         "derived",
+        "pm",
+        pm,
         &[
-            ("Cargo.toml", manifest),
-            ("pm/Cargo.toml", pm_manifest),
-            ("pm/src/lib.rs", pm),
             ("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n"),
             ("src/a.rs", "pub trait Grow {\n    fn grow(&self) -> usize;\n}\n\n// noalloc:root\npub fn a_root() -> usize {\n    1u8.grow()\n}\n"),
             ("src/b.rs", "// noalloc:root\npub fn b_root(x: usize) -> usize {\n    x + 1\n}\n"),
@@ -2499,7 +2493,7 @@ fn a_derive_that_expands_to_impls_for_its_type_only_is_read() {
     let options = LoadOptions::default();
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
-    let reasons = |analysis: &noalloc_ls::engine::Analysis| analysis.findings.iter().map(|f| f.reasons.join("; ")).collect::<Vec<_>>();
+    let reasons = finding_reasons;
     let first = c.analyze();
     assert_eq!(reasons(&first), vec!["call with no known callee: method `grow` (type inference did not resolve it)".to_owned()]);
     let impls = c.adding(c_text, "#[derive(pm::Impls)]\npub struct Derived(pub u32);");
@@ -2567,6 +2561,11 @@ impl<'a> EditsOfC<'a> {
     }
 }
 
+/// The reasons of each finding, joined, in the analysis's order.
+fn finding_reasons(analysis: &noalloc_ls::engine::Analysis) -> Vec<String> {
+    analysis.findings.iter().map(|f| f.reasons.join("; ")).collect()
+}
+
 /// The file name and line of each finding, sorted.
 fn finding_lines(analysis: &noalloc_ls::engine::Analysis) -> Vec<(String, u32)> {
     let mut lines: Vec<_> = analysis
@@ -2583,11 +2582,18 @@ fn finding_lines(analysis: &noalloc_ls::engine::Analysis) -> Vec<(String, u32)> 
 /// spells; and `pm::call_debugged!()`, which builds a call of std's `dbg!` so.
 /// `files`: the package's own.
 fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
-    let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\npm = {{ path = \"pm\" }}\n");
-    let pm_manifest = "[package]\nname = \"pm\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n";
     let pm = "use proc_macro::TokenStream;\n\n#[proc_macro]\npub fn call_built(_: TokenStream) -> TokenStream {\n    [\"crate::c::built\", \"_name()\"].concat().parse().unwrap()\n}\n\n\
               #[proc_macro]\npub fn call_debugged(_: TokenStream) -> TokenStream {\n    [\"::std::db\", \"g!(0usize)\"].concat().parse().unwrap()\n}\n";
-    let mut all = vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest), ("pm/src/lib.rs", pm)];
+    package_with_proc_macro_crate(name, "pm", pm, files)
+}
+
+/// A package `name` depending on a local procedural-macro crate named
+/// `pm_name`, under `pm/`, whose `src/lib.rs` is `pm_lib`. `files`: the
+/// package's own.
+fn package_with_proc_macro_crate(name: &str, pm_name: &str, pm_lib: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{pm_name} = {{ path = \"pm\" }}\n");
+    let pm_manifest = format!("[package]\nname = \"{pm_name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n");
+    let mut all = vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest.as_str()), ("pm/src/lib.rs", pm_lib)];
     all.extend_from_slice(files);
     crate::temp_package(name, &all)
 }
