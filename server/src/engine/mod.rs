@@ -18,6 +18,7 @@ mod judge;
 mod library_macros;
 mod on_every_core;
 pub mod module_files;
+pub mod expand_ahead;
 pub mod load;
 pub(crate) mod naming;
 mod parallel_names;

@@ -36,13 +36,14 @@ impl ModuleFile {
 }
 
 /// Every file of `krate`'s module tree that `read_ahead` finds from its root,
-/// their item trees built.
+/// their item trees built, in the order the def map reads them (a module's file,
+/// then its children's, in source order).
 pub fn files_of_crate(db: &dyn HirDatabase, krate: Crate) -> Vec<FileId> {
     let mut files = Vec::new();
     let mut stack = vec![ModuleFile::crate_root(db, krate)];
     while let Some(module) = stack.pop() {
         files.push(module.file);
-        stack.extend(read_ahead(db, &module));
+        stack.extend(read_ahead(db, &module).into_iter().rev());
     }
     files
 }
@@ -115,7 +116,7 @@ fn declared(
 }
 
 /// Whether no `#[cfg]` on `node` is off.
-fn enabled(node: &impl HasAttrs, cfg: &CfgOptions) -> bool {
+pub(crate) fn enabled(node: &impl HasAttrs, cfg: &CfgOptions) -> bool {
     node.attrs().all(|attr| match attr.meta() {
         Some(ast::Meta::CfgMeta(meta)) => {
             meta.cfg_predicate().is_none_or(|predicate| cfg.check(&CfgExpr::parse_from_ast(predicate)) != Some(false))

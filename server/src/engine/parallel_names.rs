@@ -4,8 +4,9 @@
 //! (rust-analyzer's own `parallel_prime_caches` works the same way, without the
 //! symbol indexes a check never reads). Only the workspace's crates and what they
 //! depend on are resolved. A thread with no def map to build meanwhile builds the
-//! item trees of the files the def maps to come will read (`module_files`):
-//! while `core`'s is built, nothing else can be.
+//! item trees of the files the def maps to come will read (`module_files`), then
+//! expands their macro calls (`expand_ahead`): while `core`'s is built, nothing
+//! else can be.
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -19,6 +20,7 @@ use ra_ap_ide_db::{
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::expand_ahead;
 use super::module_files::{self, ModuleFile};
 
 /// The crates left, those whose dependencies are done, and how many
@@ -52,6 +54,11 @@ struct Schedule {
     built: FxHashSet<Crate>,
     read_ahead_files: usize,
     read_ahead_time: Duration,
+    /// Then, once no file is left to read ahead, the crates whose macro calls
+    /// are to be expanded ahead, in the order their def maps can start.
+    crates_to_expand_ahead: VecDeque<Crate>,
+    expanded_ahead: usize,
+    expand_ahead_time: Duration,
 }
 
 impl Schedule {
@@ -95,11 +102,17 @@ impl Schedule {
                 }
                 continue;
             }
-            let krate = self.crates_to_read_ahead.pop_front()?;
+            let Some(krate) = self.crates_to_read_ahead.pop_front() else { break };
             if !self.built.contains(&krate) {
                 return Some(Job::ReadAheadFromRoot(krate));
             }
         }
+        while let Some(krate) = self.crates_to_expand_ahead.pop_front() {
+            if !self.built.contains(&krate) {
+                return Some(Job::ExpandAhead(krate));
+            }
+        }
+        None
     }
 }
 
@@ -108,6 +121,7 @@ enum Job {
     Impls(Crate),
     ReadAhead(ModuleFile),
     ReadAheadFromRoot(Crate),
+    ExpandAhead(Crate),
 }
 
 /// Builds the def map of every workspace crate and of every crate they depend
@@ -164,10 +178,13 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         collecting_impls: 0,
         panicked: None,
         read_ahead: Vec::new(),
+        crates_to_expand_ahead: crates_to_read_ahead.clone(),
         crates_to_read_ahead,
         built: FxHashSet::default(),
         read_ahead_files: 0,
         read_ahead_time: Duration::ZERO,
+        expanded_ahead: 0,
+        expand_ahead_time: Duration::ZERO,
     });
     let changed = Condvar::new();
     let lock = || schedule.lock().unwrap_or_else(|e| e.into_inner());
@@ -200,6 +217,17 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             }
             Job::ReadAhead(file) => module_files::read_ahead(db, file),
             Job::ReadAheadFromRoot(krate) => module_files::read_ahead(db, &ModuleFile::crate_root(db, *krate)),
+            Job::ExpandAhead(krate) => {
+                let files = module_files::files_of_crate(db, *krate);
+                // Until the crate's def map is built, or another can start.
+                let stop = || {
+                    let state = lock();
+                    state.built.contains(krate) || !state.ready.is_empty()
+                };
+                let expanded = expand_ahead::expand_ahead(db, *krate, &files, &stop);
+                lock().expanded_ahead += expanded.len();
+                Vec::new()
+            }
         }));
         let mut state = lock();
         match job {
@@ -222,6 +250,10 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             Job::ReadAhead(_) | Job::ReadAheadFromRoot(_) => {
                 state.read_ahead_files += 1;
                 state.read_ahead_time += started.elapsed();
+            }
+            Job::ExpandAhead(krate) => {
+                tracing::debug!("macro calls of {} expanded ahead for {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                state.expand_ahead_time += started.elapsed()
             }
         }
         match outcome {
@@ -256,6 +288,11 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         "item trees of {} files read ahead of their def maps in {} ms",
         schedule.read_ahead_files,
         schedule.read_ahead_time.as_millis()
+    );
+    tracing::debug!(
+        "{} macro calls expanded ahead of their def maps in {} ms",
+        schedule.expanded_ahead,
+        schedule.expand_ahead_time.as_millis()
     );
 }
 
