@@ -40,7 +40,8 @@ pub struct CargoSelection {
     /// profile's.
     #[arg(short = 'r', long, help_heading = "Compilation Options")]
     pub release: bool,
-    /// Threads for name resolution (default: every core, up to 8).
+    /// Threads for name resolution, and for walking ahead of the analysis on a
+    /// second core (default: every core, up to 8; `-j 1`: one thread).
     #[arg(short = 'j', long, value_name = "N", help_heading = "Compilation Options")]
     pub jobs: Option<std::num::NonZeroUsize>,
 }

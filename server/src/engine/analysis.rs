@@ -343,6 +343,17 @@ impl<'a> Analyzer<'a> {
             (0..roots.len()).filter(|&r| !placed[r]).partition(|&r| first_files.holds(&roots[r].location.file));
         order.extend(watched);
         order.extend(others);
+        // Until an analysis of this load has finished, nothing is in salsa's memos
+        // and every root is walked: a second core walks ahead from the far end of
+        // the order, unless summaries answer most of it (a cached one is read by
+        // this thread, which the walking ahead could not know).
+        let threads = super::parallel_names::threads(config.jobs);
+        let cold = cache.as_ref().is_none_or(|cache| cache.is_empty());
+        let walk_ahead = (threads > 1 && roots.len() > 1 && cold && !self.ws.analysis_finished()).then(|| {
+            let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
+            super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics)
+        });
+        let walk_ahead = walk_ahead.flatten();
         let mut put_off = VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
@@ -371,6 +382,9 @@ impl<'a> Analyzer<'a> {
             // `read_before`, for a root put off: the walks it read when it was
             // reached first, which its kept reaches are judged from.
             let (r, probe, kept, read_before) = if let Some(&r) = order.get(next_in_order) {
+                if let Some(walk_ahead) = &walk_ahead {
+                    walk_ahead.analysis_at(next_in_order);
+                }
                 next_in_order += 1;
                 let probe = !unsealed.is_empty() && !first_files.holds(&roots[r].location.file);
                 (r, probe, None, None)
@@ -437,7 +451,7 @@ impl<'a> Analyzer<'a> {
                         let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
                         let is_local = |node: &Node<'_>| is_local(db, node);
                         let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-                        let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows };
+                        let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows, stop: None };
                         let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
                         reach_time += reach_started.elapsed();
                         if reach.truncated {
@@ -660,6 +674,10 @@ impl<'a> Analyzer<'a> {
         } else {
             None
         };
+        if let Some(walk_ahead) = walk_ahead {
+            analysis.timings.roots_walked_ahead = walk_ahead.finish();
+        }
+        self.ws.note_analysis_finished();
         if let Some(cache) = cache.as_mut() {
             if let Err(err) = cache.save() {
                 tracing::warn!("could not write {}: {err}", cache.path().display());
@@ -1310,7 +1328,7 @@ pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<Functio
 }
 
 /// A workspace function, or a closure defined in one.
-fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
+pub(crate) fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
     let krate = match *node {
         Node::Fn { func, .. } => func.krate(db),
         Node::Closure { closure, .. } => match super::walk_env::body_crate(db, closure.loc(db).owner) {

@@ -149,6 +149,9 @@ pub struct Workspace {
     /// Every crate's names were resolved up front once (`parallel_names`): std's
     /// and the dependencies' do not change while the workspace stays loaded.
     names_resolved: std::sync::atomic::AtomicBool,
+    /// An analysis of this load ran to its end: salsa holds the walks of its
+    /// roots (`walk_ahead` helps only the analyses before).
+    analysis_finished: std::sync::atomic::AtomicBool,
     /// Milliseconds spent resolving names before an analysis began (checking
     /// `--root` patterns), for that analysis's timings to report.
     names_ms_before_analysis: std::sync::atomic::AtomicU64,
@@ -242,6 +245,7 @@ impl Workspace {
             proc_macro_server,
             deferred_intrinsics,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
+            analysis_finished: std::sync::atomic::AtomicBool::new(false),
             names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -279,6 +283,15 @@ impl Workspace {
             resolve();
             self.names_resolved.store(true, Ordering::Release);
         }
+    }
+
+    /// Whether an analysis of this load ran to its end.
+    pub(crate) fn analysis_finished(&self) -> bool {
+        self.analysis_finished.load(std::sync::atomic::Ordering::Acquire)
+    }
+
+    pub(crate) fn note_analysis_finished(&self) {
+        self.analysis_finished.store(true, std::sync::atomic::Ordering::Release);
     }
 
     /// Notes time spent resolving names before an analysis began.

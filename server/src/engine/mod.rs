@@ -34,6 +34,7 @@ mod subst;
 pub mod summary_cache;
 pub(crate) mod walk;
 mod walk_env;
+mod walk_ahead;
 
 use std::path::PathBuf;
 
@@ -60,7 +61,8 @@ pub struct CheckConfig {
     /// Cut only the call into the panic machinery, not what a panic path computes
     /// before it (`--strict-panics`, setting `strict-panics = true`).
     pub strict_panics: bool,
-    /// Threads that resolve names (`--jobs`); `None` uses every core this process
+    /// Threads that resolve names, and whether a second core walks ahead of the
+    /// first analysis of a load (`--jobs`); `None` uses every core this process
     /// may run on, up to 8.
     pub jobs: Option<std::num::NonZeroUsize>,
 }
@@ -310,7 +312,8 @@ pub struct Timings {
     pub analysis_ms: u128,
     /// Building the roots' reaches: walking bodies, inference included.
     pub reach_ms: u128,
-    /// rust-analyzer's type inference of the bodies walked (part of `reach_ms`).
+    /// rust-analyzer's type inference of the bodies walked (part of `reach_ms`), on
+    /// the analysis's thread.
     pub inference_ms: u128,
     /// rust-analyzer's name resolution of the workspace's crates and what they
     /// import (std's included): its def maps.
@@ -343,6 +346,10 @@ pub struct Timings {
     /// since touched only functions no other code names (`item_edits`).
     #[serde(default)]
     pub roots_reused_unasked: usize,
+    /// Roots a second core reached from the far end of the order while this
+    /// analysis reached the others (`walk_ahead`; the first analysis of a load).
+    #[serde(default)]
+    pub roots_walked_ahead: usize,
 }
 
 /// The answer for a workspace.

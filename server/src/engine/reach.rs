@@ -289,6 +289,9 @@ pub(crate) struct ReachPolicy<'a> {
     /// Whether a function is on the allowlist as `growth:`: a call to it grows its
     /// receiver, as `Vec::push` does.
     pub grows: &'a dyn Fn(FunctionId) -> bool,
+    /// When set, the reach ends at the next vertex, truncated (`walk_ahead`: the
+    /// analysis it walks ahead of is done).
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 /// Every vertex reachable from `root`, with open calls resolved to a fixpoint.
@@ -358,7 +361,8 @@ pub(crate) fn reach<'db>(
     loop {
         while let Some(v) = queue.pop() {
             walked_count += 1;
-            if walked_count > MAX_NODES_PER_ROOT {
+            let stopped = policy.stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
+            if walked_count > MAX_NODES_PER_ROOT || stopped {
                 reach.truncated = true;
                 queue.clear();
                 break;

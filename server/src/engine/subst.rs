@@ -35,6 +35,24 @@ impl<'db> Instantiate<'db> {
     }
 }
 
+/// Empties this thread's trait-solver cache after a normalization of ours
+/// failed. rust-analyzer 0.0.348's solver keeps its answers in a cache per
+/// thread, shared by every inference that thread runs, and a normalization
+/// outside a body can fail where the same goal inside one holds: `precision`'s
+/// `<[u32; 4] as smallvec::Array>::Item`, normalized before any body had
+/// solved it (depending on where the workspace lies on disk), failed, and
+/// the next inference on that thread then left `SmallVec::extend_from_slice`
+/// unresolved; asked after an inference had solved it, it gives `u32`. Kept,
+/// the failure would make a body's inference depend on which thread walked
+/// what before it (`walk_ahead`). Fails on no goal of the fixtures otherwise,
+/// so the cache is rarely lost. The emptied cache is set up again for the
+/// database and revision at hand, as rust-analyzer's solver expects of the
+/// cache of a solve under way.
+fn forget_failed_solve(interner: DbInterner<'_>, env: ParamEnvAndCrate<'_>) {
+    hir_ty::next_solver::clear_tls_solver_cache();
+    DbInterner::new_with(interner.db(), env.krate);
+}
+
 impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
     fn cx(&self) -> DbInterner<'db> {
         self.infcx.interner
@@ -53,7 +71,10 @@ impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
                         let normalized = normalized.replace_infer_with_error(self.infcx.interner);
                         if normalized == ty { ty } else { normalized.super_fold_with(self) }
                     }
-                    Err(_) => ty,
+                    Err(_) => {
+                        forget_failed_solve(self.infcx.interner, self.env);
+                        ty
+                    }
                 }
             }
             TyKind::Param(param) => match self.args.as_slice().get(param.index as usize).and_then(|arg| arg.ty()) {

@@ -1272,7 +1272,9 @@ fn an_edit_re_walks_only_the_edited_body() {
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let ws = Workspace::load(&root, &options, &|_| {}).expect("fixture loads");
     let mut live = LiveWorkspace::new(ws);
-    let config = CheckConfig::default();
+    // One thread: the walks counted are this thread's, and a second core walking
+    // ahead of the first analysis (engine/walk_ahead.rs) would run some of them.
+    let config = CheckConfig { jobs: std::num::NonZeroUsize::new(1), ..CheckConfig::default() };
     let analyze = |live: &mut LiveWorkspace| {
         let before = walks_executed();
         let analysis = live.analyze_here(&config).unwrap().unwrap();

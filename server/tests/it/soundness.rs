@@ -360,6 +360,30 @@ fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
     assert_eq!(check(1), check(3));
 }
 
+/// The first analysis of a load with a second core walking ahead of it
+/// (`engine/walk_ahead.rs`) gives the findings of one thread, run after run. On
+/// `precision` it had left `SmallVec::extend_from_slice` unresolved in 6 runs of
+/// 10 while a normalization of ours that failed stayed in a thread's
+/// trait-solver cache (`engine/subst.rs`, `forget_failed_solve`).
+#[test]
+fn the_analysis_walked_ahead_on_a_second_core_gives_the_findings_of_one_thread() {
+    let check = |jobs: usize| {
+        let ws = Workspace::load(&test_data("precision"), &LoadOptions::default(), &|_| {}).expect("fixture loads");
+        let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+        let analysis = analyze(&ws, &config);
+        let rendered = render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
+        (rendered, analysis.timings.roots_walked_ahead)
+    };
+    let (one_thread, walked_ahead) = check(1);
+    assert_eq!(walked_ahead, 0);
+    assert!(one_thread.contains("smallvec_extend_room_for_one_allocates: may grow"), "{one_thread}");
+    for _ in 0..3 {
+        let (two_threads, walked_ahead) = check(2);
+        assert!(walked_ahead > 0, "the second core reached no root");
+        assert_eq!(two_threads, one_thread);
+    }
+}
+
 /// A generic root is checked at every instantiation the workspace makes, however
 /// the call is written (plainly, under a rename, by a macro of another module),
 /// when the search reads the bodies of more functions than one thread does
