@@ -44,8 +44,11 @@ impl<'db> Instantiate<'db> {
 /// the next inference on that thread then left `SmallVec::extend_from_slice`
 /// unresolved; asked after an inference had solved it, it gives `u32`. Kept,
 /// the failure would make a body's inference depend on which thread walked
-/// what before it (`walk_ahead`). Fails on no goal of the fixtures otherwise,
-/// so the cache is rarely lost. The emptied cache is set up again for the
+/// what before it (`walk_ahead`). Few normalizations fail (a cold check of
+/// `specifics` none, of `soundness` two, of `precision` none to three,
+/// depending on which thread got where first), so the cache is rarely lost.
+/// Ours stays failed: the alias it leaves stands for anything (`resolve`),
+/// the sound side. The emptied cache is set up again for the
 /// database and revision at hand, as rust-analyzer's solver expects of the
 /// cache of a solve under way.
 fn forget_failed_solve(interner: DbInterner<'_>, env: ParamEnvAndCrate<'_>) {
@@ -72,6 +75,8 @@ impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
                         if normalized == ty { ty } else { normalized.super_fold_with(self) }
                     }
                     Err(_) => {
+                        // `NOALLOC_LOG=noalloc_ls::engine::subst=debug`: how often.
+                        tracing::debug!("normalizing {ty:?} failed: the thread's solver cache is emptied");
                         forget_failed_solve(self.infcx.interner, self.env);
                         ty
                     }
