@@ -345,11 +345,11 @@ impl<'a> Analyzer<'a> {
         order.extend(others);
         // Until an analysis of this load has finished, nothing is in salsa's memos
         // and every root is walked: a second core walks ahead from the far end of
-        // the order, unless summaries answer most of it (a cached one is read by
-        // this thread, which the walking ahead could not know).
+        // the order. It reads no summary (the cache is this thread's), yet helps a
+        // check over summaries too: the bodies they cannot answer (the
+        // workspace's, std's instances over its types) are among those it infers.
         let threads = super::parallel_names::threads(config.jobs);
-        let cold = cache.as_ref().is_none_or(|cache| cache.is_empty());
-        let walk_ahead = (threads > 1 && roots.len() > 1 && cold && !self.ws.analysis_finished()).then(|| {
+        let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished()).then(|| {
             let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
             super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics)
         });
