@@ -345,13 +345,13 @@ impl<'a> Analyzer<'a> {
         order.extend(others);
         // Until an analysis of this load has finished, nothing is in salsa's memos
         // and every root is walked: a second core walks ahead from the far end of
-        // the order. It reads no summary (the cache is this thread's), yet helps a
-        // check over summaries too: the bodies they cannot answer (the
-        // workspace's, std's instances over its types) are among those it infers.
+        // the order, stopping where a summary read so far answers, as this thread
+        // does (it infers no body a summary stands in for).
         let threads = super::parallel_names::threads(config.jobs);
         let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished()).then(|| {
             let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
-            super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics)
+            let summaries = cache.as_deref().map(SummaryCache::read_only_copy);
+            super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
         });
         let walk_ahead = walk_ahead.flatten();
         let mut put_off = VecDeque::new();

@@ -221,6 +221,12 @@ impl SummaryCache {
         }
     }
 
+    /// A copy of the summaries read so far, for a reach on another thread
+    /// (`walk_ahead`) to stop where this one would; never saved.
+    pub(crate) fn read_only_copy(&self) -> SummaryCache {
+        SummaryCache { path: self.path.clone(), entries: self.entries.clone(), dirty: false, hits: 0 }
+    }
+
     /// Writes the file if anything was added.
     pub fn save(&mut self) -> std::io::Result<()> {
         if !self.dirty {

@@ -25,6 +25,7 @@ use rustc_type_ir::inherent::GenericArgs as _;
 use super::{
     reach::{self, ReachPolicy},
     resolve, roots,
+    summary_cache::SummaryCache,
     walk::{CallGraph, Node},
 };
 
@@ -41,8 +42,14 @@ pub(crate) struct WalkAhead {
 impl WalkAhead {
     /// Starts walking ahead of an analysis that takes the roots `order` in that
     /// order (`None` for one this thread skips: a root with explicit arguments,
-    /// checked at them). None when no thread can be started.
-    pub(crate) fn start(db: &RootDatabase, order: Vec<Option<FunctionId>>, strict_panics: bool) -> Option<WalkAhead> {
+    /// checked at them), over the `summaries` it reads. None when no thread can
+    /// be started.
+    pub(crate) fn start(
+        db: &RootDatabase,
+        order: Vec<Option<FunctionId>>,
+        strict_panics: bool,
+        mut summaries: Option<SummaryCache>,
+    ) -> Option<WalkAhead> {
         let stop = Arc::new(AtomicBool::new(false));
         let analysis_at = Arc::new(AtomicUsize::new(0));
         let db = db.clone();
@@ -55,8 +62,10 @@ impl WalkAhead {
                 hir::attach_db(&db, || {
                     // A cancellation (an edit) or a panic ends the walking ahead, not
                     // the analysis, which meets its own.
-                    std::panic::catch_unwind(AssertUnwindSafe(|| walk_ahead(&db, &order, strict_panics, &thread_stop, &thread_at)))
-                        .unwrap_or(0)
+                    std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        walk_ahead(&db, &order, strict_panics, summaries.as_mut(), &thread_stop, &thread_at)
+                    }))
+                    .unwrap_or(0)
                 })
             })
             .ok()?;
@@ -87,7 +96,14 @@ impl Drop for WalkAhead {
 
 /// Reaches the roots of `order` from the last, while the analysis is short of
 /// them and not done. Returns how many it reached.
-fn walk_ahead(db: &RootDatabase, order: &[Option<FunctionId>], strict_panics: bool, stop: &AtomicBool, analysis_at: &AtomicUsize) -> usize {
+fn walk_ahead(
+    db: &RootDatabase,
+    order: &[Option<FunctionId>],
+    strict_panics: bool,
+    mut summaries: Option<&mut SummaryCache>,
+    stop: &AtomicBool,
+    analysis_at: &AtomicUsize,
+) -> usize {
     let db: &dyn HirDatabase = db;
     let Some(first) = order.iter().flatten().next() else { return 0 };
     let mut graph = CallGraph::new(db, first.krate(db));
@@ -109,7 +125,7 @@ fn walk_ahead(db: &RootDatabase, order: &[Option<FunctionId>], strict_panics: bo
         }
         let env = roots::env_of(db, func);
         let outside = resolve::outside_of_params(&mut graph, func, args, env);
-        reach::reach(&mut graph, Node::Fn { func, args }, env, outside, &policy, None, &mut walked);
+        reach::reach(&mut graph, Node::Fn { func, args }, env, outside, &policy, summaries.as_deref_mut(), &mut walked);
         reached += 1;
     }
     reached
