@@ -346,18 +346,22 @@ fn a_derived_call_without_its_derive_is_no_known_callee() {
     assert!(!unknown.is_empty(), "{:#?}", analysis.findings);
 }
 
+/// `fixture` loaded afresh (nothing in salsa's memos) and checked on `jobs`
+/// threads: the findings, short, and the analysis.
+fn check_freshly_loaded(fixture: &str, jobs: usize) -> (String, Analysis) {
+    let ws = Workspace::load(&test_data(fixture), &LoadOptions::default(), &|_| {}).expect("fixture loads");
+    let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+    let analysis = analyze(&ws, &config);
+    (render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0), analysis)
+}
+
 /// Name resolution on one thread and on several (`--jobs`) gives the same findings,
 /// each on a freshly loaded workspace so that neither reads the other's def maps.
 #[test]
 fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
-    let check = |jobs: usize| {
-        let ws = Workspace::load(&test_data("example"), &LoadOptions::default(), &|_| {}).expect("fixture loads");
-        let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
-        let analysis = analyze(&ws, &config);
-        assert!(!analysis.findings.is_empty(), "the example has findings");
-        render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0)
-    };
-    assert_eq!(check(1), check(3));
+    let (one_thread, analysis) = check_freshly_loaded("example", 1);
+    assert!(!analysis.findings.is_empty(), "the example has findings");
+    assert_eq!(check_freshly_loaded("example", 3).0, one_thread);
 }
 
 /// The first analysis of a load with a second core walking ahead of it
@@ -367,19 +371,12 @@ fn names_resolved_on_one_thread_or_several_give_the_same_findings() {
 /// trait-solver cache (`engine/subst.rs`, `forget_failed_solve`).
 #[test]
 fn the_analysis_walked_ahead_on_a_second_core_gives_the_findings_of_one_thread() {
-    let check = |jobs: usize| {
-        let ws = Workspace::load(&test_data("precision"), &LoadOptions::default(), &|_| {}).expect("fixture loads");
-        let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
-        let analysis = analyze(&ws, &config);
-        let rendered = render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
-        (rendered, analysis.timings.roots_walked_ahead)
-    };
-    let (one_thread, walked_ahead) = check(1);
-    assert_eq!(walked_ahead, 0);
+    let (one_thread, analysis) = check_freshly_loaded("precision", 1);
+    assert_eq!(analysis.timings.roots_walked_ahead, 0);
     assert!(one_thread.contains("smallvec_extend_room_for_one_allocates: may grow"), "{one_thread}");
     for _ in 0..3 {
-        let (two_threads, walked_ahead) = check(2);
-        assert!(walked_ahead > 0, "the second core reached no root");
+        let (two_threads, analysis) = check_freshly_loaded("precision", 2);
+        assert!(analysis.timings.roots_walked_ahead > 0, "the second core reached no root");
         assert_eq!(two_threads, one_thread);
     }
 }
