@@ -215,8 +215,10 @@ impl Settings {
             scratch: self.scratch.clone(),
             strict_panics: self.strict_panics,
             // Names resolved up front on every core, as `--check` does (the first
-            // diagnostics of `specifics` come 0.4-1.2 s sooner). On glibc's malloc
-            // this made every later edit 10-15 % slower; see `allocator`.
+            // diagnostics of `specifics` come 0.4-1.2 s sooner), and a second core
+            // walking ahead of the first analysis (0.4-0.5 s sooner again). On
+            // glibc's malloc this made every later edit 10-15 % slower; see
+            // `allocator`.
             jobs: None,
             ..CheckConfig::default()
         }
