@@ -348,12 +348,13 @@ impl<'a> Analyzer<'a> {
         // the order, stopping where a summary read so far answers, as this thread
         // does (it infers no body a summary stands in for).
         let threads = super::parallel_names::threads(config.jobs);
-        let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished()).then(|| {
-            let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
-            let summaries = cache.as_deref().map(SummaryCache::read_only_copy);
-            super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
-        });
-        let walk_ahead = walk_ahead.flatten();
+        let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished())
+            .then(|| {
+                let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
+                let summaries = cache.as_deref().map(SummaryCache::read_only_copy);
+                super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
+            })
+            .flatten();
         let mut put_off = VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
@@ -425,7 +426,7 @@ impl<'a> Analyzer<'a> {
                         root_name = format!("{root_name}::<{}>", root.args.join(", "));
                         // Read once already when the roots were collected.
                         explicit.into_iter().collect()
-                    } else if identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+                    } else if roots::is_generic(identity) {
                         keepable = false;
                         analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
                         let local = local_functions.get_or_insert_with(|| {

@@ -136,6 +136,12 @@ impl CheckConfig {
     }
 }
 
+/// A thread that asks rust-analyzer, named `name`: macro expansion and inference
+/// recurse deeply, so each gets 64 MiB of stack.
+pub fn analysis_thread(name: &str) -> std::thread::Builder {
+    std::thread::Builder::new().name(name.to_owned()).stack_size(64 << 20)
+}
+
 /// The user cache directory for summaries: `NOALLOC_CACHE_DIR`, else the
 /// platform's cache directory (`~/.cache/noalloc` on Linux).
 pub fn default_cache_dir() -> Option<PathBuf> {

@@ -1,8 +1,8 @@
 //! Work that reads the same on any thread (parsing, a body's syntax or lowered
 //! form, hashing a file), spread over the cores in runs: each thread takes one run
 //! of the items, so neighbours share their files' parses. Never type inference:
-//! rust-analyzer 0.0.348's inference results depend on the thread that computes
-//! them (ARCHITECTURE.md, Decisions), so the reach stays on one thread.
+//! which thread infers a body first is `walk_ahead`'s, whose answers the analysis
+//! confirms (ARCHITECTURE.md, Decisions).
 
 use std::panic::AssertUnwindSafe;
 
@@ -28,10 +28,7 @@ pub(crate) fn map<T: Sync, R: Send>(
         let helpers: Vec<_> = runs
             .map(|items| {
                 let db = db.clone();
-                let spawned = std::thread::Builder::new()
-                    .name("noalloc-worker".to_owned())
-                    // Macro expansion recurses deeply: the stack the analysis thread has.
-                    .stack_size(64 << 20)
+                let spawned = super::analysis_thread("noalloc-worker")
                     .spawn_scoped(scope, move || hir::attach_db(&db, || run_of(&db, items)));
                 (items, spawned)
             })

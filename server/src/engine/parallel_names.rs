@@ -269,10 +269,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         for _ in 1..threads.max(1) {
             let db = db.clone();
             let work = &work;
-            // Macro expansion recurses deeply: the stack the analysis thread has.
-            let spawned = std::thread::Builder::new()
-                .name("noalloc-names".to_owned())
-                .stack_size(64 << 20)
+            let spawned = super::analysis_thread("noalloc-names")
                 .spawn_scoped(threads_scope, move || hir::attach_db(&db, || work(&db)));
             if spawned.is_err() {
                 break;

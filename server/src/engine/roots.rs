@@ -633,6 +633,12 @@ fn instantiated_out_of_sight(db: &dyn HirDatabase, func: FunctionId) -> bool {
     implemented_trait(db, func).is_some_and(|trait_| !hir_def::GenericDefId::TraitId(trait_).krate(db).data(db).origin.is_local())
 }
 
+/// Whether `identity` (a function's own parameters) has type or const
+/// parameters: a generic root, checked at its instantiations, not at itself.
+pub(crate) fn is_generic(identity: GenericArgs<'_>) -> bool {
+    identity.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some())
+}
+
 /// The param env `func`'s body is checked in.
 pub(crate) fn env_of<'db>(db: &'db dyn HirDatabase, func: FunctionId) -> ParamEnvAndCrate<'db> {
     ParamEnvAndCrate { param_env: db.trait_environment(func.into()), krate: func.krate(db) }

@@ -18,9 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use hir::db::HirDatabase;
 use hir_def::{FunctionId, HasModule};
 use hir_ty::next_solver::{GenericArgs, SolverDefId};
+use rustc_type_ir::inherent::GenericArgs as _;
 use ra_ap_ide_db::RootDatabase;
 use rustc_hash::FxHashSet;
-use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
     reach::{self, ReachPolicy},
@@ -54,10 +54,7 @@ impl WalkAhead {
         let analysis_at = Arc::new(AtomicUsize::new(0));
         let db = db.clone();
         let (thread_stop, thread_at) = (stop.clone(), analysis_at.clone());
-        let thread = std::thread::Builder::new()
-            .name("noalloc-walk-ahead".to_owned())
-            // Macro expansion and inference recurse deeply: the analysis thread's stack.
-            .stack_size(64 << 20)
+        let thread = super::analysis_thread("noalloc-walk-ahead")
             .spawn(move || {
                 hir::attach_db(&db, || {
                     // A cancellation (an edit) or a panic ends the walking ahead, not
@@ -120,7 +117,7 @@ fn walk_ahead(
         let Some(func) = *func else { continue };
         // A generic root is reached at the instantiations the analysis finds.
         let args = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(func));
-        if args.iter().any(|arg| arg.ty().is_some() || arg.konst().is_some()) {
+        if roots::is_generic(args) {
             continue;
         }
         let env = roots::env_of(db, func);

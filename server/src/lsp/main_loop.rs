@@ -1032,9 +1032,7 @@ impl Server {
         let options = self.settings.load_options();
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
-        let spawned = std::thread::Builder::new()
-            .name("noalloc-load".to_owned())
-            .stack_size(64 << 20)
+        let spawned = crate::engine::analysis_thread("noalloc-load")
             .spawn(move || {
                 let started = Instant::now();
                 let progress_tasks = tasks.clone();
@@ -1114,9 +1112,7 @@ impl Server {
             opened.load == load && opened.generation == generation && opened.config == format!("{config:?}")
         });
         let config_shown = names_first.then(|| format!("{config:?}"));
-        let spawned = std::thread::Builder::new()
-            .name("noalloc-analysis".to_owned())
-            .stack_size(64 << 20)
+        let spawned = crate::engine::analysis_thread("noalloc-analysis")
             .spawn(move || {
                 let started = Instant::now();
                 let store = match opened {
