@@ -527,6 +527,7 @@ impl<'a> Report<'a> {
             diff: &[],
             function: error.function.as_deref(),
             roots: &error.roots,
+            panic: error.panic.as_ref(),
         });
         let disagreements = self.disagreements.iter().map(|d| ErrorLine {
             code: d.code,
@@ -535,6 +536,7 @@ impl<'a> Report<'a> {
             diff: &d.diff,
             function: d.function.as_deref(),
             roots: &[],
+            panic: None,
         });
         engine_errors.chain(disagreements).collect()
     }
@@ -548,6 +550,8 @@ struct ErrorLine<'a> {
     diff: &'a [String],
     function: Option<&'a str>,
     roots: &'a [String],
+    /// An internal error's panic.
+    panic: Option<&'a engine::PanicReport>,
 }
 
 /// Renders an analysis in the chosen format.
@@ -645,6 +649,9 @@ fn error_json(paths: &Paths<'_>, error: &ErrorLine<'_>) -> serde_json::Value {
     if !error.diff.is_empty() {
         value["diff"] = json!(error.diff);
     }
+    if let Some(panic) = error.panic {
+        value["panic"] = json!({"message": panic.message, "location": panic.location});
+    }
     value
 }
 
@@ -669,6 +676,7 @@ fn render_json(paths: &Paths<'_>, report: &Report<'_>, elapsed_ms: u128) -> Stri
         "roots": analysis.roots.len(),
         "findings": report.findings.len(),
         "errors": errors.len(),
+        "internal_errors": errors.iter().filter(|error| error.panic.is_some()).count(),
         "baselined": report.baselined.unwrap_or(0),
         "functions_checked": analysis.functions_checked,
         "elapsed_ms": elapsed_ms,

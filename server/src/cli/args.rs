@@ -236,8 +236,30 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
 
 /// What both binaries do once their flags are parsed: `--explain`, or the check of
 /// the workspace at `path` (or the one `--manifest-path` or the current directory
-/// is in). Returns the exit status.
+/// is in). Returns the exit status. Runs on a thread with the stack every thread
+/// that asks rust-analyzer has (`engine::analysis_thread`), not `main`'s 8 MiB; a
+/// panic outside any one root's check (loading, name resolution) is exit 2 with
+/// its message, never an abort. A root's own panic is that root's error finding.
 pub fn run_check(path: Option<&Path>, args: &CheckArgs) -> i32 {
+    crate::engine::note_panic_locations();
+    let checked = std::thread::scope(|scope| {
+        crate::engine::analysis_thread("noalloc-check").spawn_scoped(scope, || run_check_here(path, args)).map(|thread| thread.join())
+    });
+    match checked {
+        Ok(Ok(code)) => code,
+        Ok(Err(payload)) => {
+            let caught = crate::engine::caught_panic(payload);
+            eprintln!("error: internal error, the check could not run: {caught}");
+            super::EXIT_COULD_NOT_RUN
+        }
+        Err(err) => {
+            eprintln!("error: could not start the checking thread: {err}");
+            super::EXIT_COULD_NOT_RUN
+        }
+    }
+}
+
+fn run_check_here(path: Option<&Path>, args: &CheckArgs) -> i32 {
     let CheckArgs { selection, output, flags } = args;
     let stdout = &mut std::io::stdout().lock();
     // Not locked: `-v` prints rust-analyzer's progress from its loading threads.

@@ -277,7 +277,7 @@ impl Snapshot {
             }
             Err(payload) => Err(match payload.downcast::<Cancelled>() {
                 Ok(_) => AnalysisFailure::Cancelled,
-                Err(payload) => AnalysisFailure::Panicked(panic_message(&*payload)),
+                Err(payload) => AnalysisFailure::Panicked(super::panics::message_of(&*payload)),
             }),
         }
     }
@@ -341,15 +341,5 @@ fn inject_panic_for_tests() {
     );
     if LEFT.fetch_sub(1, Ordering::SeqCst) > 0 {
         panic!("injected by NOALLOC_INJECT_ANALYSIS_PANICS");
-    }
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_owned()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "a panic without a message".to_owned()
     }
 }

@@ -21,6 +21,7 @@ pub mod module_files;
 pub mod expand_ahead;
 pub mod load;
 pub(crate) mod naming;
+mod panics;
 mod parallel_names;
 mod reach;
 mod resolve;
@@ -40,6 +41,7 @@ use std::path::PathBuf;
 
 pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
+pub use panics::{note_panic_locations, CaughtPanic};
 pub use root_reuse::RootMemos;
 pub use roots::wildcard_match;
 pub use stored_analysis::AnalysisStore;
@@ -133,6 +135,17 @@ impl CheckConfig {
             }
         }
         Ok(self)
+    }
+}
+
+/// What a panic caught outside any root's check said, and where (`panics`).
+pub fn caught_panic(payload: Box<dyn std::any::Any + Send>) -> CaughtPanic {
+    match panics::classify(payload) {
+        panics::Unwound::Panicked(caught) => caught,
+        panics::Unwound::PanicElsewhere => {
+            CaughtPanic { message: "a query panicked on another thread".to_owned(), location: None }
+        }
+        panics::Unwound::Cancelled(_) => CaughtPanic { message: "cancelled".to_owned(), location: None },
     }
 }
 
@@ -230,6 +243,9 @@ pub enum ErrorKind {
     MalformedDirective,
     /// An exemption on a reached line that lets nothing through.
     UnusedExemption,
+    /// Checking a root panicked (in noalloc or in rust-analyzer): that root has no
+    /// verdict; the others were checked.
+    InternalError,
 }
 
 impl ErrorKind {
@@ -237,6 +253,7 @@ impl ErrorKind {
         match self {
             ErrorKind::MalformedDirective => "malformed-directive",
             ErrorKind::UnusedExemption => "unused-exemption",
+            ErrorKind::InternalError => "internal-error",
         }
     }
 }
@@ -266,6 +283,17 @@ pub struct ErrorFinding {
     pub function: Option<String>,
     /// The roots that reach that function.
     pub roots: Vec<String>,
+    /// For an internal error: the panic's message and where it was raised.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panic: Option<PanicReport>,
+}
+
+/// A panic caught while checking a root, as an internal error reports it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PanicReport {
+    pub message: String,
+    /// `file:line:column` of the panic, when known.
+    pub location: Option<String>,
 }
 
 /// What was checked for one root.

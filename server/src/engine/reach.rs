@@ -25,6 +25,34 @@ use super::{
 /// instantiate without end). Reaching it is reported, never taken as clean.
 pub(crate) const MAX_NODES_PER_ROOT: usize = 200_000;
 
+/// How deeply the types of an instance may nest (`Vec<Option<u8>>`: 3) before
+/// the reach stops there and reports it. Past this, the instances are growing
+/// without end (`ArrayVec<ArrayVec<..<T, CAP>..>>`, polymorphic recursion
+/// through a trait's impls), and rust-analyzer's trait solver, asked about them,
+/// recurses until the stack runs out. rustc's own recursion limit is 128 for
+/// the same reason.
+pub(crate) const MAX_TYPE_NESTING: usize = 32;
+
+/// The unknown a call to `node` is, when its types nest past
+/// `MAX_TYPE_NESTING`; `None` for any other node.
+fn too_deep<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
+    let (depth, what) = match *node {
+        Node::Fn { func, args } | Node::Derived { method: func, args } => {
+            (super::subst::nesting(&args, MAX_TYPE_NESTING + 1), super::naming::fn_path(graph.db, func, None))
+        }
+        Node::Closure { closure, parent_args } => (
+            super::subst::nesting(&parent_args, MAX_TYPE_NESTING + 1),
+            format!("{}::{{closure}}", super::naming::owner_path(graph.db, closure.loc(graph.db).owner)),
+        ),
+        Node::DropGlue(ty) => (super::subst::nesting(&ty, MAX_TYPE_NESTING + 1), "core::ptr::drop_in_place".to_owned()),
+        Node::Init(_) => return None,
+    };
+    (depth > MAX_TYPE_NESTING).then(|| Target::Unknown {
+        what: format!("{what} at types nested more than {MAX_TYPE_NESTING} deep (instances that grow without end: polymorphic recursion?)"),
+        kind: UnknownKind::Truncated,
+    })
+}
+
 /// What one root reaches. Vertex 0 is the root.
 pub(crate) struct Reach<'db> {
     pub nodes: Vec<Node<'db>>,
@@ -434,7 +462,10 @@ pub(crate) fn reach<'db>(
                     }
                 }
                 resolved.targets = match &edge.target {
-                    Target::Node(next) => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, &below))],
+                    Target::Node(next) => match too_deep(graph, next) {
+                        Some(unknown) => vec![Resolved::Terminal(unknown)],
+                        None => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, &below))],
+                    },
                     Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
                         if open_seen.insert((v, e)) {
                             open.push((v, e));
@@ -458,7 +489,10 @@ pub(crate) fn reach<'db>(
             };
             for target in targets {
                 let resolved = match target {
-                    Target::Node(next) => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, &inherited)),
+                    Target::Node(next) => match too_deep(graph, &next) {
+                        Some(unknown) => Resolved::Terminal(unknown),
+                        None => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, &inherited)),
+                    },
                     other => Resolved::Terminal(other),
                 };
                 if reach.edges[v].len() > e && !reach.edges[v][e].targets.contains(&resolved) {

@@ -608,9 +608,11 @@ fn trait_site<'db>(
     if args.has_non_region_infer() {
         return Some(Site::Unknown);
     }
+    let interner = DbInterner::new_with(db, env.krate);
+    let args = super::subst::settled(interner, args);
     match db.lookup_impl_method(env, callee, args) {
         (either::Either::Left(impl_fn), impl_args) if impl_fn == target => {
-            Some(if impl_args.has_non_region_infer() { Site::Unknown } else { Site::Args(impl_args) })
+            Some(if impl_args.has_non_region_infer() { Site::Unknown } else { Site::Args(super::subst::settled(interner, impl_args)) })
         }
         (either::Either::Left(same), _) if same == callee => {
             Some(if args.has_non_region_param() { Site::Trait { callee, args } } else { Site::Unknown })

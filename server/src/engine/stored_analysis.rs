@@ -158,8 +158,12 @@ impl AnalysisStore {
     }
 
     /// Keeps `analysis` of `ws` for the next run with the same inputs, and for one
-    /// after edits in nothing it read.
+    /// after edits in nothing it read. One where a root's check panicked is not
+    /// kept: the next run checks that root again.
     pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
+        if analysis.errors.iter().any(|error| error.kind == super::ErrorKind::InternalError) {
+            return Ok(());
+        }
         let started = Instant::now();
         let walked = analysis.walked_workspace_code.as_ref();
         // Parsing and hashing every file of a large workspace: on every core.

@@ -5,12 +5,14 @@
 use hir_ty::{
     ParamEnvAndCrate,
     next_solver::{
-        Const, ConstKind, DbInterner, GenericArgs, Region, RegionKind, Ty, TyKind, TypingMode,
+        Const, ConstKind, DbInterner, ErrorGuaranteed, GenericArgs, Region, RegionKind, Ty, TyKind, TypingMode,
         infer::{DbInternerInferExt, InferCtxt, traits::ObligationCause},
         obligation_ctxt::ObligationCtxt,
     },
 };
-use rustc_type_ir::{TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt, inherent::IntoKind};
+use std::ops::ControlFlow;
+
+use rustc_type_ir::{TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeSuperVisitable, TypeVisitable, TypeVisitableExt, TypeVisitor, inherent::{Const as _, IntoKind, Ty as _}};
 
 /// Substitutes `args` for the generic parameters of one instance and normalizes what
 /// becomes normalizable. Parameters beyond `args` are left as they are (a generic root).
@@ -35,8 +37,85 @@ impl<'db> Instantiate<'db> {
     }
 }
 
-/// Empties this thread's trait-solver cache after a normalization of ours
-/// failed. rust-analyzer 0.0.348's solver keeps its answers in a cache per
+/// `args` with no inference variable left: a region variable is erased, a type
+/// or const variable an error. rust-analyzer's `lookup_impl_method` answers with
+/// the impl's arguments as its own inference context left them (a region
+/// variable where the impl's lifetime was not pinned down: `Buf<'?0>` for
+/// `impl Write for Buf<'_>`); handed on, such a variable names nothing in the
+/// next context, whose solver panics looking it up. Every instance the walk
+/// keeps, and every call it resolves, goes through here.
+pub(crate) fn settled<'db>(interner: DbInterner<'db>, args: GenericArgs<'db>) -> GenericArgs<'db> {
+    if !args.has_infer() {
+        return args;
+    }
+    struct Settle<'db>(DbInterner<'db>);
+    impl<'db> TypeFolder<DbInterner<'db>> for Settle<'db> {
+        fn cx(&self) -> DbInterner<'db> {
+            self.0
+        }
+        fn fold_ty(&mut self, ty: Ty<'db>) -> Ty<'db> {
+            match ty.kind() {
+                _ if !ty.has_infer() => ty,
+                TyKind::Infer(_) => Ty::new_error(self.0, ErrorGuaranteed),
+                _ => ty.super_fold_with(self),
+            }
+        }
+        fn fold_const(&mut self, ct: Const<'db>) -> Const<'db> {
+            match ct.kind() {
+                _ if !ct.has_infer() => ct,
+                ConstKind::Infer(_) => Const::new_error(self.0, ErrorGuaranteed),
+                _ => ct.super_fold_with(self),
+            }
+        }
+        fn fold_region(&mut self, region: Region<'db>) -> Region<'db> {
+            if let RegionKind::ReVar(_) = region.kind() { Region::new_erased(self.0) } else { region }
+        }
+    }
+    args.fold_with(&mut Settle(interner))
+}
+
+/// How deeply types nest in `value` (`Vec<Option<u8>>`: 3), counted up to
+/// `cap`: past it, `cap`. Each distinct type is measured once, so a type whose
+/// parts repeat (`((T, T), (T, T))`) costs its distinct parts, not its paths.
+pub(crate) fn nesting<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T, cap: usize) -> usize {
+    struct Depth<'db> {
+        now: usize,
+        max: usize,
+        cap: usize,
+        measured: rustc_hash::FxHashMap<Ty<'db>, usize>,
+    }
+    impl<'db> TypeVisitor<DbInterner<'db>> for Depth<'db> {
+        type Result = ControlFlow<()>;
+        fn visit_ty(&mut self, ty: Ty<'db>) -> ControlFlow<()> {
+            let depth = match self.measured.get(&ty) {
+                Some(&depth) => depth,
+                None => {
+                    let outer = (self.now, self.max);
+                    (self.now, self.max) = (self.now + 1, 0);
+                    if self.now >= self.cap {
+                        return ControlFlow::Break(());
+                    }
+                    let inner = ty.super_visit_with(self);
+                    let depth = 1 + self.max;
+                    (self.now, self.max) = outer;
+                    inner?;
+                    self.measured.insert(ty, depth);
+                    depth
+                }
+            };
+            self.max = self.max.max(depth);
+            if self.now + depth >= self.cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+    }
+    let mut depth = Depth { now: 0, max: 0, cap, measured: Default::default() };
+    match value.visit_with(&mut depth) {
+        ControlFlow::Continue(()) => depth.max,
+        ControlFlow::Break(()) => cap,
+    }
+}
+
+/// Empties this thread's trait-solver cache: after a normalization of ours
+/// failed, or a panic left a solve half-done. rust-analyzer 0.0.348's solver keeps its answers in a cache per
 /// thread, shared by every inference that thread runs, and a normalization
 /// outside a body can fail where the same goal inside one holds: `precision`'s
 /// `<[u32; 4] as smallvec::Array>::Item`, normalized before any body had
@@ -51,7 +130,7 @@ impl<'db> Instantiate<'db> {
 /// the sound side. The emptied cache is set up again for the
 /// database and revision at hand, as rust-analyzer's solver expects of the
 /// cache of a solve under way.
-fn forget_failed_solve(interner: DbInterner<'_>, env: ParamEnvAndCrate<'_>) {
+pub(crate) fn forget_solver_cache(interner: DbInterner<'_>, env: ParamEnvAndCrate<'_>) {
     hir_ty::next_solver::clear_tls_solver_cache();
     DbInterner::new_with(interner.db(), env.krate);
 }
@@ -77,7 +156,7 @@ impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
                     Err(_) => {
                         // `NOALLOC_LOG=noalloc_ls::engine::subst=debug`: how often.
                         tracing::debug!("normalizing {ty:?} failed: the thread's solver cache is emptied");
-                        forget_failed_solve(self.infcx.interner, self.env);
+                        forget_solver_cache(self.infcx.interner, self.env);
                         ty
                     }
                 }

@@ -739,6 +739,7 @@ impl<'db> CallGraph<'db> {
     /// for a specialised trait method whose impl cannot be decided, every candidate
     /// (memoized: `incremental::resolved_call`).
     pub(crate) fn resolve_call(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+        let args = super::subst::settled(self.interner, args);
         super::incremental::resolved_call(self.db, func, args, env)
     }
 
@@ -791,6 +792,7 @@ impl<'db> CallGraph<'db> {
 
     fn resolve_concrete(&mut self, func: FunctionId, args: GenericArgs<'db>) -> Target<'db> {
         let db = self.db;
+        let args = super::subst::settled(self.interner, args);
         let sig = FunctionSignature::of(db, func);
         let container = func.loc(db).container;
         if sig.flags.contains(FnFlags::RUSTC_INTRINSIC) {

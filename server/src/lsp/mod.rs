@@ -27,6 +27,7 @@ pub use settings::{Settings, Severity};
 /// Returns the process's exit status: 0 after `shutdown` then `exit`, 1 otherwise
 /// (as the LSP specification asks).
 pub fn run() -> i32 {
+    crate::engine::note_panic_locations();
     let (sender, receiver, io) = transport::stdio();
     let code = main_loop::serve(sender, receiver);
     if let Err(err) = io.join_writer() {

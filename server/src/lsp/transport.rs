@@ -83,8 +83,9 @@ pub fn stdio() -> (Sender<Outgoing>, Receiver<Incoming>, IoThreads) {
 
 /// Reads frames until end of input (or until the main loop stops listening).
 pub fn read_loop(input: &mut dyn BufRead, sink: &Sender<Incoming>) {
+    let mut input = Resync { held: Vec::new(), at: 0, input };
     loop {
-        let incoming = match read_frame(input) {
+        let incoming = match read_frame(&mut input) {
             Ok(Some(Frame::Body(body))) => parse_message(&body),
             Ok(Some(Frame::BadHeader(message))) => Incoming::Malformed {
                 id: None,
@@ -110,9 +111,81 @@ enum Frame {
     BadHeader(String),
 }
 
+/// The input, with the bytes a wrong `Content-Length` took from the frames after
+/// it given back: they are read again, from the next `Content-Length:` header on.
+struct Resync<'a> {
+    held: Vec<u8>,
+    at: usize,
+    input: &'a mut dyn BufRead,
+}
+
+impl Resync<'_> {
+    fn give_back(&mut self, bytes: &[u8]) {
+        let mut held = bytes.to_vec();
+        held.extend_from_slice(&self.held[self.at..]);
+        (self.held, self.at) = (held, 0);
+    }
+}
+
+impl Read for Resync<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Resync<'_> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at < self.held.len() {
+            return Ok(&self.held[self.at..]);
+        }
+        self.input.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        if self.at < self.held.len() {
+            self.at += amount;
+            if self.at == self.held.len() {
+                (self.held, self.at) = (Vec::new(), 0);
+            }
+        } else {
+            self.input.consume(amount);
+        }
+    }
+}
+
+const LENGTH_HEADER: &[u8] = b"content-length:";
+
+/// Where the next `Content-Length:` header starts in `bytes` (any case).
+fn next_length_header(bytes: &[u8]) -> Option<usize> {
+    bytes.windows(LENGTH_HEADER.len()).position(|w| w.eq_ignore_ascii_case(LENGTH_HEADER))
+}
+
+/// Where the message in `body` ends when the body holds more than one JSON
+/// value (a length too long took in the start of the next frame): after its first
+/// value, or else at a `Content-Length:` header it holds. `None` for a body that
+/// is one value, or no JSON and no header.
+fn end_of_message(body: &[u8]) -> Option<usize> {
+    let mut values = serde_json::Deserializer::from_slice(body).into_iter::<serde::de::IgnoredAny>();
+    match values.next() {
+        Some(Ok(_)) => {
+            let end = values.byte_offset();
+            body[end..].iter().any(|b| !b.is_ascii_whitespace()).then_some(end)
+        }
+        _ => next_length_header(body).filter(|&at| at > 0),
+    }
+}
+
 /// One frame: headers, a blank line, then `Content-Length` bytes. A header block
-/// without a usable length is reported and skipped.
-fn read_frame(input: &mut dyn BufRead) -> io::Result<Option<Frame>> {
+/// without a usable length is reported and skipped. A wrong length does not lose
+/// the frames after it: a header line with text before its `Content-Length:` (the
+/// tail of a body read short) is read from the header on, and a body that runs
+/// on past its message (a length too long) ends with it, the rest read again as
+/// the start of the next frame.
+fn read_frame(input: &mut Resync<'_>) -> io::Result<Option<Frame>> {
     let mut length: Option<Result<usize, String>> = None;
     let mut line = String::new();
     let mut saw_header = false;
@@ -129,7 +202,8 @@ fn read_frame(input: &mut dyn BufRead) -> io::Result<Option<Frame>> {
             break;
         }
         saw_header = true;
-        if let Some((name, value)) = trimmed.split_once(':') {
+        let header = next_length_header(trimmed.as_bytes()).map_or(trimmed, |at| &trimmed[at..]);
+        if let Some((name, value)) = header.split_once(':') {
             if name.trim().eq_ignore_ascii_case("content-length") {
                 length = Some(
                     value
@@ -144,6 +218,10 @@ fn read_frame(input: &mut dyn BufRead) -> io::Result<Option<Frame>> {
         Some(Ok(length)) if length <= MAX_MESSAGE => {
             let mut body = vec![0; length];
             input.read_exact(&mut body)?;
+            if let Some(end) = end_of_message(&body) {
+                input.give_back(&body[end..]);
+                body.truncate(end);
+            }
             Ok(Some(Frame::Body(body)))
         }
         Some(Ok(length)) => {
@@ -255,6 +333,45 @@ mod tests {
                 "malformed None InvalidRequest",
                 "request 8 shutdown",
             ]
+        );
+    }
+
+    fn summary(incoming: Vec<Incoming>) -> Vec<String> {
+        incoming
+            .into_iter()
+            .map(|m| match m {
+                Incoming::Message(Message::Request(r)) => format!("request {} {}", r.id, r.method),
+                Incoming::Message(Message::Notification(n)) => format!("notification {}", n.method),
+                Incoming::Message(other) => format!("{other:?}"),
+                Incoming::Malformed { id, code, .. } => format!("malformed {id:?} {code:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_length_too_long_loses_nothing_after_it() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#;
+        let input = [
+            format!("Content-Length: {}\r\n\r\n{first}", first.len() + 5),
+            frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#),
+            frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+        ]
+        .concat();
+        assert_eq!(summary(read_all(&input)), ["request 1 a", "request 2 shutdown", "notification exit"]);
+    }
+
+    #[test]
+    fn a_length_too_short_costs_its_own_frame_only() {
+        let first = r#"{"jsonrpc":"2.0","id":1,"method":"a"}"#;
+        let input = [
+            format!("Content-Length: {}\r\n\r\n{first}", first.len() - 4),
+            frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#),
+            frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
+        ]
+        .concat();
+        assert_eq!(
+            summary(read_all(&input)),
+            ["malformed None ParseError", "request 2 shutdown", "notification exit"]
         );
     }
 }

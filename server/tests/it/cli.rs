@@ -71,6 +71,29 @@ fn example_json_lines() {
 }
 
 #[test]
+fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
+    let path = test_data("example");
+    let args = ["--check", path.to_str().unwrap(), "--no-cache", "--message-format", "json"];
+    let (code, stdout, stderr) = run(noalloc(&args).env("NOALLOC_PANIC_ON_ROOT", "example::checksum"));
+    assert_eq!(code, 1, "{stderr}");
+    let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let summary = lines.last().unwrap();
+    assert_eq!((summary["kind"].as_str(), summary["roots"].as_u64()), (Some("summary"), Some(2)), "{stdout}");
+    assert_eq!((summary["errors"].as_u64(), summary["internal_errors"].as_u64()), (Some(1), Some(1)), "{stdout}");
+    let error = lines.iter().find(|l| l["kind"] == "error").expect("the internal error");
+    assert_eq!(error["code"], "internal-error");
+    assert_eq!((error["file"].as_str(), error["line"].as_u64()), (Some("src/lib.rs"), Some(35)), "at the root: {error}");
+    assert_eq!(error["roots"], serde_json::json!(["example::checksum"]));
+    assert_eq!(error["panic"]["message"], "injected by NOALLOC_PANIC_ON_ROOT");
+    assert!(error["panic"]["location"].as_str().is_some_and(|l| l.contains("panics.rs")), "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.starts_with("internal error while checking this root: injected by NOALLOC_PANIC_ON_ROOT"), "{message}");
+    assert!(message.ends_with("the rest of the check went on"), "{message}");
+    // The other root's finding is still there.
+    assert!(lines.iter().any(|l| l["kind"] == "finding" && l["line"] == 30 && l["roots"] == serde_json::json!(["example::handle"])), "{stdout}");
+}
+
+#[test]
 fn json_errors_carry_their_function_and_roots() {
     let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
     let errors: Vec<serde_json::Value> =

@@ -158,7 +158,12 @@ impl Client {
     }
 
     pub fn send_raw(&mut self, body: &str) {
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.send_framed(body.len(), body);
+    }
+
+    /// Sends `body` under a `Content-Length` of `length`, right or not.
+    pub fn send_framed(&mut self, length: usize, body: &str) {
+        write!(self.stdin, "Content-Length: {length}\r\n\r\n{body}").unwrap();
         self.stdin.flush().unwrap();
     }
 
@@ -985,6 +990,26 @@ fn malformed_messages_and_unknown_requests_get_error_responses() {
 }
 
 #[test]
+fn a_wrong_content_length_does_not_desynchronise_the_stream() {
+    let ws = Scratch::of("clean");
+    let mut client = Client::start(&ws.root(), fast());
+    // Too long by a few bytes: the frame takes in the start of the next one.
+    let hover = json!({ "jsonrpc": "2.0", "id": "long", "method": "noalloc/unknownMethod", "params": {} }).to_string();
+    client.send_framed(hover.len() + 6, &hover);
+    client.send_raw(&json!({ "jsonrpc": "2.0", "id": "next", "method": "noalloc/unknownMethod" }).to_string());
+    let response = client.response_to(&json!("long"));
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    let response = client.response_to(&json!("next"));
+    assert_eq!(response["error"]["code"], -32601, "{response}");
+    // Too short: that frame is lost, the next ones are not.
+    let short = json!({ "jsonrpc": "2.0", "id": "short", "method": "noalloc/unknownMethod" }).to_string();
+    client.send_framed(short.len() - 3, &short);
+    let response = client.response_to(&Value::Null);
+    assert_eq!(response["error"]["code"], -32700, "{response}");
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
 fn requests_after_shutdown_fail_and_exit_without_shutdown_is_status_1() {
     let ws = Scratch::of("clean");
     let mut client = Client::start(&ws.root(), fast());
@@ -1071,6 +1096,37 @@ fn a_panic_in_analysis_is_caught_and_the_next_edit_recovers() {
     client.wait_quiescent();
     assert_eq!(client.status.clone().unwrap()["health"], "ok");
     assert!(!client.diagnostics_of(&lib).is_empty());
+    assert_eq!(client.shutdown(), 0);
+}
+
+#[test]
+fn a_panic_on_one_root_is_an_error_on_it_and_an_edit_checks_it_again() {
+    let ws = Scratch::of("example");
+    let lib = ws.file("src/lib.rs");
+    let env = [("NOALLOC_PANIC_ON_ROOT", "example::checksum:1")];
+    let mut client = Client::start_with_env(&ws.root(), fast(), &env);
+    client.open(&lib);
+    client.wait_quiescent();
+    let codes = |client: &Client| -> Vec<(u64, String)> {
+        let mut codes: Vec<(u64, String)> = client
+            .diagnostics_of(&lib)
+            .iter()
+            .map(|d| (d["range"]["start"]["line"].as_u64().unwrap(), d["code"].as_str().unwrap().to_owned()))
+            .collect();
+        codes.sort();
+        codes
+    };
+    let with_panic = codes(&client);
+    assert!(with_panic.contains(&(34, "internal-error".to_owned())), "{with_panic:?}");
+    assert!(with_panic.contains(&(29, "allocation".to_owned())), "the other root's finding: {with_panic:?}");
+    let lens = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&lib) } }));
+    assert!(lens.get("error").is_none(), "still answering: {lens}");
+    // The panic was injected once: the next analysis checks the root again.
+    client.change(&lib, json!([{ "range": range(40, 0, 40, 0), "text": "// edited\n" }]));
+    client.wait_quiescent();
+    let after = codes(&client);
+    assert!(!after.iter().any(|(_, code)| code == "internal-error"), "{after:?}");
+    assert!(after.contains(&(29, "allocation".to_owned())), "{after:?}");
     assert_eq!(client.shutdown(), 0);
 }
 
