@@ -211,6 +211,9 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             analysis.timings.cache_hits,
             analysis.timings.cache_entries
         );
+        for cost in &analysis.timings.costliest_roots {
+            let _ = writeln!(err, "timings: root {} took {} ms, reaching {} functions", cost.root, cost.ms, cost.functions);
+        }
     }
     if adoption.writes() {
         return match adoption.write(&ws.root, &analysis) {

@@ -20,7 +20,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
-    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, PanicReport, RootReport,
+    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, PanicReport, RootCost, RootReport,
     GROWTH_KIND, Workspace,
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     incremental::AllowMatch,
@@ -357,6 +357,8 @@ impl<'a> Analyzer<'a> {
                 super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
             })
             .flatten();
+        // The time each root (by index) took, over its passes.
+        let mut root_ms: FxHashMap<usize, u128> = FxHashMap::default();
         let mut put_off = VecDeque::new();
         let mut kept_nodes = 0;
         let mut next_in_order = 0;
@@ -398,6 +400,7 @@ impl<'a> Analyzer<'a> {
                 }
             };
             let root = &roots[r];
+            let root_started = Instant::now();
             let mut kept = kept;
             // The sets every root adds to, while this root's additions are apart.
             let mut taken: Option<Shared> = None;
@@ -680,8 +683,10 @@ impl<'a> Analyzer<'a> {
                 watch.root_judged(reports.len(), roots.len());
                 break;
             }
+            *root_ms.entry(r).or_default() += root_started.elapsed().as_millis();
         }
         reports.sort_by_key(|(r, _)| *r);
+        analysis.timings.costliest_roots = costliest(&reports, &root_ms);
         analysis.roots = reports.into_iter().map(|(_, report)| report).collect();
         analysis.findings = merge_by_line(findings.into_values().map(|(finding, _)| finding).collect());
         (analysis.exemptions, analysis.errors) = self.directives_report(&pending_errors);
@@ -1289,6 +1294,21 @@ impl<'a> Analyzer<'a> {
 
 /// One finding per line and function: reasons of different instances and columns
 /// merge; the first column stands for the line.
+/// The roots that took longest, longest first (`Timings::costliest_roots`).
+fn costliest(reports: &[(usize, RootReport)], root_ms: &FxHashMap<usize, u128>) -> Vec<RootCost> {
+    let mut costs: Vec<RootCost> = reports
+        .iter()
+        .map(|(r, report)| RootCost {
+            root: report.function.clone(),
+            functions: report.functions_checked,
+            ms: root_ms.get(r).copied().unwrap_or(0),
+        })
+        .collect();
+    costs.sort_by(|a, b| b.ms.cmp(&a.ms).then_with(|| b.functions.cmp(&a.functions)));
+    costs.truncate(super::COSTLIEST_ROOTS);
+    costs
+}
+
 /// A root's name as findings give it: its path, and the arguments a `--root`
 /// pattern gives it.
 fn root_name_of(db: &dyn HirDatabase, root: &roots::RootFn) -> String {

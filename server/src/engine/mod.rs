@@ -384,6 +384,23 @@ pub struct Timings {
     /// analysis reached the others (`walk_ahead`; the first analysis of a load).
     #[serde(default)]
     pub roots_walked_ahead: usize,
+    /// The roots that took longest to check (at most `COSTLIEST_ROOTS`, longest
+    /// first), with how many functions each reached: where the time of a check
+    /// goes.
+    #[serde(default)]
+    pub costliest_roots: Vec<RootCost>,
+}
+
+/// How many roots `Timings::costliest_roots` names.
+pub const COSTLIEST_ROOTS: usize = 10;
+
+/// What checking one root cost.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RootCost {
+    pub root: String,
+    /// The functions its reach holds (over every instantiation).
+    pub functions: usize,
+    pub ms: u128,
 }
 
 /// The answer for a workspace.

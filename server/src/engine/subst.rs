@@ -20,12 +20,21 @@ pub(crate) struct Instantiate<'db> {
     infcx: InferCtxt<'db>,
     env: ParamEnvAndCrate<'db>,
     args: GenericArgs<'db>,
+    /// How many normalizations the fold is inside: a projection whose
+    /// normal form holds another to normalize, and so on without end (a type
+    /// that grows with each step), stops at `MAX_NORMALIZING_DEPTH`.
+    normalizing: usize,
 }
+
+/// How deeply normalizations may nest inside one another in one fold. Past it the
+/// projection is left as it is, which stands for any type (`resolve`): the sound
+/// side.
+const MAX_NORMALIZING_DEPTH: usize = 32;
 
 impl<'db> Instantiate<'db> {
     pub(crate) fn new(interner: DbInterner<'db>, env: ParamEnvAndCrate<'db>, args: GenericArgs<'db>) -> Self {
         let infcx = interner.infer_ctxt().build(TypingMode::PostAnalysis);
-        Instantiate { infcx, env, args }
+        Instantiate { infcx, env, args, normalizing: 0 }
     }
 
     pub(crate) fn ty(&mut self, ty: Ty<'db>) -> Ty<'db> {
@@ -145,13 +154,20 @@ impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
             return ty;
         }
         match ty.kind() {
+            TyKind::Alias(..) if self.normalizing >= MAX_NORMALIZING_DEPTH => ty,
             TyKind::Alias(..) => {
                 let ty = ty.super_fold_with(self);
                 let mut ocx = ObligationCtxt::new(&self.infcx);
                 match ocx.structurally_normalize_ty(&ObligationCause::dummy(), self.env.param_env, ty) {
                     Ok(normalized) => {
                         let normalized = normalized.replace_infer_with_error(self.infcx.interner);
-                        if normalized == ty { ty } else { normalized.super_fold_with(self) }
+                        if normalized == ty {
+                            return ty;
+                        }
+                        self.normalizing += 1;
+                        let folded = normalized.super_fold_with(self);
+                        self.normalizing -= 1;
+                        folded
                     }
                     Err(_) => {
                         // `NOALLOC_LOG=noalloc_ls::engine::subst=debug`: how often.
