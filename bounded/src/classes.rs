@@ -35,8 +35,31 @@ impl<T> Classes<T> {
 
     /// Pools whose chunk lengths double: `Doubling { smallest: 64, classes: 3,
     /// chunks: 8 }` makes 8 chunks each of 64, 128 and 256 items.
+    ///
+    /// ```
+    /// use bounded::{Classes, Doubling};
+    ///
+    /// let classes = Classes::<u8>::doubling(Doubling { smallest: 64, classes: 3, chunks: 8 });
+    /// let lens: Vec<usize> = classes.pools().iter().map(|p| p.chunk_len()).collect();
+    /// assert_eq!(lens, [64, 128, 256]);
+    /// assert_eq!(classes.max_len(), 256);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the longest chunk's length, `smallest << (classes - 1)`, overflows
+    /// `usize`; and as [`Pool::new`] does.
     pub fn doubling(Doubling { smallest, classes, chunks }: Doubling) -> Classes<T> {
-        let pools = (0..classes).map(|i| Pool::new(Chunks { count: chunks, len: smallest << i })).collect();
+        let pools = (0..classes)
+            .map(|i| {
+                let len = u32::try_from(i)
+                    .ok()
+                    .and_then(|i| 1usize.checked_shl(i))
+                    .and_then(|factor| smallest.checked_mul(factor))
+                    .unwrap_or_else(|| panic!("Classes::doubling: a chunk of {smallest} << {i} items overflows usize"));
+                Pool::new(Chunks { count: chunks, len })
+            })
+            .collect();
         Classes { pools }
     }
 

@@ -22,7 +22,7 @@ mod slice;
 mod sync;
 mod vec;
 
-pub use buf::{Buf, Int};
+pub use buf::{Buf, Int, NoSink, Sink};
 #[cfg(feature = "std")]
 pub use classes::{Classes, Doubling};
 pub use map::Map;

@@ -91,12 +91,7 @@ impl<K, V> Table<K, V> {
     /// `base..base + slots` must be memory the map may write for as long as it uses
     /// the table.
     unsafe fn carve(base: *mut Slot<K, V>, slots: usize) -> Table<K, V> {
-        // The memory exists, so its size fits `usize`.
-        let bytes = slots * mem::size_of::<Slot<K, V>>();
-        let mut cap = MAX_TABLE;
-        while cap > 0 && table_layout::<K, V>(cap).is_none_or(|(_, end)| end > bytes) {
-            cap >>= 1;
-        }
+        let cap = Table::<K, V>::cap_in(slots);
         if cap == 0 {
             return Table::EMPTY;
         }
@@ -110,6 +105,58 @@ impl<K, V> Table<K, V> {
             Table { entries: base.cast(), tags, cap }
         }
     }
+
+    /// The entries of the largest table `slots` slots hold.
+    fn cap_in(slots: usize) -> usize {
+        // Saturating: memory that exists has a size that fits `usize`.
+        let bytes = slots.saturating_mul(mem::size_of::<Slot<K, V>>());
+        let mut cap = MAX_TABLE;
+        while cap > 0 && table_layout::<K, V>(cap).is_none_or(|(_, end)| end > bytes) {
+            cap >>= 1;
+        }
+        cap
+    }
+
+    /// Drops the entries from slot `from` on and empties their slots; if one's
+    /// drop panics, the guard drops the rest while unwinding, as std's `Vec`
+    /// drops the rest of its items.
+    ///
+    /// # Safety
+    ///
+    /// Tagged slots hold entries that nothing else drops.
+    unsafe fn drop_from(&self, from: usize) {
+        if !mem::needs_drop::<(K, V)>() {
+            if from < self.cap {
+                // SAFETY: the tags `from..cap` lie in the table.
+                unsafe { ptr::write_bytes(self.tags.add(from), 0, self.cap - from) };
+            }
+            return;
+        }
+        struct Rest<'t, K, V> {
+            table: &'t Table<K, V>,
+            next: usize,
+        }
+        impl<K, V> Drop for Rest<'_, K, V> {
+            fn drop(&mut self) {
+                // SAFETY: the caller's promise, for the slots not yet dropped.
+                unsafe { self.table.drop_from(self.next) };
+            }
+        }
+        let mut rest = Rest { table: self, next: from };
+        while rest.next < self.cap {
+            let i = rest.next;
+            rest.next += 1;
+            // SAFETY: `i < cap`; a tagged slot holds an entry, untagged and then
+            // dropped once (`rest` starts after it).
+            unsafe {
+                if *self.tags.add(i) != 0 {
+                    self.tags.add(i).write(0);
+                    (*self.entries.add(i)).assume_init_drop();
+                }
+            }
+        }
+        mem::forget(rest);
+    }
 }
 
 /// A hash map that holds up to its entry limit and never allocates.
@@ -119,7 +166,8 @@ impl<K, V> Table<K, V> {
 /// over caller memory ([`Map::new`]) has a fixed limit (7/8 of its table, or less
 /// with [`reset`](Map::reset)); a map [`in_region`](Map::in_region) starts in the
 /// smallest class and moves through the classes as it fills, until the largest class
-/// or the region's budget.
+/// or the region's budget. [`clear`](Map::clear) empties a map and keeps its limit;
+/// [`reset`](Map::reset) empties it and sets a new one.
 ///
 /// ```
 /// use bounded::map::{Map, Slot};
@@ -219,7 +267,8 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         self.limit
     }
 
-    /// Whether an insert of a new key was refused since the last reset.
+    /// Whether an insert of a new key was refused since the last
+    /// [`clear`](Map::clear) or [`reset`](Map::reset).
     pub fn is_full(&self) -> bool {
         self.full
     }
@@ -227,21 +276,45 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     /// Empties the map and sets its entry limit, which holds until the next reset: a
     /// pooled map moves to a class large enough now, and never past the limit later.
     ///
-    /// An error if the memory cannot hold `limit` entries (no class is large
-    /// enough, the region's budget is spent, or the size overflows); then the limit
-    /// is the most the map holds.
+    /// An error if the memory cannot hold `limit` entries now: no class is large
+    /// enough (then the map takes the largest, and its limit is what that holds),
+    /// or the region's budget is spent (then the map moves to a larger class when
+    /// it fills, as the budget allows, up to `limit`). The error's `limit` is the
+    /// map's limit after the reset.
     pub fn reset(&mut self, limit: usize) -> Result<(), LimitError> {
         self.clear();
-        self.full = false;
-        if limit > max_load(self.table.cap) {
-            self.grow_to(limit);
+        self.ceiling = limit.min(self.most_entries());
+        if self.ceiling > max_load(self.table.cap) {
+            self.grow_to(self.ceiling);
         }
-        self.limit = limit.min(max_load(self.table.cap));
-        self.ceiling = self.limit;
+        self.limit = self.ceiling.min(max_load(self.table.cap));
         if self.limit == limit {
             Ok(())
         } else {
             Err(LimitError { wanted: limit, limit: self.limit })
+        }
+    }
+
+    /// Drops every entry and the full mark, and keeps the limit: a pooled map goes
+    /// on moving to larger classes up to the limit its last [`reset`](Map::reset)
+    /// set (unbounded if none), and keeps the memory it has. An entry whose drop
+    /// panics does not keep the others from being dropped; the panic goes on to the
+    /// caller, the map empty.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.full = false;
+        // SAFETY: tagged slots hold entries that only the map drops.
+        unsafe { self.table.drop_from(0) };
+    }
+
+    /// The most entries the memory holds: the table's for caller memory, the
+    /// largest class's for a pooled map.
+    fn most_entries(&self) -> usize {
+        let here = max_load(self.table.cap);
+        match &self.mem {
+            Mem::Own(_) => here,
+            #[cfg(feature = "std")]
+            Mem::Pooled { classes, .. } => here.max(max_load(Table::<K, V>::cap_in(classes.max_len()))),
         }
     }
 
@@ -325,7 +398,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     /// Removes `key` and returns its value. The full mark stays until
-    /// [`reset`](Map::reset).
+    /// [`clear`](Map::clear) or [`reset`](Map::reset).
     pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
@@ -369,20 +442,6 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             let (k, v) = unsafe { (*self.entry(i)).assume_init_ref() };
             (k, v)
         })
-    }
-
-    fn clear(&mut self) {
-        for i in 0..self.table.cap {
-            if self.tag_at(i) != 0 {
-                // SAFETY: `i` is within the table; a tagged slot holds an entry,
-                // untagged and dropped once.
-                unsafe {
-                    self.table.tags.add(i).write(0);
-                    (*self.entry(i)).assume_init_drop();
-                }
-            }
-        }
-        self.len = 0;
     }
 
     #[inline]
@@ -495,17 +554,9 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
 impl<K, V, S> Drop for Map<'_, K, V, S> {
     fn drop(&mut self) {
-        if !mem::needs_drop::<(K, V)>() {
-            return;
-        }
-        for i in 0..self.table.cap {
-            // SAFETY: `i < cap`; a tagged slot holds an entry, dropped once.
-            unsafe {
-                if *self.table.tags.add(i) != 0 {
-                    self.table.tags.add(i).write(0);
-                    (*self.table.entries.add(i)).assume_init_drop();
-                }
-            }
+        if mem::needs_drop::<(K, V)>() {
+            // SAFETY: tagged slots hold entries that only the map drops.
+            unsafe { self.table.drop_from(0) };
         }
     }
 }

@@ -183,13 +183,21 @@ impl<'a, T> Vec<'a, T> {
     /// The items as contiguous runs: one for caller memory, one per chunk for a
     /// pooled vec.
     pub fn chunks(&self) -> impl Iterator<Item = &[T]> + '_ {
+        // SAFETY: each run holds initialised items, and `&self` shares them.
+        (0..self.runs(self.len)).map(move |c| unsafe { &*self.run(c, self.len) })
+    }
+
+    /// How many contiguous runs `len` items take: one per chunk.
+    #[inline]
+    fn runs(&self, len: usize) -> usize {
+        len.div_ceil(self.chunk_len.max(1))
+    }
+
+    /// Run `c` of the first `len` items: the slots of chunk `c` below `len`.
+    #[inline]
+    fn run(&self, c: usize, len: usize) -> *mut [T] {
         let step = self.chunk_len.max(1);
-        (0..self.len.div_ceil(step)).map(move |c| {
-            let len = step.min(self.len - c * step);
-            // SAFETY: chunk `c` holds `len` initialised items from its base, and
-            // `&self` shares them.
-            unsafe { core::slice::from_raw_parts(self.bases[c].cast::<T>(), len) }
-        })
+        core::ptr::slice_from_raw_parts_mut(self.bases[c].cast::<T>(), step.min(len - c * step))
     }
 
     /// The items in order.
@@ -197,15 +205,45 @@ impl<'a, T> Vec<'a, T> {
         self.chunks().flatten()
     }
 
-    /// Drops every item; the full mark goes too. Chunks are kept for reuse.
+    /// Drops every item; the full mark goes too. Chunks are kept for reuse. As
+    /// with std's `Vec`, an item whose drop panics does not keep the others from
+    /// being dropped: the panic goes on to the caller, the vec empty.
     pub fn clear(&mut self) {
         let len = core::mem::replace(&mut self.len, 0);
         self.full = false;
-        for i in 0..len {
-            // SAFETY: slot `i` was initialised and, `len` now being 0, is dropped
-            // only here.
-            unsafe { (*self.slot(i)).assume_init_drop() };
+        // SAFETY: the first `len` items were initialised and, `len` now being 0,
+        // are dropped only here.
+        unsafe { self.drop_runs(0, len) };
+    }
+
+    /// Drops the first `len` items from run `from` on; if one's drop panics, the
+    /// rest of its run (`drop_in_place` of a slice goes on) and the later runs
+    /// (the guard, while unwinding) are dropped all the same.
+    ///
+    /// # Safety
+    ///
+    /// Those items are initialised, and nothing reads or drops them afterwards.
+    unsafe fn drop_runs(&self, from: usize, len: usize) {
+        struct Rest<'v, 'a, T> {
+            vec: &'v Vec<'a, T>,
+            next: usize,
+            len: usize,
         }
+        impl<T> Drop for Rest<'_, '_, T> {
+            fn drop(&mut self) {
+                // SAFETY: the caller's promise, for the runs not yet dropped.
+                unsafe { self.vec.drop_runs(self.next, self.len) };
+            }
+        }
+        let mut rest = Rest { vec: self, next: from, len };
+        while rest.next < self.runs(len) {
+            let c = rest.next;
+            rest.next += 1;
+            // SAFETY: run `c` holds initialised items (the caller's promise),
+            // dropped once: `rest` starts after it.
+            unsafe { core::ptr::drop_in_place(self.run(c, len)) };
+        }
+        core::mem::forget(rest);
     }
 
     /// Pointer to slot `index`, which must be below `cap`.

@@ -116,17 +116,87 @@ fn a_pooled_map_keeps_the_limit_reset_set() {
     assert_eq!((stored, map.limit()), (10, 10));
 }
 
+/// A limit no class holds: the map takes the largest class and says how much it
+/// holds (28 entries in 32 slots), and keeps growing to it.
 #[test]
-fn an_absurd_limit_is_refused_at_once() {
-    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
+fn an_absurd_limit_leaves_the_largest_class() {
+    let classes = Classes::<Slot<u64, u64>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 }); // 8, 16, 32 slots
     let region = Region::new(1 << 20);
     let mut map = Map::in_region(&classes, &region);
-    assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 0 }));
+    assert_eq!(map.reset(29), Err(LimitError { wanted: 29, limit: 28 }));
+    assert_eq!((0..40).filter(|&i| map.insert(i, i)).count(), 28);
+    drop(map); // each class has one chunk
+    let mut map = Map::in_region(&classes, &region);
+    assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 28 }));
+    assert_eq!((0..40).filter(|&i| map.insert(i, i)).count(), 28);
+    drop(map); // each class has one chunk
+    let mut map = Map::in_region(&classes, &region);
+    for i in 0..5 {
+        map.insert(i, i);
+    }
+    assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 28 }));
+    assert_eq!((0..40).filter(|&i| map.insert(i, i)).count(), 28);
     assert_eq!(map.reset(20), Ok(()));
     assert_eq!(map.reset(usize::MAX / 2 + 1), Err(LimitError { wanted: usize::MAX / 2 + 1, limit: 28 }));
     let mut mem = [Slot::<u8, u8>::EMPTY; 4];
     let mut map = Map::new(&mut mem);
     assert_eq!(map.reset(usize::MAX), Err(LimitError { wanted: usize::MAX, limit: 3 }));
+}
+
+/// `clear` empties the map and keeps its limit: a fresh pooled map still grows
+/// through the classes, and one that `reset` capped stays capped.
+#[test]
+fn clear_keeps_the_growth() {
+    let classes = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 8, classes: 3, chunks: 1 });
+    let region = Region::new(1 << 20);
+    let mut map = Map::in_region(&classes, &region);
+    for i in 0..30 {
+        map.insert(i, i);
+    }
+    assert_eq!((map.len(), map.is_full()), (28, true));
+    map.clear();
+    assert_eq!((map.len(), map.is_full(), map.get(&3)), (0, false, None));
+    assert_eq!((0..40).filter(|&i| map.insert(i, i)).count(), 28);
+    assert_eq!(map.reset(3), Ok(()));
+    map.clear();
+    assert_eq!((0..40).filter(|&i| map.insert(i, i)).count(), 3);
+}
+
+/// Panics when dropped, once `armed`.
+struct PanicsOnDrop<'a> {
+    armed: bool,
+    drops: &'a Cell<usize>,
+}
+
+impl Drop for PanicsOnDrop<'_> {
+    fn drop(&mut self) {
+        self.drops.set(self.drops.get() + 1);
+        if self.armed {
+            panic!("a value's drop panics");
+        }
+    }
+}
+
+/// A value whose drop panics during `clear`: the panic reaches the caller, every
+/// other entry is dropped all the same, and the map is empty.
+#[test]
+fn clear_drops_every_entry_when_one_panics() {
+    let drops = Cell::new(0);
+    let mut mem = [Slot::EMPTY; 16];
+    let mut map = Map::new(&mut mem);
+    for i in 0..8 {
+        map.insert(i, PanicsOnDrop { armed: i == 3, drops: &drops });
+    }
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| map.clear()));
+    assert!(caught.is_err());
+    assert_eq!((drops.get(), map.len(), map.iter().count(), map.get(&5).is_none()), (8, 0, 0, true));
+    map.insert(1, PanicsOnDrop { armed: false, drops: &drops });
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        map.insert(2, PanicsOnDrop { armed: true, drops: &drops });
+        map.reset(4)
+    }));
+    assert!(caught.is_err());
+    assert_eq!((drops.get(), map.len(), map.iter().count()), (10, 0, 0));
 }
 
 #[test]

@@ -64,6 +64,8 @@ fn the_containers_are_send_and_sync_where_their_items_are() {
     fn sync<T: Sync>() {}
     send::<&Region>();
     send::<Buf<'static>>();
+    send::<Buf<'static, std::io::Sink>>();
+    send::<Buf<'static, dyn std::io::Write + Send>>();
     send::<Vec<'static, String>>();
     send::<Slice<'static, String>>();
     send::<Map<'static, String, u64>>();

@@ -93,29 +93,61 @@ fn pushing_and_reading_allocate_nothing() {
     });
 }
 
-/// Panics when dropped.
-struct PanicsOnDrop;
-
-impl Drop for PanicsOnDrop {
-    fn drop(&mut self) {
-        panic!("an item's drop panics");
-    }
-}
-
+/// One item's drop panics (more would abort, as they do in std's `Vec`): the vec's
+/// chunks go back all the same.
 #[test]
 fn chunks_go_back_when_an_item_panics_on_drop() {
-    let pool = Pool::<PanicsOnDrop>::new(Chunks { count: 4, len: 2 });
+    let drops = Cell::new(0);
+    let pool = Pool::new(Chunks { count: 4, len: 2 });
     let region = Region::new(1024);
     let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut v = Vec::in_region(&pool, &region);
-        for _ in 0..3 {
-            assert!(v.push(PanicsOnDrop));
+        for i in 0..3 {
+            assert!(v.push(CountsDrops { armed: i == 0, drops: &drops }));
         }
         assert_eq!(pool.stats().lent, 2);
         drop(v);
     }));
     assert!(unwound.is_err());
-    assert_eq!((pool.stats().lent, region.used()), (0, 0));
+    assert_eq!((pool.stats().lent, region.used(), drops.get()), (0, 0, 3));
+}
+
+/// Counts its drops and panics in the one that is `armed`.
+struct CountsDrops<'a> {
+    armed: bool,
+    drops: &'a Cell<usize>,
+}
+
+impl Drop for CountsDrops<'_> {
+    fn drop(&mut self) {
+        self.drops.set(self.drops.get() + 1);
+        if self.armed {
+            panic!("an item's drop panics");
+        }
+    }
+}
+
+/// As std's `Vec::clear`: an item whose drop panics does not keep the others from
+/// being dropped, in caller memory and across a pooled vec's chunks.
+#[test]
+fn clear_drops_every_item_when_one_panics() {
+    let drops = Cell::new(0);
+    let mut mem = [const { MaybeUninit::uninit() }; 8];
+    let mut v = Vec::new(&mut mem);
+    for i in 0..6 {
+        v.push(CountsDrops { armed: i == 1, drops: &drops });
+    }
+    assert!(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.clear())).is_err());
+    assert_eq!((drops.get(), v.len()), (6, 0));
+
+    let pool = Pool::new(Chunks { count: 4, len: 2 });
+    let region = Region::new(1024);
+    let mut v = Vec::in_region(&pool, &region);
+    for i in 0..7 {
+        v.push(CountsDrops { armed: i == 2, drops: &drops });
+    }
+    assert!(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.clear())).is_err());
+    assert_eq!((drops.get(), v.len()), (13, 0));
 }
 
 #[test]
