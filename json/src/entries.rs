@@ -28,7 +28,8 @@ use crate::ReadJson;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entries<K, V>(pub Vec<(K, V)>);
 
-/// A type that can be an object key: strings, and integers written as strings.
+/// A type that can be an object key: strings, and integers written as strings
+/// (read with JSON's number grammar, as serde_json reads them).
 pub trait ObjectKey<'de>: Sized {
     /// Reads a new key from `key` (`r` for errors and the arena).
     fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self>;
@@ -80,11 +81,10 @@ macro_rules! integer_keys {
     ($($t:ty)*) => {$(
         impl<'de> ObjectKey<'de> for $t {
             fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self> {
-                core::str::from_utf8(key.raw())
-                    .ok()
-                    .filter(|_| !key.is_escaped())
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| r.error(ErrorKind::InvalidType))
+                if key.is_escaped() {
+                    return Err(r.error(ErrorKind::InvalidType));
+                }
+                crate::read::number_key(key.raw()).map_err(|kind| r.error(kind))
             }
             fn write_key<S: Sink>(&self, w: &mut Writer<'_, S>) {
                 w.byte(b'"');

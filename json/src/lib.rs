@@ -70,7 +70,7 @@ pub use entries::Entries;
 pub use entries::ObjectKey;
 pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
-pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
+pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH, MAX_DEPTH};
 #[cfg(feature = "alloc")]
 pub use reuse::{Items, Nullable};
 pub use write::{NoSink, Sink, Writer};
@@ -170,6 +170,15 @@ pub use de::from_slice_serde;
 /// ```compile_fail
 /// #[derive(json::ReadJson)]
 /// struct Loose { rest: serde_json::Value }
+/// ```
+///
+/// `#[json(crate = "path")]` names the path the derived code reaches the crate by
+/// (for a re-export); one that names nothing does not compile:
+///
+/// ```compile_fail
+/// #[derive(json::WriteJson)]
+/// #[json(crate = "no_such_crate")]
+/// struct Point { x: u8 }
 /// ```
 ///
 /// The same types are accepted when skipped:

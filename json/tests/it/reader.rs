@@ -92,7 +92,8 @@ fn arena_asks_the_callback_for_more_chunks() {
         let v: [&str; 3] = r.read().unwrap();
         assert_eq!(v, ["éééé", "\tabcdefghijklmnopqrstuvwxyz", "plain"]);
     }
-    assert_eq!(asked, [24, 28]);
+    // The decoded lengths (8 and 27 bytes), not the escaped ones (24 and 28).
+    assert_eq!(asked, [8, 27]);
 }
 
 #[test]
@@ -135,4 +136,36 @@ fn errors_give_line_and_column_on_demand() {
     assert_eq!(e.offset(), 22, "the newline that cuts `tru` short");
     assert_eq!(e.line_column(input), Some(json::LineColumn { line: 3, column: 11 }));
     assert_eq!(e.line_column(b"short"), None, "an offset past the input");
+}
+
+/// `with_max_depth` stops at `MAX_DEPTH`: a limit of `u32::MAX` would let deep input
+/// overflow the stack. (4096 levels of `skip` take ~8 MiB unoptimised: a thread
+/// with that stack.)
+#[test]
+fn depth_limit_is_capped_at_max_depth() {
+    let very_deep = nested(1_000_000);
+    let run = move || {
+        let mut r = Reader::new(&very_deep).with_max_depth(u32::MAX);
+        let e = r.skip().unwrap_err();
+        (e.kind(), e.offset())
+    };
+    let thread = std::thread::Builder::new().stack_size(64 << 20).spawn(run).expect("a thread");
+    let want = (ErrorKind::Depth, json::MAX_DEPTH as usize - 1);
+    assert_eq!(thread.join().expect("no stack overflow"), want);
+}
+
+/// An escaped string needs arena room for its decoded bytes only (here 4, where
+/// the escaped form has 12).
+#[test]
+fn the_arena_needs_room_for_the_decoded_string_only() {
+    let input = br#""\u00e9\u00e9""#;
+    let mut mem = [0u8; 4];
+    let mut r = Reader::new(input).with_arena(Arena::new(&mut mem));
+    assert_eq!(r.read::<&str>().unwrap(), "éé");
+    let input = br#"{"\u00e9\u00e9":1}"#;
+    let mut mem = [0u8; 4];
+    let mut r = Reader::new(input).with_arena(Arena::new(&mut mem));
+    let mut object = r.object().unwrap();
+    let key = r.next_key(&mut object).unwrap().expect("a key");
+    assert_eq!(key.decode(r.arena()), Ok("éé"));
 }
