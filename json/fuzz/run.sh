@@ -7,7 +7,7 @@
 set -euo pipefail
 budget="${1:-60}"
 here="$(cd "$(dirname "$0")" && pwd)"
-suite="$here/../../../shared/data/JSONTestSuite/test_parsing"
+suite="$here/../tests/data/JSONTestSuite/test_parsing"
 
 if ! rustup toolchain list | grep -q '^nightly'; then
     echo "json fuzz: no nightly toolchain (rustup toolchain install nightly)" >&2
