@@ -169,3 +169,31 @@ fn the_arena_needs_room_for_the_decoded_string_only() {
     let key = r.next_key(&mut object).unwrap().expect("a key");
     assert_eq!(key.decode(r.arena()), Ok("éé"));
 }
+
+/// `Key::chars` and `Key::single_char` (unsafe UTF-8 decoding over the raw key)
+/// decode escapes, surrogate pairs and multi-byte characters; the `char` and
+/// `String`-keyed readers are built on them. Kept in `reader::` for Miri.
+#[test]
+fn key_chars_and_single_char_decode_escapes() {
+    let input = r#"{"a\u00e9\ud83d\ude00\n":1,"\u00e9":2,"é":3,"ab":4,"\"":5}"#;
+    let mut r = Reader::new(input.as_bytes());
+    let mut object = r.object().unwrap();
+    let mut seen = Vec::new();
+    while let Some(key) = r.next_key(&mut object).unwrap() {
+        seen.push((key.chars().collect::<String>(), key.single_char()));
+        r.skip().unwrap();
+    }
+    let want = [
+        ("aé😀\n".to_owned(), None),
+        ("é".to_owned(), Some('é')),
+        ("é".to_owned(), Some('é')),
+        ("ab".to_owned(), None),
+        ("\"".to_owned(), Some('"')),
+    ];
+    assert_eq!(seen, want);
+    assert_eq!(json::from_slice::<char>(br#""\ud83d\ude00""#).unwrap(), '😀');
+    let mut keys = json::Entries(Vec::<(String, u8)>::with_capacity(1));
+    keys.0.push((String::with_capacity(8), 0));
+    json::from_slice_into(&mut keys, br#"{"\u00e9t\u00e9":7}"#).unwrap();
+    assert_eq!(keys.0, [("été".to_owned(), 7)]);
+}
