@@ -123,8 +123,15 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_u128(self.u128()?)
     }
 
+    /// Narrowed from `f64` and refused past `f32`'s range, as serde_json does
+    /// (serde's own narrowing would give infinity).
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let v = <f32 as crate::ReadJson<'de>>::read_json(self)?;
+        visitor.visit_f32(v)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f64 char str string
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }
