@@ -141,3 +141,23 @@ fn integer_keys_are_read_with_the_number_grammar() {
         assert_eq!(bridged, ok, "the bridge on {}", String::from_utf8_lossy(input));
     }
 }
+
+/// `Entries` decodes in place through serde (`Deserialize::deserialize_in_place`):
+/// serde_json reuses the vector and each entry's memory, so a decode into a value
+/// that holds as many entries allocates nothing; extra entries go, missing ones
+/// are pushed.
+#[test]
+fn entries_deserialize_in_place_reuse_their_memory() {
+    use serde::Deserialize as _;
+    let input = br#"{"7":"seven","11":"eleven"}"#;
+    let mut place: json::Entries<u32, String> = serde_json::from_slice(br#"{"1":"one......","2":"two......","3":"x"}"#).unwrap();
+    let ((), count) = allocations(|| {
+        let mut de = serde_json::Deserializer::from_slice(input);
+        json::Entries::deserialize_in_place(&mut de, &mut place).unwrap();
+    });
+    assert_eq!(place.0, [(7, "seven".to_owned()), (11, "eleven".to_owned())]);
+    assert_eq!(count, 0);
+    let mut de = serde_json::Deserializer::from_slice(br#"{"1":"a","2":"b","3":"c","4":"d"}"#);
+    json::Entries::deserialize_in_place(&mut de, &mut place).unwrap();
+    assert_eq!(place.0.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [1, 2, 3, 4]);
+}
