@@ -187,6 +187,14 @@ impl<'a, W: Sink + ?Sized> Buf<'a, W> {
         unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) }
     }
 
+    /// The bytes as text, when they are UTF-8: always after `write_str`,
+    /// `write_int` and `write!` (a whole-or-nothing write never splits a
+    /// character); `None` if `write_bytes`/`write_byte` left invalid UTF-8.
+    #[inline]
+    pub fn as_str(&self) -> Option<&str> {
+        core::str::from_utf8(self.bytes()).ok()
+    }
+
     /// Number of bytes held.
     #[inline]
     pub fn len(&self) -> usize {
@@ -403,6 +411,43 @@ impl<W: Sink + ?Sized> fmt::Debug for Buf<'_, W> {
             .field("full", &self.full)
             .field("failed", &self.failed())
             .finish()
+    }
+}
+
+impl<W: Sink + ?Sized> AsRef<[u8]> for Buf<'_, W> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// Compares the bytes held.
+impl<W: Sink + ?Sized, V: Sink + ?Sized> PartialEq<Buf<'_, V>> for Buf<'_, W> {
+    fn eq(&self, other: &Buf<'_, V>) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<[u8]> for Buf<'_, W> {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.bytes() == other
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<&[u8]> for Buf<'_, W> {
+    fn eq(&self, other: &&[u8]) -> bool {
+        self.bytes() == *other
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<str> for Buf<'_, W> {
+    fn eq(&self, other: &str) -> bool {
+        self.bytes() == other.as_bytes()
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<&str> for Buf<'_, W> {
+    fn eq(&self, other: &&str) -> bool {
+        self.bytes() == other.as_bytes()
     }
 }
 

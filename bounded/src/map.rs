@@ -161,8 +161,8 @@ impl<K, V> Table<K, V> {
 
 /// A hash map that holds up to its entry limit and never allocates.
 ///
-/// [`insert`](Map::insert) of a new key past the limit does nothing, returns
-/// `false` and marks the map full; updating a key already there always works. A map
+/// [`insert`](Map::insert) of a new key past the limit hands the entry back and
+/// marks the map full; updating a key already there always works. A map
 /// over caller memory ([`Map::new`]) has a fixed limit (7/8 of its table, or less
 /// with [`reset`](Map::reset)); a map [`in_region`](Map::in_region) starts in the
 /// smallest class and moves through the classes as it fills, until the largest class
@@ -175,12 +175,12 @@ impl<K, V> Table<K, V> {
 /// let mut mem = [Slot::EMPTY; 8];
 /// let mut ages = Map::new(&mut mem);
 /// assert_eq!(ages.limit(), 7);
-/// assert!(ages.insert("ada", 36));
-/// assert!(ages.insert("alan", 41));
+/// assert_eq!(ages.insert("ada", 36), Ok(None));
+/// assert_eq!(ages.insert("alan", 41), Ok(None));
 /// ages.reset(1).unwrap(); // empty again, holding at most one entry
-/// assert!(ages.insert("ada", 36));
-/// assert!(!ages.insert("alan", 41)); // a new key past the limit...
-/// assert!(ages.insert("ada", 37));   // ...but updates always work
+/// assert_eq!(ages.insert("ada", 36), Ok(None));
+/// assert_eq!(ages.insert("alan", 41), Err(("alan", 41))); // a new key past the limit...
+/// assert_eq!(ages.insert("ada", 37), Ok(Some(36)));       // ...but updates always work
 /// assert_eq!(ages.get("ada"), Some(&37));
 /// assert!(ages.is_full());
 /// ```
@@ -318,28 +318,26 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         }
     }
 
-    /// Inserts or updates `key`. Returns whether the entry is stored: updating a key
-    /// that is there always works; a new key past the limit is dropped and marks the
-    /// map full.
+    // noalloc:root
+    /// Inserts `key` with `value`, as heapless's `IndexMap::insert`: `Ok(Some(old
+    /// value))` when the key is there (updates always work), `Ok(None)` for a new
+    /// key, or the entry handed back when it is a new key past the limit (then the
+    /// map is full).
     #[inline]
-    pub fn insert(&mut self, key: K, value: V) -> bool {
-        self.try_insert(key, value).is_ok()
+    pub fn insert(&mut self, key: K, value: V) -> Result<Option<V>, (K, V)> {
+        let tag = self.tag(&key);
+        match self.find(tag, &key) {
+            // SAFETY: slot `i` holds an entry (found), exclusively ours.
+            Ok(i) => Ok(Some(mem::replace(unsafe { &mut (*self.entry_at(i)).assume_init_mut().1 }, value))),
+            Err(empty) => self.insert_new(tag, empty, key, value).map(|_| None),
+        }
     }
 
-    // noalloc:root
-    /// Inserts or updates `key`, or hands the entry back when it is a new key past
-    /// the limit (then the map is full). Updates always work.
+    /// Stores a key that is not in the map, whose probe ends at the empty slot
+    /// `empty`: moves a pooled map to a larger class at its limit. The slot it
+    /// took, or the entry handed back past the limit (then the map is full).
     #[inline]
-    pub fn try_insert(&mut self, key: K, value: V) -> Result<(), (K, V)> {
-        let tag = self.tag(&key);
-        let empty = match self.find(tag, &key) {
-            Ok(i) => {
-                // SAFETY: slot `i` holds an entry (found), exclusively ours.
-                unsafe { (*self.entry(i)).assume_init_mut().1 = value };
-                return Ok(());
-            }
-            Err(empty) => empty,
-        };
+    fn insert_new(&mut self, tag: u32, empty: usize, key: K, value: V) -> Result<usize, (K, V)> {
         if self.full {
             return Err((key, value));
         }
@@ -358,10 +356,31 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         // SAFETY: `empty` is an empty slot of the table.
         unsafe {
             self.table.tags.add(empty).write(tag);
-            (*self.entry(empty)).write((key, value));
+            (*self.entry_at(empty)).write((key, value));
         }
         self.len += 1;
-        Ok(())
+        Ok(empty)
+    }
+
+    // noalloc:root
+    /// The entry for `key`, to read, update or fill in place.
+    ///
+    /// ```
+    /// use bounded::map::{Map, Slot};
+    ///
+    /// let mut mem = [Slot::EMPTY; 8];
+    /// let mut counts = Map::new(&mut mem);
+    /// for word in ["a", "b", "a"] {
+    ///     *counts.entry(word).or_insert(0).expect("room") += 1;
+    /// }
+    /// assert_eq!((counts.get("a"), counts.get("b")), (Some(&2), Some(&1)));
+    /// ```
+    pub fn entry(&mut self, key: K) -> Entry<'_, 'a, K, V, S> {
+        let tag = self.tag(&key);
+        match self.find(tag, &key) {
+            Ok(slot) => Entry::Occupied(OccupiedEntry { map: self, slot, key }),
+            Err(empty) => Entry::Vacant(VacantEntry { map: self, tag, empty, key }),
+        }
     }
 
     // noalloc:root
@@ -374,7 +393,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&self` shares it.
-        Some(unsafe { &(*self.entry(i)).assume_init_ref().1 })
+        Some(unsafe { &(*self.entry_at(i)).assume_init_ref().1 })
     }
 
     /// The value for `key`, mutably.
@@ -385,7 +404,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&mut self` is exclusive.
-        Some(unsafe { &mut (*self.entry(i)).assume_init_mut().1 })
+        Some(unsafe { &mut (*self.entry_at(i)).assume_init_mut().1 })
     }
 
     /// Whether `key` is in the map.
@@ -404,11 +423,18 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let mut hole = self.find(self.tag(key), key).ok()?;
+        let slot = self.find(self.tag(key), key).ok()?;
+        Some(self.remove_at(slot).1)
+    }
+
+    /// Removes the entry at `slot`, which holds one; later entries of its probe run
+    /// move back, so `slot` may hold another afterwards.
+    fn remove_at(&mut self, slot: usize) -> (K, V) {
+        let mut hole = slot;
         // SAFETY: slot `hole` holds an entry, read out once and marked empty.
-        let (_, value) = unsafe {
+        let entry = unsafe {
             self.table.tags.add(hole).write(0);
-            (*self.entry(hole)).assume_init_read()
+            (*self.entry_at(hole)).assume_init_read()
         };
         self.len -= 1;
         // Backward-shift: pull later entries of the probe run into the hole when
@@ -425,23 +451,78 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             if (i.wrapping_sub(home) & mask) >= (i.wrapping_sub(hole) & mask) {
                 // SAFETY: `i` holds an entry and `hole` is empty and distinct: move.
                 unsafe {
-                    ptr::copy_nonoverlapping(self.entry(i), self.entry(hole), 1);
+                    ptr::copy_nonoverlapping(self.entry_at(i), self.entry_at(hole), 1);
                     self.table.tags.add(hole).write(tag);
                     self.table.tags.add(i).write(0);
                 }
                 hole = i;
             }
         }
-        Some(value)
+        entry
     }
 
     /// The entries, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> + '_ {
-        (0..self.table.cap).filter(|&i| self.tag_at(i) != 0).map(move |i| {
+        self.slots().map(move |i| {
             // SAFETY: tagged, so initialised; `&self` shares it.
-            let (k, v) = unsafe { (*self.entry(i)).assume_init_ref() };
+            let (k, v) = unsafe { (*self.entry_at(i)).assume_init_ref() };
             (k, v)
         })
+    }
+
+    /// The entries with their values mutable, in no particular order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut V)> + '_ {
+        let this = &*self;
+        this.slots().map(move |i| {
+            // SAFETY: tagged, so initialised; each slot is yielded once, and the
+            // `&mut self` this borrows makes the entries exclusively ours.
+            let (k, v) = unsafe { (*this.entry_at(i)).assume_init_mut() };
+            (&*k, v)
+        })
+    }
+
+    /// The keys, in no particular order.
+    pub fn keys(&self) -> impl Iterator<Item = &K> + '_ {
+        self.iter().map(|(k, _)| k)
+    }
+
+    /// The values, in no particular order.
+    pub fn values(&self) -> impl Iterator<Item = &V> + '_ {
+        self.iter().map(|(_, v)| v)
+    }
+
+    /// The values, mutably, in no particular order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> + '_ {
+        self.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Keeps the entries for which `keep` returns `true`; each entry is offered
+    /// once.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        if self.len == 0 {
+            return;
+        }
+        // From an empty slot on, once round: removing an entry pulls back only
+        // later entries of its probe run, which no empty slot interrupts, so
+        // every moved entry is one not yet offered.
+        let mask = self.table.cap - 1;
+        let start = (0..self.table.cap).find(|&i| self.tag_at(i) == 0).expect("the table always has an empty slot");
+        for step in 1..=self.table.cap {
+            let i = (start + step) & mask;
+            while self.tag_at(i) != 0 {
+                // SAFETY: tagged, so initialised; `&mut self` is exclusive.
+                let (k, v) = unsafe { (*self.entry_at(i)).assume_init_mut() };
+                if keep(k, v) {
+                    break;
+                }
+                drop(self.remove_at(i));
+            }
+        }
+    }
+
+    /// The slots that hold entries.
+    fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.table.cap).filter(|&i| self.tag_at(i) != 0)
     }
 
     #[inline]
@@ -478,7 +559,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             }
             // SAFETY: tagged, so initialised.
             // noalloc:exempt caller: comparing keys runs the caller's `Borrow` and `Eq`; those of the std key types do not allocate
-            if t == tag && unsafe { (*self.entry(i)).assume_init_ref() }.0.borrow() == key {
+            if t == tag && unsafe { (*self.entry_at(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
             i = (i + 1) & mask;
@@ -493,7 +574,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     #[inline]
-    fn entry(&self, i: usize) -> *mut MaybeUninit<(K, V)> {
+    fn entry_at(&self, i: usize) -> *mut MaybeUninit<(K, V)> {
         debug_assert!(i < self.table.cap);
         // SAFETY: callers pass `i < cap`, inside the table.
         unsafe { self.table.entries.add(i) }
@@ -540,7 +621,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
                     while self.tag_at(j) != 0 {
                         j = (j + 1) & (self.table.cap - 1);
                     }
-                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry(j), 1);
+                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry_at(j), 1);
                     self.table.tags.add(j).write(tag);
                 }
             }
@@ -549,6 +630,132 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             *chunk = Some(bigger); // the old chunk goes back
         }
         true
+    }
+}
+
+/// A key's place in a [`Map`], from [`Map::entry`].
+pub enum Entry<'m, 'a, K, V, S = FxBuildHasher> {
+    /// The key is in the map.
+    Occupied(OccupiedEntry<'m, 'a, K, V, S>),
+    /// The key is not in the map.
+    Vacant(VacantEntry<'m, 'a, K, V, S>),
+}
+
+/// A key that is in the map, and its value.
+pub struct OccupiedEntry<'m, 'a, K, V, S = FxBuildHasher> {
+    map: &'m mut Map<'a, K, V, S>,
+    slot: usize,
+    key: K,
+}
+
+/// A key that is not in the map, and where it would go.
+pub struct VacantEntry<'m, 'a, K, V, S = FxBuildHasher> {
+    map: &'m mut Map<'a, K, V, S>,
+    tag: u32,
+    empty: usize,
+    key: K,
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> Entry<'m, 'a, K, V, S> {
+    /// The key.
+    pub fn key(&self) -> &K {
+        match self {
+            Entry::Occupied(o) => &o.key,
+            Entry::Vacant(v) => &v.key,
+        }
+    }
+
+    /// The value, inserting `default` if the key is not there; the entry handed
+    /// back when it is a new key past the limit (then the map is full).
+    pub fn or_insert(self, default: V) -> Result<&'m mut V, (K, V)> {
+        self.or_insert_with(|| default)
+    }
+
+    /// [`or_insert`](Entry::or_insert) with a value made only when needed.
+    pub fn or_insert_with(self, default: impl FnOnce() -> V) -> Result<&'m mut V, (K, V)> {
+        match self {
+            Entry::Occupied(o) => Ok(o.into_mut()),
+            Entry::Vacant(v) => v.insert(default()),
+        }
+    }
+
+    /// [`or_insert`](Entry::or_insert) with `V::default()`.
+    pub fn or_default(self) -> Result<&'m mut V, (K, V)>
+    where
+        V: Default,
+    {
+        self.or_insert_with(V::default)
+    }
+
+    /// Calls `f` on the value if the key is there.
+    pub fn and_modify(mut self, f: impl FnOnce(&mut V)) -> Self {
+        if let Entry::Occupied(o) = &mut self {
+            f(o.get_mut());
+        }
+        self
+    }
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> OccupiedEntry<'m, 'a, K, V, S> {
+    /// The key (the one passed to [`Map::entry`]).
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+
+    /// The value.
+    pub fn get(&self) -> &V {
+        // SAFETY: the slot holds an entry (found), shared through `&self`.
+        unsafe { &(*self.map.entry_at(self.slot)).assume_init_ref().1 }
+    }
+
+    /// The value, mutably.
+    pub fn get_mut(&mut self) -> &mut V {
+        // SAFETY: the slot holds an entry (found), and the map is borrowed mutably.
+        unsafe { &mut (*self.map.entry_at(self.slot)).assume_init_mut().1 }
+    }
+
+    /// The value, mutably, for as long as the map was borrowed.
+    pub fn into_mut(self) -> &'m mut V {
+        // SAFETY: as in `get_mut`, for the map's borrow `'m`.
+        unsafe { &mut (*self.map.entry_at(self.slot)).assume_init_mut().1 }
+    }
+
+    /// Replaces the value; returns the old one.
+    pub fn insert(&mut self, value: V) -> V {
+        mem::replace(self.get_mut(), value)
+    }
+
+    /// Removes the entry; returns its value.
+    pub fn remove(self) -> V {
+        self.remove_entry().1
+    }
+
+    /// Removes the entry; returns the key stored and the value.
+    pub fn remove_entry(self) -> (K, V) {
+        self.map.remove_at(self.slot)
+    }
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> VacantEntry<'m, 'a, K, V, S> {
+    /// The key.
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+
+    /// The key, taken back.
+    pub fn into_key(self) -> K {
+        self.key
+    }
+
+    // noalloc:root
+    /// Inserts `value` for the key; or hands both back when the map is at its limit
+    /// (then it is full).
+    pub fn insert(self, value: V) -> Result<&'m mut V, (K, V)> {
+        let VacantEntry { map, tag, empty, key } = self;
+        let slot = map.insert_new(tag, empty, key, value)?;
+        // SAFETY: `insert_new` just wrote the entry at `slot`; the map is borrowed
+        // mutably for `'m`.
+        Ok(unsafe { &mut (*map.entry_at(slot)).assume_init_mut().1 })
     }
 }
 

@@ -3,8 +3,12 @@
 //! to the pool and the budget to the region.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
+use core::ops::{Index, IndexMut};
+
+use crate::CapacityError;
 
 #[cfg(feature = "std")]
 use crate::{Pool, Region};
@@ -135,13 +139,13 @@ impl<'a, T> Vec<'a, T> {
     /// Appends `item`, or hands it back when there is no room (then the vec is
     /// full).
     #[inline]
-    pub fn try_push(&mut self, item: T) -> Result<(), T> {
+    pub fn try_push(&mut self, item: T) -> Result<(), CapacityError<T>> {
         if self.full {
-            return Err(item);
+            return Err(CapacityError::new(item));
         }
         if self.len == self.cap && !self.take_chunk() {
             self.full = true;
-            return Err(item);
+            return Err(CapacityError::new(item));
         }
         // SAFETY: `len < cap`: the uninitialised slot at index `len`.
         unsafe { self.slot(self.len).write(MaybeUninit::new(item)) };
@@ -200,9 +204,147 @@ impl<'a, T> Vec<'a, T> {
         core::ptr::slice_from_raw_parts_mut(self.bases[c].cast::<T>(), step.min(len - c * step))
     }
 
+    /// The items as contiguous runs, mutably.
+    pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
+        let len = self.len;
+        let this = &*self;
+        // SAFETY: the runs are disjoint and hold initialised items; `&mut self`
+        // makes them exclusively ours for the iterator's life.
+        (0..this.runs(len)).map(move |c| unsafe { &mut *this.run(c, len) })
+    }
+
     /// The items in order.
     pub fn iter(&self) -> impl Iterator<Item = &T> + '_ {
         self.chunks().flatten()
+    }
+
+    /// The items in order, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        self.chunks_mut().flatten()
+    }
+
+    /// The items as one slice when they are contiguous: always over caller
+    /// memory, and for a pooled vec while its items fit its first chunk. Pooled
+    /// items past that are read with [`chunks`](Vec::chunks) or
+    /// [`iter`](Vec::iter), and indexed with `v[i]`.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        let mut chunks = self.chunks();
+        match (chunks.next(), chunks.next()) {
+            (None, _) => Some(&[]),
+            (Some(items), None) => Some(items),
+            (Some(_), Some(_)) => None,
+        }
+    }
+
+    /// [`as_slice`](Vec::as_slice), mutably.
+    pub fn as_mut_slice(&mut self) -> Option<&mut [T]> {
+        let mut chunks = self.chunks_mut();
+        match (chunks.next(), chunks.next()) {
+            (None, _) => Some(&mut []),
+            (Some(items), None) => Some(items),
+            (Some(_), Some(_)) => None,
+        }
+    }
+
+    /// The slots reachable now: the caller memory's length, or the slots of the
+    /// chunks a pooled vec holds (it takes more as it fills).
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Keeps the first `len` items and drops the rest (nothing if `len` is not
+    /// below the length). Chunks are kept.
+    pub fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            drop(self.pop());
+        }
+    }
+
+    /// Keeps the items for which `keep` returns `true`, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self[i]) {
+                self.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.truncate(kept);
+    }
+
+    /// Swaps the items at `a` and `b`.
+    ///
+    /// # Panics
+    ///
+    /// If either is not below the length.
+    pub fn swap(&mut self, a: usize, b: usize) {
+        assert!(a < self.len && b < self.len, "swap of {a} and {b} past the length {}", self.len);
+        // SAFETY: both slots are initialised; `ptr::swap` allows them to be the same.
+        unsafe { core::ptr::swap(self.slot(a), self.slot(b)) };
+    }
+
+    /// Inserts `item` at `index`, shifting the items after it up, or hands it back
+    /// when there is no room (then the vec is full).
+    ///
+    /// # Panics
+    ///
+    /// If `index > len`.
+    pub fn insert(&mut self, index: usize, item: T) -> Result<(), CapacityError<T>> {
+        assert!(index <= self.len, "insertion index {index} is past the length {}", self.len);
+        self.try_push(item)?;
+        let mut i = self.len - 1;
+        while i > index {
+            self.swap(i - 1, i);
+            i -= 1;
+        }
+        Ok(())
+    }
+
+    /// Removes the item at `index`, shifting the items after it down.
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    pub fn remove(&mut self, index: usize) -> T {
+        assert!(index < self.len, "removal index {index} is past the length {}", self.len);
+        for i in index..self.len - 1 {
+            self.swap(i, i + 1);
+        }
+        self.pop().expect("not empty")
+    }
+
+    /// Removes the item at `index` and puts the last one in its place.
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        assert!(index < self.len, "removal index {index} is past the length {}", self.len);
+        self.swap(index, self.len - 1);
+        self.pop().expect("not empty")
+    }
+
+    /// Appends clones of `items` while they fit; the rest are dropped and mark the
+    /// vec full. Whether all fitted.
+    pub fn extend_from_slice(&mut self, items: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        items.iter().all(|item| self.push(item.clone()))
+    }
+
+    /// Appends clones of `items`, all or none: `Err` (and the vec full) when they
+    /// do not all fit, the vec as it was.
+    pub fn try_extend_from_slice(&mut self, items: &[T]) -> Result<(), CapacityError<()>>
+    where
+        T: Clone,
+    {
+        let len = self.len;
+        if self.extend_from_slice(items) {
+            return Ok(());
+        }
+        self.truncate(len);
+        Err(CapacityError::new(()))
     }
 
     /// Drops every item; the full mark goes too. Chunks are kept for reuse. As
@@ -293,6 +435,94 @@ impl<T> Drop for Pooled<'_, T> {
     fn drop(&mut self) {
         for &index in &self.indices[..self.taken] {
             self.pool.give_back(self.region, index);
+        }
+    }
+}
+
+/// `v[i]`, which panics past the length; [`get`](Vec::get) does not.
+impl<T> Index<usize> for Vec<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(item) => item,
+            None => panic!("index {index} is past the length {}", self.len),
+        }
+    }
+}
+
+impl<T> IndexMut<usize> for Vec<'_, T> {
+    #[inline]
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        let len = self.len;
+        match self.get_mut(index) {
+            Some(item) => item,
+            None => panic!("index {index} is past the length {len}"),
+        }
+    }
+}
+
+impl<'v, T> IntoIterator for &'v Vec<'_, T> {
+    type Item = &'v T;
+    type IntoIter = core::iter::Flatten<Chunks<'v, T>>;
+    fn into_iter(self) -> Self::IntoIter {
+        Chunks { runs: 0..self.runs(self.len), vec: self }.flatten()
+    }
+}
+
+/// The runs of [`Vec::chunks`], as a named type for `IntoIterator`.
+pub struct Chunks<'v, T> {
+    runs: core::ops::Range<usize>,
+    vec: &'v Vec<'v, T>,
+}
+
+impl<'v, T> Iterator for Chunks<'v, T> {
+    type Item = &'v [T];
+    fn next(&mut self) -> Option<&'v [T]> {
+        let c = self.runs.next()?;
+        // SAFETY: run `c` holds initialised items, and the vec is shared for `'v`.
+        Some(unsafe { &*self.vec.run(c, self.vec.len) })
+    }
+}
+
+/// Pushes while the items fit; the rest are dropped and mark the vec full (see
+/// [`is_full`](Vec::is_full)).
+impl<T> Extend<T> for Vec<'_, T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            if !self.push(item) {
+                break;
+            }
+        }
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<[U]> for Vec<'_, T> {
+    fn eq(&self, other: &[U]) -> bool {
+        self.len == other.len() && self.iter().zip(other).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for Vec<'_, T> {
+    fn eq(&self, other: &[U; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<Vec<'_, U>> for Vec<'_, T> {
+    fn eq(&self, other: &Vec<'_, U>) -> bool {
+        self.len == other.len && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: Eq> Eq for Vec<'_, T> {}
+
+/// Hashes the length, then each item in order.
+impl<T: Hash> Hash for Vec<'_, T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len);
+        for item in self {
+            item.hash(state);
         }
     }
 }

@@ -299,3 +299,19 @@ fn a_flushing_buffer_takes_a_sink_that_is_not_send() {
     let buf = Buf::flushing(&mut mem, &mut lock);
     assert!(buf.is_empty());
 }
+
+#[test]
+fn a_buffer_reads_as_text_and_compares_by_its_bytes() {
+    let mut mem = [0u8; 16];
+    let mut buf = Buf::new(&mut mem);
+    buf.write_str("é=");
+    buf.write_int(7);
+    assert_eq!((buf.as_str(), buf.as_ref()), (Some("é=7"), "é=7".as_bytes()));
+    assert!(buf == "é=7" && buf == "é=7".as_bytes());
+    let mut other_mem = [0u8; 4];
+    let mut other = Buf::new(&mut other_mem);
+    other.write_str("é=7");
+    assert!(buf == other);
+    buf.write_byte(0xff);
+    assert_eq!(buf.as_str(), None);
+}

@@ -27,7 +27,7 @@ async fn request(n: u64) -> u64 {
     let mut own = Vec::new(&mut own_mem);
     for i in 0..40u64 {
         text.write_str("item ");
-        assert!(items.push(i * n) && runs.push(i as u32) && index.insert(i, n));
+        assert!(items.push(i * n) && runs.push(i as u32) && index.insert(i, n).is_ok());
         own.push(i);
         tokio::task::yield_now().await;
     }
