@@ -124,6 +124,16 @@ pub fn from_slice<'de, T: ReadJson<'de>>(input: &'de [u8]) -> Result<T> {
     Ok(value)
 }
 
+/// [`from_slice`] for text.
+///
+/// ```
+/// let point: (i32, i32) = json::from_str("[3, -4]").unwrap();
+/// assert_eq!(point, (3, -4));
+/// ```
+pub fn from_str<'de, T: ReadJson<'de>>(input: &'de str) -> Result<T> {
+    from_slice(input.as_bytes())
+}
+
 /// Decodes `input` into `place`, reusing the memory `place` holds.
 pub fn from_slice_into<'de, T: ReadJson<'de>>(place: &mut T, input: &'de [u8]) -> Result<()> {
     let mut r = Reader::new(input);

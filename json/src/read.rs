@@ -219,7 +219,7 @@ impl<'de> Reader<'de> {
     pub fn finish(&mut self) -> Result<()> {
         self.skip_ws();
         if self.pos < self.input.len() {
-            return Err(self.error(ErrorKind::TrailingCharacters));
+            return Err(self.error(ErrorKind::TrailingCharacters).expecting("the end of the input"));
         }
         Ok(())
     }
@@ -268,7 +268,7 @@ impl<'de> Reader<'de> {
             Ok(b'n' | b't' | b'f' | b'"' | b'[' | b'{' | b'-' | b'0'..=b'9') => {
                 self.error(ErrorKind::InvalidType)
             }
-            Ok(_) => self.error(ErrorKind::Syntax),
+            Ok(_) => self.error(ErrorKind::Syntax).expecting("a JSON value"),
             Err(e) => e,
         }
     }
@@ -354,14 +354,14 @@ impl<'de> Reader<'de> {
             self.pos += 1;
             b = self.peek()?;
         } else {
-            return Err(self.error(ErrorKind::Syntax));
+            return Err(self.error(ErrorKind::Syntax).expecting("`,` or `}`"));
         }
         if b != b'"' {
-            return Err(self.error(ErrorKind::Syntax));
+            return Err(self.error(ErrorKind::Syntax).expecting("a string key"));
         }
         let (raw, escaped) = self.string_raw()?;
         if self.input.get(self.pos) != Some(&b':') && self.peek()? != b':' {
-            return Err(self.error(ErrorKind::Syntax));
+            return Err(self.error(ErrorKind::Syntax).expecting("`:`"));
         }
         self.pos += 1;
         Ok(Some(Key { raw, escaped }))
@@ -398,7 +398,7 @@ impl<'de> Reader<'de> {
             self.pos += 1;
             Ok(true)
         } else {
-            Err(self.error(ErrorKind::Syntax))
+            Err(self.error(ErrorKind::Syntax).expecting("`,` or `]`"))
         }
     }
 
@@ -425,7 +425,7 @@ impl<'de> Reader<'de> {
                 }
                 Ok(())
             }
-            _ => Err(self.error(ErrorKind::Syntax)),
+            _ => Err(self.error(ErrorKind::Syntax).expecting("a JSON value")),
         }
     }
 

@@ -197,3 +197,36 @@ fn key_chars_and_single_char_decode_escapes() {
     json::from_slice_into(&mut keys, br#"{"\u00e9t\u00e9":7}"#).unwrap();
     assert_eq!(keys.0, [("été".to_owned(), 7)]);
 }
+
+/// Errors say what the grammar expected, with the line and column as serde_json
+/// gives them; `source()` and `io::Error` carry an I/O error's kind.
+#[test]
+fn errors_say_what_was_expected_where() {
+    for (input, expected, line_column) in [
+        (&b"[1 2]"[..], "`,` or `]`", "line 1 column 4"),
+        (b"{\"a\":1 \"b\":2}", "`,` or `}`", "line 1 column 8"),
+        (b"{\n\"a\" 1}", "`:`", "line 2 column 5"),
+        (b"{1:2}", "a string key", "line 1 column 2"),
+        (b"[1,\n  ?]", "a JSON value", "line 2 column 3"),
+        (b"1 2", "the end of the input", "line 1 column 3"),
+    ] {
+        let e = json::validate(input).unwrap_err();
+        assert_eq!(e.expected(), Some(expected), "{}", String::from_utf8_lossy(input));
+        let theirs = serde_json::from_slice::<serde_json::Value>(input).unwrap_err();
+        assert_eq!(format!("line {} column {}", theirs.line(), theirs.column()), line_column, "serde_json's position");
+        assert!(e.display_in(input).to_string().ends_with(&format!("expected {expected}, at {line_column}")), "{}", e.display_in(input));
+    }
+    let e = json::Error::new(ErrorKind::Io(std::io::ErrorKind::BrokenPipe), 3);
+    let source = std::error::Error::source(&e).expect("an I/O error has a source");
+    assert_eq!(source.to_string(), std::io::ErrorKind::BrokenPipe.to_string());
+    assert!(std::error::Error::source(&json::Error::new(ErrorKind::Syntax, 0)).is_none());
+    let io = |e: json::Error| std::io::Error::from(e).kind();
+    assert_eq!(io(e), std::io::ErrorKind::BrokenPipe);
+    assert_eq!(io(json::validate(b"[").unwrap_err()), std::io::ErrorKind::UnexpectedEof);
+    assert_eq!(io(json::validate(b"]").unwrap_err()), std::io::ErrorKind::InvalidData);
+    let ((), count) = crate::alloc_count::allocations(|| {
+        let e = json::validate(b"[1 2]").unwrap_err();
+        std::hint::black_box(std::io::Error::from(e));
+    });
+    assert_eq!(count, 0, "the conversion allocates nothing");
+}
