@@ -2,6 +2,7 @@
 //!
 //! - [`Writer`] writes through a buffer the caller keeps and flushes to any
 //!   `io::Write`; [`WriteJson`] types (derive it) write themselves into it.
+//!   [`Pretty`] lays the output out as serde_json's pretty printer does.
 //! - [`Reader`] reads borrowed input (or an `io::Read` through a caller buffer);
 //!   [`ReadJson`] types (derive it) read themselves from it. Unescaped strings
 //!   borrow the input, escaped ones decode into an [`Arena`] over caller memory,
@@ -54,6 +55,7 @@ mod error;
 mod float;
 mod impls;
 mod pow5;
+mod pretty;
 mod read;
 #[cfg(feature = "alloc")]
 mod reuse;
@@ -70,6 +72,7 @@ pub use entries::Entries;
 pub use entries::ObjectKey;
 pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
+pub use pretty::{to_slice_pretty, Pretty};
 pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH, MAX_DEPTH};
 #[cfg(feature = "alloc")]
 pub use reuse::{Items, Nullable};
