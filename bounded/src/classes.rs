@@ -21,6 +21,21 @@ pub struct Doubling {
 /// Pools of chunks of increasing length, made once. Containers that grow
 /// ([`Slice`](crate::Slice), [`Map`](crate::Map), [`Buf`](crate::Buf)) move through
 /// them: each move takes a chunk from a larger class and gives the old one back.
+///
+/// ```
+/// use bounded::{Buf, Chunks, Classes, Region};
+///
+/// // Made once: 4 chunks of 64 bytes and 2 of 1 KiB.
+/// let classes = Classes::<u8>::new(&[Chunks { count: 4, len: 64 }, Chunks { count: 2, len: 1024 }]);
+/// let region = Region::new(4096);
+/// let mut page = Buf::in_region(&classes, &region);
+/// page.write_str("<ul>");
+/// assert_eq!(page.capacity(), 64);
+/// for _ in 0..20 {
+///     page.write_str("<li>item</li>");
+/// }
+/// assert_eq!((page.capacity(), page.is_full()), (1024, false)); // moved up a class
+/// ```
 pub struct Classes<T> {
     pools: Box<[Pool<T>]>,
 }

@@ -87,7 +87,7 @@ impl Error {
         Error { kind, offset, expected: None }
     }
 
-    /// The error, saying what was expected where it was found (`"`,` or `]`"`).
+    /// The error, saying what was expected where it was found (``"`,` or `]`"``).
     pub fn expecting(mut self, what: &'static str) -> Error {
         self.expected = Some(what);
         self
@@ -99,8 +99,8 @@ impl Error {
     }
 
     /// The error as a person reads it, with the line and column of its offset in
-    /// `input` (the bytes that were read): `syntax error, expected `:`, at line 3
-    /// column 10`. Computed when displayed; nothing is allocated.
+    /// `input` (the bytes that were read): ``syntax error, expected `:`, at line 3
+    /// column 10``. Computed when displayed; nothing is allocated.
     pub fn display_in<'i>(&self, input: &'i [u8]) -> impl fmt::Display + 'i {
         let error = *self;
         DisplayIn { error, input }

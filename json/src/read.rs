@@ -22,7 +22,32 @@ pub const DEFAULT_MAX_DEPTH: u32 = 128;
 pub const MAX_DEPTH: u32 = 4096;
 
 /// Reads JSON from `&'de [u8]`. Strings without escapes are borrowed from the
-/// input; escaped ones are decoded into the reader's [`Arena`].
+/// input; escaped ones are decoded into the reader's [`Arena`]. Typed values come
+/// from [`read`](Reader::read); the token methods walk shapes no type describes.
+///
+/// ```
+/// let input = br#"{"name": "caf\u00e9", "tags": ["a", "b"], "extra": {"x": [1]}}"#;
+/// let mut arena = [0u8; 16];
+/// let mut r = json::Reader::new(input).with_arena(json::Arena::new(&mut arena));
+/// let (mut name, mut tags) = ("", 0);
+/// let mut object = r.object()?;
+/// while let Some(key) = r.next_key(&mut object)? {
+///     if key.is("name") {
+///         name = r.str()?; // decoded into the arena: it had an escape
+///     } else if key.is("tags") {
+///         let mut array = r.array()?;
+///         while r.next_element(&mut array)? {
+///             r.skip()?;
+///             tags += 1;
+///         }
+///     } else {
+///         r.skip()?; // any value, its syntax checked
+///     }
+/// }
+/// r.finish()?;
+/// assert_eq!((name, tags), ("café", 2));
+/// # Ok::<(), json::Error>(())
+/// ```
 pub struct Reader<'de> {
     input: &'de [u8],
     pos: usize,
