@@ -295,11 +295,11 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             let m = &fields[*live].member;
             quote!(__json::WriteJson::write_json(&self.#m, w);)
         }
-        Shape::Tuple(fields) => write_seq(fields, |f| {
+        Shape::Tuple(fields) => write_fields(fields, false, |f| {
             let m = &f.member;
             quote!(&self.#m)
         }),
-        Shape::Named(fields) => write_named(fields, |f| {
+        Shape::Named(fields) => write_fields(fields, true, |f| {
             let m = &f.member;
             quote!(&self.#m)
         }),
@@ -328,7 +328,7 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                     VariantData::Tuple(fields) => {
                         let open = bytes(&format!("{{{tag}:"));
                         let binds: Vec<Ident> = (0..fields.len()).map(binding).collect();
-                        let body = write_seq(fields, |f| {
+                        let body = write_fields(fields, false, |f| {
                             let Member::Unnamed(i) = &f.member else { unreachable!("a tuple's fields are unnamed") };
                             let b = binding(i.index as usize);
                             quote!(#b)
@@ -346,7 +346,7 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                             let b = binding(i);
                             quote!(#m: #b)
                         });
-                        let body = write_named(fields, |f| {
+                        let body = write_fields(fields, true, |f| {
                             let i = fields.iter().position(|g| g.member == f.member).expect("own field");
                             let b = binding(i);
                             quote!(#b)
@@ -385,40 +385,6 @@ fn in_scope(c: &Container, item: TokenStream) -> TokenStream {
     }
 }
 
-/// The elements of an array, in order, that encoding does not skip; `access(field)`
-/// is an expression of type `&T`.
-fn write_seq(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> TokenStream {
-    let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
-    if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
-        let parts = fields.iter().map(|f| {
-            let a = access(f);
-            let write = quote! {
-                if !first { w.byte(b','); }
-                first = false;
-                __json::WriteJson::write_json(#a, w);
-            };
-            match &f.attrs.skip_ser_if {
-                Some(pred) => quote!(if !#pred(#a) { #write }),
-                None => write,
-            }
-        });
-        quote! {
-            w.byte(b'[');
-            let mut first = true;
-            #(#parts)*
-            let _ = first;
-            w.byte(b']');
-        }
-    } else {
-        let parts = fields.iter().enumerate().map(|(i, f)| {
-            let a = access(f);
-            let sep = if i > 0 { quote!(w.byte(b',');) } else { quote!() };
-            quote!(#sep __json::WriteJson::write_json(#a, w);)
-        });
-        quote!(w.byte(b'['); #(#parts)* w.byte(b']');)
-    }
-}
-
 /// The fields of a tuple struct or variant read from an array in `array` (declared
 /// by the caller): each one decoding does not skip, in order; the skipped ones
 /// take their defaults.
@@ -439,17 +405,24 @@ fn read_seq(c: &Container, fields: &[Field]) -> Vec<TokenStream> {
         .collect()
 }
 
-/// Writes an object of named fields; `access(field)` is an expression of type `&T`.
-fn write_named(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> TokenStream {
+/// Writes the fields encoding does not skip, in order: as an object of their names
+/// (`named`) or as an array. `access(field)` is an expression of type `&T`.
+fn write_fields(fields: &[Field], named: bool, access: impl Fn(&Field) -> TokenStream) -> TokenStream {
     let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
+    let (open, close) = if named { ('{', '}') } else { ('[', ']') };
+    let key = |f: &Field| if named { format!("{}:", quoted(&f.name_ser)) } else { String::new() };
     if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
         let parts = fields.iter().map(|f| {
             let a = access(f);
-            let key = bytes(&format!("{}:", quoted(&f.name_ser)));
+            let key = key(f);
+            let key = (!key.is_empty()).then(|| {
+                let key = bytes(&key);
+                quote!(w.raw(#key);)
+            });
             let write = quote! {
                 if !first { w.byte(b','); }
                 first = false;
-                w.raw(#key);
+                #key
                 __json::WriteJson::write_json(#a, w);
             };
             match &f.attrs.skip_ser_if {
@@ -457,26 +430,29 @@ fn write_named(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> Toke
                 None => write,
             }
         });
+        let (open, close) = (open as u8, close as u8);
         quote! {
-            w.byte(b'{');
+            w.byte(#open);
             let mut first = true;
             #(#parts)*
             let _ = first;
-            w.byte(b'}');
+            w.byte(#close);
         }
     } else if fields.is_empty() {
-        quote!(w.raw(b"{}");)
+        let both = bytes(&format!("{open}{close}"));
+        quote!(w.raw(#both);)
     } else {
+        // The opening bracket or comma and the key go out as one piece.
         let parts = fields.iter().enumerate().map(|(i, f)| {
             let a = access(f);
-            let open = if i == 0 { "{" } else { "," };
-            let key = bytes(&format!("{open}{}:", quoted(&f.name_ser)));
+            let lead = bytes(&format!("{}{}", if i == 0 { open } else { ',' }, key(f)));
             quote! {
-                w.raw(#key);
+                w.raw(#lead);
                 __json::WriteJson::write_json(#a, w);
             }
         });
-        quote!(#(#parts)* w.byte(b'}');)
+        let close = close as u8;
+        quote!(#(#parts)* w.byte(#close);)
     }
 }
 

@@ -11,7 +11,7 @@ use bounded::map::{LimitError, Map, Slot};
 use bounded::{Classes, Region};
 use proptest::prelude::*;
 
-use crate::Counted;
+use crate::{Counted, PanicsOnDrop};
 
 #[test]
 fn holds_up_to_its_limit_and_updates_always_work() {
@@ -158,21 +158,6 @@ fn clear_keeps_the_growth() {
     assert_eq!(map.reset(3), Ok(()));
     map.clear();
     assert_eq!((0..40).filter(|&i| map.insert(i, i).is_ok()).count(), 3);
-}
-
-/// Panics when dropped, once `armed`.
-struct PanicsOnDrop<'a> {
-    armed: bool,
-    drops: &'a Cell<usize>,
-}
-
-impl Drop for PanicsOnDrop<'_> {
-    fn drop(&mut self) {
-        self.drops.set(self.drops.get() + 1);
-        if self.armed {
-            panic!("a value's drop panics");
-        }
-    }
 }
 
 /// A value whose drop panics during `clear`: the panic reaches the caller, every

@@ -7,7 +7,7 @@ use bounded::{Chunks, Doubling};
 use bounded::alloctest::assert_zero;
 use bounded::{Pool, Region, Vec, MAX_CHUNKS};
 
-use crate::Counted;
+use crate::{Counted, PanicsOnDrop};
 use proptest::prelude::*;
 
 #[test]
@@ -104,28 +104,13 @@ fn chunks_go_back_when_an_item_panics_on_drop() {
     let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut v = Vec::in_region(&pool, &region);
         for i in 0..3 {
-            assert!(v.push(CountsDrops { armed: i == 0, drops: &drops }));
+            assert!(v.push(PanicsOnDrop { armed: i == 0, drops: &drops }));
         }
         assert_eq!(pool.stats().lent, 2);
         drop(v);
     }));
     assert!(unwound.is_err());
     assert_eq!((pool.stats().lent, region.used(), drops.get()), (0, 0, 3));
-}
-
-/// Counts its drops and panics in the one that is `armed`.
-struct CountsDrops<'a> {
-    armed: bool,
-    drops: &'a Cell<usize>,
-}
-
-impl Drop for CountsDrops<'_> {
-    fn drop(&mut self) {
-        self.drops.set(self.drops.get() + 1);
-        if self.armed {
-            panic!("an item's drop panics");
-        }
-    }
 }
 
 /// As std's `Vec::clear`: an item whose drop panics does not keep the others from
@@ -136,7 +121,7 @@ fn clear_drops_every_item_when_one_panics() {
     let mut mem = [const { MaybeUninit::uninit() }; 8];
     let mut v = Vec::new(&mut mem);
     for i in 0..6 {
-        v.push(CountsDrops { armed: i == 1, drops: &drops });
+        v.push(PanicsOnDrop { armed: i == 1, drops: &drops });
     }
     assert!(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.clear())).is_err());
     assert_eq!((drops.get(), v.len()), (6, 0));
@@ -145,7 +130,7 @@ fn clear_drops_every_item_when_one_panics() {
     let region = Region::new(1024);
     let mut v = Vec::in_region(&pool, &region);
     for i in 0..7 {
-        v.push(CountsDrops { armed: i == 2, drops: &drops });
+        v.push(PanicsOnDrop { armed: i == 2, drops: &drops });
     }
     assert!(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.clear())).is_err());
     assert_eq!((drops.get(), v.len()), (13, 0));
