@@ -145,7 +145,7 @@ mod map {
                     let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
                     let mut map = $new;
                     present.iter().for_each(|&k| assert!(map.insert(k, k).is_ok_insert()));
-                    bencher.bench_local(|| black_box(absent.iter().filter(|k| map.get(k).is_none()).count()));
+                    bencher.bench_local(|| black_box(absent.iter().filter(|&k| map.get(k).is_none()).count()));
                 }
 
                 #[divan::bench(args = LOADS)]
