@@ -304,6 +304,7 @@ impl<'a, W: Sink + ?Sized> Buf<'a, W> {
         match &mut self.mem {
             Mem::Own(_) => false,
             #[cfg(feature = "std")]
+            // noalloc:exempt caller: flushing runs the caller's sink; the error it returns is made from an `io::ErrorKind` (no allocation), dropped here
             Mem::Flushing(_) => self.flush().is_ok() && additional <= self.cap,
             #[cfg(feature = "std")]
             Mem::Pooled { classes, region, chunk } => {
@@ -344,6 +345,7 @@ impl<'a, W: Sink + ?Sized> Buf<'a, W> {
                 Ok(())
             }
             Err(err) => {
+                // noalloc:exempt measured: `io::Error::kind` reads the error's representation and allocates nothing
                 let kind = err.kind();
                 // noalloc:exempt caller: replaces `None` (a stored error returns early above); the error is the caller's sink's, and dropping one runs the caller's error type
                 self.err = Some(err);

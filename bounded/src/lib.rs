@@ -33,4 +33,4 @@ pub use pool::{Cancel, Chunk, Chunks, Pool, Reservation, Stats};
 pub use region::Region;
 #[cfg(feature = "std")]
 pub use slice::Slice;
-pub use vec::{Vec, MAX_CHUNKS};
+pub use vec::{Vec, VecIter, MAX_CHUNKS};

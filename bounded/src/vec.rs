@@ -464,24 +464,33 @@ impl<T> IndexMut<usize> for Vec<'_, T> {
 
 impl<'v, T> IntoIterator for &'v Vec<'_, T> {
     type Item = &'v T;
-    type IntoIter = core::iter::Flatten<Chunks<'v, T>>;
-    fn into_iter(self) -> Self::IntoIter {
-        Chunks { runs: 0..self.runs(self.len), vec: self }.flatten()
+    type IntoIter = VecIter<'v, T>;
+    fn into_iter(self) -> VecIter<'v, T> {
+        VecIter { runs: 0..self.runs(self.len), vec: self, run: [].iter() }
     }
 }
 
-/// The runs of [`Vec::chunks`], as a named type for `IntoIterator`.
-pub struct Chunks<'v, T> {
+/// The items of a [`Vec`] in order: `for item in &vec`.
+pub struct VecIter<'v, T> {
     runs: core::ops::Range<usize>,
     vec: &'v Vec<'v, T>,
+    /// What is left of the current run.
+    run: core::slice::Iter<'v, T>,
 }
 
-impl<'v, T> Iterator for Chunks<'v, T> {
-    type Item = &'v [T];
-    fn next(&mut self) -> Option<&'v [T]> {
-        let c = self.runs.next()?;
-        // SAFETY: run `c` holds initialised items, and the vec is shared for `'v`.
-        Some(unsafe { &*self.vec.run(c, self.vec.len) })
+impl<'v, T> Iterator for VecIter<'v, T> {
+    type Item = &'v T;
+    #[inline]
+    fn next(&mut self) -> Option<&'v T> {
+        loop {
+            if let Some(item) = self.run.next() {
+                return Some(item);
+            }
+            let c = self.runs.next()?;
+            // SAFETY: run `c` holds initialised items, and the vec is shared for
+            // `'v`.
+            self.run = unsafe { &*self.vec.run(c, self.vec.len) }.iter();
+        }
     }
 }
 

@@ -52,20 +52,27 @@ impl<S: Sink> Pretty<S> {
         self.inner
     }
 
+    /// Sends `bytes` on to the inner sink.
+    #[inline]
+    fn out(&mut self, bytes: &[u8]) -> Result<(), ErrorKind> {
+        // noalloc:exempt caller: the sink is the caller's; `Vec`s with capacity, slices and the writer's own sinks do not allocate
+        self.inner.send(bytes)
+    }
+
     /// A newline and the indentation of `depth` levels.
     fn newline(&mut self, depth: usize) -> Result<(), ErrorKind> {
-        self.inner.send(b"\n")?;
+        self.out(b"\n")?;
         if self.indent == b"  " {
             let mut spaces = depth * 2;
             while spaces > 0 {
                 let n = spaces.min(SPACES.len());
-                self.inner.send(&SPACES[..n])?;
+                self.out(&SPACES[..n])?;
                 spaces -= n;
             }
             return Ok(());
         }
         for _ in 0..depth {
-            self.inner.send(self.indent)?;
+            self.out(self.indent)?;
         }
         Ok(())
     }
@@ -90,7 +97,7 @@ impl<S: Sink> Sink for Pretty<S> {
             if self.opened {
                 self.opened = false;
                 if b != b']' && b != b'}' {
-                    self.inner.send(&bytes[start..i])?;
+                    self.out(&bytes[start..i])?;
                     start = i;
                     self.depth += 1;
                     self.newline(self.depth)?;
@@ -103,25 +110,25 @@ impl<S: Sink> Sink for Pretty<S> {
                 b'"' => self.in_string = true,
                 b'[' | b'{' => self.opened = true,
                 b']' | b'}' => {
-                    self.inner.send(&bytes[start..i])?;
+                    self.out(&bytes[start..i])?;
                     start = i;
                     self.depth = self.depth.saturating_sub(1);
                     self.newline(self.depth)?;
                 }
                 b',' => {
-                    self.inner.send(&bytes[start..=i])?;
+                    self.out(&bytes[start..=i])?;
                     start = i + 1;
                     self.newline(self.depth)?;
                 }
                 b':' => {
-                    self.inner.send(&bytes[start..=i])?;
-                    self.inner.send(b" ")?;
+                    self.out(&bytes[start..=i])?;
+                    self.out(b" ")?;
                     start = i + 1;
                 }
                 _ => {}
             }
         }
-        self.inner.send(&bytes[start..])
+        self.out(&bytes[start..])
     }
 
     fn flush(&mut self) -> Result<(), ErrorKind> {
