@@ -108,6 +108,13 @@ mod map {
     /// The four benchmarks of one map: `$new` makes it (outside the timed loop),
     /// `$map` names it in the bodies.
     macro_rules! map_benches {
+        // The map `$map` over `$mem`, made by `$new` and holding `$keys`.
+        (@filled $mem:ident, $map:ident, $new:expr, $keys:expr) => {
+            #[allow(unused_mut)]
+            let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
+            let mut $map = $new;
+            $keys.iter().for_each(|&k| assert!($map.insert(k, k).is_ok_insert()));
+        };
         ($name:ident, |$mem:ident| $new:expr) => {
             pub mod $name {
                 use super::*;
@@ -115,9 +122,7 @@ mod map {
                 #[divan::bench(args = LOADS)]
                 fn insert(bencher: Bencher, load: usize) {
                     let (present, _) = keys(load);
-                    #[allow(unused_mut)]
-                    let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
-                    let mut map = $new;
+                    map_benches!(@filled $mem, map, $new, present);
                     bencher.bench_local(|| {
                         map.clear();
                         for &k in &present {
@@ -131,30 +136,21 @@ mod map {
                 #[divan::bench(args = LOADS)]
                 fn hit(bencher: Bencher, load: usize) {
                     let (present, _) = keys(load);
-                    #[allow(unused_mut)]
-                    let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
-                    let mut map = $new;
-                    present.iter().for_each(|&k| assert!(map.insert(k, k).is_ok_insert()));
+                    map_benches!(@filled $mem, map, $new, present);
                     bencher.bench_local(|| black_box(present.iter().filter_map(|k| map.get(k)).fold(0u64, |sum, v| sum.wrapping_add(*v))));
                 }
 
                 #[divan::bench(args = LOADS)]
                 fn miss(bencher: Bencher, load: usize) {
                     let (present, absent) = keys(load);
-                    #[allow(unused_mut)]
-                    let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
-                    let mut map = $new;
-                    present.iter().for_each(|&k| assert!(map.insert(k, k).is_ok_insert()));
+                    map_benches!(@filled $mem, map, $new, present);
                     bencher.bench_local(|| black_box(absent.iter().filter(|&k| map.get(k).is_none()).count()));
                 }
 
                 #[divan::bench(args = LOADS)]
                 fn remove_insert(bencher: Bencher, load: usize) {
                     let (present, _) = keys(load);
-                    #[allow(unused_mut)]
-                    let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
-                    let mut map = $new;
-                    present.iter().for_each(|&k| assert!(map.insert(k, k).is_ok_insert()));
+                    map_benches!(@filled $mem, map, $new, present);
                     bencher.bench_local(|| {
                         for &k in &present {
                             let v = map.remove(&k).expect("present");
