@@ -387,3 +387,35 @@ proptest! {
         prop_assert_eq!(map.keys().count(), model.len());
     }
 }
+
+proptest! {
+    #![proptest_config(crate::proptest_config())]
+
+    /// A pooled map moving through its classes (each move re-places every entry)
+    /// at up to 7/8 load, with removals between: every key is found, and no other.
+    #[test]
+    fn a_growing_map_behaves_like_std(ops in proptest::collection::vec((any::<bool>(), 0u16..240), 0..if cfg!(miri) { 60 } else { 600 })) {
+        let classes = Classes::<Slot<u16, u16>>::doubling(Doubling { smallest: 8, classes: 6, chunks: 1 }); // 8 .. 256 slots
+        let region = Region::new(1 << 20);
+        let mut map = Map::in_region(&classes, &region);
+        let mut model = HashMap::new();
+        let mut full = false;
+        for (insert, k) in ops {
+            if insert {
+                let stored = map.insert(k, k ^ 0x5555).is_ok();
+                prop_assert_eq!(stored, model.contains_key(&k) || (!full && model.len() < 224));
+                if stored {
+                    model.insert(k, k ^ 0x5555);
+                } else {
+                    full = true;
+                }
+            } else {
+                prop_assert_eq!(map.remove(&k), model.remove(&k));
+            }
+            prop_assert_eq!(map.len(), model.len());
+        }
+        for k in 0..240 {
+            prop_assert_eq!(map.get(&k), model.get(&k));
+        }
+    }
+}
