@@ -7,12 +7,6 @@
 //! an entry only when its tag matches. A tag is 0 for an empty slot, else the high
 //! half of the key's hash with the low bit set; the slot's home is the tag's top
 //! bits, so moving to a larger table never hashes a key again.
-//!
-//! Probing is linear, in Robin Hood order: along a probe run the entries are sorted
-//! by home (an insert goes before the first entry whose home is further on, and
-//! moves the rest of the run one slot on; a removal pulls the run back). A lookup
-//! stops at the first entry nearer its home than the key would be, so a miss ends
-//! early however full the table is.
 
 use core::borrow::Borrow;
 use core::fmt;
@@ -359,9 +353,11 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             self.full = true;
             return Err((key, value));
         };
-        // SAFETY: `empty` is where the key belongs, and below the limit the table
-        // has an empty slot.
-        unsafe { self.put(empty, tag, (key, value)) };
+        // SAFETY: `empty` is an empty slot of the table.
+        unsafe {
+            self.table.tags.add(empty).write(tag);
+            (*self.entry_at(empty)).write((key, value));
+        }
         self.len += 1;
         Ok(empty)
     }
@@ -542,9 +538,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         ((tag as u64) << 32 >> (64 - self.table.cap.trailing_zeros().max(1))) as usize & (self.table.cap - 1)
     }
 
-    /// `Ok(slot)` holding `key`, or `Err(slot)` where it belongs: the first empty
-    /// slot, or the first whose entry sits nearer its home than the key would (along
-    /// a probe run entries are sorted by home, so the key cannot be further on).
+    /// `Ok(slot)` holding `key`, or `Err(first empty slot)` where it would go.
     #[inline]
     fn find<Q>(&self, tag: u32, key: &Q) -> Result<usize, usize>
     where
@@ -556,7 +550,6 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         }
         let mask = self.table.cap - 1;
         let mut i = self.home(tag);
-        let mut distance = 0;
         loop {
             // The table is never full (the limit stays below it), so the loop meets
             // an empty slot.
@@ -569,57 +562,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             if t == tag && unsafe { (*self.entry_at(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
-            if self.distance(i, t) < distance {
-                return Err(i);
-            }
             i = (i + 1) & mask;
-            distance += 1;
-        }
-    }
-
-    /// Where an entry with `tag` that is not in the map belongs (as `find`'s `Err`,
-    /// with no key to compare).
-    fn slot_for(&self, tag: u32) -> usize {
-        let mask = self.table.cap - 1;
-        let mut i = self.home(tag);
-        let mut distance = 0;
-        while self.tag_at(i) != 0 && self.distance(i, self.tag_at(i)) >= distance {
-            i = (i + 1) & mask;
-            distance += 1;
-        }
-        i
-    }
-
-    /// How far slot `i` is from the home of the entry with `tag`.
-    #[inline]
-    fn distance(&self, i: usize, tag: u32) -> usize {
-        i.wrapping_sub(self.home(tag)) & (self.table.cap - 1)
-    }
-
-    /// Puts the entry at `slot`, where it belongs (`find`'s `Err`, or `slot_for`):
-    /// the entries from there to the next empty slot move one slot on, keeping
-    /// each probe run sorted by home.
-    ///
-    /// # Safety
-    ///
-    /// `slot < cap`, and the table has an empty slot (the limit keeps one).
-    unsafe fn put(&mut self, slot: usize, tag: u32, entry: (K, V)) {
-        let mask = self.table.cap - 1;
-        let mut empty = slot;
-        while self.tag_at(empty) != 0 {
-            empty = (empty + 1) & mask;
-        }
-        // SAFETY: every slot from `slot` to `empty` is in the table; each move
-        // copies an entry one slot on, into the slot just emptied, last first.
-        unsafe {
-            while empty != slot {
-                let from = empty.wrapping_sub(1) & mask;
-                ptr::copy_nonoverlapping(self.entry_at(from), self.entry_at(empty), 1);
-                self.table.tags.add(empty).write(*self.table.tags.add(from));
-                empty = from;
-            }
-            self.table.tags.add(slot).write(tag);
-            (*self.entry_at(slot)).write(entry);
         }
     }
 
@@ -669,14 +612,17 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         }
         let old = mem::replace(&mut self.table, new);
         for i in 0..old.cap {
-            // SAFETY: `i < old.cap`; a tagged entry is read out of the old table once
-            // (not touched there again) and put where it belongs in the new one,
-            // which holds more than the old.
+            // SAFETY: `i < old.cap`; a tagged entry is moved (bit copy) into an empty
+            // slot of the new table and not touched again in the old one.
             unsafe {
                 let tag = *old.tags.add(i);
                 if tag != 0 {
-                    let entry = (*old.entries.add(i)).assume_init_read();
-                    self.put(self.slot_for(tag), tag, entry);
+                    let mut j = self.home(tag);
+                    while self.tag_at(j) != 0 {
+                        j = (j + 1) & (self.table.cap - 1);
+                    }
+                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry_at(j), 1);
+                    self.table.tags.add(j).write(tag);
                 }
             }
         }
