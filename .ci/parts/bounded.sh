@@ -3,7 +3,9 @@
 # over the tests of the unsafe code (buffers, pools, vec, slice, map, the counting
 # allocator), once with Stacked Borrows and once with Tree Borrows, and over the
 # doctests. Installs Miri on the nightly toolchain; a Miri that cannot be installed
-# or run fails the part. Each run closes on cargo test's own summary line.
+# or run fails the part, and so does a run where no test ran or a filter matched
+# none (`miri_test` in miri-setup.bash). Each run closes on cargo test's own
+# summary line.
 # Both Miri runs validate what references point to (`-Zmiri-recursive-validation`).
 # Measured on the busy 2-core machine, warm: 8 min 19 s in all (Miri tests 152 s
 # stacked, 259 s tree borrows, doctests 51 s; loom a few seconds); recursive
@@ -25,7 +27,7 @@ filters=(alloc buf:: map:: pool:: slice:: vec::)
 for model in "" "-Zmiri-tree-borrows"; do
     echo "-- bounded: miri ${model:-(stacked borrows)}"
     MIRIFLAGS="-Zmiri-disable-isolation -Zmiri-recursive-validation $model" \
-        cargo +nightly miri test -p bounded --test it -- "${filters[@]}"
+        miri_test "bounded ${model:-stacked}" "${filters[@]}" -- -p bounded --test it -- "${filters[@]}"
 done
 # The doctests: README and module examples, including the compile_fail ones.
-MIRIFLAGS="-Zmiri-disable-isolation" cargo +nightly miri test -p bounded --doc
+MIRIFLAGS="-Zmiri-disable-isolation" miri_test "bounded doctests" -- -p bounded --doc

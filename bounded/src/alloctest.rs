@@ -3,7 +3,9 @@
 //!
 //! Opt in by installing [`Counting`] as the program's (or test binary's) global
 //! allocator; it hands every request to [`System`] and counts it for the thread
-//! that made it, so tests running in parallel do not see each other's counts.
+//! that made it, so tests running in parallel do not see each other's counts. What
+//! other threads allocate for the code under test (a pool's workers) is not counted:
+//! unlike Go's `testing.AllocsPerRun`, which counts the whole process.
 //!
 //! ```
 //! use bounded::alloctest::{self, Counting};

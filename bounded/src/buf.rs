@@ -36,32 +36,81 @@ use crate::{Chunk, Classes, Region};
 /// - [`Buf::new`]: a fixed byte slice;
 /// - [`Buf::in_region`]: chunks from [`Classes`], moving to a larger chunk when a
 ///   write does not fit, until the region's budget or the largest class runs out;
-/// - [`Buf::flushing`]: a fixed slice in front of an [`io::Write`], flushed to it
-///   whenever a write does not fit. A failed write to the writer is kept in
-///   [`err`](Buf::err) and later writes do nothing.
-pub struct Buf<'a> {
+/// - [`Buf::flushing`]: a fixed slice in front of an [`io::Write`] sink `W`,
+///   flushed to it whenever a write does not fit. A failed write to the writer is
+///   kept in [`err`](Buf::err) and later writes do nothing.
+///
+/// The first two have no sink: their type is `Buf<'a>`, that is `Buf<'a, NoSink>`.
+/// A buffer is `Send` when its sink is: one over `io::stdout().lock()` is not.
+///
+/// ```compile_fail
+/// fn send<T: Send>(_: &T) {}
+/// let stdout = std::io::stdout();
+/// let mut lock = stdout.lock();
+/// let mut mem = [0u8; 64];
+/// let buf = bounded::Buf::flushing(&mut mem, &mut lock);
+/// send(&buf);
+/// ```
+pub struct Buf<'a, W: Sink + ?Sized = NoSink> {
     ptr: NonNull<MaybeUninit<u8>>,
     cap: usize,
     len: usize,
     full: bool,
-    mem: Mem<'a>,
+    mem: Mem<'a, W>,
     /// Bytes handed to the sink so far: a write that began before a flush cannot be
     /// rolled back.
     flushed: u64,
     #[cfg(feature = "std")]
     err: Option<io::Error>,
+    /// A call into the sink panicked: the drop does not write to it again (as
+    /// std's `BufWriter`), which would panic again, while unwinding an abort.
+    #[cfg(feature = "std")]
+    sink_panicked: bool,
 }
 
 // SAFETY: `ptr` addresses bytes the buffer owns (caller memory it borrows mutably,
-// or a chunk lent to it alone); the sink is `Send`. Not `Sync`: nothing needs it.
-unsafe impl Send for Buf<'_> {}
+// or a chunk lent to it alone); the sink is sent with it, so it must be `Send`.
+// Not `Sync`: nothing needs it.
+unsafe impl<W: Sink + Send + ?Sized> Send for Buf<'_, W> {}
 
-enum Mem<'a> {
-    Own(PhantomData<&'a mut [MaybeUninit<u8>]>),
+/// What a flushing [`Buf`] writes to: with `std`, any `io::Write`; without it, only
+/// [`NoSink`].
+#[cfg(feature = "std")]
+pub trait Sink: io::Write {}
+
+#[cfg(feature = "std")]
+impl<W: io::Write + ?Sized> Sink for W {}
+
+/// What a flushing [`Buf`] writes to: with `std`, any `io::Write`; without it, only
+/// [`NoSink`].
+#[cfg(not(feature = "std"))]
+pub trait Sink {}
+
+#[cfg(not(feature = "std"))]
+impl Sink for NoSink {}
+
+/// The sink of a buffer that has none (over caller memory or pooled chunks): it
+/// has no values, so nothing is ever written to it.
+#[derive(Debug)]
+pub enum NoSink {}
+
+#[cfg(feature = "std")]
+impl io::Write for NoSink {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        match *self {}
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match *self {}
+    }
+}
+
+enum Mem<'a, W: ?Sized> {
+    Own(PhantomData<(&'a mut [MaybeUninit<u8>], &'a mut W)>),
     #[cfg(feature = "std")]
     Pooled { classes: &'a Classes<u8>, region: &'a Region, chunk: Option<Chunk<'a, u8>> },
     #[cfg(feature = "std")]
-    Flushing(&'a mut (dyn io::Write + Send)),
+    Flushing(&'a mut W),
 }
 
 /// Where a write started, to undo it if it did not fit whole.
@@ -89,6 +138,8 @@ impl<'a> Buf<'a> {
             flushed: 0,
             #[cfg(feature = "std")]
             err: None,
+            #[cfg(feature = "std")]
+            sink_panicked: false,
         }
     }
 
@@ -111,16 +162,21 @@ impl<'a> Buf<'a> {
             mem: Mem::Pooled { classes, region, chunk: None },
             flushed: 0,
             err: None,
+            sink_panicked: false,
         }
     }
+}
 
+impl<'a, W: Sink + ?Sized> Buf<'a, W> {
     /// A buffer over `mem` that flushes to `sink` instead of filling. Writes larger
     /// than `mem` go straight to `sink`. Buffered bytes are flushed on drop, as
-    /// `BufWriter` does; call [`flush`](Buf::flush) to see the error.
+    /// `BufWriter` does (not after the sink panicked); call [`flush`](Buf::flush)
+    /// to see the error.
     #[cfg(feature = "std")]
-    pub fn flushing(mem: &'a mut [u8], sink: &'a mut (dyn io::Write + Send)) -> Buf<'a> {
+    pub fn flushing(mem: &'a mut [u8], sink: &'a mut W) -> Buf<'a, W> {
         let (ptr, cap) = (NonNull::from(&mut *mem).cast(), mem.len());
-        Buf { ptr, cap, len: 0, full: false, mem: Mem::Flushing(sink), flushed: 0, err: None }
+        let mem = Mem::Flushing(sink);
+        Buf { ptr, cap, len: 0, full: false, mem, flushed: 0, err: None, sink_panicked: false }
     }
 
     /// The bytes written (and not yet flushed).
@@ -129,6 +185,14 @@ impl<'a> Buf<'a> {
         // SAFETY: `ptr..ptr+len` lies in memory this buffer borrows for `'a`, and
         // every byte below `len` was written.
         unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) }
+    }
+
+    /// The bytes as text, when they are UTF-8: always after `write_str`,
+    /// `write_int` and `write!` (a whole-or-nothing write never splits a
+    /// character); `None` if `write_bytes`/`write_byte` left invalid UTF-8.
+    #[inline]
+    pub fn as_str(&self) -> Option<&str> {
+        core::str::from_utf8(self.bytes()).ok()
     }
 
     /// Number of bytes held.
@@ -240,6 +304,7 @@ impl<'a> Buf<'a> {
         match &mut self.mem {
             Mem::Own(_) => false,
             #[cfg(feature = "std")]
+            // noalloc:exempt caller: flushing runs the caller's sink; the error it returns is made from an `io::ErrorKind` (no allocation), dropped here
             Mem::Flushing(_) => self.flush().is_ok() && additional <= self.cap,
             #[cfg(feature = "std")]
             Mem::Pooled { classes, region, chunk } => {
@@ -269,14 +334,18 @@ impl<'a> Buf<'a> {
         let Mem::Flushing(sink) = &mut self.mem else { return Ok(()) };
         // SAFETY: as in `bytes`; `sink` is not this buffer's memory.
         let bytes = unsafe { core::slice::from_raw_parts(self.ptr.as_ptr().cast::<u8>(), self.len) };
+        self.sink_panicked = true;
         // noalloc:exempt caller: the sink is the caller's `io::Write`; writing to it runs its code
-        match sink.write_all(bytes).and_then(|()| sink.flush()) {
+        let written = sink.write_all(bytes).and_then(|()| sink.flush());
+        self.sink_panicked = false;
+        match written {
             Ok(()) => {
                 self.flushed += self.len as u64;
                 self.len = 0;
                 Ok(())
             }
             Err(err) => {
+                // noalloc:exempt measured: `io::Error::kind` reads the error's representation and allocates nothing
                 let kind = err.kind();
                 // noalloc:exempt caller: replaces `None` (a stored error returns early above); the error is the caller's sink's, and dropping one runs the caller's error type
                 self.err = Some(err);
@@ -295,8 +364,11 @@ impl<'a> Buf<'a> {
         #[cfg(feature = "std")]
         if let (Mem::Flushing(sink), None) = (&mut self.mem, &self.err) {
             // Flushed already by `grow`; too big for the buffer: straight through.
+            self.sink_panicked = true;
             // noalloc:exempt caller: the sink is the caller's `io::Write`; writing to it runs its code
-            match sink.write_all(bytes) {
+            let written = sink.write_all(bytes);
+            self.sink_panicked = false;
+            match written {
                 Ok(()) => self.flushed += bytes.len() as u64,
                 Err(err) => {
                     // noalloc:exempt caller: replaces `None` (matched above); the error is the caller's sink's, and dropping one runs the caller's error type
@@ -323,17 +395,17 @@ impl<'a> Buf<'a> {
 }
 
 #[cfg(feature = "std")]
-impl Drop for Buf<'_> {
+impl<W: Sink + ?Sized> Drop for Buf<'_, W> {
     fn drop(&mut self) {
         if let Mem::Flushing(_) = self.mem {
-            if self.len > 0 {
+            if self.len > 0 && !self.sink_panicked {
                 let _ = self.flush();
             }
         }
     }
 }
 
-impl fmt::Debug for Buf<'_> {
+impl<W: Sink + ?Sized> fmt::Debug for Buf<'_, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Buf")
             .field("bytes", &core::str::from_utf8(self.bytes()).map_err(|_| self.bytes()))
@@ -344,9 +416,46 @@ impl fmt::Debug for Buf<'_> {
     }
 }
 
+impl<W: Sink + ?Sized> AsRef<[u8]> for Buf<'_, W> {
+    fn as_ref(&self) -> &[u8] {
+        self.bytes()
+    }
+}
+
+/// Compares the bytes held.
+impl<W: Sink + ?Sized, V: Sink + ?Sized> PartialEq<Buf<'_, V>> for Buf<'_, W> {
+    fn eq(&self, other: &Buf<'_, V>) -> bool {
+        self.bytes() == other.bytes()
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<[u8]> for Buf<'_, W> {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.bytes() == other
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<&[u8]> for Buf<'_, W> {
+    fn eq(&self, other: &&[u8]) -> bool {
+        self.bytes() == *other
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<str> for Buf<'_, W> {
+    fn eq(&self, other: &str) -> bool {
+        self.bytes() == other.as_bytes()
+    }
+}
+
+impl<W: Sink + ?Sized> PartialEq<&str> for Buf<'_, W> {
+    fn eq(&self, other: &&str) -> bool {
+        self.bytes() == other.as_bytes()
+    }
+}
+
 /// `write!` into a `Buf`. A piece that does not fit returns `fmt::Error`; the
 /// buffer is then full, and the pieces that fitted stay.
-impl fmt::Write for Buf<'_> {
+impl<W: Sink + ?Sized> fmt::Write for Buf<'_, W> {
     #[inline]
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.write_bytes(s.as_bytes());
@@ -360,7 +469,7 @@ impl fmt::Write for Buf<'_> {
 
 /// A write that does not fit fails with `WriteZero` (or the writer's error kind).
 #[cfg(feature = "std")]
-impl io::Write for Buf<'_> {
+impl<W: Sink + ?Sized> io::Write for Buf<'_, W> {
     #[inline]
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         self.write_bytes(bytes);

@@ -21,6 +21,21 @@ pub struct Doubling {
 /// Pools of chunks of increasing length, made once. Containers that grow
 /// ([`Slice`](crate::Slice), [`Map`](crate::Map), [`Buf`](crate::Buf)) move through
 /// them: each move takes a chunk from a larger class and gives the old one back.
+///
+/// ```
+/// use bounded::{Buf, Chunks, Classes, Region};
+///
+/// // Made once: 4 chunks of 64 bytes and 2 of 1 KiB.
+/// let classes = Classes::<u8>::new(&[Chunks { count: 4, len: 64 }, Chunks { count: 2, len: 1024 }]);
+/// let region = Region::new(4096);
+/// let mut page = Buf::in_region(&classes, &region);
+/// page.write_str("<ul>");
+/// assert_eq!(page.capacity(), 64);
+/// for _ in 0..20 {
+///     page.write_str("<li>item</li>");
+/// }
+/// assert_eq!((page.capacity(), page.is_full()), (1024, false)); // moved up a class
+/// ```
 pub struct Classes<T> {
     pools: Box<[Pool<T>]>,
 }
@@ -35,8 +50,31 @@ impl<T> Classes<T> {
 
     /// Pools whose chunk lengths double: `Doubling { smallest: 64, classes: 3,
     /// chunks: 8 }` makes 8 chunks each of 64, 128 and 256 items.
+    ///
+    /// ```
+    /// use bounded::{Classes, Doubling};
+    ///
+    /// let classes = Classes::<u8>::doubling(Doubling { smallest: 64, classes: 3, chunks: 8 });
+    /// let lens: Vec<usize> = classes.pools().iter().map(|p| p.chunk_len()).collect();
+    /// assert_eq!(lens, [64, 128, 256]);
+    /// assert_eq!(classes.max_len(), 256);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the longest chunk's length, `smallest << (classes - 1)`, overflows
+    /// `usize`; and as [`Pool::new`] does.
     pub fn doubling(Doubling { smallest, classes, chunks }: Doubling) -> Classes<T> {
-        let pools = (0..classes).map(|i| Pool::new(Chunks { count: chunks, len: smallest << i })).collect();
+        let pools = (0..classes)
+            .map(|i| {
+                let len = u32::try_from(i)
+                    .ok()
+                    .and_then(|i| 1usize.checked_shl(i))
+                    .and_then(|factor| smallest.checked_mul(factor))
+                    .unwrap_or_else(|| panic!("Classes::doubling: a chunk of {smallest} << {i} items overflows usize"));
+                Pool::new(Chunks { count: chunks, len })
+            })
+            .collect();
         Classes { pools }
     }
 

@@ -18,11 +18,11 @@
 //! assert_eq!(buf.bytes(), &b"<a href=\"/search?q=fish+%26+chips\">fish &amp; chips</a>"[..]);
 //! ```
 
-use crate::Buf;
+use crate::{Buf, Sink};
 
 /// Escapes `&`, `<` and `>`: text between tags. Same bytes as
 /// `html_escape::encode_text`.
-pub fn html_text(buf: &mut Buf<'_>, text: &str) {
+pub fn html_text<W: Sink + ?Sized>(buf: &mut Buf<'_, W>, text: &str) {
     escape_with(buf, text.as_bytes(), |b| match b {
         b'&' => Some(b"&amp;"),
         b'<' => Some(b"&lt;"),
@@ -33,7 +33,7 @@ pub fn html_text(buf: &mut Buf<'_>, text: &str) {
 
 /// Escapes `&`, `<`, `>`, `"` and `'`: an attribute value in either kind of
 /// quotes. Same bytes as `html_escape::encode_quoted_attribute`.
-pub fn html_attr(buf: &mut Buf<'_>, value: &str) {
+pub fn html_attr<W: Sink + ?Sized>(buf: &mut Buf<'_, W>, value: &str) {
     escape_with(buf, value.as_bytes(), |b| match b {
         b'&' => Some(b"&amp;"),
         b'<' => Some(b"&lt;"),
@@ -47,12 +47,12 @@ pub fn html_attr(buf: &mut Buf<'_>, value: &str) {
 /// Encodes a query-string name or value as `application/x-www-form-urlencoded`:
 /// ASCII letters, digits and `*-._` stay, space becomes `+`, every other byte
 /// `%XX`. Same bytes as `form_urlencoded::byte_serialize`.
-pub fn query(buf: &mut Buf<'_>, value: &str) {
+pub fn query<W: Sink + ?Sized>(buf: &mut Buf<'_, W>, value: &str) {
     query_bytes(buf, value.as_bytes());
 }
 
 /// [`query`] for bytes that need not be UTF-8.
-pub fn query_bytes(buf: &mut Buf<'_>, value: &[u8]) {
+pub fn query_bytes<W: Sink + ?Sized>(buf: &mut Buf<'_, W>, value: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mark = buf.mark();
     let mut run = 0;
@@ -73,7 +73,7 @@ pub fn query_bytes(buf: &mut Buf<'_>, value: &[u8]) {
 }
 
 /// Writes `bytes`, replacing each byte that `replace` maps, in runs.
-fn escape_with(buf: &mut Buf<'_>, bytes: &[u8], replace: impl Fn(u8) -> Option<&'static [u8]>) {
+fn escape_with<W: Sink + ?Sized>(buf: &mut Buf<'_, W>, bytes: &[u8], replace: impl Fn(u8) -> Option<&'static [u8]>) {
     let mark = buf.mark();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {

@@ -8,6 +8,7 @@
 
 #[cfg(feature = "std")]
 pub mod alloctest;
+mod array_vec;
 mod buf;
 #[cfg(feature = "std")]
 mod classes;
@@ -22,13 +23,14 @@ mod slice;
 mod sync;
 mod vec;
 
-pub use buf::{Buf, Int};
+pub use array_vec::{ArrayVec, CapacityError};
+pub use buf::{Buf, Int, NoSink, Sink};
 #[cfg(feature = "std")]
 pub use classes::{Classes, Doubling};
-pub use map::Map;
+pub use map::{Entry, Map};
 #[cfg(feature = "std")]
 pub use pool::{Cancel, Chunk, Chunks, Pool, Reservation, Stats};
 pub use region::Region;
 #[cfg(feature = "std")]
 pub use slice::Slice;
-pub use vec::{Vec, MAX_CHUNKS};
+pub use vec::{Vec, VecIter, MAX_CHUNKS};

@@ -91,12 +91,7 @@ impl<K, V> Table<K, V> {
     /// `base..base + slots` must be memory the map may write for as long as it uses
     /// the table.
     unsafe fn carve(base: *mut Slot<K, V>, slots: usize) -> Table<K, V> {
-        // The memory exists, so its size fits `usize`.
-        let bytes = slots * mem::size_of::<Slot<K, V>>();
-        let mut cap = MAX_TABLE;
-        while cap > 0 && table_layout::<K, V>(cap).is_none_or(|(_, end)| end > bytes) {
-            cap >>= 1;
-        }
+        let cap = Table::<K, V>::cap_in(slots);
         if cap == 0 {
             return Table::EMPTY;
         }
@@ -110,16 +105,69 @@ impl<K, V> Table<K, V> {
             Table { entries: base.cast(), tags, cap }
         }
     }
+
+    /// The entries of the largest table `slots` slots hold.
+    fn cap_in(slots: usize) -> usize {
+        // Saturating: memory that exists has a size that fits `usize`.
+        let bytes = slots.saturating_mul(mem::size_of::<Slot<K, V>>());
+        let mut cap = MAX_TABLE;
+        while cap > 0 && table_layout::<K, V>(cap).is_none_or(|(_, end)| end > bytes) {
+            cap >>= 1;
+        }
+        cap
+    }
+
+    /// Drops the entries from slot `from` on and empties their slots; if one's
+    /// drop panics, the guard drops the rest while unwinding, as std's `Vec`
+    /// drops the rest of its items.
+    ///
+    /// # Safety
+    ///
+    /// Tagged slots hold entries that nothing else drops.
+    unsafe fn drop_from(&self, from: usize) {
+        if !mem::needs_drop::<(K, V)>() {
+            if from < self.cap {
+                // SAFETY: the tags `from..cap` lie in the table.
+                unsafe { ptr::write_bytes(self.tags.add(from), 0, self.cap - from) };
+            }
+            return;
+        }
+        struct Rest<'t, K, V> {
+            table: &'t Table<K, V>,
+            next: usize,
+        }
+        impl<K, V> Drop for Rest<'_, K, V> {
+            fn drop(&mut self) {
+                // SAFETY: the caller's promise, for the slots not yet dropped.
+                unsafe { self.table.drop_from(self.next) };
+            }
+        }
+        let mut rest = Rest { table: self, next: from };
+        while rest.next < self.cap {
+            let i = rest.next;
+            rest.next += 1;
+            // SAFETY: `i < cap`; a tagged slot holds an entry, untagged and then
+            // dropped once (`rest` starts after it).
+            unsafe {
+                if *self.tags.add(i) != 0 {
+                    self.tags.add(i).write(0);
+                    (*self.entries.add(i)).assume_init_drop();
+                }
+            }
+        }
+        mem::forget(rest);
+    }
 }
 
 /// A hash map that holds up to its entry limit and never allocates.
 ///
-/// [`insert`](Map::insert) of a new key past the limit does nothing, returns
-/// `false` and marks the map full; updating a key already there always works. A map
+/// [`insert`](Map::insert) of a new key past the limit hands the entry back and
+/// marks the map full; updating a key already there always works. A map
 /// over caller memory ([`Map::new`]) has a fixed limit (7/8 of its table, or less
 /// with [`reset`](Map::reset)); a map [`in_region`](Map::in_region) starts in the
 /// smallest class and moves through the classes as it fills, until the largest class
-/// or the region's budget.
+/// or the region's budget. [`clear`](Map::clear) empties a map and keeps its limit;
+/// [`reset`](Map::reset) empties it and sets a new one.
 ///
 /// ```
 /// use bounded::map::{Map, Slot};
@@ -127,12 +175,12 @@ impl<K, V> Table<K, V> {
 /// let mut mem = [Slot::EMPTY; 8];
 /// let mut ages = Map::new(&mut mem);
 /// assert_eq!(ages.limit(), 7);
-/// assert!(ages.insert("ada", 36));
-/// assert!(ages.insert("alan", 41));
+/// assert_eq!(ages.insert("ada", 36), Ok(None));
+/// assert_eq!(ages.insert("alan", 41), Ok(None));
 /// ages.reset(1).unwrap(); // empty again, holding at most one entry
-/// assert!(ages.insert("ada", 36));
-/// assert!(!ages.insert("alan", 41)); // a new key past the limit...
-/// assert!(ages.insert("ada", 37));   // ...but updates always work
+/// assert_eq!(ages.insert("ada", 36), Ok(None));
+/// assert_eq!(ages.insert("alan", 41), Err(("alan", 41))); // a new key past the limit...
+/// assert_eq!(ages.insert("ada", 37), Ok(Some(36)));       // ...but updates always work
 /// assert_eq!(ages.get("ada"), Some(&37));
 /// assert!(ages.is_full());
 /// ```
@@ -219,7 +267,8 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         self.limit
     }
 
-    /// Whether an insert of a new key was refused since the last reset.
+    /// Whether an insert of a new key was refused since the last
+    /// [`clear`](Map::clear) or [`reset`](Map::reset).
     pub fn is_full(&self) -> bool {
         self.full
     }
@@ -227,17 +276,18 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     /// Empties the map and sets its entry limit, which holds until the next reset: a
     /// pooled map moves to a class large enough now, and never past the limit later.
     ///
-    /// An error if the memory cannot hold `limit` entries (no class is large
-    /// enough, the region's budget is spent, or the size overflows); then the limit
-    /// is the most the map holds.
+    /// An error if the memory cannot hold `limit` entries now: no class is large
+    /// enough (then the map takes the largest, and its limit is what that holds),
+    /// or the region's budget is spent (then the map moves to a larger class when
+    /// it fills, as the budget allows, up to `limit`). The error's `limit` is the
+    /// map's limit after the reset.
     pub fn reset(&mut self, limit: usize) -> Result<(), LimitError> {
         self.clear();
-        self.full = false;
-        if limit > max_load(self.table.cap) {
-            self.grow_to(limit);
+        self.ceiling = limit.min(self.most_entries());
+        if self.ceiling > max_load(self.table.cap) {
+            self.grow_to(self.ceiling);
         }
-        self.limit = limit.min(max_load(self.table.cap));
-        self.ceiling = self.limit;
+        self.limit = self.ceiling.min(max_load(self.table.cap));
         if self.limit == limit {
             Ok(())
         } else {
@@ -245,28 +295,49 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         }
     }
 
-    /// Inserts or updates `key`. Returns whether the entry is stored: updating a key
-    /// that is there always works; a new key past the limit is dropped and marks the
-    /// map full.
-    #[inline]
-    pub fn insert(&mut self, key: K, value: V) -> bool {
-        self.try_insert(key, value).is_ok()
+    /// Drops every entry and the full mark, and keeps the limit: a pooled map goes
+    /// on moving to larger classes up to the limit its last [`reset`](Map::reset)
+    /// set (unbounded if none), and keeps the memory it has. An entry whose drop
+    /// panics does not keep the others from being dropped; the panic goes on to the
+    /// caller, the map empty.
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.full = false;
+        // SAFETY: tagged slots hold entries that only the map drops.
+        unsafe { self.table.drop_from(0) };
+    }
+
+    /// The most entries the memory holds: the table's for caller memory, the
+    /// largest class's for a pooled map.
+    fn most_entries(&self) -> usize {
+        let here = max_load(self.table.cap);
+        match &self.mem {
+            Mem::Own(_) => here,
+            #[cfg(feature = "std")]
+            Mem::Pooled { classes, .. } => here.max(max_load(Table::<K, V>::cap_in(classes.max_len()))),
+        }
     }
 
     // noalloc:root
-    /// Inserts or updates `key`, or hands the entry back when it is a new key past
-    /// the limit (then the map is full). Updates always work.
+    /// Inserts `key` with `value`, as heapless's `IndexMap::insert`: `Ok(Some(old
+    /// value))` when the key is there (updates always work), `Ok(None)` for a new
+    /// key, or the entry handed back when it is a new key past the limit (then the
+    /// map is full).
     #[inline]
-    pub fn try_insert(&mut self, key: K, value: V) -> Result<(), (K, V)> {
+    pub fn insert(&mut self, key: K, value: V) -> Result<Option<V>, (K, V)> {
         let tag = self.tag(&key);
-        let empty = match self.find(tag, &key) {
-            Ok(i) => {
-                // SAFETY: slot `i` holds an entry (found), exclusively ours.
-                unsafe { (*self.entry(i)).assume_init_mut().1 = value };
-                return Ok(());
-            }
-            Err(empty) => empty,
-        };
+        match self.find(tag, &key) {
+            // SAFETY: slot `i` holds an entry (found), exclusively ours.
+            Ok(i) => Ok(Some(mem::replace(unsafe { &mut (*self.entry_at(i)).assume_init_mut().1 }, value))),
+            Err(empty) => self.insert_new(tag, empty, key, value).map(|_| None),
+        }
+    }
+
+    /// Stores a key that is not in the map, whose probe ends at the empty slot
+    /// `empty`: moves a pooled map to a larger class at its limit. The slot it
+    /// took, or the entry handed back past the limit (then the map is full).
+    #[inline]
+    fn insert_new(&mut self, tag: u32, empty: usize, key: K, value: V) -> Result<usize, (K, V)> {
         if self.full {
             return Err((key, value));
         }
@@ -285,10 +356,31 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
         // SAFETY: `empty` is an empty slot of the table.
         unsafe {
             self.table.tags.add(empty).write(tag);
-            (*self.entry(empty)).write((key, value));
+            (*self.entry_at(empty)).write((key, value));
         }
         self.len += 1;
-        Ok(())
+        Ok(empty)
+    }
+
+    // noalloc:root
+    /// The entry for `key`, to read, update or fill in place.
+    ///
+    /// ```
+    /// use bounded::map::{Map, Slot};
+    ///
+    /// let mut mem = [Slot::EMPTY; 8];
+    /// let mut counts = Map::new(&mut mem);
+    /// for word in ["a", "b", "a"] {
+    ///     *counts.entry(word).or_insert(0).expect("room") += 1;
+    /// }
+    /// assert_eq!((counts.get("a"), counts.get("b")), (Some(&2), Some(&1)));
+    /// ```
+    pub fn entry(&mut self, key: K) -> Entry<'_, 'a, K, V, S> {
+        let tag = self.tag(&key);
+        match self.find(tag, &key) {
+            Ok(slot) => Entry::Occupied(OccupiedEntry { map: self, slot, key }),
+            Err(empty) => Entry::Vacant(VacantEntry { map: self, tag, empty, key }),
+        }
     }
 
     // noalloc:root
@@ -301,7 +393,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&self` shares it.
-        Some(unsafe { &(*self.entry(i)).assume_init_ref().1 })
+        Some(unsafe { &(*self.entry_at(i)).assume_init_ref().1 })
     }
 
     /// The value for `key`, mutably.
@@ -312,7 +404,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     {
         let i = self.find(self.tag(key), key).ok()?;
         // SAFETY: slot `i` holds an entry; `&mut self` is exclusive.
-        Some(unsafe { &mut (*self.entry(i)).assume_init_mut().1 })
+        Some(unsafe { &mut (*self.entry_at(i)).assume_init_mut().1 })
     }
 
     /// Whether `key` is in the map.
@@ -325,17 +417,24 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     /// Removes `key` and returns its value. The full mark stays until
-    /// [`reset`](Map::reset).
+    /// [`clear`](Map::clear) or [`reset`](Map::reset).
     pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ?Sized,
     {
-        let mut hole = self.find(self.tag(key), key).ok()?;
+        let slot = self.find(self.tag(key), key).ok()?;
+        Some(self.remove_at(slot).1)
+    }
+
+    /// Removes the entry at `slot`, which holds one; later entries of its probe run
+    /// move back, so `slot` may hold another afterwards.
+    fn remove_at(&mut self, slot: usize) -> (K, V) {
+        let mut hole = slot;
         // SAFETY: slot `hole` holds an entry, read out once and marked empty.
-        let (_, value) = unsafe {
+        let entry = unsafe {
             self.table.tags.add(hole).write(0);
-            (*self.entry(hole)).assume_init_read()
+            (*self.entry_at(hole)).assume_init_read()
         };
         self.len -= 1;
         // Backward-shift: pull later entries of the probe run into the hole when
@@ -352,37 +451,78 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             if (i.wrapping_sub(home) & mask) >= (i.wrapping_sub(hole) & mask) {
                 // SAFETY: `i` holds an entry and `hole` is empty and distinct: move.
                 unsafe {
-                    ptr::copy_nonoverlapping(self.entry(i), self.entry(hole), 1);
+                    ptr::copy_nonoverlapping(self.entry_at(i), self.entry_at(hole), 1);
                     self.table.tags.add(hole).write(tag);
                     self.table.tags.add(i).write(0);
                 }
                 hole = i;
             }
         }
-        Some(value)
+        entry
     }
 
     /// The entries, in no particular order.
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> + '_ {
-        (0..self.table.cap).filter(|&i| self.tag_at(i) != 0).map(move |i| {
+        self.slots().map(move |i| {
             // SAFETY: tagged, so initialised; `&self` shares it.
-            let (k, v) = unsafe { (*self.entry(i)).assume_init_ref() };
+            let (k, v) = unsafe { (*self.entry_at(i)).assume_init_ref() };
             (k, v)
         })
     }
 
-    fn clear(&mut self) {
-        for i in 0..self.table.cap {
-            if self.tag_at(i) != 0 {
-                // SAFETY: `i` is within the table; a tagged slot holds an entry,
-                // untagged and dropped once.
-                unsafe {
-                    self.table.tags.add(i).write(0);
-                    (*self.entry(i)).assume_init_drop();
+    /// The entries with their values mutable, in no particular order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut V)> + '_ {
+        let this = &*self;
+        this.slots().map(move |i| {
+            // SAFETY: tagged, so initialised; each slot is yielded once, and the
+            // `&mut self` this borrows makes the entries exclusively ours.
+            let (k, v) = unsafe { (*this.entry_at(i)).assume_init_mut() };
+            (&*k, v)
+        })
+    }
+
+    /// The keys, in no particular order.
+    pub fn keys(&self) -> impl Iterator<Item = &K> + '_ {
+        self.iter().map(|(k, _)| k)
+    }
+
+    /// The values, in no particular order.
+    pub fn values(&self) -> impl Iterator<Item = &V> + '_ {
+        self.iter().map(|(_, v)| v)
+    }
+
+    /// The values, mutably, in no particular order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut V> + '_ {
+        self.iter_mut().map(|(_, v)| v)
+    }
+
+    /// Keeps the entries for which `keep` returns `true`; each entry is offered
+    /// once.
+    pub fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
+        if self.len == 0 {
+            return;
+        }
+        // From an empty slot on, once round: removing an entry pulls back only
+        // later entries of its probe run, which no empty slot interrupts, so
+        // every moved entry is one not yet offered.
+        let mask = self.table.cap - 1;
+        let start = (0..self.table.cap).find(|&i| self.tag_at(i) == 0).expect("the table always has an empty slot");
+        for step in 1..=self.table.cap {
+            let i = (start + step) & mask;
+            while self.tag_at(i) != 0 {
+                // SAFETY: tagged, so initialised; `&mut self` is exclusive.
+                let (k, v) = unsafe { (*self.entry_at(i)).assume_init_mut() };
+                if keep(k, v) {
+                    break;
                 }
+                drop(self.remove_at(i));
             }
         }
-        self.len = 0;
+    }
+
+    /// The slots that hold entries.
+    fn slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.table.cap).filter(|&i| self.tag_at(i) != 0)
     }
 
     #[inline]
@@ -419,7 +559,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
             }
             // SAFETY: tagged, so initialised.
             // noalloc:exempt caller: comparing keys runs the caller's `Borrow` and `Eq`; those of the std key types do not allocate
-            if t == tag && unsafe { (*self.entry(i)).assume_init_ref() }.0.borrow() == key {
+            if t == tag && unsafe { (*self.entry_at(i)).assume_init_ref() }.0.borrow() == key {
                 return Ok(i);
             }
             i = (i + 1) & mask;
@@ -434,7 +574,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 
     #[inline]
-    fn entry(&self, i: usize) -> *mut MaybeUninit<(K, V)> {
+    fn entry_at(&self, i: usize) -> *mut MaybeUninit<(K, V)> {
         debug_assert!(i < self.table.cap);
         // SAFETY: callers pass `i < cap`, inside the table.
         unsafe { self.table.entries.add(i) }
@@ -481,7 +621,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
                     while self.tag_at(j) != 0 {
                         j = (j + 1) & (self.table.cap - 1);
                     }
-                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry(j), 1);
+                    ptr::copy_nonoverlapping(old.entries.add(i), self.entry_at(j), 1);
                     self.table.tags.add(j).write(tag);
                 }
             }
@@ -493,19 +633,137 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
     }
 }
 
+/// A key's place in a [`Map`], from [`Map::entry`].
+pub enum Entry<'m, 'a, K, V, S = FxBuildHasher> {
+    /// The key is in the map.
+    Occupied(OccupiedEntry<'m, 'a, K, V, S>),
+    /// The key is not in the map.
+    Vacant(VacantEntry<'m, 'a, K, V, S>),
+}
+
+/// A key that is in the map, and its value.
+pub struct OccupiedEntry<'m, 'a, K, V, S = FxBuildHasher> {
+    map: &'m mut Map<'a, K, V, S>,
+    slot: usize,
+    key: K,
+}
+
+/// A key that is not in the map, and where it would go.
+pub struct VacantEntry<'m, 'a, K, V, S = FxBuildHasher> {
+    map: &'m mut Map<'a, K, V, S>,
+    tag: u32,
+    empty: usize,
+    key: K,
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> Entry<'m, 'a, K, V, S> {
+    /// The key.
+    pub fn key(&self) -> &K {
+        match self {
+            Entry::Occupied(o) => &o.key,
+            Entry::Vacant(v) => &v.key,
+        }
+    }
+
+    /// The value, inserting `default` if the key is not there; the entry handed
+    /// back when it is a new key past the limit (then the map is full).
+    pub fn or_insert(self, default: V) -> Result<&'m mut V, (K, V)> {
+        self.or_insert_with(|| default)
+    }
+
+    /// [`or_insert`](Entry::or_insert) with a value made only when needed.
+    pub fn or_insert_with(self, default: impl FnOnce() -> V) -> Result<&'m mut V, (K, V)> {
+        match self {
+            Entry::Occupied(o) => Ok(o.into_mut()),
+            Entry::Vacant(v) => v.insert(default()),
+        }
+    }
+
+    /// [`or_insert`](Entry::or_insert) with `V::default()`.
+    pub fn or_default(self) -> Result<&'m mut V, (K, V)>
+    where
+        V: Default,
+    {
+        self.or_insert_with(V::default)
+    }
+
+    /// Calls `f` on the value if the key is there.
+    pub fn and_modify(mut self, f: impl FnOnce(&mut V)) -> Self {
+        if let Entry::Occupied(o) = &mut self {
+            f(o.get_mut());
+        }
+        self
+    }
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> OccupiedEntry<'m, 'a, K, V, S> {
+    /// The key (the one passed to [`Map::entry`]).
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+
+    /// The value.
+    pub fn get(&self) -> &V {
+        // SAFETY: the slot holds an entry (found), shared through `&self`.
+        unsafe { &(*self.map.entry_at(self.slot)).assume_init_ref().1 }
+    }
+
+    /// The value, mutably.
+    pub fn get_mut(&mut self) -> &mut V {
+        // SAFETY: the slot holds an entry (found), and the map is borrowed mutably.
+        unsafe { &mut (*self.map.entry_at(self.slot)).assume_init_mut().1 }
+    }
+
+    /// The value, mutably, for as long as the map was borrowed.
+    pub fn into_mut(self) -> &'m mut V {
+        // SAFETY: as in `get_mut`, for the map's borrow `'m`.
+        unsafe { &mut (*self.map.entry_at(self.slot)).assume_init_mut().1 }
+    }
+
+    /// Replaces the value; returns the old one.
+    pub fn insert(&mut self, value: V) -> V {
+        mem::replace(self.get_mut(), value)
+    }
+
+    /// Removes the entry; returns its value.
+    pub fn remove(self) -> V {
+        self.remove_entry().1
+    }
+
+    /// Removes the entry; returns the key stored and the value.
+    pub fn remove_entry(self) -> (K, V) {
+        self.map.remove_at(self.slot)
+    }
+}
+
+impl<'m, 'a, K: Hash + Eq, V, S: BuildHasher> VacantEntry<'m, 'a, K, V, S> {
+    /// The key.
+    pub fn key(&self) -> &K {
+        &self.key
+    }
+
+    /// The key, taken back.
+    pub fn into_key(self) -> K {
+        self.key
+    }
+
+    // noalloc:root
+    /// Inserts `value` for the key; or hands both back when the map is at its limit
+    /// (then it is full).
+    pub fn insert(self, value: V) -> Result<&'m mut V, (K, V)> {
+        let VacantEntry { map, tag, empty, key } = self;
+        let slot = map.insert_new(tag, empty, key, value)?;
+        // SAFETY: `insert_new` just wrote the entry at `slot`; the map is borrowed
+        // mutably for `'m`.
+        Ok(unsafe { &mut (*map.entry_at(slot)).assume_init_mut().1 })
+    }
+}
+
 impl<K, V, S> Drop for Map<'_, K, V, S> {
     fn drop(&mut self) {
-        if !mem::needs_drop::<(K, V)>() {
-            return;
-        }
-        for i in 0..self.table.cap {
-            // SAFETY: `i < cap`; a tagged slot holds an entry, dropped once.
-            unsafe {
-                if *self.table.tags.add(i) != 0 {
-                    self.table.tags.add(i).write(0);
-                    (*self.table.entries.add(i)).assume_init_drop();
-                }
-            }
+        if mem::needs_drop::<(K, V)>() {
+            // SAFETY: tagged slots hold entries that only the map drops.
+            unsafe { self.table.drop_from(0) };
         }
     }
 }

@@ -44,6 +44,20 @@ const CANCEL_TICK: Duration = Duration::from_millis(2);
 /// the next borrower gets the chunk as `MaybeUninit` memory, and its bytes may be
 /// those of the previous request. Never read them as initialised; clear the chunk
 /// first if it may hold secrets.
+///
+/// ```
+/// use bounded::{Chunks, Pool, Region, Vec};
+///
+/// // At start-up: 16 chunks of 64 items, the pool's only allocation.
+/// let pool = Pool::<u64>::new(Chunks { count: 16, len: 64 });
+/// // Per request: a budget, and containers that take chunks as they fill.
+/// let region = Region::new(1024); // 2 chunks of 64 `u64`s
+/// let mut ids = Vec::in_region(&pool, &region);
+/// ids.extend(0..100);
+/// assert_eq!((ids.len(), pool.stats().lent), (100, 2));
+/// drop(ids); // the chunks go back
+/// assert_eq!(pool.stats().lent, 0);
+/// ```
 pub struct Pool<T> {
     /// The chunks' items, one after another: a `Box<[MaybeUninit<T>]>` of `items`
     /// items turned into a raw pointer (and freed on drop). Not a box of
@@ -317,6 +331,7 @@ impl<T> Pool<T> {
             }
         }
         if head & WAITING != 0 {
+            // noalloc:exempt measured: std's `Mutex` (a futex on Linux) does not allocate; it is taken only when a thread waits for a chunk
             let _waiters = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.returned.notify_one();
         }

@@ -39,7 +39,7 @@
 //! let slots = Classes::<Slot<u32, u32>>::doubling(Doubling { smallest: 16, classes: 2, chunks: 1 });
 //! let region = Region::new(1024);
 //! let mut map = Map::in_region(&slots, &region);
-//! map.insert(1, 2);
+//! map.insert(1, 2).unwrap();
 //! region.release();
 //! println!("{:?}", map.get(&1));
 //! ```

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::ptr;
 
-use crate::{Chunk, Classes, Region};
+use crate::{CapacityError, Chunk, Classes, Region};
 
 /// Contiguous items in a chunk from [`Classes`]. When the chunk fills, the next push
 /// moves every item to a chunk of the next class and gives the old chunk back, the
@@ -95,10 +95,10 @@ impl<'a, T> Slice<'a, T> {
     // noalloc:root
     /// Appends `item`, moving to a larger chunk if needed; or hands it back (then
     /// the slice is full).
-    pub fn try_push(&mut self, item: T) -> Result<(), T> {
+    pub fn try_push(&mut self, item: T) -> Result<(), CapacityError<T>> {
         if self.full || (self.len == self.capacity() && !self.grow()) {
             self.full = true;
-            return Err(item);
+            return Err(CapacityError::new(item));
         }
         let chunk = self.chunk.as_mut().expect("grow took a chunk");
         chunk[self.len].write(item);

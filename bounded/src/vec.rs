@@ -3,8 +3,12 @@
 //! to the pool and the budget to the region.
 
 use core::fmt;
+use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
+use core::ops::{Index, IndexMut};
+
+use crate::CapacityError;
 
 #[cfg(feature = "std")]
 use crate::{Pool, Region};
@@ -135,13 +139,13 @@ impl<'a, T> Vec<'a, T> {
     /// Appends `item`, or hands it back when there is no room (then the vec is
     /// full).
     #[inline]
-    pub fn try_push(&mut self, item: T) -> Result<(), T> {
+    pub fn try_push(&mut self, item: T) -> Result<(), CapacityError<T>> {
         if self.full {
-            return Err(item);
+            return Err(CapacityError::new(item));
         }
         if self.len == self.cap && !self.take_chunk() {
             self.full = true;
-            return Err(item);
+            return Err(CapacityError::new(item));
         }
         // SAFETY: `len < cap`: the uninitialised slot at index `len`.
         unsafe { self.slot(self.len).write(MaybeUninit::new(item)) };
@@ -183,13 +187,30 @@ impl<'a, T> Vec<'a, T> {
     /// The items as contiguous runs: one for caller memory, one per chunk for a
     /// pooled vec.
     pub fn chunks(&self) -> impl Iterator<Item = &[T]> + '_ {
+        // SAFETY: each run holds initialised items, and `&self` shares them.
+        (0..self.runs(self.len)).map(move |c| unsafe { &*self.run(c, self.len) })
+    }
+
+    /// How many contiguous runs `len` items take: one per chunk.
+    #[inline]
+    fn runs(&self, len: usize) -> usize {
+        len.div_ceil(self.chunk_len.max(1))
+    }
+
+    /// Run `c` of the first `len` items: the slots of chunk `c` below `len`.
+    #[inline]
+    fn run(&self, c: usize, len: usize) -> *mut [T] {
         let step = self.chunk_len.max(1);
-        (0..self.len.div_ceil(step)).map(move |c| {
-            let len = step.min(self.len - c * step);
-            // SAFETY: chunk `c` holds `len` initialised items from its base, and
-            // `&self` shares them.
-            unsafe { core::slice::from_raw_parts(self.bases[c].cast::<T>(), len) }
-        })
+        core::ptr::slice_from_raw_parts_mut(self.bases[c].cast::<T>(), step.min(len - c * step))
+    }
+
+    /// The items as contiguous runs, mutably.
+    pub fn chunks_mut(&mut self) -> impl Iterator<Item = &mut [T]> + '_ {
+        let len = self.len;
+        let this = &*self;
+        // SAFETY: the runs are disjoint and hold initialised items; `&mut self`
+        // makes them exclusively ours for the iterator's life.
+        (0..this.runs(len)).map(move |c| unsafe { &mut *this.run(c, len) })
     }
 
     /// The items in order.
@@ -197,15 +218,174 @@ impl<'a, T> Vec<'a, T> {
         self.chunks().flatten()
     }
 
-    /// Drops every item; the full mark goes too. Chunks are kept for reuse.
+    /// The items in order, mutably.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut T> + '_ {
+        self.chunks_mut().flatten()
+    }
+
+    /// The items as one slice when they are contiguous: always over caller
+    /// memory, and for a pooled vec while its items fit its first chunk. Pooled
+    /// items past that are read with [`chunks`](Vec::chunks) or
+    /// [`iter`](Vec::iter), and indexed with `v[i]`.
+    pub fn as_slice(&self) -> Option<&[T]> {
+        let mut chunks = self.chunks();
+        match (chunks.next(), chunks.next()) {
+            (None, _) => Some(&[]),
+            (Some(items), None) => Some(items),
+            (Some(_), Some(_)) => None,
+        }
+    }
+
+    /// [`as_slice`](Vec::as_slice), mutably.
+    pub fn as_mut_slice(&mut self) -> Option<&mut [T]> {
+        let mut chunks = self.chunks_mut();
+        match (chunks.next(), chunks.next()) {
+            (None, _) => Some(&mut []),
+            (Some(items), None) => Some(items),
+            (Some(_), Some(_)) => None,
+        }
+    }
+
+    /// The slots reachable now: the caller memory's length, or the slots of the
+    /// chunks a pooled vec holds (it takes more as it fills).
+    pub fn capacity(&self) -> usize {
+        self.cap
+    }
+
+    /// Keeps the first `len` items and drops the rest (nothing if `len` is not
+    /// below the length). Chunks are kept.
+    pub fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            drop(self.pop());
+        }
+    }
+
+    /// Keeps the items for which `keep` returns `true`, in order.
+    pub fn retain(&mut self, mut keep: impl FnMut(&T) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            if keep(&self[i]) {
+                self.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.truncate(kept);
+    }
+
+    /// Swaps the items at `a` and `b`.
+    ///
+    /// # Panics
+    ///
+    /// If either is not below the length.
+    pub fn swap(&mut self, a: usize, b: usize) {
+        assert!(a < self.len && b < self.len, "swap of {a} and {b} past the length {}", self.len);
+        // SAFETY: both slots are initialised; `ptr::swap` allows them to be the same.
+        unsafe { core::ptr::swap(self.slot(a), self.slot(b)) };
+    }
+
+    /// Inserts `item` at `index`, shifting the items after it up, or hands it back
+    /// when there is no room (then the vec is full).
+    ///
+    /// # Panics
+    ///
+    /// If `index > len`.
+    pub fn insert(&mut self, index: usize, item: T) -> Result<(), CapacityError<T>> {
+        assert!(index <= self.len, "insertion index {index} is past the length {}", self.len);
+        self.try_push(item)?;
+        let mut i = self.len - 1;
+        while i > index {
+            self.swap(i - 1, i);
+            i -= 1;
+        }
+        Ok(())
+    }
+
+    /// Removes the item at `index`, shifting the items after it down.
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    pub fn remove(&mut self, index: usize) -> T {
+        assert!(index < self.len, "removal index {index} is past the length {}", self.len);
+        for i in index..self.len - 1 {
+            self.swap(i, i + 1);
+        }
+        self.pop().expect("not empty")
+    }
+
+    /// Removes the item at `index` and puts the last one in its place.
+    ///
+    /// # Panics
+    ///
+    /// If `index >= len`.
+    pub fn swap_remove(&mut self, index: usize) -> T {
+        assert!(index < self.len, "removal index {index} is past the length {}", self.len);
+        self.swap(index, self.len - 1);
+        self.pop().expect("not empty")
+    }
+
+    /// Appends clones of `items` while they fit; the rest are dropped and mark the
+    /// vec full. Whether all fitted.
+    pub fn extend_from_slice(&mut self, items: &[T]) -> bool
+    where
+        T: Clone,
+    {
+        items.iter().all(|item| self.push(item.clone()))
+    }
+
+    /// Appends clones of `items`, all or none: `Err` (and the vec full) when they
+    /// do not all fit, the vec as it was.
+    pub fn try_extend_from_slice(&mut self, items: &[T]) -> Result<(), CapacityError<()>>
+    where
+        T: Clone,
+    {
+        let len = self.len;
+        if self.extend_from_slice(items) {
+            return Ok(());
+        }
+        self.truncate(len);
+        Err(CapacityError::new(()))
+    }
+
+    /// Drops every item; the full mark goes too. Chunks are kept for reuse. As
+    /// with std's `Vec`, an item whose drop panics does not keep the others from
+    /// being dropped: the panic goes on to the caller, the vec empty.
     pub fn clear(&mut self) {
         let len = core::mem::replace(&mut self.len, 0);
         self.full = false;
-        for i in 0..len {
-            // SAFETY: slot `i` was initialised and, `len` now being 0, is dropped
-            // only here.
-            unsafe { (*self.slot(i)).assume_init_drop() };
+        // SAFETY: the first `len` items were initialised and, `len` now being 0,
+        // are dropped only here.
+        unsafe { self.drop_runs(0, len) };
+    }
+
+    /// Drops the first `len` items from run `from` on; if one's drop panics, the
+    /// rest of its run (`drop_in_place` of a slice goes on) and the later runs
+    /// (the guard, while unwinding) are dropped all the same.
+    ///
+    /// # Safety
+    ///
+    /// Those items are initialised, and nothing reads or drops them afterwards.
+    unsafe fn drop_runs(&self, from: usize, len: usize) {
+        struct Rest<'v, 'a, T> {
+            vec: &'v Vec<'a, T>,
+            next: usize,
+            len: usize,
         }
+        impl<T> Drop for Rest<'_, '_, T> {
+            fn drop(&mut self) {
+                // SAFETY: the caller's promise, for the runs not yet dropped.
+                unsafe { self.vec.drop_runs(self.next, self.len) };
+            }
+        }
+        let mut rest = Rest { vec: self, next: from, len };
+        while rest.next < self.runs(len) {
+            let c = rest.next;
+            rest.next += 1;
+            // SAFETY: run `c` holds initialised items (the caller's promise),
+            // dropped once: `rest` starts after it.
+            unsafe { core::ptr::drop_in_place(self.run(c, len)) };
+        }
+        core::mem::forget(rest);
     }
 
     /// Pointer to slot `index`, which must be below `cap`.
@@ -255,6 +435,103 @@ impl<T> Drop for Pooled<'_, T> {
     fn drop(&mut self) {
         for &index in &self.indices[..self.taken] {
             self.pool.give_back(self.region, index);
+        }
+    }
+}
+
+/// `v[i]`, which panics past the length; [`get`](Vec::get) does not.
+impl<T> Index<usize> for Vec<'_, T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, index: usize) -> &T {
+        match self.get(index) {
+            Some(item) => item,
+            None => panic!("index {index} is past the length {}", self.len),
+        }
+    }
+}
+
+impl<T> IndexMut<usize> for Vec<'_, T> {
+    #[inline]
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        let len = self.len;
+        match self.get_mut(index) {
+            Some(item) => item,
+            None => panic!("index {index} is past the length {len}"),
+        }
+    }
+}
+
+impl<'v, T> IntoIterator for &'v Vec<'_, T> {
+    type Item = &'v T;
+    type IntoIter = VecIter<'v, T>;
+    fn into_iter(self) -> VecIter<'v, T> {
+        VecIter { runs: 0..self.runs(self.len), vec: self, run: [].iter() }
+    }
+}
+
+/// The items of a [`Vec`] in order: `for item in &vec`.
+pub struct VecIter<'v, T> {
+    runs: core::ops::Range<usize>,
+    vec: &'v Vec<'v, T>,
+    /// What is left of the current run.
+    run: core::slice::Iter<'v, T>,
+}
+
+impl<'v, T> Iterator for VecIter<'v, T> {
+    type Item = &'v T;
+    #[inline]
+    fn next(&mut self) -> Option<&'v T> {
+        loop {
+            if let Some(item) = self.run.next() {
+                return Some(item);
+            }
+            let c = self.runs.next()?;
+            // SAFETY: run `c` holds initialised items, and the vec is shared for
+            // `'v`.
+            self.run = unsafe { &*self.vec.run(c, self.vec.len) }.iter();
+        }
+    }
+}
+
+/// Pushes while the items fit; the rest are dropped and mark the vec full (see
+/// [`is_full`](Vec::is_full)).
+impl<T> Extend<T> for Vec<'_, T> {
+    fn extend<I: IntoIterator<Item = T>>(&mut self, items: I) {
+        for item in items {
+            if !self.push(item) {
+                break;
+            }
+        }
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<[U]> for Vec<'_, T> {
+    fn eq(&self, other: &[U]) -> bool {
+        self.len == other.len() && self.iter().zip(other).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: PartialEq<U>, U, const N: usize> PartialEq<[U; N]> for Vec<'_, T> {
+    fn eq(&self, other: &[U; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<T: PartialEq<U>, U> PartialEq<Vec<'_, U>> for Vec<'_, T> {
+    fn eq(&self, other: &Vec<'_, U>) -> bool {
+        self.len == other.len && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: Eq> Eq for Vec<'_, T> {}
+
+/// Hashes the length, then each item in order.
+impl<T: Hash> Hash for Vec<'_, T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len);
+        for item in self {
+            item.hash(state);
         }
     }
 }

@@ -39,20 +39,26 @@ impl Case {
         match self {
             Case::Lower | Case::Snake => name.to_owned(),
             Case::Upper | Case::ScreamingSnake => name.to_ascii_uppercase(),
+            // serde's rules: each `_` capitalises the next letter, ASCII only, and
+            // camelCase lowers the first (`_id` is `Id`, then `id`).
             Case::Pascal | Case::Camel => {
                 let mut out = String::new();
-                let mut upper = self == Case::Pascal;
+                let mut upper = true;
                 for c in name.chars() {
                     if c == '_' {
                         upper = true;
                     } else if upper {
-                        out.extend(c.to_uppercase());
+                        out.push(c.to_ascii_uppercase());
                         upper = false;
                     } else {
                         out.push(c);
                     }
                 }
-                out
+                if self == Case::Camel {
+                    lower_first(&out)
+                } else {
+                    out
+                }
             }
             Case::Kebab => name.replace('_', "-"),
             Case::ScreamingKebab => name.replace('_', "-").to_ascii_uppercase(),
@@ -65,13 +71,7 @@ impl Case {
             Case::Pascal => name.to_owned(),
             Case::Lower => name.to_ascii_lowercase(),
             Case::Upper => name.to_ascii_uppercase(),
-            Case::Camel => {
-                let mut chars = name.chars();
-                match chars.next() {
-                    Some(c) => c.to_lowercase().chain(chars).collect(),
-                    None => String::new(),
-                }
-            }
+            Case::Camel => lower_first(name),
             Case::Snake | Case::ScreamingSnake | Case::Kebab | Case::ScreamingKebab => {
                 let mut snake = String::new();
                 for (i, c) in name.char_indices() {
@@ -89,6 +89,12 @@ impl Case {
             }
         }
     }
+}
+
+/// `s` with its first character in ASCII lower case, as serde's camelCase.
+fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_ascii_lowercase()).into_iter().chain(chars).collect()
 }
 
 /// A setting that may differ between encoding and decoding
@@ -114,6 +120,8 @@ pub struct ContainerAttrs {
     pub default: bool,
     /// The struct reads and writes as its one field.
     pub transparent: bool,
+    /// `#[json(crate = "path")]`: the path the derived code reaches `json` by.
+    pub krate: Option<syn::Path>,
 }
 
 #[derive(Default)]
@@ -191,7 +199,8 @@ const NO_WITH: &str =
     "json-derive does not support serde's `with` functions; implement WriteJson/ReadJson for a newtype instead";
 
 /// Keys that change nothing in the JSON: trait bounds and paths for serde's own
-/// impls, its error texts, and `borrow` (a `&str` field borrows the input anyway).
+/// impls (`#[serde(crate)]`; `#[json(crate)]` is read above), its error texts, and
+/// `borrow` (a `&str` field borrows the input anyway).
 const NO_SHAPE: &[&str] = &["bound", "borrow", "crate", "expecting"];
 
 /// A key no arm took: accepted if it changes no shape, else an error naming it.
@@ -226,6 +235,11 @@ pub fn container(attrs: &[Attribute]) -> syn::Result<ContainerAttrs> {
             } else if meta.path.is_ident("default") {
                 out.default = true;
                 skip_value(&meta)
+            } else if meta.path.is_ident("crate") && ours {
+                // `#[serde(crate = ..)]` names serde, not json: ignored below.
+                let s: LitStr = meta.value()?.parse()?;
+                out.krate = Some(s.parse()?);
+                Ok(())
             } else if ["tag", "content", "untagged", "from", "try_from", "into", "remote"]
                 .iter()
                 .any(|k| meta.path.is_ident(k))

@@ -168,6 +168,21 @@ impl<'a> Container<'a> {
                 return Err(syn::Error::new_spanned(u.union_token, "json-derive does not support unions"));
             }
         };
+        let newtype = match &shape {
+            Shape::Newtype(f) => Some(&**f),
+            Shape::Enum(variants) => variants.iter().find_map(|v| match &v.data {
+                VariantData::Newtype(f) => Some(&**f),
+                _ => None,
+            }),
+            _ => None,
+        };
+        if let Some(f) = newtype.filter(|f| f.attrs.skip_ser || f.attrs.skip_de) {
+            return Err(syn::Error::new_spanned(
+                f.ty,
+                "json-derive does not implement skipping the one field of a newtype: \
+                 skip the whole variant, or give the struct a second field",
+            ));
+        }
         Ok(Container { input, attrs, shape })
     }
 
@@ -268,27 +283,23 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
     let c = Container::new(input)?;
     c.check(true)?;
     let name = &input.ident;
-    let generics = add_bounds(&input.generics, quote!(::json::WriteJson));
+    let generics = add_bounds(&input.generics, quote!(__json::WriteJson));
     let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let body = match &c.shape {
         Shape::Unit => quote!(w.null();),
         Shape::Newtype(f) => {
             let m = &f.member;
-            quote!(::json::WriteJson::write_json(&self.#m, w);)
+            quote!(__json::WriteJson::write_json(&self.#m, w);)
         }
         Shape::Transparent { fields, live } => {
             let m = &fields[*live].member;
-            quote!(::json::WriteJson::write_json(&self.#m, w);)
+            quote!(__json::WriteJson::write_json(&self.#m, w);)
         }
-        Shape::Tuple(fields) => {
-            let parts = fields.iter().enumerate().map(|(i, f)| {
-                let m = &f.member;
-                let sep = if i > 0 { quote!(w.byte(b',');) } else { quote!() };
-                quote!(#sep ::json::WriteJson::write_json(&self.#m, w);)
-            });
-            quote!(w.byte(b'['); #(#parts)* w.byte(b']');)
-        }
-        Shape::Named(fields) => write_named(fields, |f| {
+        Shape::Tuple(fields) => write_fields(fields, false, |f| {
+            let m = &f.member;
+            quote!(&self.#m)
+        }),
+        Shape::Named(fields) => write_fields(fields, true, |f| {
             let m = &f.member;
             quote!(&self.#m)
         }),
@@ -298,7 +309,7 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                 let tag = quoted(&v.name_ser);
                 if v.skip_ser {
                     // serde's Serialize fails here too.
-                    return quote!(#name::#id { .. } => w.fail(::json::ErrorKind::Custom),);
+                    return quote!(#name::#id { .. } => w.fail(__json::ErrorKind::Custom),);
                 }
                 match &v.data {
                     VariantData::Unit => {
@@ -310,21 +321,22 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                         let b = binding(0);
                         quote!(#name::#id(#b) => {
                             w.raw(#open);
-                            ::json::WriteJson::write_json(#b, w);
+                            __json::WriteJson::write_json(#b, w);
                             w.byte(b'}');
                         })
                     }
                     VariantData::Tuple(fields) => {
-                        let open = bytes(&format!("{{{tag}:["));
+                        let open = bytes(&format!("{{{tag}:"));
                         let binds: Vec<Ident> = (0..fields.len()).map(binding).collect();
-                        let parts = binds.iter().enumerate().map(|(i, b)| {
-                            let sep = if i > 0 { quote!(w.byte(b',');) } else { quote!() };
-                            quote!(#sep ::json::WriteJson::write_json(#b, w);)
+                        let body = write_fields(fields, false, |f| {
+                            let Member::Unnamed(i) = &f.member else { unreachable!("a tuple's fields are unnamed") };
+                            let b = binding(i.index as usize);
+                            quote!(#b)
                         });
                         quote!(#name::#id(#(#binds),*) => {
                             w.raw(#open);
-                            #(#parts)*
-                            w.raw(b"]}");
+                            #body
+                            w.byte(b'}');
                         })
                     }
                     VariantData::Named(fields) => {
@@ -334,7 +346,7 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                             let b = binding(i);
                             quote!(#m: #b)
                         });
-                        let body = write_named(fields, |f| {
+                        let body = write_fields(fields, true, |f| {
                             let i = fields.iter().position(|g| g.member == f.member).expect("own field");
                             let b = binding(i);
                             quote!(#b)
@@ -350,55 +362,97 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             quote!(match self { #(#arms)* })
         }
     };
-    Ok(quote! {
+    Ok(in_scope(&c, quote! {
         #[automatically_derived]
-        impl #impl_g ::json::WriteJson for #name #ty_g #where_c {
+        impl #impl_g __json::WriteJson for #name #ty_g #where_c {
             #[inline]
-            fn write_json<__S: ::json::Sink>(&self, w: &mut ::json::Writer<'_, __S>) {
+            fn write_json<__S: __json::Sink>(&self, w: &mut __json::Writer<'_, __S>) {
                 #body
             }
         }
-    })
+    }))
 }
 
-/// Writes an object of named fields; `access(field)` is an expression of type `&T`.
-fn write_named(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> TokenStream {
+/// The impl inside a block that names the crate `__json`: `::json`, or the path of
+/// `#[json(crate = "..")]`.
+fn in_scope(c: &Container, item: TokenStream) -> TokenStream {
+    let krate = c.attrs.krate.clone().unwrap_or_else(|| syn::parse_quote!(::json));
+    quote! {
+        const _: () = {
+            use #krate as __json;
+            #item
+        };
+    }
+}
+
+/// The fields of a tuple struct or variant read from an array in `array` (declared
+/// by the caller): each one decoding does not skip, in order; the skipped ones
+/// take their defaults.
+fn read_seq(c: &Container, fields: &[Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            if f.attrs.skip_de {
+                return default_expr(f, &c.attrs).unwrap_or(quote!(::core::default::Default::default()));
+            }
+            quote!({
+                if !r.next_element(&mut array)? {
+                    return Err(r.error(__json::ErrorKind::InvalidType));
+                }
+                __json::ReadJson::read_json(r)?
+            })
+        })
+        .collect()
+}
+
+/// Writes the fields encoding does not skip, in order: as an object of their names
+/// (`named`) or as an array. `access(field)` is an expression of type `&T`.
+fn write_fields(fields: &[Field], named: bool, access: impl Fn(&Field) -> TokenStream) -> TokenStream {
     let fields: Vec<&Field> = fields.iter().filter(|f| !f.attrs.skip_ser).collect();
+    let (open, close) = if named { ('{', '}') } else { ('[', ']') };
+    let key = |f: &Field| if named { format!("{}:", quoted(&f.name_ser)) } else { String::new() };
     if fields.iter().any(|f| f.attrs.skip_ser_if.is_some()) {
         let parts = fields.iter().map(|f| {
             let a = access(f);
-            let key = bytes(&format!("{}:", quoted(&f.name_ser)));
+            let key = key(f);
+            let key = (!key.is_empty()).then(|| {
+                let key = bytes(&key);
+                quote!(w.raw(#key);)
+            });
             let write = quote! {
                 if !first { w.byte(b','); }
                 first = false;
-                w.raw(#key);
-                ::json::WriteJson::write_json(#a, w);
+                #key
+                __json::WriteJson::write_json(#a, w);
             };
             match &f.attrs.skip_ser_if {
                 Some(pred) => quote!(if !#pred(#a) { #write }),
                 None => write,
             }
         });
+        let (open, close) = (open as u8, close as u8);
         quote! {
-            w.byte(b'{');
+            w.byte(#open);
             let mut first = true;
             #(#parts)*
             let _ = first;
-            w.byte(b'}');
+            w.byte(#close);
         }
     } else if fields.is_empty() {
-        quote!(w.raw(b"{}");)
+        let both = bytes(&format!("{open}{close}"));
+        quote!(w.raw(#both);)
     } else {
+        // The opening bracket or comma and the key go out as one piece.
         let parts = fields.iter().enumerate().map(|(i, f)| {
             let a = access(f);
-            let open = if i == 0 { "{" } else { "," };
-            let key = bytes(&format!("{open}{}:", quoted(&f.name_ser)));
+            let lead = bytes(&format!("{}{}", if i == 0 { open } else { ',' }, key(f)));
             quote! {
-                w.raw(#key);
-                ::json::WriteJson::write_json(#a, w);
+                w.raw(#lead);
+                __json::WriteJson::write_json(#a, w);
             }
         });
-        quote!(#(#parts)* w.byte(b'}');)
+        let close = close as u8;
+        quote!(#(#parts)* w.byte(#close);)
     }
 }
 
@@ -406,7 +460,7 @@ fn write_named(fields: &[Field], access: impl Fn(&Field) -> TokenStream) -> Toke
 /// and every type parameter reads from it.
 fn read_generics(generics: &Generics) -> (Generics, Lifetime) {
     let de = Lifetime::new("'__de", Span::call_site());
-    let mut g = add_bounds(generics, quote!(::json::ReadJson<'__de>));
+    let mut g = add_bounds(generics, quote!(__json::ReadJson<'__de>));
     let lifetimes: Vec<Lifetime> = g.lifetimes().map(|l| l.lifetime.clone()).collect();
     let mut param: syn::LifetimeParam = syn::LifetimeParam::new(de.clone());
     for l in lifetimes {
@@ -442,7 +496,7 @@ fn key_dispatch(
         quote!(#k => { #act })
     });
     let unknown = if deny_unknown {
-        quote!(return Err(r.error(::json::ErrorKind::UnknownField));)
+        quote!(return Err(r.error(__json::ErrorKind::UnknownField));)
     } else {
         quote!(r.skip()?;)
     };
@@ -490,24 +544,24 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
     let (impl_g, _, where_c) = generics.split_for_impl();
     let body = match &c.shape {
         Shape::Unit => quote! {
-            fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+            fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
                 if r.null()? { Ok(#name) } else { Err(r.unexpected()) }
             }
         },
         Shape::Newtype(f) => {
             let m = &f.member;
             let build = match m {
-                Member::Named(id) => quote!(#name { #id: ::json::ReadJson::read_json(r)? }),
-                Member::Unnamed(_) => quote!(#name(::json::ReadJson::read_json(r)?)),
+                Member::Named(id) => quote!(#name { #id: __json::ReadJson::read_json(r)? }),
+                Member::Unnamed(_) => quote!(#name(__json::ReadJson::read_json(r)?)),
             };
             quote! {
                 #[inline]
-                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
                     Ok(#build)
                 }
                 #[inline]
-                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
-                    ::json::ReadJson::read_json_into(&mut self.#m, r)
+                fn read_json_into(&mut self, r: &mut __json::Reader<#de>) -> __json::Result<()> {
+                    __json::ReadJson::read_json_into(&mut self.#m, r)
                 }
             }
         }
@@ -516,7 +570,7 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             let inits = fields.iter().enumerate().map(|(i, f)| {
                 let fm = &f.member;
                 if i == *live {
-                    quote!(#fm: ::json::ReadJson::read_json(r)?)
+                    quote!(#fm: __json::ReadJson::read_json(r)?)
                 } else {
                     let d = default_expr(f, &c.attrs).unwrap_or(quote!(::core::default::Default::default()));
                     quote!(#fm: #d)
@@ -524,39 +578,40 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             });
             quote! {
                 #[inline]
-                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
                     Ok(#name { #(#inits),* })
                 }
                 #[inline]
-                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
-                    ::json::ReadJson::read_json_into(&mut self.#m, r)
+                fn read_json_into(&mut self, r: &mut __json::Reader<#de>) -> __json::Result<()> {
+                    __json::ReadJson::read_json_into(&mut self.#m, r)
                 }
             }
         }
         Shape::Tuple(fields) => {
             let next = quote! {
                 if !r.next_element(&mut array)? {
-                    return Err(r.error(::json::ErrorKind::InvalidType));
+                    return Err(r.error(__json::ErrorKind::InvalidType));
                 }
             };
-            let reads = fields.iter().map(|_| quote!({ #next ::json::ReadJson::read_json(r)? }));
-            let into = fields.iter().map(|f| {
+            let reads = read_seq(&c, fields);
+            // Into: the fields decoding skips are left as they are.
+            let into = fields.iter().filter(|f| !f.attrs.skip_de).map(|f| {
                 let m = &f.member;
-                quote!(#next ::json::ReadJson::read_json_into(&mut self.#m, r)?;)
+                quote!(#next __json::ReadJson::read_json_into(&mut self.#m, r)?;)
             });
             let end = quote! {
                 if r.next_element(&mut array)? {
-                    return Err(r.error(::json::ErrorKind::InvalidType));
+                    return Err(r.error(__json::ErrorKind::InvalidType));
                 }
             };
             quote! {
-                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
                     let mut array = r.array()?;
                     let value = #name(#(#reads),*);
                     #end
                     Ok(value)
                 }
-                fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+                fn read_json_into(&mut self, r: &mut __json::Reader<#de>) -> __json::Result<()> {
                     let mut array = r.array()?;
                     #(#into)*
                     #end
@@ -575,15 +630,15 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                     (
                         quote!(return Ok(#name::#id);),
                         quote!({
-                            <() as ::json::ReadJson<#de>>::read_json(r)?;
+                            <() as __json::ReadJson<#de>>::read_json(r)?;
                             #name::#id
                         }),
                     )
                 }
                 None => (
-                    quote!(return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));),
+                    quote!(return Err(__json::Error::new(__json::ErrorKind::UnknownVariant, at));),
                     quote!({
-                        return Err(::json::Error::new(::json::ErrorKind::UnknownVariant, at));
+                        return Err(__json::Error::new(__json::ErrorKind::UnknownVariant, at));
                     }),
                 ),
             };
@@ -604,24 +659,17 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                 let names = names(v).into_iter().map(|n| LitStr::new(&n, Span::call_site()));
                 let build = match &v.data {
                     VariantData::Unit => quote!({
-                        <() as ::json::ReadJson<#de>>::read_json(r)?;
+                        <() as __json::ReadJson<#de>>::read_json(r)?;
                         #name::#id
                     }),
-                    VariantData::Newtype(_) => quote!(#name::#id(::json::ReadJson::read_json(r)?)),
+                    VariantData::Newtype(_) => quote!(#name::#id(__json::ReadJson::read_json(r)?)),
                     VariantData::Tuple(fields) => {
-                        let reads = fields.iter().map(|_| {
-                            quote!({
-                                if !r.next_element(&mut array)? {
-                                    return Err(r.error(::json::ErrorKind::InvalidType));
-                                }
-                                ::json::ReadJson::read_json(r)?
-                            })
-                        });
+                        let reads = read_seq(&c, fields);
                         quote!({
                             let mut array = r.array()?;
                             let value = #name::#id(#(#reads),*);
                             if r.next_element(&mut array)? {
-                                return Err(r.error(::json::ErrorKind::InvalidType));
+                                return Err(r.error(__json::ErrorKind::InvalidType));
                             }
                             value
                         })
@@ -632,7 +680,7 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             });
             quote! {
                 #[allow(unused_comparisons, unused_assignments)]
-                fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+                fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
                     r.peek()?;
                     let at = r.offset();
                     if r.peek()? == b'"' {
@@ -651,24 +699,24 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                     let key = match r.next_key(&mut object)? {
                         ::core::option::Option::Some(key) => key,
                         ::core::option::Option::None => {
-                            return Err(::json::Error::new(::json::ErrorKind::InvalidType, at));
+                            return Err(__json::Error::new(__json::ErrorKind::InvalidType, at));
                         }
                     };
                     let value = #(#object_arms)* #unknown_object;
                     if r.next_key(&mut object)?.is_some() {
-                        return Err(r.error(::json::ErrorKind::Syntax));
+                        return Err(r.error(__json::ErrorKind::Syntax));
                     }
                     Ok(value)
                 }
             }
         }
     };
-    Ok(quote! {
+    Ok(in_scope(&c, quote! {
         #[automatically_derived]
-        impl #impl_g ::json::ReadJson<#de> for #name #ty_g #where_c {
+        impl #impl_g __json::ReadJson<#de> for #name #ty_g #where_c {
             #body
         }
-    })
+    }))
 }
 
 /// A block that reads an object of named fields into a new value `path { .. }`
@@ -688,9 +736,9 @@ fn named_new(c: &Container, path: TokenStream, fields: &[Field], de: &Lifetime) 
         let lit = LitStr::new(&f.name_de, Span::call_site());
         quote! {
             if #s.is_some() {
-                return Err(r.error(::json::ErrorKind::DuplicateField(#lit)));
+                return Err(r.error(__json::ErrorKind::DuplicateField(#lit)));
             }
-            #s = ::core::option::Option::Some(::json::ReadJson::read_json(r)?);
+            #s = ::core::option::Option::Some(__json::ReadJson::read_json(r)?);
         }
     });
     let inits = fields.iter().enumerate().map(|(i, f)| {
@@ -705,10 +753,10 @@ fn named_new(c: &Container, path: TokenStream, fields: &[Field], de: &Lifetime) 
         let missing = match default_expr(f, &c.attrs) {
             Some(d) => quote!(#d),
             None => quote! {
-                match <#ty as ::json::ReadJson<#de>>::absent() {
+                match <#ty as __json::ReadJson<#de>>::absent() {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => {
-                        return Err(r.error(::json::ErrorKind::MissingField(#lit)));
+                        return Err(r.error(__json::ErrorKind::MissingField(#lit)));
                     }
                 }
             },
@@ -740,10 +788,10 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
         let lit = LitStr::new(&f.name_de, Span::call_site());
         quote! {
             if seen[#k] {
-                return Err(r.error(::json::ErrorKind::DuplicateField(#lit)));
+                return Err(r.error(__json::ErrorKind::DuplicateField(#lit)));
             }
             seen[#k] = true;
-            ::json::ReadJson::read_json_into(&mut self.#m, r)?;
+            __json::ReadJson::read_json_into(&mut self.#m, r)?;
         }
     });
     let resets = live.iter().enumerate().map(|(k, (_, f))| {
@@ -753,10 +801,10 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
         let reset = match default_expr(f, &c.attrs) {
             Some(d) => quote!(self.#m = #d;),
             None => quote! {
-                match <#ty as ::json::ReadJson<#de>>::absent() {
+                match <#ty as __json::ReadJson<#de>>::absent() {
                     ::core::option::Option::Some(v) => self.#m = v,
                     ::core::option::Option::None => {
-                        return Err(r.error(::json::ErrorKind::MissingField(#lit)));
+                        return Err(r.error(__json::ErrorKind::MissingField(#lit)));
                     }
                 }
             },
@@ -766,12 +814,12 @@ fn read_named(c: &Container, name: &Ident, fields: &[Field], de: &Lifetime) -> T
 
     quote! {
         #[allow(unused_comparisons, unused_assignments)]
-        fn read_json(r: &mut ::json::Reader<#de>) -> ::json::Result<Self> {
+        fn read_json(r: &mut __json::Reader<#de>) -> __json::Result<Self> {
             Ok(#new)
         }
 
         #[allow(unused_comparisons, unused_assignments)]
-        fn read_json_into(&mut self, r: &mut ::json::Reader<#de>) -> ::json::Result<()> {
+        fn read_json_into(&mut self, r: &mut __json::Reader<#de>) -> __json::Result<()> {
             let mut seen = [false; #n];
             let mut object = r.object()?;
             let mut __next = 0usize;

@@ -1,6 +1,8 @@
 //! `#[derive(WriteJson, ReadJson)]` for the `json` crate. Reads `#[json(...)]` and
 //! the matching `#[serde(...)]` attributes: on containers `rename_all`,
-//! `rename_all_fields`, `transparent`, `default`, `deny_unknown_fields`; on fields
+//! `rename_all_fields`, `transparent`, `default`, `deny_unknown_fields`, and
+//! `#[json(crate = "path")]` (`#[serde(crate)]` names serde and is ignored); on
+//! fields, named or unnamed,
 //! `rename`, `alias`, `skip`, `skip_serializing`, `skip_deserializing`,
 //! `skip_serializing_if`, `default`; on variants `rename`, `alias`, `rename_all`,
 //! `skip`, `skip_serializing`, `skip_deserializing`, `other`. Any other key that

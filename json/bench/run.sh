@@ -16,10 +16,10 @@ bin="$CARGO_TARGET_DIR/release/run"
 
 corpus_libs="json serde_json serde_json-in-place simd-json sonic-rs"
 # Borrowed decodes (decode only) of twitter and citm; the feed and cookie have
-# their json and serde_json borrowed rows in small_libs, simd-json's and sonic-rs's
-# are added for decode.
+# their json and serde_json borrowed rows in small_libs, serde_json's in place,
+# simd-json's and sonic-rs's are added for decode.
 borrowed_libs="json-borrowed serde_json-borrowed serde_json-borrowed-in-place simd-json-borrowed sonic-rs-borrowed"
-small_libs="json json-borrowed serde_json serde_json-borrowed simd-json sonic-rs serde-json-core miniserde"
+small_libs="json json-borrowed serde_json serde_json-in-place serde_json-borrowed simd-json sonic-rs serde-json-core miniserde"
 : > "$results"
 for round in $(seq 1 "$rounds"); do
     for set in $sets; do
@@ -33,7 +33,7 @@ for round in $(seq 1 "$rounds"); do
             if [[ "$op" == decode ]]; then
                 case "$set" in
                     twitter|citm_catalog) op_libs="$libs $borrowed_libs" ;;
-                    feed|cookie) op_libs="$libs simd-json-borrowed sonic-rs-borrowed" ;;
+                    feed|cookie) op_libs="$libs serde_json-borrowed-in-place simd-json-borrowed sonic-rs-borrowed" ;;
                 esac
             fi
             for lib in $op_libs; do

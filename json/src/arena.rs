@@ -7,7 +7,8 @@ use crate::error::ErrorKind;
 /// Callback that lends the arena another chunk of at least `n` bytes, or `None`.
 pub type MoreChunks<'a> = dyn FnMut(usize) -> Option<&'a mut [u8]> + 'a;
 
-/// Bump memory over caller-owned chunks. Escaped strings decode into it.
+/// Bump memory over caller-owned chunks. Escaped strings decode into it, each
+/// taking its decoded length and needing room for only that.
 ///
 /// ```
 /// let mut mem = [0u8; 64];

@@ -123,8 +123,15 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         visitor.visit_u128(self.u128()?)
     }
 
+    /// Narrowed from `f64` and refused past `f32`'s range, as serde_json does
+    /// (serde's own narrowing would give infinity).
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let v = <f32 as crate::ReadJson<'de>>::read_json(self)?;
+        visitor.visit_f32(v)
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f64 char str string
         bytes byte_buf unit unit_struct seq tuple tuple_struct map struct identifier
     }
 }
@@ -165,7 +172,7 @@ impl<'de> de::MapAccess<'de> for &mut Map<'_, 'de> {
             Some(key) => {
                 let at = self.r.offset();
                 let text = key.decode(self.r.arena()).map_err(|kind| Error::new(kind, at))?;
-                seed.deserialize(MapKey { key: text }).map(Some)
+                seed.deserialize(MapKey { key: text, escaped: key.is_escaped() }).map(Some)
             }
             None => {
                 self.done = true;
@@ -180,17 +187,23 @@ impl<'de> de::MapAccess<'de> for &mut Map<'_, 'de> {
 }
 
 /// A map key: a string, also read as a number or bool when the key type asks
-/// for one (serde_json's quoted keys).
+/// for one (serde_json's quoted keys: numbers with JSON's grammar, unescaped).
 struct MapKey<'de> {
     key: &'de str,
+    escaped: bool,
 }
 
-macro_rules! parse_key {
+macro_rules! number_key {
     ($($method:ident => $visit:ident $t:ty,)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-            match self.key.parse::<$t>() {
+            let read = if self.escaped {
+                Err(ErrorKind::InvalidType)
+            } else {
+                crate::read::number_key::<$t>(self.key.as_bytes())
+            };
+            match read {
                 Ok(v) => visitor.$visit(v),
-                Err(_) => Err(Error::new(ErrorKind::InvalidType, crate::error::UNKNOWN_OFFSET)),
+                Err(kind) => Err(Error::new(kind, crate::error::UNKNOWN_OFFSET)),
             }
         }
     )*};
@@ -203,7 +216,7 @@ impl<'de> de::Deserializer<'de> for MapKey<'de> {
         visitor.visit_borrowed_str(self.key)
     }
 
-    parse_key! {
+    number_key! {
         deserialize_i8 => visit_i8 i8,
         deserialize_i16 => visit_i16 i16,
         deserialize_i32 => visit_i32 i32,
@@ -216,7 +229,14 @@ impl<'de> de::Deserializer<'de> for MapKey<'de> {
         deserialize_u128 => visit_u128 u128,
         deserialize_f32 => visit_f32 f32,
         deserialize_f64 => visit_f64 f64,
-        deserialize_bool => visit_bool bool,
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.key {
+            "true" => visitor.visit_bool(true),
+            "false" => visitor.visit_bool(false),
+            _ => Err(Error::new(ErrorKind::InvalidType, crate::error::UNKNOWN_OFFSET)),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

@@ -28,7 +28,8 @@ use crate::ReadJson;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Entries<K, V>(pub Vec<(K, V)>);
 
-/// A type that can be an object key: strings, and integers written as strings.
+/// A type that can be an object key: strings, and integers written as strings
+/// (read with JSON's number grammar, as serde_json reads them).
 pub trait ObjectKey<'de>: Sized {
     /// Reads a new key from `key` (`r` for errors and the arena).
     fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self>;
@@ -80,11 +81,10 @@ macro_rules! integer_keys {
     ($($t:ty)*) => {$(
         impl<'de> ObjectKey<'de> for $t {
             fn read_key(key: Key<'de>, r: &mut Reader<'de>) -> Result<Self> {
-                core::str::from_utf8(key.raw())
-                    .ok()
-                    .filter(|_| !key.is_escaped())
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| r.error(ErrorKind::InvalidType))
+                if key.is_escaped() {
+                    return Err(r.error(ErrorKind::InvalidType));
+                }
+                crate::read::number_key(key.raw()).map_err(|kind| r.error(kind))
             }
             fn write_key<S: Sink>(&self, w: &mut Writer<'_, S>) {
                 w.byte(b'"');
@@ -181,5 +181,50 @@ impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> serde::Deseria
             }
         }
         deserializer.deserialize_map(EntriesVisitor(core::marker::PhantomData))
+    }
+
+    /// Entry `i` decodes in place into the old entry `i` (a `String` key or value
+    /// reuses its capacity), later ones are pushed, and entries past the object's
+    /// end are dropped: a decode into a value as large allocates nothing.
+    fn deserialize_in_place<D: serde::Deserializer<'de>>(
+        deserializer: D,
+        place: &mut Self,
+    ) -> core::result::Result<(), D::Error> {
+        struct InPlace<'p, K, V>(&'p mut Vec<(K, V)>);
+        impl<'de, K: serde::Deserialize<'de>, V: serde::Deserialize<'de>> Visitor<'de> for InPlace<'_, K, V> {
+            type Value = ();
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> core::result::Result<(), A::Error> {
+                let mut n = 0;
+                while n < self.0.len() {
+                    let (k, v) = &mut self.0[n];
+                    if map.next_key_seed(Seed(k))?.is_none() {
+                        self.0.truncate(n);
+                        return Ok(());
+                    }
+                    map.next_value_seed(Seed(v))?;
+                    n += 1;
+                }
+                while let Some(entry) = map.next_entry()? {
+                    self.0.push(entry);
+                }
+                Ok(())
+            }
+        }
+        deserializer.deserialize_map(InPlace(&mut place.0))
+    }
+}
+
+/// Decodes into the place it holds (`Deserialize::deserialize_in_place`).
+#[cfg(feature = "alloc")]
+struct Seed<'p, T>(&'p mut T);
+
+#[cfg(feature = "alloc")]
+impl<'de, T: serde::Deserialize<'de>> serde::de::DeserializeSeed<'de> for Seed<'_, T> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> core::result::Result<(), D::Error> {
+        T::deserialize_in_place(deserializer, self.0)
     }
 }

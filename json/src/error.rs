@@ -50,11 +50,21 @@ pub enum ErrorKind {
 }
 
 /// An error with the byte offset where it was found (in the input when reading,
-/// in the output when writing).
+/// in the output when writing) and, for a syntax error, what the grammar expected
+/// there. [`Error::display_in`] says it as serde_json does, with the line and
+/// column.
+///
+/// ```
+/// let input = b"{\n  \"id\": 1,\n  \"name\" \"ada\"\n}";
+/// let e = json::validate(input).unwrap_err();
+/// assert_eq!((e.kind(), e.expected()), (json::ErrorKind::Syntax, Some("`:`")));
+/// assert_eq!(e.display_in(input).to_string(), "syntax error, expected `:`, at line 3 column 10");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Error {
     kind: ErrorKind,
     offset: usize,
+    expected: Option<&'static str>,
 }
 
 /// Offset used by errors created without a position (serde's `custom`); the
@@ -74,7 +84,26 @@ pub struct LineColumn {
 impl Error {
     /// An error of `kind` at byte `offset`.
     pub fn new(kind: ErrorKind, offset: usize) -> Error {
-        Error { kind, offset }
+        Error { kind, offset, expected: None }
+    }
+
+    /// The error, saying what was expected where it was found (``"`,` or `]`"``).
+    pub fn expecting(mut self, what: &'static str) -> Error {
+        self.expected = Some(what);
+        self
+    }
+
+    /// What the grammar expected where the error was found, if known.
+    pub fn expected(&self) -> Option<&'static str> {
+        self.expected
+    }
+
+    /// The error as a person reads it, with the line and column of its offset in
+    /// `input` (the bytes that were read): ``syntax error, expected `:`, at line 3
+    /// column 10``. Computed when displayed; nothing is allocated.
+    pub fn display_in<'i>(&self, input: &'i [u8]) -> impl fmt::Display + 'i {
+        let error = *self;
+        DisplayIn { error, input }
     }
 
     /// What went wrong.
@@ -133,15 +162,86 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.offset == UNKNOWN_OFFSET {
-            write!(f, "{}", self.kind)
-        } else {
-            write!(f, "{} at byte {}", self.kind, self.offset)
+        write!(f, "{}", self.kind)?;
+        if let Some(what) = self.expected {
+            write!(f, ", expected {what},")?;
+        }
+        if self.offset != UNKNOWN_OFFSET {
+            write!(f, " at byte {}", self.offset)?;
+        }
+        Ok(())
+    }
+}
+
+/// [`Error::display_in`]'s value.
+struct DisplayIn<'i> {
+    error: Error,
+    input: &'i [u8],
+}
+
+impl fmt::Display for DisplayIn<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(at) = self.error.line_column(self.input) else { return self.error.fmt(f) };
+        write!(f, "{}", self.error.kind)?;
+        if let Some(what) = self.error.expected {
+            write!(f, ", expected {what},")?;
+        }
+        write!(f, " at line {} column {}", at.line, at.column)
+    }
+}
+
+impl core::error::Error for Error {
+    /// For an I/O error, its kind (as `std::io::ErrorKind` displays it).
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match &self.kind {
+            #[cfg(feature = "std")]
+            ErrorKind::Io(kind) => Some(IoSource::of(kind)),
+            _ => None,
         }
     }
 }
 
-impl core::error::Error for Error {}
+/// The source of an I/O error: its `std::io::ErrorKind`, seen as an error.
+#[cfg(feature = "std")]
+#[derive(Debug)]
+#[repr(transparent)]
+struct IoSource(std::io::ErrorKind);
+
+#[cfg(feature = "std")]
+impl IoSource {
+    fn of(kind: &std::io::ErrorKind) -> &IoSource {
+        // SAFETY: `IoSource` is a `repr(transparent)` wrapper of `io::ErrorKind`:
+        // the same layout, and the reference keeps the borrow's lifetime.
+        unsafe { &*(kind as *const std::io::ErrorKind).cast::<IoSource>() }
+    }
+}
+
+#[cfg(feature = "std")]
+impl fmt::Display for IoSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for IoSource {}
+
+/// For `?` in functions that return `io::Result`: the I/O error's own kind, else
+/// `UnexpectedEof` (input ended), `OutOfMemory` (`Full`: the caller's memory is too
+/// small) or `InvalidData`. Only the kind is kept (a payload would allocate): log
+/// or keep the `json::Error` for its position.
+#[cfg(feature = "std")]
+impl From<Error> for std::io::Error {
+    fn from(error: Error) -> std::io::Error {
+        use std::io::ErrorKind as Io;
+        std::io::Error::from(match error.kind {
+            ErrorKind::Io(kind) => kind,
+            ErrorKind::Eof => Io::UnexpectedEof,
+            ErrorKind::Full => Io::OutOfMemory,
+            _ => Io::InvalidData,
+        })
+    }
+}
 
 impl serde::ser::Error for Error {
     fn custom<T: fmt::Display>(_msg: T) -> Self {

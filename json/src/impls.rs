@@ -123,11 +123,21 @@ impl WriteJson for f32 {
 }
 
 impl<'de> ReadJson<'de> for f32 {
-    /// As serde_json: read as `f64`, then narrowed.
+    /// As serde_json: read as `f64`, then narrowed; past `f32`'s range it is
+    /// `NumberOutOfRange` (tiny values round to zero).
     #[inline]
     fn read_json(r: &mut Reader<'de>) -> Result<Self> {
-        f64::read_json(r).map(|v| v as f32)
+        r.peek()?;
+        let at = r.offset();
+        narrow(f64::read_json(r)?).ok_or(crate::Error::new(ErrorKind::NumberOutOfRange, at))
     }
+}
+
+/// `v` as the nearest `f32`, `None` past its range.
+#[inline]
+fn narrow(v: f64) -> Option<f32> {
+    let narrow = v as f32;
+    narrow.is_finite().then_some(narrow)
 }
 
 impl WriteJson for char {

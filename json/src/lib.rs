@@ -2,6 +2,7 @@
 //!
 //! - [`Writer`] writes through a buffer the caller keeps and flushes to any
 //!   `io::Write`; [`WriteJson`] types (derive it) write themselves into it.
+//!   [`Pretty`] lays the output out as serde_json's pretty printer does.
 //! - [`Reader`] reads borrowed input (or an `io::Read` through a caller buffer);
 //!   [`ReadJson`] types (derive it) read themselves from it. Unescaped strings
 //!   borrow the input, escaped ones decode into an [`Arena`] over caller memory,
@@ -54,6 +55,7 @@ mod error;
 mod float;
 mod impls;
 mod pow5;
+mod pretty;
 mod read;
 #[cfg(feature = "alloc")]
 mod reuse;
@@ -70,7 +72,8 @@ pub use entries::Entries;
 pub use entries::ObjectKey;
 pub use error::{Error, ErrorKind, LineColumn, Result};
 pub use json_derive::{ReadJson, WriteJson};
-pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH};
+pub use pretty::{to_slice_pretty, Pretty};
+pub use read::{Array, Key, Number, Object, Reader, DEFAULT_MAX_DEPTH, MAX_DEPTH};
 #[cfg(feature = "alloc")]
 pub use reuse::{Items, Nullable};
 pub use write::{NoSink, Sink, Writer};
@@ -124,6 +127,16 @@ pub fn from_slice<'de, T: ReadJson<'de>>(input: &'de [u8]) -> Result<T> {
     Ok(value)
 }
 
+/// [`from_slice`] for text.
+///
+/// ```
+/// let point: (i32, i32) = json::from_str("[3, -4]").unwrap();
+/// assert_eq!(point, (3, -4));
+/// ```
+pub fn from_str<'de, T: ReadJson<'de>>(input: &'de str) -> Result<T> {
+    from_slice(input.as_bytes())
+}
+
 /// Decodes `input` into `place`, reusing the memory `place` holds.
 pub fn from_slice_into<'de, T: ReadJson<'de>>(place: &mut T, input: &'de [u8]) -> Result<()> {
     let mut r = Reader::new(input);
@@ -170,6 +183,15 @@ pub use de::from_slice_serde;
 /// ```compile_fail
 /// #[derive(json::ReadJson)]
 /// struct Loose { rest: serde_json::Value }
+/// ```
+///
+/// `#[json(crate = "path")]` names the path the derived code reaches the crate by
+/// (for a re-export); one that names nothing does not compile:
+///
+/// ```compile_fail
+/// #[derive(json::WriteJson)]
+/// #[json(crate = "no_such_crate")]
+/// struct Point { x: u8 }
 /// ```
 ///
 /// The same types are accepted when skipped:

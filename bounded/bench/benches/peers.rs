@@ -1,8 +1,9 @@
 //! `bounded` against the natural peer of each type, in one divan run:
-//! - `pool`: take + give back one chunk, 1 and 2 threads;
-//! - `map`: 1,024 inserts then 1,024 gets of `u64` keys into an emptied map, every
-//!   table made once outside the timed loop and at the same load factor (1,024
-//!   entries in 2,048 slots);
+//! - `pool`: take + give back one chunk of 64 `u64`s made at start-up, writing one
+//!   item, 1 and 2 threads;
+//! - `map`: inserts into an emptied map, hits, misses, and remove + insert, of
+//!   `u64` keys in 2,048 slots at 50 % and 87.5 % load, every table made once
+//!   outside the timed loop;
 //! - `vec_read`: summing 4,096 `u64`s, by iterator and by index;
 //! - `buf_write`: a 2 KiB query string of literals and integers (against `write!`
 //!   and against `itoa` into a `Vec`).
@@ -37,7 +38,21 @@ mod pool {
         }
         queue
     });
-    static SHARDED_SLAB: LazyLock<sharded_slab::Pool<Vec<u64>>> = LazyLock::new(sharded_slab::Pool::new);
+    static SHARDED_SLAB: LazyLock<sharded_slab::Pool<SlabChunk>> = LazyLock::new(sharded_slab::Pool::new);
+
+    /// A chunk of `CHUNK_LEN` items made once, as the other pools' are: clearing it
+    /// for reuse touches nothing (a `Vec` would be emptied, and refilled each time).
+    struct SlabChunk(Box<[u64; CHUNK_LEN]>);
+
+    impl Default for SlabChunk {
+        fn default() -> Self {
+            SlabChunk(Box::new([0; CHUNK_LEN]))
+        }
+    }
+
+    impl sharded_slab::Clear for SlabChunk {
+        fn clear(&mut self) {}
+    }
 
     #[divan::bench(threads = [1, 2], sample_size = 1000)]
     fn bounded_region() {
@@ -65,81 +80,121 @@ mod pool {
 
     #[divan::bench(threads = [1, 2], sample_size = 1000)]
     fn sharded_slab() {
-        let key = SHARDED_SLAB
-            .create_with(|chunk| {
-                chunk.resize(CHUNK_LEN, 0);
-                chunk[0] = 1;
-            })
-            .expect("room");
+        let key = SHARDED_SLAB.create_with(|chunk| chunk.0[0] = 1).expect("room");
         black_box(key);
         SHARDED_SLAB.clear(key);
     }
 }
 
 mod map {
+    //! Every map has 2,048 slots (bounded's table, hashbrown's buckets, heapless's
+    //! capacity), made once outside the timed loop, and holds `load` of its keys:
+    //! 1,024 (50 %) or 1,792 (87.5 %, the most bounded's and hashbrown's tables take).
+    //! `insert`: clear, then insert every key; `hit`/`miss`: look up every key /
+    //! as many absent ones in the filled map; `remove_insert`: remove each key and
+    //! insert it again, the load unchanged.
+
     use super::*;
 
-    const N: usize = 1024;
+    const SLOTS: usize = 2048;
+    const LOADS: [usize; 2] = [1024, 1792];
 
-    fn keys() -> Vec<u64> {
-        (0..N as u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7).collect()
+    /// `n` distinct keys, and `n` others none of them equals.
+    fn keys(n: usize) -> (Vec<u64>, Vec<u64>) {
+        let key = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 7;
+        ((0..n as u64).map(key).collect(), (n as u64..2 * n as u64).map(key).collect())
     }
 
-    #[divan::bench]
-    fn bounded_map(bencher: Bencher) {
-        let keys = keys();
-        let mut mem: Vec<Slot<u64, u64>> = (0..2 * N).map(|_| Slot::EMPTY).collect();
-        bencher.bench_local(|| {
-            let mut map = bounded::Map::new(&mut mem);
-            for &k in &keys {
-                map.insert(k, k);
+    /// The four benchmarks of one map: `$new` makes it (outside the timed loop),
+    /// `$map` names it in the bodies.
+    macro_rules! map_benches {
+        // The map `$map` over `$mem`, made by `$new` and holding `$keys`.
+        (@filled $mem:ident, $map:ident, $new:expr, $keys:expr) => {
+            #[allow(unused_mut)]
+            let mut $mem: Vec<Slot<u64, u64>> = (0..SLOTS).map(|_| Slot::EMPTY).collect();
+            let mut $map = $new;
+            $keys.iter().for_each(|&k| assert!($map.insert(k, k).is_ok_insert()));
+        };
+        ($name:ident, |$mem:ident| $new:expr) => {
+            pub mod $name {
+                use super::*;
+
+                #[divan::bench(args = LOADS)]
+                fn insert(bencher: Bencher, load: usize) {
+                    let (present, _) = keys(load);
+                    map_benches!(@filled $mem, map, $new, present);
+                    bencher.bench_local(|| {
+                        map.clear();
+                        for &k in &present {
+                            let _ = map.insert(k, k);
+                        }
+                        black_box(map.len())
+                    });
+                    assert_eq!(map.len(), load);
+                }
+
+                #[divan::bench(args = LOADS)]
+                fn hit(bencher: Bencher, load: usize) {
+                    let (present, _) = keys(load);
+                    map_benches!(@filled $mem, map, $new, present);
+                    bencher.bench_local(|| black_box(present.iter().filter_map(|k| map.get(k)).fold(0u64, |sum, v| sum.wrapping_add(*v))));
+                }
+
+                #[divan::bench(args = LOADS)]
+                fn miss(bencher: Bencher, load: usize) {
+                    let (present, absent) = keys(load);
+                    map_benches!(@filled $mem, map, $new, present);
+                    bencher.bench_local(|| black_box(absent.iter().filter(|&k| map.get(k).is_none()).count()));
+                }
+
+                #[divan::bench(args = LOADS)]
+                fn remove_insert(bencher: Bencher, load: usize) {
+                    let (present, _) = keys(load);
+                    map_benches!(@filled $mem, map, $new, present);
+                    bencher.bench_local(|| {
+                        for &k in &present {
+                            let v = map.remove(&k).expect("present");
+                            let _ = map.insert(k, v);
+                        }
+                    });
+                    assert_eq!(map.len(), load);
+                }
             }
-            let sum: u64 = keys.iter().filter_map(|k| map.get(k)).sum();
-            assert!(!map.is_full());
-            black_box(sum)
-        });
+        };
     }
 
-    #[divan::bench]
-    fn hashbrown_default_hasher(bencher: Bencher) {
-        let keys = keys();
-        let mut map = hashbrown::HashMap::with_capacity(N);
-        assert_eq!(map.capacity(), 2 * N - N / 4, "2,048 buckets, as ours");
-        bencher.bench_local(|| {
-            map.clear();
-            for &k in &keys {
-                map.insert(k, k);
-            }
-            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
-        });
+    /// What each map's `insert` returns, read as "stored".
+    trait Stored {
+        fn is_ok_insert(&self) -> bool;
     }
 
-    #[divan::bench]
-    fn hashbrown_fx_hasher(bencher: Bencher) {
-        let keys = keys();
-        let mut map = hashbrown::HashMap::with_capacity_and_hasher(N, FxBuildHasher::default());
-        bencher.bench_local(|| {
-            map.clear();
-            for &k in &keys {
-                map.insert(k, k);
-            }
-            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
-        });
+    impl Stored for Option<u64> {
+        fn is_ok_insert(&self) -> bool {
+            true
+        }
     }
 
-    #[divan::bench]
-    fn heapless_index_map(bencher: Bencher) {
-        let keys = keys();
-        // 2,048 slots for 1,024 entries, the load factor of the others.
-        let mut map = Box::new(heapless::FnvIndexMap::<u64, u64, { 2 * N }>::new());
-        bencher.bench_local(|| {
-            map.clear();
-            for &k in &keys {
-                let _ = map.insert(k, k);
-            }
-            black_box(keys.iter().filter_map(|k| map.get(k)).sum::<u64>())
-        });
+    impl Stored for Result<Option<u64>, (u64, u64)> {
+        fn is_ok_insert(&self) -> bool {
+            self.is_ok()
+        }
     }
+
+    map_benches!(bounded_map, |mem| bounded::Map::new(&mut mem));
+    map_benches!(hashbrown_default_hasher, |mem| {
+        let map = hashbrown::HashMap::<u64, u64>::with_capacity(SLOTS - SLOTS / 8);
+        assert_eq!((map.capacity(), mem.len()), (SLOTS - SLOTS / 8, SLOTS), "2,048 buckets, as ours");
+        map
+    });
+    map_benches!(hashbrown_fx_hasher, |mem| {
+        let map = hashbrown::HashMap::<u64, u64, _>::with_capacity_and_hasher(SLOTS - SLOTS / 8, FxBuildHasher::default());
+        assert_eq!((map.capacity(), mem.len()), (SLOTS - SLOTS / 8, SLOTS), "2,048 buckets, as ours");
+        map
+    });
+    map_benches!(heapless_index_map, |mem| {
+        assert_eq!(mem.len(), SLOTS);
+        Box::new(heapless::FnvIndexMap::<u64, u64, SLOTS>::new())
+    });
 }
 
 mod vec_read {

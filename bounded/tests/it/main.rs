@@ -48,3 +48,20 @@ impl Drop for Counted<'_> {
         self.0.set(self.0.get() + 1);
     }
 }
+
+/// Counts its drops in `drops`, and panics in the drop of the one that is `armed`.
+#[cfg(not(loom))]
+struct PanicsOnDrop<'a> {
+    armed: bool,
+    drops: &'a std::cell::Cell<usize>,
+}
+
+#[cfg(not(loom))]
+impl Drop for PanicsOnDrop<'_> {
+    fn drop(&mut self) {
+        self.drops.set(self.drops.get() + 1);
+        if self.armed {
+            panic!("an item's drop panics");
+        }
+    }
+}

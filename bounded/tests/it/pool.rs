@@ -4,7 +4,7 @@
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bounded::Chunks;
+use bounded::{Chunks, Classes, Doubling};
 use bounded::alloctest::assert_zero;
 use bounded::{Cancel, Pool, Region, Stats};
 
@@ -150,4 +150,15 @@ fn take_give_back_reserve_and_wait_allocate_nothing() {
         let r = pool.reserve(&region, 3);
         std::hint::black_box((a, b, r));
     });
+}
+
+/// Chunk lengths that overflow `usize` are refused with a message, not wrapped
+/// round to a class of 0 items.
+#[test]
+fn doubling_refuses_lengths_that_overflow() {
+    let made = std::panic::catch_unwind(|| Classes::<u8>::doubling(Doubling { smallest: 1 << 62, classes: 3, chunks: 0 }));
+    let message = made.err().and_then(|p| p.downcast_ref::<String>().cloned());
+    assert_eq!(message.as_deref(), Some("Classes::doubling: a chunk of 4611686018427387904 << 2 items overflows usize"));
+    let made = Classes::<u8>::doubling(Doubling { smallest: 1 << 61, classes: 3, chunks: 0 });
+    assert_eq!(made.max_len(), 1 << 63);
 }

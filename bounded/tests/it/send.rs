@@ -27,7 +27,7 @@ async fn request(n: u64) -> u64 {
     let mut own = Vec::new(&mut own_mem);
     for i in 0..40u64 {
         text.write_str("item ");
-        assert!(items.push(i * n) && runs.push(i as u32) && index.insert(i, n));
+        assert!(items.push(i * n) && runs.push(i as u32) && index.insert(i, n).is_ok());
         own.push(i);
         tokio::task::yield_now().await;
     }
@@ -64,6 +64,8 @@ fn the_containers_are_send_and_sync_where_their_items_are() {
     fn sync<T: Sync>() {}
     send::<&Region>();
     send::<Buf<'static>>();
+    send::<Buf<'static, std::io::Sink>>();
+    send::<Buf<'static, dyn std::io::Write + Send>>();
     send::<Vec<'static, String>>();
     send::<Slice<'static, String>>();
     send::<Map<'static, String, u64>>();

@@ -1,6 +1,7 @@
-//! JSONTestSuite (`../shared/data/JSONTestSuite/test_parsing`): every `y_` file is
-//! accepted, every `n_` file rejected, and every `i_` file handled without panic
-//! and decoded (accepted or refused) as serde_json decodes it. The treatment is also
+//! JSONTestSuite (`tests/data/JSONTestSuite/test_parsing`, vendored with its MIT
+//! licence and `SOURCE.txt`): every `y_` file is accepted, every `n_` file
+//! rejected, and every `i_` file handled without panic and decoded (accepted or
+//! refused) as serde_json decodes it. The treatment is also
 //! the golden list `jsontestsuite_i.txt`, rewritten with `UPDATE_EXPECT=1`.
 
 use std::fmt::Write as _;
@@ -14,7 +15,7 @@ fn in_package(path: &str) -> std::path::PathBuf {
 }
 
 fn suite_dir() -> std::path::PathBuf {
-    in_package("../../shared/data/JSONTestSuite/test_parsing")
+    in_package("tests/data/JSONTestSuite/test_parsing")
 }
 
 fn golden_path() -> std::path::PathBuf {
@@ -23,7 +24,7 @@ fn golden_path() -> std::path::PathBuf {
 
 fn files(prefix: &str) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(suite_dir())
-        .expect("JSONTestSuite beside the repo (../shared/data/JSONTestSuite)")
+        .expect("JSONTestSuite, vendored under json/tests/data")
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
         .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))

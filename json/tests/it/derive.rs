@@ -314,3 +314,80 @@ fn serde_shape_attributes_match_serde_json() {
     assert_eq!(json::from_slice::<Command>(br#""internal""#).unwrap(), Command::Unknown);
     assert_eq!(json::from_slice::<Speed>(b"4").unwrap(), Speed { value: 4.0, cached: 0 });
 }
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+struct Triple(u8, #[serde(skip)] u8, u8);
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+enum Shape {
+    Pair(u8, #[serde(skip)] u8, u8),
+    Half(#[serde(skip_serializing)] u8, u8),
+    Other(#[serde(skip_deserializing)] u8, u8, u8),
+}
+
+/// The skip family on unnamed fields, as serde does it: a skipped field is not in
+/// the array and decodes to its default.
+#[test]
+fn skips_on_tuple_fields_match_serde() {
+    let same = |value: &dyn Fn() -> String, theirs: String| assert_eq!(value(), theirs);
+    let t = Triple(1, 2, 3);
+    same(&|| encode(&t), serde_json::to_string(&t).unwrap());
+    assert_eq!(encode(&t), "[1,3]");
+    assert_eq!(json::from_slice::<Triple>(b"[1,3]").unwrap(), Triple(1, 0, 3));
+    assert_eq!(serde_json::from_slice::<Triple>(b"[1,3]").unwrap(), Triple(1, 0, 3));
+    assert_eq!(json::from_slice::<Triple>(b"[1,2,3]").unwrap_err().kind(), ErrorKind::InvalidType);
+    let mut place = Triple(9, 9, 9);
+    json::from_slice_into(&mut place, b"[1,3]").unwrap();
+    assert_eq!(place, Triple(1, 9, 3), "into: the skipped field is left alone");
+    for shape in [Shape::Pair(1, 2, 3), Shape::Half(1, 2), Shape::Other(1, 2, 3)] {
+        same(&|| encode(&shape), serde_json::to_string(&shape).unwrap());
+    }
+    for input in [&br#"{"Pair":[1,3]}"#[..], br#"{"Half":[1,2]}"#, br#"{"Other":[2,3]}"#] {
+        let ours = json::from_slice::<Shape>(input).unwrap();
+        assert_eq!(ours, serde_json::from_slice::<Shape>(input).unwrap());
+    }
+}
+
+#[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq, Default)]
+#[serde(rename_all = "camelCase")]
+struct Leading {
+    _id: u8,
+    __kind: u8,
+    r#type: u8,
+    naïve_élan: u8,
+}
+
+#[derive(WriteJson, serde::Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Pascal {
+    _id: u8,
+    élan_vital: u8,
+}
+
+/// `rename_all` uses serde's ASCII rules: `_id` becomes `id` in camelCase, and
+/// non-ASCII letters keep their case.
+#[test]
+fn rename_all_matches_serde_for_leading_underscores_and_non_ascii() {
+    let v = Leading { _id: 1, __kind: 2, r#type: 3, naïve_élan: 4 };
+    assert_eq!(encode(&v), serde_json::to_string(&v).unwrap());
+    let p = Pascal { _id: 1, élan_vital: 2 };
+    assert_eq!(encode(&p), serde_json::to_string(&p).unwrap());
+}
+
+mod reexport {
+    pub use ::json as json_again;
+}
+
+/// `#[json(crate = "..")]` names the path the derived code uses for the crate.
+#[derive(WriteJson, ReadJson, Debug, PartialEq)]
+#[json(crate = "reexport::json_again")]
+struct ThroughAReexport {
+    n: u8,
+}
+
+#[test]
+fn crate_path_is_honoured() {
+    let v = ThroughAReexport { n: 5 };
+    assert_eq!(encode(&v), r#"{"n":5}"#);
+    assert_eq!(json::from_slice::<ThroughAReexport>(br#"{"n":5}"#).unwrap(), v);
+}

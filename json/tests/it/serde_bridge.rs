@@ -115,3 +115,49 @@ fn bridge_errors_carry_offsets() {
     let e = json::from_slice_serde::<Shape>(br#""Nope""#, json::Arena::new(&mut mem)).unwrap_err();
     assert_eq!(e.kind(), json::ErrorKind::UnknownVariant);
 }
+
+/// Integer keys follow JSON's number grammar, as serde_json reads them: no `+`, no
+/// leading zeros, no `-0`; the same through `Entries` and through the bridge.
+#[test]
+fn integer_keys_are_read_with_the_number_grammar() {
+    for (input, ok) in [
+        (&br#"{"5":1}"#[..], true),
+        (br#"{"-5":1}"#, true),
+        (br#"{"0":1}"#, true),
+        (br#"{"+5":1}"#, false),
+        (br#"{"007":1}"#, false),
+        (br#"{"-0":1}"#, false),
+        (br#"{"5 ":1}"#, false),
+        (br#"{"5.0":1}"#, false),
+        (br#"{"":1}"#, false),
+        (br#"{"99999999999":1}"#, false),
+    ] {
+        let theirs = serde_json::from_slice::<BTreeMap<i32, u8>>(input).is_ok();
+        assert_eq!(theirs, ok, "serde_json on {}", String::from_utf8_lossy(input));
+        let mut entries = json::Entries(Vec::<(i32, u8)>::with_capacity(1));
+        let ours = json::from_slice_into(&mut entries, input).is_ok();
+        assert_eq!(ours, ok, "Entries on {}", String::from_utf8_lossy(input));
+        let bridged = json::from_slice_serde::<BTreeMap<i32, u8>>(input, json::Arena::empty()).is_ok();
+        assert_eq!(bridged, ok, "the bridge on {}", String::from_utf8_lossy(input));
+    }
+}
+
+/// `Entries` decodes in place through serde (`Deserialize::deserialize_in_place`):
+/// serde_json reuses the vector and each entry's memory, so a decode into a value
+/// that holds as many entries allocates nothing; extra entries go, missing ones
+/// are pushed.
+#[test]
+fn entries_deserialize_in_place_reuse_their_memory() {
+    use serde::Deserialize as _;
+    let input = br#"{"7":"seven","11":"eleven"}"#;
+    let mut place: json::Entries<u32, String> = serde_json::from_slice(br#"{"1":"one......","2":"two......","3":"x"}"#).unwrap();
+    let ((), count) = allocations(|| {
+        let mut de = serde_json::Deserializer::from_slice(input);
+        json::Entries::deserialize_in_place(&mut de, &mut place).unwrap();
+    });
+    assert_eq!(place.0, [(7, "seven".to_owned()), (11, "eleven".to_owned())]);
+    assert_eq!(count, 0);
+    let mut de = serde_json::Deserializer::from_slice(br#"{"1":"a","2":"b","3":"c","4":"d"}"#);
+    json::Entries::deserialize_in_place(&mut de, &mut place).unwrap();
+    assert_eq!(place.0.iter().map(|(k, _)| *k).collect::<Vec<_>>(), [1, 2, 3, 4]);
+}

@@ -114,3 +114,49 @@ fn entries_with_borrowed_keys_write_and_read_back() {
     reader.read_into(&mut back).unwrap();
     assert_eq!(back, entries);
 }
+
+/// Any JSON value as serde_json decodes it: strings with quotes, backslashes and
+/// brackets, nested and empty arrays and objects.
+fn values() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::Bool),
+        any::<i64>().prop_map(serde_json::Value::from),
+        "[\\[\\]{}:,\"\\\\a-zé ]{0,6}".prop_map(serde_json::Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            proptest::collection::btree_map("[a-z:,\\[{\"]{0,3}", inner, 0..4)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: if cfg!(miri) { 4 } else { 256 }, failure_persistence: None, ..Default::default() })]
+
+    /// `Pretty` lays out any value byte for byte as serde_json's pretty printer,
+    /// whatever the writer's buffer size (so a document crosses many sends).
+    #[test]
+    fn pretty_output_is_serde_jsons(value in values(), buf_len in 1usize..40) {
+        let want = serde_json::to_string_pretty(&value).unwrap();
+        let mut buf = vec![0u8; buf_len];
+        let mut out = Vec::new();
+        let mut w = json::Writer::with_sink(&mut buf, json::Pretty::new(&mut out));
+        json::to_writer_serde(&value, &mut w).unwrap();
+        drop(w);
+        proptest::prop_assert_eq!(String::from_utf8(out).unwrap(), want);
+    }
+}
+
+#[test]
+fn pretty_writing_allocates_nothing_and_fails_full_when_it_does_not_fit() {
+    let value = (1u8, [true, false], "x");
+    let mut buf = [0u8; 64];
+    let (n, count) = crate::alloc_count::allocations(|| json::to_slice_pretty(&value, &mut buf));
+    assert_eq!((n.map(|n| &buf[..n]), count), (Ok(&b"[\n  1,\n  [\n    true,\n    false\n  ],\n  \"x\"\n]"[..]), 0));
+    let mut small = [0u8; 10];
+    assert_eq!(json::to_slice_pretty(&value, &mut small).unwrap_err().kind(), json::ErrorKind::Full);
+}
