@@ -1,12 +1,12 @@
 //! `--explain CODE`: the explanation of a finding code, as `rustc --explain` prints
-//! one. The text is `finding-codes.md`, which is also README's "Finding codes"
-//! section (a test keeps the two equal), so there is one source.
+//! one. The text is `finding-codes.md`, which is also docs/finding-codes.md under
+//! its title (a test keeps the two equal), so there is one source.
 
 use std::io::Write;
 
 const FINDING_CODES: &str = include_str!("finding-codes.md");
 
-/// Each code with its explanation, in the order of the README.
+/// Each code with its explanation, in the order of docs/finding-codes.md.
 pub fn codes() -> Vec<(&'static str, &'static str)> {
     FINDING_CODES
         .split("\n### ")
@@ -32,12 +32,15 @@ pub fn readme_url() -> String {
     }
 }
 
-/// The README section that explains `code`, as a link.
+/// The section of docs/finding-codes.md that explains `code`, as a link.
 pub fn readme_link(code: &str) -> String {
-    let readme = readme_url();
+    let page = match env!("CARGO_PKG_REPOSITORY").trim_end_matches('/') {
+        "" => "https://github.com/noalloc/noalloc/blob/main/docs/finding-codes.md".to_owned(),
+        repository => format!("{repository}/blob/main/docs/finding-codes.md"),
+    };
     match explanation(code) {
-        Some(_) => format!("{readme}#{code}"),
-        None => format!("{readme}#finding-codes"),
+        Some(_) => format!("{page}#{code}"),
+        None => format!("{page}#finding-codes"),
     }
 }
 
@@ -61,24 +64,23 @@ mod tests {
     use super::*;
     use crate::engine::{ErrorKind, FindingKind};
 
-    /// README's "Finding codes" section is `finding-codes.md`; `UPDATE_EXPECT=1`
-    /// copies the file into the README.
+    /// docs/finding-codes.md is `finding-codes.md` under its title; `UPDATE_EXPECT=1`
+    /// writes the page from the file.
     #[test]
-    fn readme_section_is_the_explanations() {
+    fn docs_page_is_the_explanations() {
         // As `cargo test` names the package now: the binary may be another checkout's.
         let package = std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| env!("CARGO_MANIFEST_DIR").into());
-        let path = std::path::Path::new(&package).join("../README.md");
-        let readme = std::fs::read_to_string(&path).unwrap();
-        let heading = "## Finding codes\n\n";
-        let start = readme.find(heading).expect("README has a Finding codes section") + heading.len();
-        let end = start + readme[start..].find("\n## ").expect("a section follows") + 1;
-        if readme[start..end].trim_end() != FINDING_CODES.trim_end() {
+        let path = std::path::Path::new(&package).join("../docs/finding-codes.md");
+        let page = std::fs::read_to_string(&path).unwrap();
+        let expected = format!("# Finding codes\n\n{}\n", FINDING_CODES.trim_end());
+        if page != expected {
             if std::env::var_os("UPDATE_EXPECT").is_some() {
-                std::fs::write(&path, format!("{}{}\n\n{}", &readme[..start], FINDING_CODES.trim_end(), &readme[end..])).unwrap();
+                std::fs::write(&path, expected).unwrap();
             } else {
-                panic!("README's Finding codes section differs from server/src/cli/finding-codes.md: run with UPDATE_EXPECT=1");
+                panic!("docs/finding-codes.md differs from server/src/cli/finding-codes.md: run with UPDATE_EXPECT=1");
             }
         }
+        assert!(readme_link("allocation").ends_with("/docs/finding-codes.md#allocation"));
     }
 
     #[test]

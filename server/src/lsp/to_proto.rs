@@ -1,6 +1,6 @@
 //! The engine's answer in LSP terms: diagnostics per file, hover text, code lenses.
 //! Only translates; every decision about allocation was made by the engine. Owns the
-//! wording users read in the editor and the links to the README.
+//! wording users read in the editor and the links to docs/finding-codes.md.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,21 +14,21 @@ use super::documents::{path_to_uri, LineStarts};
 use super::settings::Settings;
 use crate::engine::{Analysis, Finding, Location, RootReport};
 
-/// The README that explains each code: the repository's (`repository` in
-/// Cargo.toml), else where the project is expected to live.
+/// The page that explains each code, docs/finding-codes.md: the repository's
+/// (`repository` in Cargo.toml), else where the project is expected to live.
 // LSP-NEEDS: a `repository` key in Cargo.toml; until then the fallback below.
-pub fn readme_url() -> String {
+pub fn finding_codes_url() -> String {
     match env!("CARGO_PKG_REPOSITORY").trim_end_matches('/') {
-        "" => "https://github.com/noalloc/noalloc/blob/main/README.md".to_owned(),
-        repository => format!("{repository}/blob/main/README.md"),
+        "" => "https://github.com/noalloc/noalloc/blob/main/docs/finding-codes.md".to_owned(),
+        repository => format!("{repository}/blob/main/docs/finding-codes.md"),
     }
 }
 
 pub const SOURCE: &str = "noalloc";
 
-/// The README section (a heading of README.md, as GitHub anchors it) for a finding
-/// or error code; every code has its own heading under "Finding codes".
-pub fn readme_section(code: &str) -> &'static str {
+/// The section (a heading of docs/finding-codes.md, as GitHub anchors it) for a
+/// finding or error code; every code has its own heading there.
+pub fn code_section(code: &str) -> &'static str {
     match code {
         "allocation" => "#allocation",
         "may-grow" => "#may-grow",
@@ -97,7 +97,7 @@ impl<'a> Texts<'a> {
 }
 
 fn code_description(code: &str) -> Option<CodeDescription> {
-    let href: Uri = format!("{}{}", readme_url(), readme_section(code))
+    let href: Uri = format!("{}{}", finding_codes_url(), code_section(code))
         .parse()
         .ok()?;
     Some(CodeDescription { href })
@@ -365,11 +365,11 @@ mod tests {
     }
 
     #[test]
-    fn every_code_links_to_a_heading_of_the_readme() {
-        let readme = include_str!("../../../README.md");
-        let anchors: Vec<String> = readme
+    fn every_code_links_to_a_heading_of_the_finding_codes_page() {
+        let page = include_str!("../../../docs/finding-codes.md");
+        let anchors: Vec<String> = page
             .lines()
-            .filter_map(|l| l.strip_prefix("## ").or_else(|| l.strip_prefix("### ")))
+            .filter_map(|l| l.strip_prefix("# ").or_else(|| l.strip_prefix("### ")))
             .map(|h| format!("#{}", anchor(h)))
             .collect();
         let codes = FindingKind::ALL
@@ -377,9 +377,9 @@ mod tests {
             .into_iter()
             .chain([ErrorKind::MalformedDirective, ErrorKind::UnusedExemption].map(ErrorKind::code));
         for code in codes.chain(["an-unknown-code"]) {
-            let section = readme_section(code);
-            assert!(anchors.iter().any(|a| a == section), "{code}: no README heading {section}");
+            let section = code_section(code);
+            assert!(anchors.iter().any(|a| a == section), "{code}: no heading {section} in docs/finding-codes.md");
         }
-        assert!(readme_url().ends_with("/README.md"));
+        assert!(finding_codes_url().ends_with("/docs/finding-codes.md"));
     }
 }

@@ -514,7 +514,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
 
     let run = &log["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert!(rules.iter().any(|r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("README.md#allocation")));
+    assert!(rules.iter().any(|r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("docs/finding-codes.md#allocation")));
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     let result = results.iter().find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"] == 30).unwrap();

@@ -400,7 +400,7 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
     assert!(d["codeDescription"]["href"]
         .as_str()
         .unwrap()
-        .contains("README.md#allocation"));
+        .contains("docs/finding-codes.md#allocation"));
     // The function, then the reasons (the first is the one the chain follows).
     let message = d["message"].as_str().unwrap();
     assert!(

@@ -10,6 +10,7 @@ mod adoption;
 mod cli;
 mod compositions;
 mod cross_check;
+mod docs;
 mod engine;
 mod generic_roots;
 mod lsp;
