@@ -249,6 +249,8 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    pub const ALL: [ErrorKind; 3] = [ErrorKind::MalformedDirective, ErrorKind::UnusedExemption, ErrorKind::InternalError];
+
     pub fn code(self) -> &'static str {
         match self {
             ErrorKind::MalformedDirective => "malformed-directive",
