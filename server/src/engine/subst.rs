@@ -24,6 +24,16 @@ pub(crate) struct Instantiate<'db> {
     /// normal form holds another to normalize, and so on without end (a type
     /// that grows with each step), stops at `MAX_NORMALIZING_DEPTH`.
     normalizing: usize,
+    /// The normalizations the fold of one type may still ask for
+    /// (`NORMALIZATIONS_PER_FOLD`): normal forms that each hold several
+    /// projections to normalize multiply, even within the depth bound.
+    normalizations_left: usize,
+    /// Each type folded so far, and what it became: the arguments never
+    /// change, so neither does a type's instance. A fold that a bound cut
+    /// short is not kept (`cuts`): asked elsewhere, it may go further.
+    folded: rustc_hash::FxHashMap<Ty<'db>, Ty<'db>>,
+    /// How many times a bound left a projection as it was.
+    cuts: usize,
 }
 
 /// How deeply normalizations may nest inside one another in one fold. Past it the
@@ -31,18 +41,62 @@ pub(crate) struct Instantiate<'db> {
 /// side.
 const MAX_NORMALIZING_DEPTH: usize = 32;
 
+/// How many normalizations the fold of one type or argument list may ask for;
+/// past it, projections are left as they are (the sound side, as above).
+const NORMALIZATIONS_PER_FOLD: usize = 4096;
+
 impl<'db> Instantiate<'db> {
     pub(crate) fn new(interner: DbInterner<'db>, env: ParamEnvAndCrate<'db>, args: GenericArgs<'db>) -> Self {
         let infcx = interner.infer_ctxt().build(TypingMode::PostAnalysis);
-        Instantiate { infcx, env, args, normalizing: 0 }
+        Instantiate { infcx, env, args, normalizing: 0, normalizations_left: 0, folded: Default::default(), cuts: 0 }
     }
 
     pub(crate) fn ty(&mut self, ty: Ty<'db>) -> Ty<'db> {
+        self.normalizations_left = NORMALIZATIONS_PER_FOLD;
         ty.fold_with(self)
     }
 
     pub(crate) fn args(&mut self, args: GenericArgs<'db>) -> GenericArgs<'db> {
+        self.normalizations_left = NORMALIZATIONS_PER_FOLD;
         args.fold_with(self)
+    }
+
+    /// `fold_ty`, worked out.
+    fn fold_ty_uncached(&mut self, ty: Ty<'db>) -> Ty<'db> {
+        match ty.kind() {
+            TyKind::Alias(..) if self.normalizing >= MAX_NORMALIZING_DEPTH || self.normalizations_left == 0 => {
+                self.cuts += 1;
+                ty
+            }
+            TyKind::Alias(..) => {
+                self.normalizations_left -= 1;
+                let ty = ty.super_fold_with(self);
+                let mut ocx = ObligationCtxt::new(&self.infcx);
+                match ocx.structurally_normalize_ty(&ObligationCause::dummy(), self.env.param_env, ty) {
+                    Ok(normalized) => {
+                        let normalized = normalized.replace_infer_with_error(self.infcx.interner);
+                        if normalized == ty {
+                            return ty;
+                        }
+                        self.normalizing += 1;
+                        let folded = normalized.super_fold_with(self);
+                        self.normalizing -= 1;
+                        folded
+                    }
+                    Err(_) => {
+                        // `NOALLOC_LOG=noalloc_ls::engine::subst=debug`: how often.
+                        tracing::debug!("normalizing {ty:?} failed: the thread's solver cache is emptied");
+                        forget_solver_cache(self.infcx.interner, self.env);
+                        ty
+                    }
+                }
+            }
+            TyKind::Param(param) => match self.args.as_slice().get(param.index as usize).and_then(|arg| arg.ty()) {
+                Some(arg) => arg,
+                None => ty,
+            },
+            _ => ty.super_fold_with(self),
+        }
     }
 }
 
@@ -153,36 +207,15 @@ impl<'db> TypeFolder<DbInterner<'db>> for Instantiate<'db> {
         if !ty.has_type_flags(TypeFlags::HAS_ALIAS | TypeFlags::HAS_PARAM) {
             return ty;
         }
-        match ty.kind() {
-            TyKind::Alias(..) if self.normalizing >= MAX_NORMALIZING_DEPTH => ty,
-            TyKind::Alias(..) => {
-                let ty = ty.super_fold_with(self);
-                let mut ocx = ObligationCtxt::new(&self.infcx);
-                match ocx.structurally_normalize_ty(&ObligationCause::dummy(), self.env.param_env, ty) {
-                    Ok(normalized) => {
-                        let normalized = normalized.replace_infer_with_error(self.infcx.interner);
-                        if normalized == ty {
-                            return ty;
-                        }
-                        self.normalizing += 1;
-                        let folded = normalized.super_fold_with(self);
-                        self.normalizing -= 1;
-                        folded
-                    }
-                    Err(_) => {
-                        // `NOALLOC_LOG=noalloc_ls::engine::subst=debug`: how often.
-                        tracing::debug!("normalizing {ty:?} failed: the thread's solver cache is emptied");
-                        forget_solver_cache(self.infcx.interner, self.env);
-                        ty
-                    }
-                }
-            }
-            TyKind::Param(param) => match self.args.as_slice().get(param.index as usize).and_then(|arg| arg.ty()) {
-                Some(arg) => arg,
-                None => ty,
-            },
-            _ => ty.super_fold_with(self),
+        if let Some(&folded) = self.folded.get(&ty) {
+            return folded;
         }
+        let cuts_before = self.cuts;
+        let folded = self.fold_ty_uncached(ty);
+        if self.cuts == cuts_before {
+            self.folded.insert(ty, folded);
+        }
+        folded
     }
 
     fn fold_const(&mut self, ct: Const<'db>) -> Const<'db> {
