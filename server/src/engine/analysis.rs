@@ -19,19 +19,38 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
-use super::{
-    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind, Location, PanicReport, RootCost, RootReport,
-    GROWTH_KIND, Workspace,
+use crate::engine::{
+    AllowanceKind,
+    AllowedCall,
+    Analysis,
+    CheckConfig,
+    ErrorFinding,
+    ErrorKind,
+    ExemptionReport,
+    Finding,
+    FindingKind,
+    Location,
+    PanicReport,
+    RootCost,
+    RootReport,
+    GROWTH_KIND,
+    Workspace,
+    panics::{CaughtPanic, Unwound},
+};
+use crate::engine::proof::{
     judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     incremental::AllowMatch,
-    naming,
-    panics::{CaughtPanic, Unwound},
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
-    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
-    roots::{self, ExemptLines, wildcard_match},
-    summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
     walk::{CallGraph, Node, Site, Target, UnknownKind},
+};
+use crate::engine::source::{
+    naming,
+    roots::{self, ExemptLines, wildcard_match},
+};
+use crate::engine::reuse::{
+    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
+    summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched
@@ -160,7 +179,7 @@ impl FirstFiles {
         let known: Vec<FileId> = ids.iter().flatten().copied().collect();
         let verdicts: FxHashMap<FileId, Result<usize, String>> = match known.is_empty() {
             true => FxHashMap::default(),
-            false => known.iter().copied().zip(super::sealed_files::sealed_each(ws, &known)).collect(),
+            false => known.iter().copied().zip(crate::engine::reuse::sealed_files::sealed_each(ws, &known)).collect(),
         };
         given
             .into_iter()
@@ -199,7 +218,7 @@ impl Given {
 /// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
 /// match no function of the workspace, and those whose generic arguments cannot be
 /// read. What a check refuses to run with, found before any root is walked.
-pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> super::RootPatternProblems {
+pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> crate::engine::RootPatternProblems {
     let db: &RootDatabase = &ws.db;
     let found = hir::attach_db(db, || {
         let mut analyzer = Analyzer::new(ws);
@@ -210,7 +229,7 @@ pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> super::Roo
         ws.note_names_before_analysis(started.elapsed());
         analyzer.collect_roots(config)
     });
-    super::RootPatternProblems { unmatched: found.unmatched_patterns, bad_arguments: found.bad_root_arguments }
+    crate::engine::RootPatternProblems { unmatched: found.unmatched_patterns, bad_arguments: found.bad_root_arguments }
 }
 
 /// The state of one analysis: the workspace's directives and what the rules have
@@ -229,7 +248,7 @@ pub(crate) struct Analyzer<'a> {
     /// (asked while the reach is built, hence the cell).
     allow_matches: std::cell::RefCell<FxHashMap<FunctionId, AllowMatch>>,
     /// The configured allowlist, as the memoized matches know it.
-    allow_list: std::cell::OnceCell<super::incremental::AllowList<'a>>,
+    allow_list: std::cell::OnceCell<crate::engine::proof::incremental::AllowList<'a>>,
     /// Foreign functions and intrinsics on the allowlist that some root calls.
     pub allowed_terminals: FxHashSet<FunctionId>,
     /// Allowlist entries that let something through.
@@ -319,7 +338,7 @@ impl<'a> Analyzer<'a> {
         let mut findings: FxHashMap<FindingKey, (Finding, usize)> = FxHashMap::default();
         let mut checked_overall: FxHashSet<salsa::Id> = FxHashSet::default();
         let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
-        let inference_before = super::incremental::inference_nanos();
+        let inference_before = crate::engine::proof::incremental::inference_nanos();
         let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
         let mut local_functions: Option<Vec<FunctionId>> = None;
         // The order of work. Unwatched: the roots in order. Watched: (1) the roots
@@ -349,12 +368,12 @@ impl<'a> Analyzer<'a> {
         // and every root is walked: a second core walks ahead from the far end of
         // the order, stopping where a summary read so far answers, as this thread
         // does (it infers no body a summary stands in for).
-        let threads = super::parallel_names::threads(config.jobs);
+        let threads = crate::engine::load::parallel_names::threads(config.jobs);
         let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished())
             .then(|| {
                 let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
                 let summaries = cache.as_deref().map(SummaryCache::read_only_copy);
-                super::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
+                crate::engine::reuse::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
             })
             .flatten();
         // The time each root (by index) took, over its passes.
@@ -369,10 +388,10 @@ impl<'a> Analyzer<'a> {
         // keeping nothing from it made the first edit after a load judge every root.
         let mut memos = outcomes;
         if let Some(memos) = memos.as_deref_mut() {
-            let local = super::load::workspace_crates(self.db);
+            let local = crate::engine::load::workspace_crates(self.db);
             let (context, scopes) = self.reuse_context(config);
-            let modules = super::incremental::workspace_modules(self.db, local.clone());
-            memos.begin(context, super::incremental::items_generation(self.db, local), scopes, modules);
+            let modules = crate::engine::proof::incremental::workspace_modules(self.db, local.clone());
+            memos.begin(context, crate::engine::proof::incremental::items_generation(self.db, local), scopes, modules);
         }
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
@@ -428,12 +447,12 @@ impl<'a> Analyzer<'a> {
                         Some(kept) => kept,
                         None => {
                             let root_name = root_name_of(db, root);
-                            super::panics::inject_for_tests(&root_name);
+                            crate::engine::panics::inject_for_tests(&root_name);
                             let env = roots::env_of(db, root.func);
                             // A generic root is checked at each instantiation the workspace makes,
                             // or at the arguments its `--root` pattern gives.
                             let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-                            let explicit = (!root.args.is_empty()).then(|| super::root_args::lower_root_args(self.db, root.func, &root.args));
+                            let explicit = (!root.args.is_empty()).then(|| crate::engine::source::root_args::lower_root_args(self.db, root.func, &root.args));
                             let instances = if let Some(explicit) = explicit {
                                 // Read once already when the roots were collected.
                                 explicit.into_iter().collect()
@@ -444,9 +463,9 @@ impl<'a> Analyzer<'a> {
                                     let local = self.all_local_functions();
                                     // What each body names, read on every core first (syntax, or
                                     // a lowered body), when there are enough to share.
-                                    let threads = super::parallel_names::threads(config.jobs);
-                                    super::on_every_core::map(self.db, &local, threads, 500, |db, &func| {
-                                        super::incremental::names_in_body(db, func);
+                                    let threads = crate::engine::load::parallel_names::threads(config.jobs);
+                                    crate::engine::load::on_every_core::map(self.db, &local, threads, 500, |db, &func| {
+                                        crate::engine::proof::incremental::names_in_body(db, func);
                                     });
                                     local
                                 });
@@ -606,7 +625,7 @@ impl<'a> Analyzer<'a> {
                                 let chain = self.chain(&reach, &judged, i, e);
                                 root_lines.insert((location.file.clone(), location.line));
                                 let key = (location.clone(), function.clone(), vec![reason.clone()]);
-                                let allocates_in = super::first_allocating(&chain);
+                                let allocates_in = crate::engine::first_allocating(&chain);
                                 let finding = match root_findings.entry(key) {
                                     std::collections::hash_map::Entry::Vacant(slot) => {
                                         let finding = Finding {
@@ -635,12 +654,12 @@ impl<'a> Analyzer<'a> {
                     let report = RootReport { function: root_name, location: root.location.clone(), functions_checked, findings: root_lines.len(), allowed };
                     let mut outcome = self.restore_shared(taken.take().expect("taken above"), report.clone());
                     outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
-                    outcome.checked = root_checked.into_iter().map(|node| super::incremental::instance_number(db, node)).collect();
+                    outcome.checked = root_checked.into_iter().map(|node| crate::engine::proof::incremental::instance_number(db, node)).collect();
                     self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
                     if let Some(memos) = memos.as_deref_mut().filter(|_| keepable) {
                         let mut walks = graph.recorded_walks();
                         walks.extend(read_before.iter().flatten().copied());
-                        walks.retain(|&stamp| !summarised_now.contains(&super::incremental::walked_node(db, stamp)));
+                        walks.retain(|&stamp| !summarised_now.contains(&crate::engine::proof::incremental::walked_node(db, stamp)));
                         walks.sort_unstable();
                         walks.dedup();
                         // Each open call was resolved again on every round of its reach.
@@ -660,8 +679,8 @@ impl<'a> Analyzer<'a> {
                     self.put_back_shared(others);
                 }
                 graph = CallGraph::new(db, first_root.func.krate(db));
-                super::subst::forget_solver_cache(graph.interner, roots::env_of(db, root.func));
-                let caught = match super::panics::classify(payload) {
+                crate::engine::proof::subst::forget_solver_cache(graph.interner, roots::env_of(db, root.func));
+                let caught = match crate::engine::panics::classify(payload) {
                     Unwound::Cancelled(payload) => std::panic::resume_unwind(payload),
                     // Asked again on this thread, the query gives its own panic
                     // (or, if it came of the other thread's order, an answer).
@@ -734,7 +753,7 @@ impl<'a> Analyzer<'a> {
         analysis.timings.reach_ms = reach_time.as_millis();
         analysis.timings.judge_ms = judge_time.as_millis();
         analysis.timings.summaries_ms = summaries_time.as_millis();
-        analysis.timings.inference_ms = u128::from((super::incremental::inference_nanos() - inference_before) / 1_000_000);
+        analysis.timings.inference_ms = u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
     }
 
@@ -745,8 +764,8 @@ impl<'a> Analyzer<'a> {
     fn reuse_context(&self, config: &CheckConfig) -> (String, [u64; 2]) {
         use std::fmt::Write as _;
         let db: &dyn HirDatabase = self.db;
-        let local = super::load::workspace_crates(self.db);
-        let scopes = super::incremental::scope_generations(db, local);
+        let local = crate::engine::load::workspace_crates(self.db);
+        let scopes = crate::engine::proof::incremental::scope_generations(db, local);
         let mut context = format!("{config:?}\n");
         for exemption in &self.exemptions {
             let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
@@ -765,8 +784,8 @@ impl<'a> Analyzer<'a> {
     /// on `config.jobs` threads once per load (std's and the dependencies' def maps
     /// outlive edits), then the workspace's own, on demand.
     fn resolve_names(&self, config: &CheckConfig) {
-        super::parallel_names::resolve_once(self.ws, config.jobs);
-        for krate in super::load::workspace_crates(self.db) {
+        crate::engine::load::parallel_names::resolve_once(self.ws, config.jobs);
+        for krate in crate::engine::load::workspace_crates(self.db) {
             hir_def::nameres::crate_def_map(self.db, krate);
         }
     }
@@ -1077,9 +1096,9 @@ impl<'a> Analyzer<'a> {
         let db: &dyn HirDatabase = self.db;
         let list = *self.allow_list.get_or_init(|| {
             let patterns: Vec<(bool, String)> = config.allow.iter().map(|entry| (entry.kind == GROWTH_KIND, entry.path.clone())).collect();
-            super::incremental::AllowList::new(db, patterns)
+            crate::engine::proof::incremental::AllowList::new(db, patterns)
         });
-        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| super::incremental::allow_match(db, list, func))
+        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| crate::engine::proof::incremental::allow_match(db, list, func))
     }
 
     /// The allowlist entry that names `func`, if any: `Ok` an entry of the
@@ -1305,7 +1324,7 @@ fn costliest(reports: &[(usize, RootReport)], root_ms: &FxHashMap<usize, u128>) 
         })
         .collect();
     costs.sort_by(|a, b| b.ms.cmp(&a.ms).then_with(|| b.functions.cmp(&a.functions)));
-    costs.truncate(super::COSTLIEST_ROOTS);
+    costs.truncate(crate::engine::COSTLIEST_ROOTS);
     costs
 }
 
@@ -1424,7 +1443,7 @@ pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<Functio
 pub(crate) fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
     let krate = match *node {
         Node::Fn { func, .. } => func.krate(db),
-        Node::Closure { closure, .. } => match super::walk_env::body_crate(db, closure.loc(db).owner) {
+        Node::Closure { closure, .. } => match crate::engine::proof::walk_env::body_crate(db, closure.loc(db).owner) {
             Some(krate) => krate,
             None => return false,
         },

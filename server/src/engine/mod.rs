@@ -2,49 +2,27 @@
 //! and through which chain of calls. Answers in plain data; knows nothing of LSP,
 //! terminals or exit codes.
 
-mod allowances;
 mod analysis;
-pub mod deferred_intrinsics;
-pub mod edit_digest;
-pub mod builtin;
-pub mod directives;
-pub mod edit;
-mod findings;
-pub mod identity;
-pub mod impls;
-mod item_edits;
-pub mod incremental;
-mod judge;
-mod library_macros;
-mod on_every_core;
-pub mod module_files;
-pub mod expand_ahead;
 pub mod load;
-pub(crate) mod naming;
 mod panics;
-mod parallel_names;
-mod reach;
-mod resolve;
-mod root_args;
-mod root_reuse;
-mod roots;
-mod sealed_files;
-pub mod std_source;
-pub mod stored_analysis;
-mod subst;
-pub mod summary_cache;
-pub(crate) mod walk;
-mod walk_env;
-mod walk_ahead;
+pub mod proof;
+pub mod reuse;
+pub mod source;
+
+// What the front ends, tests and benchmarks reach by the engine's own paths.
+pub use load::{deferred_intrinsics, expand_ahead, module_files, std_source};
+pub use proof::{builtin, impls, incremental};
+pub use reuse::{edit, edit_digest, stored_analysis, summary_cache};
+pub use source::{directives, identity};
 
 use std::path::PathBuf;
 
 pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use panics::{note_panic_locations, CaughtPanic};
-pub use root_reuse::RootMemos;
-pub use roots::wildcard_match;
-pub use stored_analysis::AnalysisStore;
+pub use reuse::root_reuse::RootMemos;
+pub use source::roots::wildcard_match;
+pub use reuse::stored_analysis::AnalysisStore;
 
 /// What to check, beyond the directives in the code.
 #[derive(Debug, Clone, Default)]

@@ -14,11 +14,13 @@ use rustc_type_ir::TypeVisitableExt;
 
 use super::{
     allowances::FilledPlace,
-    identity::ItemIdentity,
     judge::{Verdict, follows},
     resolve::{Outside, Program},
-    summary_cache::{Additions, CallsBack, SummaryCache},
     walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal},
+};
+use crate::engine::source::identity::ItemIdentity;
+use crate::engine::reuse::{
+    summary_cache::{Additions, CallsBack, SummaryCache},
 };
 
 /// A bound on the instances one root may reach (polymorphic recursion can
@@ -38,11 +40,11 @@ pub(crate) const MAX_TYPE_NESTING: usize = 32;
 fn too_deep<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
     let (depth, what) = match *node {
         Node::Fn { func, args } | Node::Derived { method: func, args } => {
-            (super::subst::nesting(&args, MAX_TYPE_NESTING + 1), super::naming::fn_path(graph.db, func, None))
+            (super::subst::nesting(&args, MAX_TYPE_NESTING + 1), crate::engine::source::naming::fn_path(graph.db, func, None))
         }
         Node::Closure { closure, parent_args } => (
             super::subst::nesting(&parent_args, MAX_TYPE_NESTING + 1),
-            format!("{}::{{closure}}", super::naming::owner_path(graph.db, closure.loc(graph.db).owner)),
+            format!("{}::{{closure}}", crate::engine::source::naming::owner_path(graph.db, closure.loc(graph.db).owner)),
         ),
         Node::DropGlue(ty) => (super::subst::nesting(&ty, MAX_TYPE_NESTING + 1), "core::ptr::drop_in_place".to_owned()),
         Node::Init(_) => return None,
@@ -184,7 +186,7 @@ struct RunsBack {
 impl RunsBack {
     /// What the allowed `edge` of `caller` runs back.
     fn of<'db>(graph: &mut CallGraph<'db>, caller: &Node<'db>, edge: &Edge<'db>) -> RunsBack {
-        let closures_of = match super::analysis::holder_fn(graph.db, caller) {
+        let closures_of = match crate::engine::analysis::holder_fn(graph.db, caller) {
             Some(func) if edge.passed != PassedClosures::Fill => Some(graph.fn_fingerprint(func)),
             _ => None,
         };
@@ -536,7 +538,7 @@ pub(crate) fn reach<'db>(
             }
             Target::Dyn { method, .. } if resolved.targets.is_empty() => {
                 let db = graph.db;
-                let trait_ = super::naming::trait_path_of(db, *method);
+                let trait_ = crate::engine::source::naming::trait_path_of(db, *method);
                 let name = hir_def::signatures::FunctionSignature::of(db, *method).name.as_str().to_owned();
                 Some(format!("dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"))
             }

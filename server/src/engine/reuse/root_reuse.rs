@@ -52,9 +52,15 @@ use ra_ap_ide_db::RootDatabase;
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::item_edits::{self, EditLog};
 use super::{
-    Finding, Location, RootReport,
+    item_edits::{self, EditLog},
+};
+use crate::engine::{
+    Finding,
+    Location,
+    RootReport,
+};
+use crate::engine::proof::{
     incremental::{AnswerStamp, WalkStamp},
 };
 
@@ -277,8 +283,8 @@ impl RootMemos {
             && memo.macros == *macros
             && *impl_edits.entry(memo.seen).or_insert_with(|| item_edits::only_trait_impls_changed(root_db, edits, memo.seen));
         let walks_tell = walks_alone_tell || asks_answers;
-        let answers_same = || !asks_answers || memo.answers.iter().flatten().all(|&stamp| super::incremental::answer_unchanged(db, stamp));
-        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| super::incremental::walk_unchanged(db, stamp)) && answers_same()) {
+        let answers_same = || !asks_answers || memo.answers.iter().flatten().all(|&stamp| crate::engine::proof::incremental::answer_unchanged(db, stamp));
+        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| crate::engine::proof::incremental::walk_unchanged(db, stamp)) && answers_same()) {
             return None;
         }
         memo.seen = now;

@@ -10,14 +10,18 @@ use ra_ap_vfs::FileId;
 use ra_ap_ide_db::line_index::LineIndex;
 use rustc_hash::FxHashSet;
 
-use super::{
-    ChainStep, FindingKind, Location,
+use crate::engine::{
+    ChainStep,
+    FindingKind,
+    Location,
     analysis::Analyzer,
+};
+use super::{
     judge::{Judged, NORMAL, Verdict, terminal_flags, through},
-    naming,
     reach::{Reach, Resolved, ResolvedEdge},
     walk::{Node, Site, Target},
 };
+use crate::engine::source::naming;
 
 impl Analyzer<'_> {
     /// What an exempted edge lets through: the reason a finding would give, or for a

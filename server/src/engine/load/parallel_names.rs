@@ -21,7 +21,9 @@ use ra_ap_ide_db::{
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::expand_ahead;
-use super::module_files::{self, ModuleFile};
+use super::{
+    module_files::{self, ModuleFile},
+};
 
 /// The crates left, those whose dependencies are done, and how many
 /// dependencies each waiting crate still waits for; the crates whose impls are
@@ -129,7 +131,7 @@ enum Job {
 /// `threads` threads. Must run where `db` is attached (`hir::attach_db`); a panic
 /// or cancellation is raised again on this thread.
 pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
-    let scope = super::impls::linked_crates(db).clone();
+    let scope = crate::engine::proof::impls::linked_crates(db).clone();
     let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
     let mut waiting_on = FxHashMap::default();
     let mut ready = Vec::new();
@@ -269,7 +271,7 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         for _ in 1..threads.max(1) {
             let db = db.clone();
             let work = &work;
-            let spawned = super::analysis_thread("noalloc-names")
+            let spawned = crate::engine::analysis_thread("noalloc-names")
                 .spawn_scoped(threads_scope, move || hir::attach_db(&db, || work(&db)));
             if spawned.is_err() {
                 break;
@@ -315,7 +317,7 @@ fn crate_name(db: &RootDatabase, krate: Crate) -> String {
 
 /// Resolves the names of `ws`'s crates and their dependencies on `jobs` threads,
 /// once per load; on one thread, nothing (names resolve on demand).
-pub(crate) fn resolve_once(ws: &super::Workspace, jobs: Option<std::num::NonZeroUsize>) {
+pub(crate) fn resolve_once(ws: &crate::engine::Workspace, jobs: Option<std::num::NonZeroUsize>) {
     let threads = threads(jobs);
     if threads > 1 {
         ws.resolve_names_once(|| resolve_names(&ws.db, threads));

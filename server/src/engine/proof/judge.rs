@@ -149,7 +149,7 @@ fn is_impl_for(db: &dyn HirDatabase, func: FunctionId, args: GenericArgs<'_>, ty
 /// collection's allocator (`Allocator` impls) is the growth itself, not a callback.
 pub(crate) fn called_back_self_type<'db>(db: &'db dyn HirDatabase, func: FunctionId, args: GenericArgs<'db>) -> Option<Ty<'db>> {
     let ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return None };
-    let trait_ = super::roots::implemented_trait(db, func)?;
+    let trait_ = crate::engine::source::roots::implemented_trait(db, func)?;
     if hir::Trait::from(trait_).name(db).as_str() == "Allocator" {
         return None;
     }

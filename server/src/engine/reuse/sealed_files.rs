@@ -34,9 +34,9 @@ use ra_ap_syntax::{
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::deferred_intrinsics::spells_word;
+use crate::engine::load::deferred_intrinsics::spells_word;
 use super::library_macros::LibraryMacros;
-use super::load::Workspace;
+use crate::engine::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
 /// "cannot tell".

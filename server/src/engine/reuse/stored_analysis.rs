@@ -20,8 +20,13 @@ use ra_ap_ide_db::base_db::{self, SourceDatabase};
 use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
+use crate::engine::{
+    Analysis,
+    CheckConfig,
+    RootInstantiations,
+    Workspace,
+};
 use super::{
-    Analysis, CheckConfig, RootInstantiations, Workspace,
     edit_digest::FileDigest,
     summary_cache::{self, SummaryCache},
 };
@@ -104,7 +109,7 @@ impl AnalysisStore {
             hashed,
             summary_key,
             fingerprint_ms: started.elapsed().as_millis(),
-            threads: super::parallel_names::threads(config.jobs),
+            threads: crate::engine::load::parallel_names::threads(config.jobs),
         })
     }
 
@@ -161,13 +166,13 @@ impl AnalysisStore {
     /// after edits in nothing it read. One where a root's check panicked is not
     /// kept: the next run checks that root again.
     pub fn store(&self, ws: &Workspace, analysis: &Analysis) -> std::io::Result<()> {
-        if analysis.errors.iter().any(|error| error.kind == super::ErrorKind::InternalError) {
+        if analysis.errors.iter().any(|error| error.kind == crate::engine::ErrorKind::InternalError) {
             return Ok(());
         }
         let started = Instant::now();
         let walked = analysis.walked_workspace_code.as_ref();
         // Parsing and hashing every file of a large workspace: on every core.
-        let digests = super::on_every_core::map(&ws.db, &self.hashed.editable, self.threads, 100, |db, (path, _, file)| {
+        let digests = crate::engine::load::on_every_core::map(&ws.db, &self.hashed.editable, self.threads, 100, |db, (path, _, file)| {
             let walked = walked?;
             let mut digest = digest(db, *file, &analysis.root_instantiations)?;
             for place in walked.iter().filter(|place| place.file == *path) {

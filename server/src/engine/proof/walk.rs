@@ -62,7 +62,9 @@ impl<'db> Node<'db> {
 
     /// `name`, worked out (`incremental::node_name` memoizes it).
     pub(crate) fn name_uncached(&self, db: &dyn HirDatabase) -> String {
-        use super::naming::{fn_path, owner_path, ty_name};
+        use crate::engine::source::{
+    naming::{fn_path, owner_path, ty_name},
+};
         match *self {
             Node::Fn { func, args } => fn_path(db, func, Some(args)),
             Node::Derived { method, args } => fn_path(db, method, Some(args)),
@@ -95,7 +97,7 @@ pub(crate) enum Target<'db> {
     /// that may stand behind it.
     DynDrop(Ty<'db>),
     /// An instance outside the workspace answered from the on-disk summaries.
-    Summary(std::sync::Arc<super::summary_cache::CachedSummary>),
+    Summary(std::sync::Arc<crate::engine::reuse::summary_cache::CachedSummary>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -339,9 +341,9 @@ pub(crate) struct CallGraph<'db> {
     /// The walks this analysis has read (the roots' reaches overlap: specifics asks
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
-    instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary_cache::SummaryKey>>,
+    instance_keys: FxHashMap<Node<'db>, Option<&'db crate::engine::reuse::summary_cache::SummaryKey>>,
     /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
-    trait_identities: FxHashMap<TraitId, Option<super::identity::ItemIdentity>>,
+    trait_identities: FxHashMap<TraitId, Option<crate::engine::source::identity::ItemIdentity>>,
     /// Fingerprints of types and functions (`identity::ty_fingerprint`).
     ty_fingerprints: FxHashMap<Ty<'db>, Option<u64>>,
     fn_fingerprints: FxHashMap<FunctionId, Option<u64>>,
@@ -401,33 +403,33 @@ impl<'db> CallGraph<'db> {
     }
 
     /// `incremental::instance_key`, read once per analysis.
-    pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db super::summary_cache::SummaryKey> {
+    pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db crate::engine::reuse::summary_cache::SummaryKey> {
         let db = self.db;
         *self.instance_keys.entry(node).or_insert_with(|| super::incremental::instance_key(db, node))
     }
 
     /// `identity::trait_identity`, worked out once per analysis.
-    pub(crate) fn trait_identity(&mut self, trait_: TraitId) -> Option<super::identity::ItemIdentity> {
+    pub(crate) fn trait_identity(&mut self, trait_: TraitId) -> Option<crate::engine::source::identity::ItemIdentity> {
         let db = self.db;
-        self.trait_identities.entry(trait_).or_insert_with(|| super::identity::trait_identity(db, trait_)).clone()
+        self.trait_identities.entry(trait_).or_insert_with(|| crate::engine::source::identity::trait_identity(db, trait_)).clone()
     }
 
     /// `identity::ty_fingerprint`, worked out once per analysis.
     pub(crate) fn ty_fingerprint(&mut self, ty: Ty<'db>) -> Option<u64> {
         let db = self.db;
-        *self.ty_fingerprints.entry(ty).or_insert_with(|| super::identity::ty_fingerprint(db, ty))
+        *self.ty_fingerprints.entry(ty).or_insert_with(|| crate::engine::source::identity::ty_fingerprint(db, ty))
     }
 
     /// `identity::fn_fingerprint`, worked out once per analysis.
     pub(crate) fn fn_fingerprint(&mut self, func: FunctionId) -> Option<u64> {
         let db = self.db;
-        *self.fn_fingerprints.entry(func).or_insert_with(|| super::identity::fn_fingerprint(db, func))
+        *self.fn_fingerprints.entry(func).or_insert_with(|| crate::engine::source::identity::fn_fingerprint(db, func))
     }
 
     /// The identities of `traits` and of all their supertraits, sorted, once each:
     /// what a coercion to `dyn` of one of them answers calls of. `None` when one
     /// has no source to name it by.
-    pub(crate) fn dyn_trait_identities(&mut self, traits: &[TraitId]) -> Option<Vec<super::identity::ItemIdentity>> {
+    pub(crate) fn dyn_trait_identities(&mut self, traits: &[TraitId]) -> Option<Vec<crate::engine::source::identity::ItemIdentity>> {
         let mut all = Vec::new();
         for &trait_ in traits {
             all.push(self.trait_identity(trait_)?);
@@ -496,7 +498,7 @@ impl<'db> CallGraph<'db> {
         }
         let name = adt.name(db).as_str().to_owned();
         // The storage `thread_local!` expands to (`std::sys::thread_local::*::Storage`).
-        let module = super::naming::module_path(db, adt.module(db).into());
+        let module = crate::engine::source::naming::module_path(db, adt.module(db).into());
         Some(if module.contains("::thread_local") { format!("thread_local::{name}") } else { name })
     }
 
@@ -773,9 +775,9 @@ impl<'db> CallGraph<'db> {
                         // A call on a type parameter that too many impls may
                         // answer, or on a type the solver could not reveal.
                         Some(candidates) if candidates.is_empty() => {
-                            let who = self_ty().map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
+                            let who = self_ty().map(|t| crate::engine::source::naming::ty_name(db, t)).unwrap_or_default();
                             let name = FunctionSignature::of(db, func).name.as_str().to_owned();
-                            let what = format!("<{who} as {}>::{name}", super::naming::trait_path_of(db, func));
+                            let what = format!("<{who} as {}>::{name}", crate::engine::source::naming::trait_path_of(db, func));
                             let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
                             vec![Target::Unknown { what, kind }]
                         }
@@ -806,12 +808,12 @@ impl<'db> CallGraph<'db> {
             let self_ty = args.as_slice().first().and_then(|a| a.ty());
             return match container {
                 ItemContainerId::TraitId(_) => {
-                    let who = self_ty.map(|t| super::naming::ty_name(db, t)).unwrap_or_default();
-                    let what = format!("<{who} as {}>::{}", super::naming::trait_path_of(db, func), sig.name.as_str());
+                    let who = self_ty.map(|t| crate::engine::source::naming::ty_name(db, t)).unwrap_or_default();
+                    let what = format!("<{who} as {}>::{}", crate::engine::source::naming::trait_path_of(db, func), sig.name.as_str());
                     let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
                     Target::Unknown { what, kind }
                 }
-                _ => Target::Unknown { what: super::naming::fn_path(db, func, None), kind: UnknownKind::NoBody },
+                _ => Target::Unknown { what: crate::engine::source::naming::fn_path(db, func, None), kind: UnknownKind::NoBody },
             };
         }
         Target::Node(Node::Fn { func, args })
@@ -847,12 +849,12 @@ impl<'db> CallGraph<'db> {
                 parent_args: GenericArgs::new_from_slice(closure_args.as_closure().parent_args()),
             })),
             TyKind::FnPtr(..) => signature_of(self.db, self.interner, callee).map(|signature| Target::FnPointer {
-                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                what: format!("`{}`", crate::engine::source::naming::ty_name(self.db, callee)),
                 signature,
             }),
             TyKind::Dynamic(..) => Some(Target::Dyn { method: func, args: replace_self(args, callee) }),
             TyKind::Param(_) | TyKind::Alias(..) => Some(Target::Unknown {
-                what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                what: format!("`{}`", crate::engine::source::naming::ty_name(self.db, callee)),
                 kind: if callee.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque },
             }),
             _ => {
@@ -860,7 +862,7 @@ impl<'db> CallGraph<'db> {
                 match resolved {
                     either::Either::Left(f) if f != func => Some(self.resolve_concrete(f, resolved_args)),
                     _ => Some(Target::Unknown {
-                        what: format!("`{}`", super::naming::ty_name(self.db, callee)),
+                        what: format!("`{}`", crate::engine::source::naming::ty_name(self.db, callee)),
                         kind: UnknownKind::Unresolved,
                     }),
                 }
@@ -908,7 +910,7 @@ fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
         TyKind::Dynamic(..) => format!("dyn {:?}", dyn_principal(ty)),
         TyKind::FnPtr(..) => "fn".to_owned(),
         TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Uint(_) | TyKind::Float(_) | TyKind::Str | TyKind::Never => {
-            super::naming::ty_name(db, ty)
+            crate::engine::source::naming::ty_name(db, ty)
         }
         _ => "_".to_owned(),
     }
@@ -1116,7 +1118,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
         let mut length_counts = true;
         let mut zero_sized = false;
-        let need = if *super::directives::is_append_fn(self.graph.db, func) {
+        let need = if *crate::engine::source::directives::is_append_fn(self.graph.db, func) {
             Room::One
         } else {
             let need = if GROWS_BY_ONE.contains(&name) {
@@ -1187,7 +1189,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let Some(ty) = args.first().and_then(|&arg| self.expr_ty(arg)).map(strip_refs) else { return false };
         match ty.kind() {
             TyKind::Str | TyKind::Int(_) | TyKind::Uint(_) => true,
-            TyKind::Adt(..) => super::naming::ty_name(self.graph.db, ty) == "String",
+            TyKind::Adt(..) => crate::engine::source::naming::ty_name(self.graph.db, ty) == "String",
             _ => false,
         }
     }
@@ -1514,7 +1516,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     return;
                 }
                 let what = Self::callee_label(store, expr)
-                    .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
+                    .unwrap_or_else(|| format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty)));
                 match signature_of(self.graph.db, self.graph.interner, callee_ty) {
                     Some(signature) => {
                         let site = self.site(expr);
@@ -1535,7 +1537,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             TyKind::Adt(..) => {}
             _ => {
                 let what = Self::callee_label(store, expr)
-                    .unwrap_or_else(|| format!("`{}`", super::naming::ty_name(self.graph.db, callee_ty)));
+                    .unwrap_or_else(|| format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty)));
                 self.unknown(expr, format!("{what} (type inference did not resolve the call)"), UnknownKind::Unresolved);
             }
         }

@@ -21,8 +21,8 @@ use rustc_type_ir::{
     inherent::{GenericArgs as _, IntoKind, Term as _},
 };
 
+use crate::engine::source::naming;
 use super::{
-    naming,
     walk::{CallGraph, Node, Signature, Target, UnknownKind, Walked, dyn_principal},
 };
 

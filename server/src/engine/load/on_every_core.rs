@@ -28,7 +28,7 @@ pub(crate) fn map<T: Sync, R: Send>(
         let helpers: Vec<_> = runs
             .map(|items| {
                 let db = db.clone();
-                let spawned = super::analysis_thread("noalloc-worker")
+                let spawned = crate::engine::analysis_thread("noalloc-worker")
                     .spawn_scoped(scope, move || hir::attach_db(&db, || run_of(&db, items)));
                 (items, spawned)
             })

@@ -22,12 +22,13 @@ use rustc_type_ir::inherent::GenericArgs as _;
 use ra_ap_ide_db::RootDatabase;
 use rustc_hash::FxHashSet;
 
-use super::{
+use crate::engine::proof::{
     reach::{self, ReachPolicy},
-    resolve, roots,
-    summary_cache::SummaryCache,
+    resolve,
     walk::{CallGraph, Node},
 };
+use crate::engine::source::roots;
+use super::summary_cache::SummaryCache;
 
 /// The thread walking ahead, while it runs. Dropping it stops the thread and
 /// waits for it (it holds a clone of the database, which an edit waits for).
@@ -54,7 +55,7 @@ impl WalkAhead {
         let analysis_at = Arc::new(AtomicUsize::new(0));
         let db = db.clone();
         let (thread_stop, thread_at) = (stop.clone(), analysis_at.clone());
-        let thread = super::analysis_thread("noalloc-walk-ahead")
+        let thread = crate::engine::analysis_thread("noalloc-walk-ahead")
             .spawn(move || {
                 hir::attach_db(&db, || {
                     // A cancellation (an edit) or a panic ends the walking ahead, not
@@ -106,7 +107,7 @@ fn walk_ahead(
     let mut graph = CallGraph::new(db, first.krate(db));
     let mut walked = FxHashSet::default();
     let mut reached = 0;
-    let is_local = |node: &Node<'_>| super::analysis::is_local(db, node);
+    let is_local = |node: &Node<'_>| crate::engine::analysis::is_local(db, node);
     // Growth facts change no vertex reached; the analysis works them out itself.
     let grows = |_: FunctionId| false;
     let policy = ReachPolicy { is_local: &is_local, strict_panics, grows: &grows, stop: Some(stop) };

@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::identity::{InstanceIdentity, ItemIdentity};
+use crate::engine::source::{
+    identity::{InstanceIdentity, ItemIdentity},
+};
 
 /// Bump when the meaning of a summary changes.
 const FORMAT_VERSION: u32 = 10;
@@ -258,7 +260,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// What the allowlist adds to the key: allowlisted functions change what closed
 /// summaries say.
-pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
+pub fn allow_key_material(allow: &[crate::engine::AllowEntry]) -> Vec<String> {
     // The kind counts: a `growth:` entry changes how calls into the function are
     // judged inside the bodies whose summaries are kept, other kinds do not.
     allow.iter().map(|entry| format!("allow {}: {}", entry.kind, entry.path)).collect()
@@ -269,7 +271,7 @@ pub fn allow_key_material(allow: &[super::AllowEntry]) -> Vec<String> {
 /// path belongs to (also when checking a member), the manifest, the enabled
 /// features, the target and the profile, the engine build, and the settings that change
 /// verdicts (allowlist, panic policy).
-pub fn key_material_for(ws: &super::Workspace, config: &super::CheckConfig) -> Vec<String> {
+pub fn key_material_for(ws: &crate::engine::Workspace, config: &crate::engine::CheckConfig) -> Vec<String> {
     let mut material = key_material(&ws.toolchain_version, &ws.root, &ws.std_source.library);
     material.push(format!("features {}", ws.features()));
     material.push(format!("target {}", ws.target().unwrap_or(std::env::consts::ARCH)));
@@ -325,7 +327,7 @@ mod tests {
 
     /// The identity of a free function `name` of crate `krate`.
     fn key(krate: &str, name: &str) -> SummaryKey {
-        use super::super::identity::{Container, CrateIdentity, FnIdentity, Place};
+        use crate::engine::source::identity::{Container, CrateIdentity, FnIdentity, Place};
         SummaryKey::new(InstanceIdentity {
             func: FnIdentity {
                 krate: CrateIdentity { name: krate.into(), version: None },

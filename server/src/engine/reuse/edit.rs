@@ -23,11 +23,22 @@ use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
-use super::deferred_intrinsics::DeferredIntrinsics;
-use super::incremental::walks_executed;
+use crate::engine::load::deferred_intrinsics::DeferredIntrinsics;
+use crate::engine::proof::incremental::walks_executed;
 use super::item_edits::EditLog;
-use super::summary_cache::{self, SummaryCache};
-use super::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
+use super::{
+    summary_cache::{self, SummaryCache},
+};
+use crate::engine::{
+    analyze_watched,
+    Analysis,
+    AnalysisStore,
+    CheckConfig,
+    RootMemos,
+    Unwatched,
+    Watch,
+    Workspace,
+};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -277,7 +288,7 @@ impl Snapshot {
             }
             Err(payload) => Err(match payload.downcast::<Cancelled>() {
                 Ok(_) => AnalysisFailure::Cancelled,
-                Err(payload) => AnalysisFailure::Panicked(super::panics::message_of(&*payload)),
+                Err(payload) => AnalysisFailure::Panicked(crate::engine::panics::message_of(&*payload)),
             }),
         }
     }
@@ -286,7 +297,7 @@ impl Snapshot {
     /// analysis would first. Whether it finished: an edit cancels it, and the
     /// analysis then resolves them.
     pub fn resolve_names(&self, config: &CheckConfig) -> bool {
-        self.unless_cancelled(|ws| hir::attach_db(&ws.db, || super::parallel_names::resolve_once(ws, config.jobs))).is_some()
+        self.unless_cancelled(|ws| hir::attach_db(&ws.db, || crate::engine::load::parallel_names::resolve_once(ws, config.jobs))).is_some()
     }
 
     /// Where the analysis of exactly what this snapshot holds (files, settings) is

@@ -1,7 +1,17 @@
 //! Loading a cargo workspace into rust-analyzer's database, with std's source,
 //! the features and target cargo is asked for, and (unless turned off) build
 //! scripts and the toolchain's proc-macro server. Owns the database and the VFS;
-//! the analysis borrows them.
+//! the analysis borrows them. Beside it: where std's source is found
+//! (`std_source`), the intrinsics left out of a load (`deferred_intrinsics`),
+//! and name resolution spread over the cores (`parallel_names`,
+//! `module_files`, `expand_ahead`, `on_every_core`).
+
+pub mod deferred_intrinsics;
+pub mod expand_ahead;
+pub mod module_files;
+pub(crate) mod on_every_core;
+pub(crate) mod parallel_names;
+pub mod std_source;
 
 use std::path::{Path, PathBuf};
 
@@ -12,8 +22,10 @@ use ra_ap_proc_macro_api::ProcMacroClient;
 use ra_ap_project_model::{CargoConfig, CargoFeatures, RustLibSource};
 use ra_ap_vfs::{FileId, Vfs, VfsPath};
 
-use super::deferred_intrinsics::DeferredIntrinsics;
-use super::std_source::{self, MISSING_STD_SOURCE, StdSource};
+use self::deferred_intrinsics::DeferredIntrinsics;
+use self::{
+    std_source::{MISSING_STD_SOURCE, StdSource},
+};
 
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -218,7 +230,7 @@ impl Workspace {
         };
         // `rustc -vV` runs while rust-analyzer waits for cargo.
         let (loaded, toolchain_version) = std::thread::scope(|scope| {
-            let version = scope.spawn(|| super::summary_cache::toolchain_version(&root));
+            let version = scope.spawn(|| crate::engine::reuse::summary_cache::toolchain_version(&root));
             let loaded = load_workspace_at(&root, &cargo_config, &load_config, progress);
             (loaded, version.join().unwrap_or_default())
         });

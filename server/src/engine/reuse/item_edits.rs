@@ -119,7 +119,9 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use super::deferred_intrinsics::{finders_of, spells_word};
+use crate::engine::load::{
+    deferred_intrinsics::{finders_of, spells_word},
+};
 use super::edit_digest::is_inert;
 use super::library_macros::LibraryMacros;
 

@@ -17,7 +17,10 @@ use hir_def::{
 use hir::db::HirDatabase;
 use hir_def::DefWithBodyId;
 
-use super::{incremental::PathValue, walk::strip_refs};
+use super::{
+    incremental::PathValue,
+    walk::strip_refs,
+};
 use hir_ty::{Adjust, AutoBorrow, InferenceResult, next_solver::TyKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::IntoKind;

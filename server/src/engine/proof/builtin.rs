@@ -105,13 +105,13 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
 ];
 
 /// The built-in entries as allowlist lines.
-pub fn entries() -> Vec<super::AllowEntry> {
+pub fn entries() -> Vec<crate::engine::AllowEntry> {
     ENTRIES
         .iter()
-        .map(|&(kind, path, reason)| super::AllowEntry {
+        .map(|&(kind, path, reason)| crate::engine::AllowEntry {
             kind: kind.to_owned(),
             path: path.to_owned(),
-            source: super::AllowSource::BuiltIn { reason },
+            source: crate::engine::AllowSource::BuiltIn { reason },
         })
         .collect()
 }
@@ -120,12 +120,12 @@ pub fn entries() -> Vec<super::AllowEntry> {
 /// matcher of patterns against its names (`FnNames`: these entries are written as
 /// where the function is defined).
 pub(crate) fn allows(matches: impl Fn(&str) -> bool) -> bool {
-    ENTRIES.iter().any(|&(kind, pattern, _)| kind != super::GROWTH_KIND && matches(pattern))
+    ENTRIES.iter().any(|&(kind, pattern, _)| kind != crate::engine::GROWTH_KIND && matches(pattern))
 }
 
 /// Whether a built-in `growth` entry names the function.
 pub(crate) fn grows(matches: impl Fn(&str) -> bool) -> bool {
-    ENTRIES.iter().any(|&(kind, pattern, _)| kind == super::GROWTH_KIND && matches(pattern))
+    ENTRIES.iter().any(|&(kind, pattern, _)| kind == crate::engine::GROWTH_KIND && matches(pattern))
 }
 
 #[cfg(test)]

@@ -19,9 +19,15 @@ use ra_ap_syntax::{AstNode, ast::HasName};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{
-    CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Location,
+use crate::engine::{
+    CheckConfig,
+    ErrorFinding,
+    ErrorKind,
+    ExemptionReport,
+    Location,
     analysis::{Analyzer, Exemption},
+};
+use super::{
     directives::{self, RootItem},
     root_args::RootPattern,
     naming,
@@ -61,8 +67,8 @@ impl Analyzer<'_> {
         let files = self.local_files();
         let spells_noalloc: Vec<bool> = files.iter().map(|&file| db.file_text(file).text(db).contains("noalloc")).collect();
         let plain: Vec<FileId> = files.iter().zip(&spells_noalloc).filter(|(_, spells)| !**spells).map(|(&file, _)| file).collect();
-        let threads = super::parallel_names::threads(config.jobs);
-        let plain_broken: FxHashSet<FileId> = super::on_every_core::map(db, &plain, threads, 50, |db, &file| {
+        let threads = crate::engine::load::parallel_names::threads(config.jobs);
+        let plain_broken: FxHashSet<FileId> = crate::engine::load::on_every_core::map(db, &plain, threads, 50, |db, &file| {
             has_syntax_errors(&Semantics::new(db), file).then_some(file)
         })
         .into_iter()
@@ -442,7 +448,7 @@ pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, lo
             continue;
         }
         let env = env_of(db, followed[c]);
-        let mut instantiate = super::subst::Instantiate::new(DbInterner::new_with(db, env.krate), env, caller_args);
+        let mut instantiate = crate::engine::proof::subst::Instantiate::new(DbInterner::new_with(db, env.krate), env, caller_args);
         for &(target, site) in &dependent[c] {
             let args = match site {
                 Site::Args(args) | Site::Trait { args, .. } => erase_early_regions(interner, instantiate.args(args)),
@@ -544,7 +550,7 @@ impl<'a> Targets<'a> {
         if self.unnamed {
             return true;
         }
-        let named = super::incremental::names_in_body(db, body);
+        let named = crate::engine::proof::incremental::names_in_body(db, body);
         named.holds_items || self.all_names.iter().any(|name| named.names.contains(name))
     }
 
@@ -609,10 +615,10 @@ fn trait_site<'db>(
         return Some(Site::Unknown);
     }
     let interner = DbInterner::new_with(db, env.krate);
-    let args = super::subst::settled(interner, args);
+    let args = crate::engine::proof::subst::settled(interner, args);
     match db.lookup_impl_method(env, callee, args) {
         (either::Either::Left(impl_fn), impl_args) if impl_fn == target => {
-            Some(if impl_args.has_non_region_infer() { Site::Unknown } else { Site::Args(super::subst::settled(interner, impl_args)) })
+            Some(if impl_args.has_non_region_infer() { Site::Unknown } else { Site::Args(crate::engine::proof::subst::settled(interner, impl_args)) })
         }
         (either::Either::Left(same), _) if same == callee => {
             Some(if args.has_non_region_param() { Site::Trait { callee, args } } else { Site::Unknown })
@@ -728,7 +734,7 @@ fn generic_callers(db: &dyn HirDatabase, root: FunctionId) -> GenericCallers {
 /// in parameters an instantiation of them decides. Trait methods with a default
 /// body included.
 fn generic_bodies_of_workspace(db: &dyn HirDatabase) -> Vec<FunctionId> {
-    super::load::workspace_crates(db).into_iter().flat_map(|krate| generic_bodies(db, krate).iter().copied()).collect()
+    crate::engine::load::workspace_crates(db).into_iter().flat_map(|krate| generic_bodies(db, krate).iter().copied()).collect()
 }
 
 /// `generic_bodies_of_workspace` of one crate, read from the syntax of its
@@ -822,7 +828,7 @@ fn called_without_its_name(db: &dyn HirDatabase, func: FunctionId) -> bool {
 
 fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
     let mut names = vec![hir_def::signatures::FunctionSignature::of(db, func).name.clone()];
-    for krate in super::load::workspace_crates(db) {
+    for krate in crate::engine::load::workspace_crates(db) {
         for (_, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
             for (name, item) in module.scope.values() {
                 if item.def == ModuleDefId::FunctionId(func) && !names.contains(name) {

@@ -16,7 +16,7 @@ use ra_ap_syntax::{AstNode, SyntaxNode};
 use rustc_type_ir::inherent::IntoKind;
 use serde::{Deserialize, Serialize};
 
-use super::walk::Node;
+use crate::engine::proof::walk::Node;
 
 /// A crate as it stays across runs: its name and version. std's crates have no
 /// version (the std source keys the cache file itself).
@@ -121,7 +121,7 @@ fn names_workspace_item(db: &dyn HirDatabase, args: GenericArgs<'_>) -> bool {
             hir_def::CallableDefId::StructId(it) => local(it.krate(db)),
             hir_def::CallableDefId::EnumVariantId(it) => local(it.krate(db)),
         },
-        TyKind::Dynamic(..) => super::walk::dyn_principal(ty).is_some_and(|trait_| local(trait_.krate(db))),
+        TyKind::Dynamic(..) => crate::engine::proof::walk::dyn_principal(ty).is_some_and(|trait_| local(trait_.krate(db))),
         // Closures, coroutines and opaque types have no identity anyway.
         _ => false,
     })
@@ -286,7 +286,7 @@ fn ty_identity(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<TyIdentity> {
             _ => return None,
         },
         TyKind::Dynamic(..) => TyIdentity::Dyn {
-            principal: super::walk::dyn_principal(ty).and_then(|t| trait_identity(db, t)),
+            principal: crate::engine::proof::walk::dyn_principal(ty).and_then(|t| trait_identity(db, t)),
             shown: super::naming::ty_name(db, ty),
         },
         TyKind::FnPtr(..)

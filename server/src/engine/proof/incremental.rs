@@ -40,9 +40,15 @@ use hir_ty::{
     ParamEnvAndCrate,
 };
 
-use super::allowances::{CallContext, FilledPlace, Growth};
-use super::summary_cache::{CachedSummary, SummaryKey};
-use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
+use super::{
+    allowances::{CallContext, FilledPlace, Growth},
+};
+use crate::engine::reuse::{
+    summary_cache::{CachedSummary, SummaryKey},
+};
+use super::{
+    walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked},
+};
 
 thread_local! {
     /// Walks executed (not reused) on this thread: how tests and logs see that an
@@ -471,7 +477,7 @@ struct InstanceKey<'db> {
 
 #[salsa::tracked(returns(ref))]
 fn instance_key_query<'db>(db: &'db dyn HirDatabase, key: InstanceKey<'db>) -> Option<SummaryKey> {
-    super::identity::instance_identity(db, &key.node(db).get()).map(SummaryKey::new)
+    crate::engine::source::identity::instance_identity(db, &key.node(db).get()).map(SummaryKey::new)
 }
 
 /// The allowlist entries that name a function: `Some(Ok(i))` entry `i` of
@@ -509,7 +515,7 @@ struct AllowKey<'db> {
 #[salsa::tracked]
 fn allow_match_query<'db>(db: &'db dyn HirDatabase, key: AllowKey<'db>) -> AllowMatch {
     let (list, func) = (key.list(db), *key.func(db));
-    let names = super::identity::FnNames::of(db, func);
+    let names = crate::engine::source::identity::FnNames::of(db, func);
     let patterns = list.patterns(db);
     let configured = |growth: bool| patterns.iter().position(|(grows, path)| *grows == growth && names.matches(path));
     AllowMatch {

@@ -279,7 +279,7 @@ fn impls_for<'db>(solver: Solver<'db>, trait_: TraitId, self_ty: &SimplifiedType
 #[salsa::tracked(returns(ref))]
 pub fn linked_crates(db: &dyn HirDatabase) -> rustc_hash::FxHashSet<base_db::Crate> {
     let mut linked = rustc_hash::FxHashSet::default();
-    let mut stack = super::load::workspace_crates(db);
+    let mut stack = crate::engine::load::workspace_crates(db);
     while let Some(krate) = stack.pop() {
         if linked.insert(krate) {
             stack.extend(krate.data(db).dependencies.iter().map(|dep| dep.crate_id));

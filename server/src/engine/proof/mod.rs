@@ -1,0 +1,18 @@
+//! The proof: what a root reaches and whether any of it can allocate. The walk of
+//! one body (`walk`, its data model and the facts it records), the calls it
+//! cannot resolve alone (`resolve`, `impls`, `subst`), the reach over the whole
+//! call graph (`reach`), the rules that allow a call (`allowances`, `judge`,
+//! `builtin`), the findings at workspace lines (`findings`), and the salsa
+//! queries the proof asks (`incremental`).
+
+pub(crate) mod allowances;
+pub mod builtin;
+pub(crate) mod findings;
+pub mod impls;
+pub mod incremental;
+pub(crate) mod judge;
+pub(crate) mod reach;
+pub(crate) mod resolve;
+pub(crate) mod subst;
+pub(crate) mod walk;
+pub(crate) mod walk_env;
