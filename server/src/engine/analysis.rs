@@ -42,6 +42,7 @@ use crate::engine::proof::{
     incremental::AllowMatch,
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
+    summary::Summaries,
     walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
 use crate::engine::source::{
@@ -483,7 +484,7 @@ impl<'a> Analyzer<'a> {
                                 let is_local = |node: &Node<'_>| is_local(db, node);
                                 let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
                                 let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows, stop: None };
-                                let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut(), &mut walked_nodes);
+                                let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut().map(|c| c as &mut dyn Summaries), &mut walked_nodes);
                                 reach_time += reach_started.elapsed();
                                 if reach.truncated {
                                     // Reported at the root itself.

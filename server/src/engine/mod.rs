@@ -3,6 +3,8 @@
 //! terminals or exit codes.
 
 mod analysis;
+#[cfg(test)]
+mod layering;
 pub mod load;
 mod panics;
 pub mod proof;

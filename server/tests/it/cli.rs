@@ -416,7 +416,7 @@ fn explain_prints_a_finding_code_as_the_readme_explains_it() {
     assert_eq!((code, stdout.as_str()), (2, ""));
     assert_eq!(
         stderr,
-        "error: `mayb-grow` is not a noalloc finding code (the codes: allocation, may-grow, swallowed-error, malformed-directive, unused-exemption, stale-baseline-entry, exemptions-list-differs, cross-check)\n"
+        "error: `mayb-grow` is not a noalloc finding code (the codes: allocation, may-grow, swallowed-error, malformed-directive, unused-exemption, internal-error, stale-baseline-entry, exemptions-list-differs, cross-check)\n"
     );
 }
 

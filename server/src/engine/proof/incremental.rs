@@ -43,9 +43,7 @@ use hir_ty::{
 use super::{
     allowances::{CallContext, FilledPlace, Growth},
 };
-use crate::engine::reuse::{
-    summary_cache::{CachedSummary, SummaryKey},
-};
+use super::summary::{CachedSummary, SummaryKey};
 use super::{
     walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked},
 };

@@ -14,5 +14,6 @@ pub(crate) mod judge;
 pub(crate) mod reach;
 pub(crate) mod resolve;
 pub(crate) mod subst;
+pub(crate) mod summary;
 pub(crate) mod walk;
 pub(crate) mod walk_env;

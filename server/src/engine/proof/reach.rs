@@ -19,9 +19,7 @@ use super::{
     walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal},
 };
 use crate::engine::source::identity::ItemIdentity;
-use crate::engine::reuse::{
-    summary_cache::{Additions, CallsBack, SummaryCache},
-};
+use super::summary::{Additions, CallsBack, Summaries};
 
 /// A bound on the instances one root may reach (polymorphic recursion can
 /// instantiate without end). Reaching it is reported, never taken as clean.
@@ -331,7 +329,7 @@ pub(crate) fn reach<'db>(
     env: ParamEnvAndCrate<'db>,
     outside: Outside,
     policy: &ReachPolicy<'_>,
-    mut cache: Option<&mut SummaryCache>,
+    mut cache: Option<&mut dyn Summaries>,
     walked_nodes: &mut rustc_hash::FxHashSet<Node<'db>>,
 ) -> Reach<'db> {
     let mut reach = Reach {

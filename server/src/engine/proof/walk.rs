@@ -97,7 +97,7 @@ pub(crate) enum Target<'db> {
     /// that may stand behind it.
     DynDrop(Ty<'db>),
     /// An instance outside the workspace answered from the on-disk summaries.
-    Summary(std::sync::Arc<crate::engine::reuse::summary_cache::CachedSummary>),
+    Summary(std::sync::Arc<super::summary::CachedSummary>),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -341,7 +341,7 @@ pub(crate) struct CallGraph<'db> {
     /// The walks this analysis has read (the roots' reaches overlap: specifics asks
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
-    instance_keys: FxHashMap<Node<'db>, Option<&'db crate::engine::reuse::summary_cache::SummaryKey>>,
+    instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary::SummaryKey>>,
     /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
     trait_identities: FxHashMap<TraitId, Option<crate::engine::source::identity::ItemIdentity>>,
     /// Fingerprints of types and functions (`identity::ty_fingerprint`).
@@ -403,7 +403,7 @@ impl<'db> CallGraph<'db> {
     }
 
     /// `incremental::instance_key`, read once per analysis.
-    pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db crate::engine::reuse::summary_cache::SummaryKey> {
+    pub(crate) fn instance_key(&mut self, node: Node<'db>) -> Option<&'db super::summary::SummaryKey> {
         let db = self.db;
         *self.instance_keys.entry(node).or_insert_with(|| super::incremental::instance_key(db, node))
     }

@@ -29,6 +29,7 @@ use crate::engine::proof::{
 };
 use crate::engine::source::roots;
 use super::summary_cache::SummaryCache;
+use crate::engine::proof::summary::Summaries;
 
 /// The thread walking ahead, while it runs. Dropping it stops the thread and
 /// waits for it (it holds a clone of the database, which an edit waits for).
@@ -123,7 +124,7 @@ fn walk_ahead(
         }
         let env = roots::env_of(db, func);
         let outside = resolve::outside_of_params(&mut graph, func, args, env);
-        reach::reach(&mut graph, Node::Fn { func, args }, env, outside, &policy, summaries.as_deref_mut(), &mut walked);
+        reach::reach(&mut graph, Node::Fn { func, args }, env, outside, &policy, summaries.as_deref_mut().map(|s| s as &mut dyn Summaries), &mut walked);
         reached += 1;
     }
     reached
