@@ -16,41 +16,29 @@ use super::{
     allowances::FilledPlace,
     judge::{Verdict, follows},
     resolve::{Outside, Program},
-    walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal},
+    walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal, growing_without_end},
 };
 use crate::engine::source::identity::ItemIdentity;
+use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
 
 /// A bound on the instances one root may reach (polymorphic recursion can
 /// instantiate without end). Reaching it is reported, never taken as clean.
 pub(crate) const MAX_NODES_PER_ROOT: usize = 200_000;
 
-/// How deeply the types of an instance may nest (`Vec<Option<u8>>`: 3) before
-/// the reach stops there and reports it. Past this, the instances are growing
-/// without end (`ArrayVec<ArrayVec<..<T, CAP>..>>`, polymorphic recursion
-/// through a trait's impls), and rust-analyzer's trait solver, asked about them,
-/// recurses until the stack runs out. rustc's own recursion limit is 128 for
-/// the same reason.
-pub(crate) const MAX_TYPE_NESTING: usize = 32;
-
-/// The unknown a call to `node` is, when its types nest past
-/// `MAX_TYPE_NESTING`; `None` for any other node.
-fn too_deep<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
-    let (depth, what) = match *node {
-        Node::Fn { func, args } | Node::Derived { method: func, args } => {
-            (super::subst::nesting(&args, MAX_TYPE_NESTING + 1), crate::engine::source::naming::fn_path(graph.db, func, None))
+/// The unknown a call to `node` is, when its types are larger than
+/// `subst::MAX_TYPE_EXTENT`; `None` for any other node.
+fn too_large<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
+    let db = graph.db;
+    let (large, what) = match *node {
+        Node::Fn { func, args } | Node::Derived { method: func, args } => (too_large_types(&args), crate::engine::source::naming::fn_path(db, func, None)),
+        Node::Closure { closure, parent_args } => {
+            (too_large_types(&parent_args), format!("{}::{{closure}}", crate::engine::source::naming::owner_path(db, closure.loc(db).owner)))
         }
-        Node::Closure { closure, parent_args } => (
-            super::subst::nesting(&parent_args, MAX_TYPE_NESTING + 1),
-            format!("{}::{{closure}}", crate::engine::source::naming::owner_path(graph.db, closure.loc(graph.db).owner)),
-        ),
-        Node::DropGlue(ty) => (super::subst::nesting(&ty, MAX_TYPE_NESTING + 1), "core::ptr::drop_in_place".to_owned()),
+        Node::DropGlue(ty) => (too_large_types(&ty), "core::ptr::drop_in_place".to_owned()),
         Node::Init(_) => return None,
     };
-    (depth > MAX_TYPE_NESTING).then(|| Target::Unknown {
-        what: format!("{what} at types nested more than {MAX_TYPE_NESTING} deep (instances that grow without end: polymorphic recursion?)"),
-        kind: UnknownKind::Truncated,
-    })
+    large.then(|| growing_without_end(what))
 }
 
 /// What one root reaches. Vertex 0 is the root.
@@ -462,7 +450,7 @@ pub(crate) fn reach<'db>(
                     }
                 }
                 resolved.targets = match &edge.target {
-                    Target::Node(next) => match too_deep(graph, next) {
+                    Target::Node(next) => match too_large(graph, next) {
                         Some(unknown) => vec![Resolved::Terminal(unknown)],
                         None => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, &below))],
                     },
@@ -489,7 +477,7 @@ pub(crate) fn reach<'db>(
             };
             for target in targets {
                 let resolved = match target {
-                    Target::Node(next) => match too_deep(graph, &next) {
+                    Target::Node(next) => match too_large(graph, &next) {
                         Some(unknown) => Resolved::Terminal(unknown),
                         None => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, &inherited)),
                     },

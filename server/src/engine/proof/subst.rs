@@ -137,44 +137,97 @@ pub(crate) fn settled<'db>(interner: DbInterner<'db>, args: GenericArgs<'db>) ->
     args.fold_with(&mut Settle(interner))
 }
 
-/// How deeply types nest in `value` (`Vec<Option<u8>>`: 3), counted up to
-/// `cap`: past it, `cap`. Each distinct type is measured once, so a type whose
-/// parts repeat (`((T, T), (T, T))`) costs its distinct parts, not its paths.
-pub(crate) fn nesting<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T, cap: usize) -> usize {
-    struct Depth<'db> {
+/// How large the types in a value are: how deeply they nest (`Vec<Option<u8>>`:
+/// 3), how many types it takes to write them out (`((T, T), (T, T))`: 7), and
+/// how often one type constructor nests inside itself along one path
+/// (`Vec<Vec<Vec<u8>>>`: 3), each counted up to a cap (past it, the cap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TypeExtent {
+    pub depth: usize,
+    pub written: usize,
+    pub self_nesting: usize,
+}
+
+/// The `TypeExtent` of `value`, each figure counted up to `cap`. Each distinct
+/// type is measured once, so a type whose parts repeat costs its distinct parts
+/// to measure, not its written size (a part met again counts for its depth and
+/// size, and for its self-nesting only where it was first met).
+pub(crate) fn extent<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T, cap: TypeExtent) -> TypeExtent {
+    struct Measure<'db> {
+        /// Depth of the type being measured, and the extent of its parts so far.
         now: usize,
-        max: usize,
-        cap: usize,
-        measured: rustc_hash::FxHashMap<Ty<'db>, usize>,
+        parts: TypeExtent,
+        cap: TypeExtent,
+        /// The type constructors on the path from the top, each with how often.
+        on_path: rustc_hash::FxHashMap<hir_def::AdtId, usize>,
+        self_nesting: usize,
+        measured: rustc_hash::FxHashMap<Ty<'db>, TypeExtent>,
     }
-    impl<'db> TypeVisitor<DbInterner<'db>> for Depth<'db> {
+    impl<'db> TypeVisitor<DbInterner<'db>> for Measure<'db> {
         type Result = ControlFlow<()>;
         fn visit_ty(&mut self, ty: Ty<'db>) -> ControlFlow<()> {
-            let depth = match self.measured.get(&ty) {
-                Some(&depth) => depth,
+            let own = match self.measured.get(&ty) {
+                Some(&own) => own,
                 None => {
-                    let outer = (self.now, self.max);
-                    (self.now, self.max) = (self.now + 1, 0);
-                    if self.now >= self.cap {
+                    let outer = (self.now, self.parts);
+                    (self.now, self.parts) = (self.now + 1, TypeExtent { depth: 0, written: 0, self_nesting: 0 });
+                    if self.now >= self.cap.depth {
                         return ControlFlow::Break(());
                     }
+                    let adt = match ty.kind() {
+                        TyKind::Adt(adt, _) => Some(adt.def_id()),
+                        _ => None,
+                    };
+                    if let Some(adt) = adt {
+                        let times = self.on_path.entry(adt).or_default();
+                        *times += 1;
+                        self.self_nesting = self.self_nesting.max(*times);
+                        if self.self_nesting >= self.cap.self_nesting {
+                            return ControlFlow::Break(());
+                        }
+                    }
                     let inner = ty.super_visit_with(self);
-                    let depth = 1 + self.max;
-                    (self.now, self.max) = outer;
+                    if let Some(adt) = adt {
+                        *self.on_path.get_mut(&adt).expect("counted above") -= 1;
+                    }
+                    let own = TypeExtent { depth: 1 + self.parts.depth, written: 1 + self.parts.written, self_nesting: 0 };
+                    (self.now, self.parts) = outer;
                     inner?;
-                    self.measured.insert(ty, depth);
-                    depth
+                    self.measured.insert(ty, own);
+                    own
                 }
             };
-            self.max = self.max.max(depth);
-            if self.now + depth >= self.cap { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            self.parts.depth = self.parts.depth.max(own.depth);
+            self.parts.written = self.parts.written.saturating_add(own.written);
+            let too_deep = self.now + own.depth >= self.cap.depth;
+            if too_deep || self.parts.written >= self.cap.written { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
         }
     }
-    let mut depth = Depth { now: 0, max: 0, cap, measured: Default::default() };
-    match value.visit_with(&mut depth) {
-        ControlFlow::Continue(()) => depth.max,
+    let empty = TypeExtent { depth: 0, written: 0, self_nesting: 0 };
+    let mut measure = Measure { now: 0, parts: empty, cap, on_path: Default::default(), self_nesting: 0, measured: Default::default() };
+    match value.visit_with(&mut measure) {
+        ControlFlow::Continue(()) => TypeExtent { self_nesting: measure.self_nesting, ..measure.parts },
         ControlFlow::Break(()) => cap,
     }
+}
+
+/// How large the types of an instance or a call may be before the walk stops
+/// there and reports it: a type constructor nested inside itself more than 16
+/// times along one path, types nested more than 128 deep, or more than 1,048,576
+/// types written out. Past this, the instances are growing without end
+/// (`ArrayVec<ArrayVec<..<T, CAP>..>>`, polymorphic recursion through a trait's
+/// impls), and every fold of them, ours and the trait solver's, recurses until
+/// the stack runs out or takes time exponential in their depth. rustc bounds
+/// the same (`recursion_limit`, `type_length_limit`); iterator adapters and
+/// closures nest deep, but rarely one type inside itself.
+pub(crate) const MAX_TYPE_EXTENT: TypeExtent = TypeExtent { depth: 128, written: 1 << 20, self_nesting: 16 };
+
+/// Whether the types of `value` are larger than `MAX_TYPE_EXTENT`.
+pub(crate) fn too_large_types<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T) -> bool {
+    let max = MAX_TYPE_EXTENT;
+    let cap = TypeExtent { depth: max.depth + 1, written: max.written + 1, self_nesting: max.self_nesting + 1 };
+    let extent = extent(value, cap);
+    extent.depth > max.depth || extent.written > max.written || extent.self_nesting > max.self_nesting
 }
 
 /// Empties this thread's trait-solver cache: after a normalization of ours

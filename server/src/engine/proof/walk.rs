@@ -120,6 +120,19 @@ pub(crate) enum UnknownKind {
     Truncated,
 }
 
+/// A call the walk does not follow: its types are larger than
+/// `subst::MAX_TYPE_EXTENT` (`what`: the function called).
+pub(crate) fn growing_without_end<'db>(what: String) -> Target<'db> {
+    let max = super::subst::MAX_TYPE_EXTENT;
+    Target::Unknown {
+        what: format!(
+            "{what} at types that grow without end (a type nested in itself more than {} times, more than {} deep or {} long: polymorphic recursion?)",
+            max.self_nesting, max.depth, max.written
+        ),
+        kind: UnknownKind::Truncated,
+    }
+}
+
 /// A fn-pointer signature with regions erased: its inputs and output spelled by
 /// `signature_shape`; `_` stands for a type the walk cannot pin down.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -742,6 +755,9 @@ impl<'db> CallGraph<'db> {
     /// (memoized: `incremental::resolved_call`).
     pub(crate) fn resolve_call(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
         let args = super::subst::settled(self.interner, args);
+        if super::subst::too_large_types(&args) {
+            return vec![growing_without_end(crate::engine::source::naming::fn_path(self.db, func, None))];
+        }
         super::incremental::resolved_call(self.db, func, args, env)
     }
 
