@@ -15,7 +15,6 @@
 mod actions;
 mod adoption;
 mod documents;
-pub use documents::file_uri;
 mod main_loop;
 mod settings;
 mod to_proto;

@@ -56,7 +56,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 pub fn uri(path: &Path) -> String {
-    noalloc_ls::lsp::file_uri(path)
+    noalloc_ls::uri::file_uri(path)
 }
 
 /// A running server and what it has said.
