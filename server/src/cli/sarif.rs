@@ -8,7 +8,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::explain;
-use super::{ErrorLine, Paths, Report, help};
+use super::render::{Paths, help};
+use super::report::{ErrorLine, Report};
 use crate::engine::{Finding, FindingKind, Location};
 use crate::uri::file_uri;
 
