@@ -37,7 +37,29 @@ pub(super) enum Phase {
     /// Nothing to analyze, and why.
     NoWorkspace(String),
     Loading,
-    Loaded(Box<LiveWorkspace>),
+    Loaded {
+        live: Box<LiveWorkspace>,
+        /// How far the load has come towards its first analysis.
+        state: LoadState,
+    },
+}
+
+/// How far a loaded workspace has come towards its first analysis. A load first
+/// resolves names on every core (publishing the analysis a run stored meanwhile),
+/// then analyzes once looking for that stored analysis, then drops the syntax that
+/// analysis parsed. Each load starts over at `NamesUnresolved`.
+pub(super) enum LoadState {
+    /// The next analysis thread resolves the names instead of analyzing.
+    NamesUnresolved,
+    /// The names are resolved and the first analysis has not started; it takes
+    /// the analysis store the names step opened, if any.
+    NamesResolved(Option<Box<OpenedStore>>),
+    /// The first analysis started (it looked for a stored one, `stored_analysis`)
+    /// and has not ended.
+    FirstAnalysis,
+    /// An analysis ended and the syntax it parsed is dropped
+    /// (`LiveWorkspace::drop_syntax`).
+    SyntaxDropped,
 }
 
 /// Requests this server sent, by id, to know what their responses answer.
@@ -64,15 +86,6 @@ pub(super) struct Server {
     /// The generation whose analysis ended (published, or panicked).
     pub(super) analyzed: Option<u64>,
     pub(super) running: Option<(u64, Instant)>,
-    /// The load whose first analysis looked for a stored one (`stored_analysis`).
-    pub(super) store_tried: Option<u64>,
-    /// The load whose names are resolved, before its first analysis.
-    pub(super) names_resolved: Option<u64>,
-    /// The load whose first analysis is over and the syntax it parsed dropped
-    /// (`LiveWorkspace::drop_syntax`).
-    pub(super) syntax_dropped: Option<u64>,
-    /// The store the names step opened, until the first analysis takes it.
-    pub(super) opened_store: Option<Box<OpenedStore>>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
     pub(super) settings_error: Option<String>,
     pub(super) analysis: Option<Arc<Analysis>>,
@@ -94,7 +107,7 @@ pub fn serve(out: Sender<Outgoing>, incoming: Receiver<Incoming>) -> i32 {
     };
     let mut server = Server::new(out, params);
     let code = server.run(&incoming);
-    if let Phase::Loaded(live) = std::mem::replace(&mut server.phase, Phase::Loading) {
+    if let Phase::Loaded { live, .. } = std::mem::replace(&mut server.phase, Phase::Loading) {
         std::mem::forget(live);
     }
     code
@@ -147,10 +160,6 @@ impl Server {
             generation: 0,
             analyzed: None,
             running: None,
-            store_tried: None,
-            names_resolved: None,
-            syntax_dropped: None,
-            opened_store: None,
             settings_error: None,
             analysis: None,
             published: HashMap::new(),
@@ -375,7 +384,7 @@ impl Server {
         if let Some(doc) = self.docs.get(path) {
             return Some(doc.text.clone());
         }
-        if let Phase::Loaded(live) = &self.phase {
+        if let Phase::Loaded { live, .. } = &self.phase {
             if let Some(text) = live.file_text(path) {
                 return Some(text);
             }
@@ -534,7 +543,7 @@ impl Server {
         let (health, quiescent, message) = match &self.phase {
             Phase::NoWorkspace(why) => ("error", !self.reload_wanted, Some(why.clone())),
             Phase::Loading => ("ok", false, Some("loading the workspace".to_owned())),
-            Phase::Loaded(_) => {
+            Phase::Loaded { .. } => {
                 let quiescent = !self.reload_wanted
                     && self.running.is_none()
                     && self.analyzed == Some(self.generation);

@@ -8,7 +8,7 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 use lsp_types::MessageType;
 
-use super::main_loop::{Phase, Server};
+use super::main_loop::{LoadState, Phase, Server};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
 use crate::engine::{Analysis, AnalysisStore, LoadError, Watch, Workspace};
 
@@ -63,10 +63,10 @@ pub(super) enum Task {
 }
 
 /// An analysis store opened (its fingerprint worked out) by the names step of a
-/// load, kept for the first analysis while nothing changed in between: the same
-/// generation (an edit or a settings change makes a new one) and configuration.
+/// load, kept for the load's first analysis (`LoadState::NamesResolved`) while
+/// nothing changed in between: the same generation (an edit or a settings change
+/// makes a new one) and configuration.
 pub(super) struct OpenedStore {
-    load: u64,
     generation: u64,
     config: String,
     store: AnalysisStore,
@@ -130,7 +130,10 @@ impl Server {
                         for (path, text) in open {
                             let _ = live.set_file_text(&path, &text);
                         }
-                        self.phase = Phase::Loaded(Box::new(live));
+                        self.phase = Phase::Loaded {
+                            live: Box::new(live),
+                            state: LoadState::NamesUnresolved,
+                        };
                         self.generation += 1;
                         self.progress_report("analyzing the roots".to_owned());
                     }
@@ -166,10 +169,9 @@ impl Server {
                     return; // a workspace since replaced by a reload
                 }
                 self.running = None;
-                self.names_resolved = Some(load);
-                self.opened_store = store;
-                if let Phase::Loaded(live) = &mut self.phase {
+                if let Phase::Loaded { live, state } = &mut self.phase {
                     live.give_back(*returned);
+                    *state = LoadState::NamesResolved(store);
                 }
             }
             Task::Analyzed {
@@ -183,10 +185,10 @@ impl Server {
                     return; // a workspace since replaced by a reload
                 }
                 self.running = None;
-                if let Phase::Loaded(live) = &mut self.phase {
+                if let Phase::Loaded { live, state } = &mut self.phase {
                     live.give_back(*returned);
-                    if self.syntax_dropped != Some(load) {
-                        self.syntax_dropped = Some(load);
+                    if !matches!(state, LoadState::SyntaxDropped) {
+                        *state = LoadState::SyntaxDropped;
                         live.drop_syntax();
                     }
                 }
@@ -262,11 +264,28 @@ impl Server {
         if self.running.is_some() || self.analyzed == Some(self.generation) {
             return;
         }
-        let Phase::Loaded(live) = &mut self.phase else {
+        let Phase::Loaded { live, state } = &mut self.phase else {
             return;
         };
         let Some(mut snapshot) = live.snapshot() else {
             return;
+        };
+        // The first analysis of a load first looks for one a run stored (the
+        // editor reopened on files the last check saw): its diagnostics go out at
+        // once, and the analysis then confirms them. It stores its own for the next.
+        let use_store = matches!(state, LoadState::NamesUnresolved | LoadState::NamesResolved(_));
+        // A new load first publishes the stored analysis, then resolves names on
+        // every core and hands the workspace back (an edit meanwhile starts the
+        // analysis at its generation).
+        let names_first = matches!(state, LoadState::NamesUnresolved);
+        // The first analysis takes the store the names step opened.
+        let opened = match state {
+            LoadState::NamesResolved(opened) => {
+                let opened = opened.take();
+                *state = LoadState::FirstAnalysis;
+                opened
+            }
+            _ => None,
         };
         let generation = self.generation;
         let load = self.load;
@@ -299,21 +318,8 @@ impl Server {
             count_roots: self.progress_open,
         };
         self.running = Some((generation, Instant::now()));
-        // The first analysis of a load first looks for one a run stored (the
-        // editor reopened on files the last check saw): its diagnostics go out at
-        // once, and the analysis then confirms them. It stores its own for the next.
-        let use_store = self.store_tried != Some(load);
-        // A new load first publishes the stored analysis, then resolves names on
-        // every core and hands the workspace back (an edit meanwhile starts the
-        // analysis at its generation).
-        let names_first = self.names_resolved != Some(load);
-        if !names_first {
-            self.store_tried = Some(load);
-        }
         // The store the names step opened, if nothing changed since.
-        let opened = self.opened_store.take().filter(|opened| {
-            opened.load == load && opened.generation == generation && opened.config == format!("{config:?}")
-        });
+        let opened = opened.filter(|opened| opened.generation == generation && opened.config == format!("{config:?}"));
         let config_shown = names_first.then(|| format!("{config:?}"));
         let spawned = crate::engine::analysis_thread("noalloc-analysis")
             .spawn(move || {
@@ -333,7 +339,7 @@ impl Server {
                     let returned = Box::new(snapshot.release());
                     let store = store
                         .zip(config_shown)
-                        .map(|(store, config)| Box::new(OpenedStore { load, generation, config, store }));
+                        .map(|(store, config)| Box::new(OpenedStore { generation, config, store }));
                     let _ = tasks.send(Task::NamesResolved { load, returned, store });
                     return;
                 }

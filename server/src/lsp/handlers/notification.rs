@@ -108,7 +108,7 @@ pub(crate) fn did_close(server: &mut Server, params: DidCloseTextDocumentParams)
 /// Puts a file's text into the database; a change bumps the generation (which
 /// also makes any running analysis stale: salsa cancels it).
 fn push_text(server: &mut Server, path: &Path, text: &str, opened: bool) {
-    let Phase::Loaded(live) = &mut server.phase else {
+    let Phase::Loaded { live, .. } = &mut server.phase else {
         return;
     };
     match live.set_file_text(path, text) {
@@ -176,7 +176,7 @@ pub(crate) fn did_change_watched_files(server: &mut Server, params: DidChangeWat
                 }
             }
             _ => {
-                let known = matches!(&server.phase, Phase::Loaded(live) if live.knows(&path));
+                let known = matches!(&server.phase, Phase::Loaded { live, .. } if live.knows(&path));
                 let created = change.typ == FileChangeType::CREATED;
                 if created != known
                     && path.starts_with(server.root.as_deref().unwrap_or(Path::new("/")))
