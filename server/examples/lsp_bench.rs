@@ -493,7 +493,7 @@ fn ticks_per_second() -> f64 {
 }
 
 fn uri(path: &Path) -> String {
-    noalloc_ls::lsp::file_uri(path)
+    noalloc_ls::uri::file_uri(path)
 }
 
 fn range(sl: usize, sc: usize, el: usize, ec: usize) -> Value {

@@ -8,8 +8,10 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::explain;
-use super::{ErrorLine, Paths, Report, help};
+use super::render::{Paths, help};
+use super::report::{ErrorLine, Report};
 use crate::engine::{Finding, FindingKind, Location};
+use crate::uri::file_uri;
 
 /// The base the workspace's files are relative to.
 const SRCROOT: &str = "%SRCROOT%";
@@ -37,7 +39,7 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>) -> String {
                 }
             },
             "originalUriBaseIds": {
-                SRCROOT: { "uri": format!("{}/", crate::lsp::file_uri(paths.root)) }
+                SRCROOT: { "uri": format!("{}/", file_uri(paths.root)) }
             },
             "results": results,
         }]
@@ -124,7 +126,7 @@ fn error_result(paths: &Paths<'_>, error: &ErrorLine<'_>, rule_index: Option<usi
 fn location(paths: &Paths<'_>, at: &Location) -> Value {
     let artifact = match at.file.strip_prefix(paths.root) {
         Ok(relative) => json!({ "uri": relative_uri(relative), "uriBaseId": SRCROOT }),
-        Err(_) => json!({ "uri": crate::lsp::file_uri(&at.file) }),
+        Err(_) => json!({ "uri": file_uri(&at.file) }),
     };
     let mut region = json!({ "startLine": at.line.max(1), "startColumn": at.column.max(1) });
     if at.end_line >= at.line && at.end_line > 0 {
@@ -148,5 +150,5 @@ fn with_function(mut location: Value, function: &str) -> Value {
 
 /// A relative path as a URI reference: `file_uri`'s encoding without its scheme.
 fn relative_uri(path: &Path) -> String {
-    crate::lsp::file_uri(path).trim_start_matches("file://").to_owned()
+    file_uri(path).trim_start_matches("file://").to_owned()
 }

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use lsp_types::{Position, TextDocumentContentChangeEvent, Uri};
 
+use crate::uri::file_uri;
+
 /// One open file.
 #[derive(Debug, Clone)]
 pub struct Document {
@@ -150,21 +152,6 @@ pub fn line_text(text: &str, line: u32) -> Option<&str> {
 /// `file://` URI of an absolute path.
 pub fn path_to_uri(path: &Path) -> Uri {
     file_uri(path).parse().unwrap_or_else(|_| "file:///".parse().expect("a valid URI"))
-}
-
-/// The text of the `file://` URI of an absolute path, percent-encoding every byte
-/// outside the unreserved set. Clients (tests, benchmarks) build URIs with it too,
-/// so they name files exactly as the server does.
-pub fn file_uri(path: &Path) -> String {
-    let mut out = String::from("file://");
-    for byte in path.to_string_lossy().bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
 }
 
 /// The path of a `file://` URI; `None` for other schemes.

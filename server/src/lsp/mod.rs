@@ -5,7 +5,10 @@
 //!
 //! Layout, in the manner of rust-analyzer's `rust-analyzer` crate:
 //! - `transport`: framing on stdio that survives malformed input;
-//! - `main_loop`: the event loop, loading and analysis off the loop, cancellation;
+//! - `initialize`: the handshake, the server's and the client's capabilities;
+//! - `main_loop`: the event loop, the server's state, publishing, progress;
+//! - `handlers`: the requests' and notifications' handlers;
+//! - `tasks`: loading and analysis off the loop, their results taken in turn;
 //! - `documents`: open files, incremental edits, UTF-16 positions, URIs;
 //! - `settings`: `initializationOptions` / `didChangeConfiguration`;
 //! - `to_proto`: `Analysis` -> diagnostics, hover, code lens;
@@ -15,9 +18,11 @@
 mod actions;
 mod adoption;
 mod documents;
-pub use documents::file_uri;
+mod handlers;
+mod initialize;
 mod main_loop;
 mod settings;
+mod tasks;
 mod to_proto;
 mod transport;
 

@@ -13,6 +13,7 @@ mod cross_check;
 mod docs;
 mod engine;
 mod generic_roots;
+mod live_workspace;
 mod lsp;
 mod precision;
 mod soundness;
