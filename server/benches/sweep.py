@@ -61,7 +61,7 @@ def parse_json_lines(path):
     codes = {}
     roots = []
     bad_lines = 0
-    internal = ""
+    internal = []
     try:
         f = open(path, encoding="utf-8", errors="replace")
     except OSError:
@@ -84,9 +84,8 @@ def parse_json_lines(path):
             elif kind == "error":
                 code = str(value.get("code", "?"))
                 codes[code] = codes.get(code, 0) + 1
-                if code == "internal-error" and not internal:
-                    where = value.get("function") or value.get("file") or ""
-                    internal = f"{where}: {value.get('message', '')}" if where else str(value.get("message", ""))
+                if code == "internal-error":
+                    internal.append(value)
             elif kind == "root":
                 roots.append(value)
     return summary, codes, roots, bad_lines, internal
@@ -148,7 +147,7 @@ def timings_line(path):
     return ""
 
 
-def cell(text, limit=160):
+def cell(text, limit=240):
     text = text.replace("|", "\\|").replace("\n", " ")
     # Registry paths are long and say little: keep the crate-version part.
     text = re.sub(r"/\S*/registry/src/[^/]+/", "", text)
@@ -178,6 +177,36 @@ def classify(status, stderr_path, timeout, wall):
     return f"{status}", False, note
 
 
+def internal_note(count, lines):
+    """`N internal errors (roots a, b, ...): message at location[; K other messages]`."""
+    note = f"{count} internal error{'s' if count != 1 else ''}"
+    if not lines:
+        return note
+    roots = []
+    for line in lines:
+        for root in line.get("roots") or [line.get("function")]:
+            if root and root not in roots:
+                roots.append(root)
+    if roots:
+        shown = ", ".join(f"`{r}`" for r in roots[:3])
+        note += f" (on {shown}{', …' if len(roots) > 3 else ''})"
+    messages = []
+    for line in lines:
+        panic = line.get("panic")
+        if isinstance(panic, dict):
+            text = f"{panic.get('message', '')} at {panic.get('location', '?')}"
+        else:
+            text = str(line.get("message", ""))
+            text = text.removeprefix("internal error while checking this root: ")
+            text = text.removesuffix("; the rest of the check went on")
+        if text not in messages:
+            messages.append(text)
+    note += f": {messages[0]}"
+    if len(messages) > 1:
+        note += f" (and {len(messages) - 1} other message{'s' if len(messages) > 2 else ''})"
+    return note
+
+
 def fmt(n):
     return "–" if n is None else str(n)
 
@@ -186,7 +215,7 @@ def record(results, name, version, status, stdout, stderr, time_file, timeout):
     status = int(status)
     timeout = int(timeout)
     wall, rss = parse_time(time_file)
-    summary, codes, root_lines, bad_lines, first_internal = parse_json_lines(stdout)
+    summary, codes, root_lines, bad_lines, internal_lines = parse_json_lines(stdout)
     exit_cell, bad, note = classify(status, stderr, timeout, wall)
     internal = codes.get("internal-error", 0)
     if summary and isinstance(summary.get("internal_errors"), int):
@@ -194,9 +223,7 @@ def record(results, name, version, status, stdout, stderr, time_file, timeout):
     if internal:
         bad = True
         if not note:
-            note = f"{internal} internal error{'s' if internal != 1 else ''}"
-            if first_internal:
-                note += f", the first {first_internal}"
+            note = internal_note(internal, internal_lines)
     if summary is None and not bad and status in (0, 1):
         note = note or "no summary line on stdout"
         bad = True
