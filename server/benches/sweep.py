@@ -7,6 +7,8 @@
         reads one crate's run, appends a JSON line to RESULTS, prints its table row
     sweep.py setup-failed RESULTS NAME VERSION WHAT
         a crate whose source or lock file could not be had: appends, prints its row
+    sweep.py failed-logs RESULTS
+        the stderr logs of the crates that were not clean, one a line
     sweep.py finish RESULTS TOP
         after the table: the slowest crate's roots reaching the most functions (when
         the checker says them), totals; exit status 1 when any crate crashed, timed
@@ -378,6 +380,13 @@ def main(argv):
         return 0
     if command == "finish":
         return finish(*args)
+    if command == "failed-logs":
+        with open(args[0], encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                if row.get("bad") and row.get("stderr"):
+                    print(row["stderr"])
+        return 0
     print(f"sweep.py: unknown command {command}", file=sys.stderr)
     return 2
 
