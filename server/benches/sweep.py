@@ -138,6 +138,15 @@ def first_match(path, patterns):
     return ""
 
 
+def last_line(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = [line.strip() for line in f if line.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
 def timings_line(path):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -161,7 +170,8 @@ def classify(status, stderr_path, timeout, wall):
     # timeout(1) says 124, or 137 when the command outlived the grace period and was
     # killed (a 137 well before the time limit is a kill from elsewhere: the OOM killer).
     if status == 124 or (status == 137 and wall is not None and wall >= timeout - 1):
-        return f"**timeout ({timeout} s)**", True, ""
+        last = last_line(stderr_path)
+        return f"**timeout ({timeout} s)**", True, f"last on stderr: {last[:120]}" if last else ""
     if status == 101:
         note = first_match(stderr_path, [r"panicked at", r"^thread .* panicked"])
         return "**101 panic**", True, note
