@@ -3,8 +3,9 @@
 
     sweep.py lib-name METADATA_JSON
         the library target's name from `cargo metadata --no-deps` output
-    sweep.py record RESULTS NAME VERSION STATUS STDOUT STDERR TIME_FILE TIMEOUT
+    sweep.py record RESULTS NAME VERSION STATUS STDOUT STDERR TIME_FILE TIMEOUT [MEMORY_NOTE]
         reads one crate's run, appends a JSON line to RESULTS, prints its table row
+        (MEMORY_NOTE: a file that says the sweep killed it over its memory limit)
     sweep.py setup-failed RESULTS NAME VERSION WHAT
         a crate whose source or lock file could not be had: appends, prints its row
     sweep.py failed-logs RESULTS
@@ -223,12 +224,26 @@ def fmt(n):
     return "–" if n is None else str(n)
 
 
-def record(results, name, version, status, stdout, stderr, time_file, timeout):
+def record(results, name, version, status, stdout, stderr, time_file, timeout, memory_note=""):
     status = int(status)
     timeout = int(timeout)
     wall, rss = parse_time(time_file)
     summary, codes, root_lines, bad_lines, internal_lines = parse_json_lines(stdout)
-    exit_cell, bad, note = classify(status, stderr, timeout, wall)
+    killed = ""
+    if memory_note:
+        try:
+            with open(memory_note, encoding="utf-8") as f:
+                killed = f.read().strip()
+        except OSError:
+            pass
+    m = re.match(r"(\d+) KiB resident, over (\d+)", killed)
+    if m:
+        # /usr/bin/time was killed with the group: the watcher's figure is the peak.
+        rss = max(rss or 0, int(m.group(1)))
+        exit_cell, bad = f"**over {int(m.group(2)) // 1024} MiB**", True
+        note = "killed by the sweep's memory limit (SWEEP_MAX_MIB)"
+    else:
+        exit_cell, bad, note = classify(status, stderr, timeout, wall)
     internal = codes.get("internal-error", 0)
     if summary and isinstance(summary.get("internal_errors"), int):
         internal = max(internal, summary["internal_errors"])

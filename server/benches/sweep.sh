@@ -13,6 +13,9 @@
 #                  .../debug/noalloc-ls; CARGO_TARGET_DIR defaults to
 #                  ~/.cache/noalloc-target)
 #   SWEEP_TIMEOUT  seconds one crate's check may take (default 600)
+#   SWEEP_MAX_MIB  resident memory one crate's check may take, its cargo and
+#                  proc-macro children included (default 8192; 0: no limit); past it
+#                  the check is killed and the row says so
 #   SWEEP_DIR      scratch directory: checkouts and logs (default: a new mktemp -d,
 #                  kept afterwards)
 #   SWEEP_TOP      how many of the slowest crate's roots to list (default 10)
@@ -23,6 +26,10 @@
 # error or end without its summary line, and every crate could be fetched; 1
 # otherwise. Findings (the checker's exit 1) are fine.
 set -euo pipefail
+
+# Everything is in main, called on the last line: bash has read the whole file before
+# it runs any of it, so editing the script while a sweep runs cannot derail that sweep.
+main() {
 
 here=$(cd "$(dirname "$0")" && pwd)
 helper=$here/sweep.py
@@ -48,6 +55,7 @@ if [[ ! -x $NOALLOC_LS ]]; then
 fi
 NOALLOC_LS=$(cd "$(dirname "$NOALLOC_LS")" && pwd)/$(basename "$NOALLOC_LS")
 timeout_s=${SWEEP_TIMEOUT:-600}
+max_mib=${SWEEP_MAX_MIB:-8192}
 top=${SWEEP_TOP:-10}
 read -r -a extra_args <<<"${SWEEP_ARGS:-}"
 
@@ -98,8 +106,29 @@ registry_src=${CARGO_HOME:-$HOME/.cargo}/registry/src
 unset CARGO_TARGET_DIR
 export CARGO_TERM_COLOR=never
 
-echo "sweep: ${#names[@]} crates, checker $NOALLOC_LS, timeout ${timeout_s} s, logs in $dir/logs" >&2
+echo "sweep: ${#names[@]} crates, checker $NOALLOC_LS, timeout ${timeout_s} s, memory limit ${max_mib} MiB, logs in $dir/logs" >&2
 echo "sweep: checker built $(date -u -r "$NOALLOC_LS" '+%Y-%m-%d %H:%M UTC'), says: $("$NOALLOC_LS" --version 2>/dev/null | head -n 1 || true)" >&2
+
+# Kills the check run by /usr/bin/time (pid $1) when the resident memory of its
+# process group (timeout(1) makes one: the checker, its cargo and proc-macro
+# children) passes $2 MiB, and leaves a note in $3.
+watch_memory() {
+    local run=$1 max_kib=$(($2 * 1024)) note=$3 group pids kib
+    while kill -0 "$run" 2>/dev/null; do
+        group=$(pgrep -P "$run" | head -n 1 || true)
+        if [[ -n $group ]]; then
+            pids=$(pgrep -g "$group" | paste -sd, -)
+            [[ -n $pids ]] || break
+            kib=$(ps -o rss= -p "$pids" 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+            if ((kib > max_kib)); then
+                echo "$kib KiB resident, over $max_kib" >"$note"
+                kill -KILL -- "-$group" 2>/dev/null || true
+                return 0
+            fi
+        fi
+        sleep 1
+    done
+}
 
 # Fetches name-version from crates.io through a throwaway project, copies the
 # registry's source to $dir/crates/name-version, makes it its own workspace with a
@@ -165,16 +194,28 @@ for i in "${!names[@]}"; do
         continue
     fi
     status=0
+    rm -f "$logs.memory"
     (
         cd "$src"
-        /usr/bin/time -v -o "$logs.time" \
+        exec /usr/bin/time -v -o "$logs.time" \
             timeout -k 10 "$timeout_s" \
             "$NOALLOC_LS" --check . --root "$lib::*" --message-format json --no-cache --timings \
             "${extra_args[@]}" \
             >"$logs.json" 2>"$logs.stderr" </dev/null
-    ) || status=$?
+    ) &
+    run=$!
+    watcher=""
+    if ((max_mib > 0)); then
+        watch_memory "$run" "$max_mib" "$logs.memory" &
+        watcher=$!
+    fi
+    wait "$run" || status=$?
+    if [[ -n $watcher ]]; then
+        kill "$watcher" 2>/dev/null || true
+        wait "$watcher" 2>/dev/null || true
+    fi
     python3 "$helper" record "$results" "$name" "$version" "$status" \
-        "$logs.json" "$logs.stderr" "$logs.time" "$timeout_s"
+        "$logs.json" "$logs.stderr" "$logs.time" "$timeout_s" "$logs.memory"
 done
 
 status=0
@@ -182,3 +223,6 @@ python3 "$helper" finish "$results" "$top" || status=$?
 echo
 echo "Logs: $dir/logs (NAME-VERSION.stderr, .json the checker's stdout, .time, .setup.log); checkouts in $dir/crates."
 exit "$status"
+}
+
+main "$@"
