@@ -577,7 +577,7 @@ mod int {
     fn u128_digits(mut n: u128, out: &mut Digits) -> usize {
         const TEN19: u128 = 10_000_000_000_000_000_000;
         let mut at = MAX_DIGITS;
-        while let Err(_) = u64::try_from(n) {
+        while u64::try_from(n).is_err() {
             let low = (n % TEN19) as u64;
             n /= TEN19;
             // SAFETY: `u128::MAX` has 39 digits, so at most two 19-digit groups are

@@ -1206,7 +1206,7 @@ fn an_include_added_later_has_library_files_read_in_full() {
     c.analyze();
     // std spells `checksum` only in `core::arch`'s docs, which no macro holds.
     let with_checksum = format!("{c_text}\npub fn checksum() -> usize {{\n    3\n}}\n");
-    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(&analysis);
+    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(analysis);
     assert_eq!(reused(&c.edit(&with_checksum)), (1, 1));
     assert_eq!(reused(&c.edit(c_text)), (1, 1));
 
@@ -1386,7 +1386,7 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     assert_eq!(lines(&first), vec![("a.rs".to_owned(), 3)], "{:#?}", first.findings);
     assert!(finding_lines(&first).iter().any(|(file, _)| file == "d.rs"), "{:#?}", first.findings);
     let mut edit = |text: &str| c.edit(text);
-    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(&analysis);
+    let reused = |analysis: &noalloc_ls::engine::Analysis| reused(analysis);
 
     let other = edit(&format!("{c_text}\npub fn noalloc_other_name() -> usize {{\n    2\n}}\n"));
     assert_eq!(reused(&other), (2, 2));
@@ -1537,7 +1537,7 @@ fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
         let whole = noalloc_ls::engine::analyze_watched(&fixture.ws, &config, None, None, &mut watch);
         assert_eq!(watch.told.len(), 1, "told once");
         let (told_files, _, partial) = watch.told.remove(0);
-        assert_eq!(told_files, [file.clone()], "for the one file");
+        assert_eq!(told_files, std::slice::from_ref(&file), "for the one file");
         let walked = partial.timings.bodies_walked;
         let findings = |analysis: &noalloc_ls::engine::Analysis| -> Vec<noalloc_ls::engine::Finding> {
             analysis.findings.iter().filter(|finding| finding.location.file == file).cloned().collect()

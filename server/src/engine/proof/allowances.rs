@@ -532,11 +532,10 @@ impl Collector<'_, '_> {
                         }
                     }
                 }
-                Expr::MethodCall { receiver, method_name, .. } if FILLING_METHODS.contains(&method_name.as_str()) => {
-                    if place_key(store, *receiver).as_deref() == Some(place) {
+                Expr::MethodCall { receiver, method_name, .. } if FILLING_METHODS.contains(&method_name.as_str())
+                    && place_key(store, *receiver).as_deref() == Some(place) => {
                         found.push(e);
                     }
-                }
                 _ => {}
             }
             store.walk_child_exprs(e, |child| stack.push(child));

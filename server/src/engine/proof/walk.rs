@@ -469,7 +469,7 @@ impl<'db> CallGraph<'db> {
                 let body = Body::of(db, def);
                 let infer = super::incremental::inference_of(db, def);
                 let own_code = hir_def::HasModule::krate(&def, db).data(db).origin.is_local();
-                Rc::new(BodyFacts::of_body(db, def, &body, infer, lang, body.root_expr(), own_code))
+                Rc::new(BodyFacts::of_body(db, def, body, infer, lang, body.root_expr(), own_code))
             })
             .clone()
     }
@@ -481,7 +481,7 @@ impl<'db> CallGraph<'db> {
         let db = self.db;
         let ExprOrPatId::ExprId(expr) = site.expr else { return None };
         let body = Body::of(db, site.owner);
-        let store: &ExpressionStore = &body;
+        let store: &ExpressionStore = body;
         let call = match &store[expr] {
             Expr::MethodCall { .. } | Expr::Call { .. } => expr,
             _ => store.exprs().find(|(_, e)| matches!(e, Expr::Call { callee, .. } if *callee == expr))?.0,
@@ -531,7 +531,7 @@ impl<'db> CallGraph<'db> {
         } else {
             let body = Body::of(db, DefWithBodyId::FunctionId(func));
             let infer = super::incremental::inference_of(db, DefWithBodyId::FunctionId(func));
-            self.only_diverges(&body, infer, body.root_expr())
+            self.only_diverges(body, infer, body.root_expr())
         };
         self.panic_machinery.insert(func, answer);
         answer
@@ -580,14 +580,14 @@ impl<'db> CallGraph<'db> {
                 for &param in body.params.iter() {
                     // A parameter the body returns is moved out (`fn must_use<T>(value:
                     // T) -> T { value }`), not dropped.
-                    if !walker.moved_out_by_tail(&body, param.formal, statements, tail) {
-                        walker.drop_bindings_of(&body, param.formal);
+                    if !walker.moved_out_by_tail(body, param.formal, statements, tail) {
+                        walker.drop_bindings_of(body, param.formal);
                     }
                     // The callee owns its arguments: what `_` or `..` leaves unbound
                     // is dropped in it (`fn ignore(_: Noisy)`).
-                    walker.drop_unbound_parts(&body, param.formal);
+                    walker.drop_unbound_parts(body, param.formal);
                 }
-                walker.visit_expr(&body, body.root_expr());
+                walker.visit_expr(body, body.root_expr());
                 walker.out
             }
             Node::Closure { closure, parent_args } => {
@@ -597,12 +597,12 @@ impl<'db> CallGraph<'db> {
                 let mut walker = BodyWalker::new(self, def, parent_args, env);
                 if let Expr::Closure { body: closure_body, args, .. } = &body[loc.expr] {
                     for &arg in args.iter() {
-                        walker.drop_bindings_of(&body, arg);
-                        walker.drop_unbound_parts(&body, arg);
+                        walker.drop_bindings_of(body, arg);
+                        walker.drop_unbound_parts(body, arg);
                     }
-                    walker.visit_expr(&body, *closure_body);
+                    walker.visit_expr(body, *closure_body);
                     // A body that is no block is its own tail (`|n| make(n).len()`).
-                    walker.drop_temporaries(&body, *closure_body, false);
+                    walker.drop_temporaries(body, *closure_body, false);
                 }
                 walker.out
             }
@@ -610,7 +610,7 @@ impl<'db> CallGraph<'db> {
                 let body = Body::of(self.db, def);
                 let args = GenericArgs::new_from_slice(&[]);
                 let mut walker = BodyWalker::new(self, def, args, env);
-                walker.visit_expr(&body, body.root_expr());
+                walker.visit_expr(body, body.root_expr());
                 walker.out
             }
             Node::DropGlue(ty) => self.drop_glue_edges(ty, env),

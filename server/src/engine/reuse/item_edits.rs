@@ -1204,7 +1204,7 @@ fn tokens_outside(node: &SyntaxNode, ranges: &[TextRange]) -> Vec<String> {
 
 /// `name` as other code may spell it too: `r#fn` is `fn`, `r#len` is `len`.
 fn unraw(name: &ast::Name) -> String {
-    unraw_text(&name.text())
+    unraw_text(name.text())
 }
 
 /// `unraw` of a name's text (a `NameRef`'s, a path's last segment).
@@ -1480,7 +1480,7 @@ fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<ImplReading> 
         if path.qualifier().is_some() || path.segment()?.coloncolon_token().is_some() {
             return None;
         }
-        Some(unraw_text(&path.segment()?.name_ref()?.text()))
+        Some(unraw_text(path.segment()?.name_ref()?.text()))
     };
     let own_param = |name: &str| {
         imp.generic_param_list().is_some_and(|params| {

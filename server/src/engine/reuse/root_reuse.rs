@@ -252,7 +252,7 @@ impl RootMemos {
         // matter): one dropped takes the identities of its functions along, and
         // asking about them then is asking about what no longer exists.
         let closed = memo.closed && memo.modules == *modules;
-        let traits_changed = memo.traits != *traits && !proven.is_some_and(|names| !names.may_change_traits_in(memo_files()));
+        let traits_changed = memo.traits != *traits && proven.is_none_or(|names| names.may_change_traits_in(memo_files()));
         if traits_changed && !closed {
             return None;
         }
