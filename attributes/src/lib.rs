@@ -85,9 +85,13 @@ fn with_error(span: Span, message: &str, item: TokenStream) -> TokenStream {
     semi.set_span(span);
     let mut args = Group::new(Delimiter::Parenthesis, TokenTree::from(message).into());
     args.set_span(span);
-    let error: TokenStream =
-        [TokenTree::Ident(Ident::new("compile_error", span)), TokenTree::Punct(bang), TokenTree::Group(args), TokenTree::Punct(semi)]
-            .into_iter()
-            .collect();
+    let error: TokenStream = [
+        TokenTree::Ident(Ident::new("compile_error", span)),
+        TokenTree::Punct(bang),
+        TokenTree::Group(args),
+        TokenTree::Punct(semi),
+    ]
+    .into_iter()
+    .collect();
     error.into_iter().chain(item).collect()
 }

@@ -3,11 +3,11 @@
 //! goes into the bytes (escaping, JSON) is written by other modules.
 
 use core::fmt;
-#[cfg(feature = "std")]
-use std::io;
 use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 use core::ptr::{self, NonNull};
+#[cfg(feature = "std")]
+use std::io;
 
 #[cfg(feature = "std")]
 use crate::{Chunk, Classes, Region};
@@ -108,7 +108,11 @@ impl io::Write for NoSink {
 enum Mem<'a, W: ?Sized> {
     Own(PhantomData<(&'a mut [MaybeUninit<u8>], &'a mut W)>),
     #[cfg(feature = "std")]
-    Pooled { classes: &'a Classes<u8>, region: &'a Region, chunk: Option<Chunk<'a, u8>> },
+    Pooled {
+        classes: &'a Classes<u8>,
+        region: &'a Region,
+        chunk: Option<Chunk<'a, u8>>,
+    },
     #[cfg(feature = "std")]
     Flushing(&'a mut W),
 }

@@ -214,7 +214,11 @@ unsafe impl<K: Sync, V: Sync, S: Sync> Sync for Map<'_, K, V, S> {}
 enum Mem<'a, K, V> {
     Own(PhantomData<&'a mut [Slot<K, V>]>),
     #[cfg(feature = "std")]
-    Pooled { classes: &'a Classes<Slot<K, V>>, region: &'a Region, chunk: Option<Chunk<'a, Slot<K, V>>> },
+    Pooled {
+        classes: &'a Classes<Slot<K, V>>,
+        region: &'a Region,
+        chunk: Option<Chunk<'a, Slot<K, V>>>,
+    },
 }
 
 impl<'a, K: Hash + Eq, V> Map<'a, K, V> {
@@ -242,11 +246,7 @@ impl<'a, K: Hash + Eq, V, S: BuildHasher> Map<'a, K, V, S> {
 
     /// [`Map::in_region`] with another hasher.
     #[cfg(feature = "std")]
-    pub fn in_region_with_hasher(
-        classes: &'a Classes<Slot<K, V>>,
-        region: &'a Region,
-        hasher: S,
-    ) -> Map<'a, K, V, S> {
+    pub fn in_region_with_hasher(classes: &'a Classes<Slot<K, V>>, region: &'a Region, hasher: S) -> Map<'a, K, V, S> {
         let mem = Mem::Pooled { classes, region, chunk: None };
         Map { table: Table::EMPTY, len: 0, limit: 0, ceiling: usize::MAX, full: false, hasher, mem }
     }

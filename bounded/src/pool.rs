@@ -146,7 +146,8 @@ impl<T> Pool<T> {
         let items = chunks.checked_mul(chunk_len).expect("pool size overflows usize");
         let mem: Box<[MaybeUninit<T>]> = (0..items).map(|_| MaybeUninit::uninit()).collect();
         let mem = NonNull::new(Box::into_raw(mem).cast::<MaybeUninit<T>>()).expect("a box is never null");
-        let next = (0..chunks as u32).map(|i| AtomicU32::new(if i + 1 == chunks as u32 { NIL } else { i + 1 })).collect();
+        let next =
+            (0..chunks as u32).map(|i| AtomicU32::new(if i + 1 == chunks as u32 { NIL } else { i + 1 })).collect();
         let top = if chunks == 0 { NIL } else { 0 };
         Pool {
             mem,
@@ -443,7 +444,6 @@ impl<'a, T> Reservation<'a, T> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-
 }
 
 /// Takes the reserved chunks out one at a time; their bytes were charged by

@@ -143,9 +143,8 @@ impl Region {
     /// Charges `bytes` if the budget allows it.
     #[cfg_attr(not(feature = "std"), allow(dead_code))]
     pub(crate) fn charge(&self, bytes: usize) -> bool {
-        let charged = self.used.fetch_update(Relaxed, Relaxed, |used| {
-            used.checked_add(bytes).filter(|&now| now <= self.budget)
-        });
+        let charged =
+            self.used.fetch_update(Relaxed, Relaxed, |used| used.checked_add(bytes).filter(|&now| now <= self.budget));
         match charged {
             Ok(before) => {
                 self.peak.fetch_max(before + bytes, Relaxed);

@@ -63,7 +63,10 @@ enum Shape<'a> {
     Enum(Vec<Variant<'a>>),
     /// `transparent`: the struct reads and writes as its one live field; the others
     /// are skipped and take their defaults.
-    Transparent { fields: Vec<Field<'a>>, live: usize },
+    Transparent {
+        fields: Vec<Field<'a>>,
+        live: usize,
+    },
 }
 
 struct Container<'a> {
@@ -93,11 +96,8 @@ fn fields<'a>(fields: &'a Fields, rename_all: &attrs::Pair<attrs::Case>) -> syn:
                 .ser
                 .clone()
                 .unwrap_or_else(|| rename_all.ser.map_or(base.clone(), |case| case.field(&base)));
-            let name_de = attrs
-                .rename
-                .de
-                .clone()
-                .unwrap_or_else(|| rename_all.de.map_or(base.clone(), |case| case.field(&base)));
+            let name_de =
+                attrs.rename.de.clone().unwrap_or_else(|| rename_all.de.map_or(base.clone(), |case| case.field(&base)));
             Ok(Field { member, ty: &f.ty, name_ser, name_de, attrs })
         })
         .collect()
@@ -362,15 +362,18 @@ pub fn write_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             quote!(match self { #(#arms)* })
         }
     };
-    Ok(in_scope(&c, quote! {
-        #[automatically_derived]
-        impl #impl_g __json::WriteJson for #name #ty_g #where_c {
-            #[inline]
-            fn write_json<__S: __json::Sink>(&self, w: &mut __json::Writer<'_, __S>) {
-                #body
+    Ok(in_scope(
+        &c,
+        quote! {
+            #[automatically_derived]
+            impl #impl_g __json::WriteJson for #name #ty_g #where_c {
+                #[inline]
+                fn write_json<__S: __json::Sink>(&self, w: &mut __json::Writer<'_, __S>) {
+                    #body
+                }
             }
-        }
-    }))
+        },
+    ))
 }
 
 /// The impl inside a block that names the crate `__json`: `::json`, or the path of
@@ -495,11 +498,8 @@ fn key_dispatch(
         let act = on_match(*i, f);
         quote!(#k => { #act })
     });
-    let unknown = if deny_unknown {
-        quote!(return Err(r.error(__json::ErrorKind::UnknownField));)
-    } else {
-        quote!(r.skip()?;)
-    };
+    let unknown =
+        if deny_unknown { quote!(return Err(r.error(__json::ErrorKind::UnknownField));) } else { quote!(r.skip()?;) };
     quote! {
         let __index: usize = if !key.is_escaped() {
             let raw = key.raw();
@@ -643,7 +643,8 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                 ),
             };
             let unit: Vec<&&Variant> = live.iter().filter(|v| matches!(v.data, VariantData::Unit)).collect();
-            let names = |v: &Variant| -> Vec<String> { std::iter::once(v.name_de.clone()).chain(v.aliases.clone()).collect() };
+            let names =
+                |v: &Variant| -> Vec<String> { std::iter::once(v.name_de.clone()).chain(v.aliases.clone()).collect() };
             let raw_arms = unit.iter().map(|v| {
                 let id = &v.ident;
                 let names = names(v).into_iter().map(|n| bytes(&n));
@@ -711,12 +712,15 @@ pub fn read_json(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     };
-    Ok(in_scope(&c, quote! {
-        #[automatically_derived]
-        impl #impl_g __json::ReadJson<#de> for #name #ty_g #where_c {
-            #body
-        }
-    }))
+    Ok(in_scope(
+        &c,
+        quote! {
+            #[automatically_derived]
+            impl #impl_g __json::ReadJson<#de> for #name #ty_g #where_c {
+                #body
+            }
+        },
+    ))
 }
 
 /// A block that reads an object of named fields into a new value `path { .. }`
@@ -889,7 +893,8 @@ mod tests {
             let msg = super::write_json(&input).unwrap_err().to_string();
             assert_eq!(msg, format!("json-derive does not implement {want}"), "{src}");
         }
-        let harmless = "#[serde(bound = \"\", crate = \"serde\", expecting = \"x\")] struct S<'a> { #[serde(borrow)] a: &'a str }";
+        let harmless =
+            "#[serde(bound = \"\", crate = \"serde\", expecting = \"x\")] struct S<'a> { #[serde(borrow)] a: &'a str }";
         assert!(super::read_json(&syn::parse_str(harmless).unwrap()).is_ok());
     }
 

@@ -13,9 +13,9 @@ use serde::ser::SerializeMap;
 use crate::error::{ErrorKind, Result};
 use crate::read::{Key, Reader};
 use crate::write::{Sink, Writer};
-use crate::WriteJson;
 #[cfg(feature = "alloc")]
 use crate::ReadJson;
+use crate::WriteJson;
 
 /// A JSON object as `(key, value)` pairs, in the order they appear.
 ///

@@ -290,9 +290,7 @@ impl<'de> Reader<'de> {
     #[cold]
     pub fn unexpected(&mut self) -> Error {
         match self.peek() {
-            Ok(b'n' | b't' | b'f' | b'"' | b'[' | b'{' | b'-' | b'0'..=b'9') => {
-                self.error(ErrorKind::InvalidType)
-            }
+            Ok(b'n' | b't' | b'f' | b'"' | b'[' | b'{' | b'-' | b'0'..=b'9') => self.error(ErrorKind::InvalidType),
             Ok(_) => self.error(ErrorKind::Syntax).expecting("a JSON value"),
             Err(e) => e,
         }
@@ -757,7 +755,10 @@ impl<'de> Reader<'de> {
         let mut v: i128 = 0;
         for &d in digits {
             let d = (d - b'0') as i128;
-            v = v.checked_mul(10).and_then(|v| if neg { v.checked_sub(d) } else { v.checked_add(d) }).ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
+            v = v
+                .checked_mul(10)
+                .and_then(|v| if neg { v.checked_sub(d) } else { v.checked_add(d) })
+                .ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
         }
         Ok(v)
     }
@@ -778,7 +779,10 @@ impl<'de> Reader<'de> {
         }
         let mut v: u128 = 0;
         for &d in text {
-            v = v.checked_mul(10).and_then(|v| v.checked_add((d - b'0') as u128)).ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
+            v = v
+                .checked_mul(10)
+                .and_then(|v| v.checked_add((d - b'0') as u128))
+                .ok_or(Error::new(ErrorKind::NumberOutOfRange, start))?;
         }
         Ok(v)
     }
@@ -826,8 +830,8 @@ fn integer(text: &[u8]) -> Option<Number> {
 }
 
 const POW10: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-    1e19, 1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 /// Length of the escape at the start of `s` (which begins with `\`), or the error

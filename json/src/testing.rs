@@ -64,8 +64,8 @@ where
         theirs: String::from_utf8_lossy(&theirs).into_owned(),
         detail,
     };
-    let ours_value: serde_json::Value = serde_json::from_slice(&ours)
-        .map_err(|e| fail("serde_json cannot decode our encoding", e.to_string()))?;
+    let ours_value: serde_json::Value =
+        serde_json::from_slice(&ours).map_err(|e| fail("serde_json cannot decode our encoding", e.to_string()))?;
     let theirs_value: serde_json::Value = serde_json::from_slice(&theirs).expect("serde_json reads its own output");
     if ours_value != theirs_value {
         return Err(fail("encodings decode to different values", format!("{ours_value:?} != {theirs_value:?}")));

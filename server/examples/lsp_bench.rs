@@ -42,10 +42,22 @@ use serde_json::{json, Value};
 /// the report says it.
 const ITEM_MODES: &[(&str, &str, &str)] = &[
     ("types", "pub struct BenchType(pub u32);", "a struct"),
-    ("methods", "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }", "a struct with a method"),
+    (
+        "methods",
+        "pub struct BenchType(pub u32); impl BenchType { pub fn bench_method(&self) -> u32 { self.0 } }",
+        "a struct with a method",
+    ),
     ("imports", "use std::collections::BTreeSet;", "an import"),
-    ("traits", "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }", "a struct with a trait impl"),
-    ("derives", "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);", "a struct with derives"),
+    (
+        "traits",
+        "pub struct BenchType(pub u32); impl Default for BenchType { fn default() -> Self { BenchType(0) } }",
+        "a struct with a trait impl",
+    ),
+    (
+        "derives",
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)] pub struct BenchType(pub u32);",
+        "a struct with derives",
+    ),
     ("traitdefs", "pub trait BenchTrait { fn bench_method(&self) -> u32 { 0 } }", "a trait"),
 ];
 
@@ -56,7 +68,9 @@ fn main() {
         match arg.as_str() {
             "--root" => roots.push(args.next().expect("--root PATTERN")),
             "--open" => open = Some(args.next().expect("--open FILE")),
-            "--loads" => loads = args.next().and_then(|k| k.parse::<usize>().ok()).filter(|&k| k > 0).expect("--loads K (K > 0)"),
+            "--loads" => {
+                loads = args.next().and_then(|k| k.parse::<usize>().ok()).filter(|&k| k > 0).expect("--loads K (K > 0)")
+            }
             _ => positional.push(arg),
         }
     }
@@ -83,15 +97,10 @@ fn main() {
         (None, None) => (format!("fn {item_name}() -> u32 {{ 1 }}\n"), format!("a fn `{item_name}`")),
     };
     let items = mode == "items" || mode.starts_with("items=") || mode.starts_with("text=") || named.is_some();
-    let server = std::env::var_os("NOALLOC_LS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let exe = std::env::current_exe().expect("own path");
-            exe.parent()
-                .and_then(Path::parent)
-                .expect("target dir")
-                .join("noalloc-ls")
-        });
+    let server = std::env::var_os("NOALLOC_LS").map(PathBuf::from).unwrap_or_else(|| {
+        let exe = std::env::current_exe().expect("own path");
+        exe.parent().and_then(Path::parent).expect("target dir").join("noalloc-ls")
+    });
     // A fixture name under test-data/, or a workspace directory.
     let source = if Path::new(&fixture).is_dir() {
         PathBuf::from(&fixture)
@@ -143,10 +152,7 @@ fn main() {
     // The edit site: the first line of the first root's body.
     let lines: Vec<&str> = text.lines().collect();
     let root_line = lines.iter().position(|l| is_root_start(l)).expect("the edited root in the file");
-    let body_line = (root_line..lines.len())
-        .find(|&i| lines[i].trim_end().ends_with('{'))
-        .expect("a body")
-        + 1;
+    let body_line = (root_line..lines.len()).find(|&i| lines[i].trim_end().ends_with('{')).expect("a body") + 1;
     let alloc = "    let _bench: Vec<u64> = Vec::with_capacity(16);\n";
     let mut latencies = Vec::with_capacity(edits);
     let mut version = 1;
@@ -189,7 +195,8 @@ fn main() {
     edited.insert(body_line, alloc.to_owned());
     let edited = edited.concat();
     std::fs::write(&lib, &edited).expect("the edited file is written");
-    let (mut child, mut reopened_edited, edited_all, edited_first, _) = Session::open(&server, &root, &lib, &edited, &options);
+    let (mut child, mut reopened_edited, edited_all, edited_first, _) =
+        Session::open(&server, &root, &lib, &edited, &options);
     reopened_edited.shutdown(&mut child);
     std::fs::write(&lib, &text).expect("the file is written back");
 
@@ -205,8 +212,7 @@ fn main() {
         leave_out_proc_macro_dependencies: false,
         ..Default::default()
     };
-    let ws =
-        noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
+    let ws = noalloc_ls::engine::Workspace::load(&root, &options, &|_| {}).expect("the workspace loads");
     let crates = ra_ap_ide_db::base_db::all_crates(&ws.db);
     ra_ap_ide_db::prime_caches::parallel_prime_caches(&ws.db, &crates, 1, &|_| {});
     let db_only = rss_kib(std::process::id(), "VmRSS").saturating_sub(before_load);
@@ -229,9 +235,17 @@ fn main() {
     if loads > 1 {
         let spread = |mut times: Vec<Duration>| {
             times.sort();
-            format!("median {:.0} ms (from {:.0} to {:.0} ms)", ms(times[times.len() / 2]), ms(times[0]), ms(times[times.len() - 1]))
+            format!(
+                "median {:.0} ms (from {:.0} to {:.0} ms)",
+                ms(times[times.len() / 2]),
+                ms(times[0]),
+                ms(times[times.len() - 1])
+            )
         };
-        println!("over {loads} cold loads: load + first analysis + publish: {}", spread(cold_loads.iter().map(|&(all, _)| all).collect()));
+        println!(
+            "over {loads} cold loads: load + first analysis + publish: {}",
+            spread(cold_loads.iter().map(|&(all, _)| all).collect())
+        );
         let open_file: Vec<Duration> = cold_loads.iter().filter_map(|&(_, open_file)| open_file).collect();
         if open_file.len() == loads {
             println!("over {loads} cold loads: load + the open file's first diagnostics: {}", spread(open_file));
@@ -250,7 +264,10 @@ fn main() {
             None => println!("{what}load + the open file's first diagnostics: none published (no findings there)"),
         }
     }
-    println!("reopened after a root's body was edited on disk: load + first analysis + publish: {:.0} ms", ms(edited_all));
+    println!(
+        "reopened after a root's body was edited on disk: load + first analysis + publish: {:.0} ms",
+        ms(edited_all)
+    );
     println!(
         "edit -> diagnostics over {} edits: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms ({} publishes); server CPU {cpu_per_edit_ms:.1} ms per edit",
         latencies.len(),
@@ -320,9 +337,9 @@ impl Session {
             .stdout(Stdio::piped())
             .stderr(match std::env::var_os("NOALLOC_BENCH_STDERR") {
                 // Appended to: both sessions' logs.
-                Some(path) => Stdio::from(
-                    std::fs::OpenOptions::new().create(true).append(true).open(path).expect("stderr file"),
-                ),
+                Some(path) => {
+                    Stdio::from(std::fs::OpenOptions::new().create(true).append(true).open(path).expect("stderr file"))
+                }
                 None => Stdio::null(),
             })
             .spawn()
@@ -396,14 +413,9 @@ impl Session {
     }
 
     fn next(&mut self) -> Value {
-        let message = self
-            .incoming
-            .recv_timeout(Duration::from_secs(600))
-            .expect("the server answers");
+        let message = self.incoming.recv_timeout(Duration::from_secs(600)).expect("the server answers");
         match message["method"].as_str() {
-            Some("experimental/serverStatus") => {
-                self.quiescent = message["params"]["quiescent"] == true
-            }
+            Some("experimental/serverStatus") => self.quiescent = message["params"]["quiescent"] == true,
             Some("$/progress") if message["params"]["value"]["message"] == "analyzing the roots" => {
                 self.loaded.get_or_insert_with(Instant::now);
             }

@@ -15,7 +15,7 @@ mod report;
 mod sarif;
 mod short;
 
-pub use args::{CargoSelection, CheckArgs, CheckFlags, OutputFlags, check_options, run_check};
+pub use args::{check_options, run_check, CargoSelection, CheckArgs, CheckFlags, OutputFlags};
 pub use render::{render, render_report};
 pub use report::Report;
 
@@ -26,7 +26,7 @@ use std::time::Instant;
 use crate::adoption::baseline::{self, Baseline};
 use crate::adoption::exemptions_file::{self, ExemptionsList};
 use crate::adoption::settings::AdoptionFiles;
-use crate::adoption::{SourceLines, allowlist};
+use crate::adoption::{allowlist, SourceLines};
 use crate::cross_check::{self, CrossCheck};
 use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 use render::plural;
@@ -141,7 +141,11 @@ pub fn init_logging() {
 /// the exit status: 2 for a bad flag or value, 0 for help.
 pub fn clap_error(err: &clap::Error) -> i32 {
     let _ = err.print();
-    if err.use_stderr() { EXIT_COULD_NOT_RUN } else { EXIT_CLEAN }
+    if err.use_stderr() {
+        EXIT_COULD_NOT_RUN
+    } else {
+        EXIT_CLEAN
+    }
 }
 
 /// Runs the check and writes the output; returns the exit status.
@@ -218,7 +222,8 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             analysis.timings.cache_entries
         );
         for cost in &analysis.timings.costliest_roots {
-            let _ = writeln!(err, "timings: root {} took {} ms, reaching {} functions", cost.root, cost.ms, cost.functions);
+            let _ =
+                writeln!(err, "timings: root {} took {} ms, reaching {} functions", cost.root, cost.ms, cost.functions);
         }
     }
     if adoption.writes() {
@@ -248,7 +253,11 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
-    if report.findings.is_empty() && report.errors().is_empty() { EXIT_CLEAN } else { EXIT_FOUND }
+    if report.findings.is_empty() && report.errors().is_empty() {
+        EXIT_CLEAN
+    } else {
+        EXIT_FOUND
+    }
 }
 
 /// The analysis of the workspace: the stored one when nothing it reads changed
@@ -325,7 +334,12 @@ fn package_dirs(root: &Path, names: &[String]) -> Result<Vec<PackageDir>, String
                 let known: Vec<&str> = all.iter().map(|(name, _)| name.as_str()).collect();
                 format!("package `{name}` is not in the workspace (its packages: {})", known.join(", "))
             })?;
-            let nested = all.iter().map(|(_, other)| other).filter(|other| *other != dir && other.starts_with(dir)).cloned().collect();
+            let nested = all
+                .iter()
+                .map(|(_, other)| other)
+                .filter(|other| *other != dir && other.starts_with(dir))
+                .cloned()
+                .collect();
             Ok(PackageDir { dir: dir.clone(), nested })
         })
         .collect()
@@ -392,10 +406,16 @@ struct Adoption {
 impl Adoption {
     /// Reads the files the check compares against and puts the allowlist (built-in,
     /// then the file's lines) into `config`.
-    fn prepare(options: &AdoptionOptions, files: AdoptionFiles, mut config: CheckConfig) -> Result<(Adoption, CheckConfig), String> {
-        let needs = |flag: &str, file: &Option<std::path::PathBuf>, setting: &str| match file {
+    fn prepare(
+        options: &AdoptionOptions,
+        files: AdoptionFiles,
+        mut config: CheckConfig,
+    ) -> Result<(Adoption, CheckConfig), String> {
+        let needs = |flag: &str, file: &Option<std::path::PathBuf>, setting: &str| {
+            match file {
             Some(_) => Ok(()),
             None => Err(format!("{flag} needs {setting}: give `--{setting} FILE` or set `{setting} = \"FILE\"` in [workspace.metadata.noalloc]")),
+        }
         };
         if options.start_baseline {
             needs("--start", &files.baseline, "baseline")?;
@@ -465,8 +485,13 @@ impl Adoption {
         if let Some(recorded) = &self.baseline {
             let comparison = baseline::compare(recorded, &baseline_entries(root, &analysis.findings));
             report.baselined = Some(comparison.baselined());
-            report.findings =
-                analysis.findings.iter().zip(&comparison.listed).filter(|(_, listed)| !**listed).map(|(f, _)| f).collect();
+            report.findings = analysis
+                .findings
+                .iter()
+                .zip(&comparison.listed)
+                .filter(|(_, listed)| !**listed)
+                .map(|(f, _)| f)
+                .collect();
             report.disagreements.extend(comparison.stale);
         }
         if let Some(list) = &self.exemptions {
@@ -484,9 +509,9 @@ fn baseline_entries(root: &Path, findings: &[Finding]) -> Vec<baseline::Entry> {
 mod tests {
     use std::path::Path;
 
-    use super::*;
     use super::render::Paths;
     use super::short::render as render_short;
+    use super::*;
 
     /// Until the engine fills `unused_allow`, the checker's side of `--report` is
     /// checked here on an analysis made by hand.

@@ -11,7 +11,11 @@ use noalloc_ls::cli::{self, CheckArgs};
 noalloc_ls::install_allocator!();
 
 #[derive(Parser, Debug)]
-#[command(name = "noalloc-ls", version, about = "Finds every heap allocation reachable from `// noalloc:root` functions")]
+#[command(
+    name = "noalloc-ls",
+    version,
+    about = "Finds every heap allocation reachable from `// noalloc:root` functions"
+)]
 struct Args {
     /// Check the workspace once and exit: 0 clean, 1 findings, 2 could not run.
     #[arg(long)]

@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::io;
 
-use bounded::Doubling;
 use bounded::alloctest::assert_zero;
+use bounded::Doubling;
 use bounded::{Buf, Classes, Region};
 use proptest::prelude::*;
 

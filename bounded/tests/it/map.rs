@@ -5,9 +5,9 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use bounded::Doubling;
 use bounded::alloctest::assert_zero;
 use bounded::map::{LimitError, Map, Slot};
+use bounded::Doubling;
 use bounded::{Classes, Region};
 use proptest::prelude::*;
 
@@ -220,10 +220,7 @@ enum Op {
 
 fn ops() -> impl Strategy<Value = Vec<Op>> {
     proptest::collection::vec(
-        prop_oneof![
-            (0u8..48, any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)),
-            (0u8..48).prop_map(Op::Remove),
-        ],
+        prop_oneof![(0u8..48, any::<u16>()).prop_map(|(k, v)| Op::Insert(k, v)), (0u8..48).prop_map(Op::Remove),],
         0..if cfg!(miri) { 40 } else { 200 },
     )
 }

@@ -4,9 +4,9 @@
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use bounded::{Chunks, Classes, Doubling};
 use bounded::alloctest::assert_zero;
 use bounded::{Cancel, Pool, Region, Stats};
+use bounded::{Chunks, Classes, Doubling};
 
 #[test]
 fn lends_every_chunk_once_then_runs_dry() {
@@ -156,9 +156,13 @@ fn take_give_back_reserve_and_wait_allocate_nothing() {
 /// round to a class of 0 items.
 #[test]
 fn doubling_refuses_lengths_that_overflow() {
-    let made = std::panic::catch_unwind(|| Classes::<u8>::doubling(Doubling { smallest: 1 << 62, classes: 3, chunks: 0 }));
+    let made =
+        std::panic::catch_unwind(|| Classes::<u8>::doubling(Doubling { smallest: 1 << 62, classes: 3, chunks: 0 }));
     let message = made.err().and_then(|p| p.downcast_ref::<String>().cloned());
-    assert_eq!(message.as_deref(), Some("Classes::doubling: a chunk of 4611686018427387904 << 2 items overflows usize"));
+    assert_eq!(
+        message.as_deref(),
+        Some("Classes::doubling: a chunk of 4611686018427387904 << 2 items overflows usize")
+    );
     let made = Classes::<u8>::doubling(Doubling { smallest: 1 << 61, classes: 3, chunks: 0 });
     assert_eq!(made.max_len(), 1 << 63);
 }

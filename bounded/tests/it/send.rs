@@ -5,14 +5,17 @@
 use std::mem::MaybeUninit;
 use std::sync::LazyLock;
 
-use bounded::{Chunks, Doubling};
 use bounded::map::Slot;
 use bounded::{Buf, Classes, Map, Pool, Region, Slice, Vec};
+use bounded::{Chunks, Doubling};
 
-static BYTES: LazyLock<Classes<u8>> = LazyLock::new(|| Classes::doubling(Doubling { smallest: 64, classes: 4, chunks: 32 }));
+static BYTES: LazyLock<Classes<u8>> =
+    LazyLock::new(|| Classes::doubling(Doubling { smallest: 64, classes: 4, chunks: 32 }));
 static ITEMS: LazyLock<Pool<u64>> = LazyLock::new(|| Pool::new(Chunks { count: 64, len: 16 }));
-static RUNS: LazyLock<Classes<u32>> = LazyLock::new(|| Classes::doubling(Doubling { smallest: 8, classes: 4, chunks: 32 }));
-static SLOTS: LazyLock<Classes<Slot<u64, u64>>> = LazyLock::new(|| Classes::doubling(Doubling { smallest: 16, classes: 4, chunks: 32 }));
+static RUNS: LazyLock<Classes<u32>> =
+    LazyLock::new(|| Classes::doubling(Doubling { smallest: 8, classes: 4, chunks: 32 }));
+static SLOTS: LazyLock<Classes<Slot<u64, u64>>> =
+    LazyLock::new(|| Classes::doubling(Doubling { smallest: 16, classes: 4, chunks: 32 }));
 
 /// One request: fills every kind of container, yielding to the runtime between
 /// items so the task may resume on another thread, and returns a checksum.

@@ -3,15 +3,16 @@
 
 use std::cell::Cell;
 
-use bounded::{Chunks, Doubling};
 use bounded::alloctest::assert_zero;
+use bounded::{Chunks, Doubling};
 use bounded::{Classes, Region, Slice, Stats};
 
 use crate::Counted;
 
 #[test]
 fn moves_to_the_next_class_and_gives_the_old_chunk_back() {
-    let classes = Classes::<u16>::new(&[Chunks { count: 1, len: 8 }, Chunks { count: 1, len: 2 }, Chunks { count: 1, len: 4 }]);
+    let classes =
+        Classes::<u16>::new(&[Chunks { count: 1, len: 8 }, Chunks { count: 1, len: 2 }, Chunks { count: 1, len: 4 }]);
     let region = Region::new(1024);
     let mut slice = Slice::in_region(&classes, &region);
     assert_eq!((slice.capacity(), slice.items()), (0, &[][..]));

@@ -3,8 +3,8 @@
 use std::cell::Cell;
 use std::mem::MaybeUninit;
 
-use bounded::{Chunks, Doubling};
 use bounded::alloctest::assert_zero;
+use bounded::{Chunks, Doubling};
 use bounded::{Pool, Region, Vec, MAX_CHUNKS};
 
 use crate::{Counted, PanicsOnDrop};
@@ -291,7 +291,10 @@ fn array_vec_is_a_slice_that_never_allocates() {
     v.push(String::from("a"));
     v.push(String::from("b"));
     let refused = v.try_push(String::from("c")).unwrap_err();
-    assert_eq!((refused.item().as_str(), refused.to_string().as_str()), ("c", "no room for the item: the container is at its capacity"));
+    assert_eq!(
+        (refused.item().as_str(), refused.to_string().as_str()),
+        ("c", "no room for the item: the container is at its capacity")
+    );
     assert_eq!(refused.into_inner(), "c");
     let copy = v.clone();
     assert_eq!(copy, v);

@@ -107,7 +107,8 @@ mod zero {
     #[test]
     fn errors_allocate_nothing() {
         let mut place = order();
-        let (r, count) = allocations(|| json::from_slice_into(&mut place, br#"{"id":1,"customer":"x","lines":[{"sku":1}]}"#));
+        let (r, count) =
+            allocations(|| json::from_slice_into(&mut place, br#"{"id":1,"customer":"x","lines":[{"sku":1}]}"#));
         assert_eq!(count, 0);
         assert_eq!(r.unwrap_err().kind(), json::ErrorKind::InvalidType);
     }

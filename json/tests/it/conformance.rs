@@ -42,7 +42,11 @@ fn ours(input: &[u8]) -> (Result<(), json::Error>, Result<(), json::Error>) {
     let mut arena = vec![0u8; input.len()];
     let decoded = json::from_slice_serde::<serde_json::Value>(input, json::Arena::new(&mut arena));
     if let Ok(v) = &decoded {
-        assert_eq!(Some(v), serde_json::from_slice::<serde_json::Value>(input).ok().as_ref(), "value differs from serde_json's");
+        assert_eq!(
+            Some(v),
+            serde_json::from_slice::<serde_json::Value>(input).ok().as_ref(),
+            "value differs from serde_json's"
+        );
     }
     let decoded = decoded.map(drop);
     match (&decoded, &validated) {
@@ -57,7 +61,8 @@ fn ours(input: &[u8]) -> (Result<(), json::Error>, Result<(), json::Error>) {
 fn accepts_every_y_file() {
     let y = files("y_");
     assert!(y.len() > 90, "found {} y_ files", y.len());
-    let refused: Vec<String> = y.iter().filter_map(|(name, input)| ours(input).0.err().map(|e| format!("{name}: {e}"))).collect();
+    let refused: Vec<String> =
+        y.iter().filter_map(|(name, input)| ours(input).0.err().map(|e| format!("{name}: {e}"))).collect();
     assert_eq!(refused, Vec::<String>::new());
 }
 
@@ -87,7 +92,8 @@ fn i_files_are_treated_as_listed() {
             disagree.push(name.clone());
         }
         let theirs = if theirs_ok { "accepted" } else { "rejected" };
-        writeln!(list, "{name}\tdecode {}\tvalidate {}\tserde_json {theirs}", verdict(decoded), verdict(validated)).unwrap();
+        writeln!(list, "{name}\tdecode {}\tvalidate {}\tserde_json {theirs}", verdict(decoded), verdict(validated))
+            .unwrap();
     }
     if std::env::var_os("UPDATE_EXPECT").is_some() {
         std::fs::write(golden_path(), &list).unwrap();

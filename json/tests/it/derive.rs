@@ -149,8 +149,8 @@ fn strings_and_vecs_decode_into_their_capacity() {
 #[test]
 fn past_capacity_the_decode_is_full() {
     let mut post = Post { title: String::with_capacity(4), ..Post::default() };
-    let e = json::from_slice_into(&mut post, br#"{"title":"too long","tags":[],"scores":[],"parent":null}"#)
-        .unwrap_err();
+    let e =
+        json::from_slice_into(&mut post, br#"{"title":"too long","tags":[],"scores":[],"parent":null}"#).unwrap_err();
     assert_eq!((e.kind(), e.offset()), (ErrorKind::Full, 9));
 
     let mut post = Post { title: String::with_capacity(8), ..Post::default() };
@@ -160,10 +160,7 @@ fn past_capacity_the_decode_is_full() {
 
 #[test]
 fn vec_elements_reuse_their_own_memory() {
-    let mut post = Post {
-        tags: vec![String::with_capacity(8), String::with_capacity(8)],
-        ..Post::default()
-    };
+    let mut post = Post { tags: vec![String::with_capacity(8), String::with_capacity(8)], ..Post::default() };
     json::from_slice_into(&mut post, br#"{"title":"","tags":["rust","json"],"scores":[],"parent":null}"#).unwrap();
     assert_eq!(post.tags, ["rust", "json"]);
     json::from_slice_into(&mut post, br#"{"title":"","tags":["x"],"scores":[],"parent":null}"#).unwrap();
@@ -232,12 +229,8 @@ enum Event<'a> {
 
 #[test]
 fn enums_with_data_are_externally_tagged_like_serde() {
-    let events = [
-        Event::Started,
-        Event::Progress(42),
-        Event::Moved(-1, 2),
-        Event::Renamed { old: "a", new: "b", count: 3 },
-    ];
+    let events =
+        [Event::Started, Event::Progress(42), Event::Moved(-1, 2), Event::Renamed { old: "a", new: "b", count: 3 }];
     for e in &events {
         let ours = encode(e);
         assert_eq!(ours, serde_json::to_string(e).unwrap());
@@ -266,9 +259,14 @@ struct Speed {
 #[derive(WriteJson, ReadJson, serde::Serialize, serde::Deserialize, Debug, PartialEq)]
 #[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
 enum Command {
-    MoveTo { target_x: i32, target_y: i32 },
+    MoveTo {
+        target_x: i32,
+        target_y: i32,
+    },
     #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-    SetSpeed { meters_per_second: Speed },
+    SetSpeed {
+        meters_per_second: Speed,
+    },
     #[serde(skip_serializing)]
     Legacy,
     #[serde(skip_deserializing)]

@@ -87,7 +87,9 @@ proptest! {
 /// `typed_numbers` fuzz target: `0.2e101` read as infinity); tiny ones round to 0.
 #[test]
 fn f32_out_of_range_is_refused_like_serde_json() {
-    for input in ["0.2e101", "1e39", "-3.5e38", "3.4028235e38", "1e-50", "-1e-50", "340282356779733661637539395458142568448"] {
+    for input in
+        ["0.2e101", "1e39", "-3.5e38", "3.4028235e38", "1e-50", "-1e-50", "340282356779733661637539395458142568448"]
+    {
         let theirs = serde_json::from_str::<f32>(input).ok();
         assert_eq!(json::from_slice::<f32>(input.as_bytes()).ok(), theirs, "ReadJson on {input}");
         let bridged = json::from_slice_serde::<f32>(input.as_bytes(), json::Arena::empty()).ok();

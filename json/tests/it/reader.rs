@@ -214,7 +214,11 @@ fn errors_say_what_was_expected_where() {
         assert_eq!(e.expected(), Some(expected), "{}", String::from_utf8_lossy(input));
         let theirs = serde_json::from_slice::<serde_json::Value>(input).unwrap_err();
         assert_eq!(format!("line {} column {}", theirs.line(), theirs.column()), line_column, "serde_json's position");
-        assert!(e.display_in(input).to_string().ends_with(&format!("expected {expected}, at {line_column}")), "{}", e.display_in(input));
+        assert!(
+            e.display_in(input).to_string().ends_with(&format!("expected {expected}, at {line_column}")),
+            "{}",
+            e.display_in(input)
+        );
     }
     let e = json::Error::new(ErrorKind::Io(std::io::ErrorKind::BrokenPipe), 3);
     let source = std::error::Error::source(&e).expect("an I/O error has a source");

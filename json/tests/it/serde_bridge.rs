@@ -31,12 +31,7 @@ struct Scene {
 fn scene() -> Scene {
     Scene {
         name: "tab\there \u{1F600}".into(),
-        shapes: vec![
-            Shape::Unit,
-            Shape::Newtype(3),
-            Shape::Tuple(-1, "x".into()),
-            Shape::Struct { w: 0.1, h: None },
-        ],
+        shapes: vec![Shape::Unit, Shape::Newtype(3), Shape::Tuple(-1, "x".into()), Shape::Struct { w: 0.1, h: None }],
         by_id: [(1, "one".into()), (20, "twenty".into())].into_iter().collect(),
         flags: [(true, ())].into_iter().collect(),
         addr: std::net::Ipv4Addr::new(10, 0, 0, 1),
@@ -150,7 +145,8 @@ fn integer_keys_are_read_with_the_number_grammar() {
 fn entries_deserialize_in_place_reuse_their_memory() {
     use serde::Deserialize as _;
     let input = br#"{"7":"seven","11":"eleven"}"#;
-    let mut place: json::Entries<u32, String> = serde_json::from_slice(br#"{"1":"one......","2":"two......","3":"x"}"#).unwrap();
+    let mut place: json::Entries<u32, String> =
+        serde_json::from_slice(br#"{"1":"one......","2":"two......","3":"x"}"#).unwrap();
     let ((), count) = allocations(|| {
         let mut de = serde_json::Deserializer::from_slice(input);
         json::Entries::deserialize_in_place(&mut de, &mut place).unwrap();

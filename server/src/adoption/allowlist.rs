@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{FileError, read_kept_file};
+use super::{read_kept_file, FileError};
 use crate::engine::{AllowEntry, AllowSource};
 
 /// The kinds an allowlist line may give: those of `// noalloc:exempt <kind>:
@@ -108,7 +108,10 @@ growth: ring::Ring::push
             error("debug: a::b\nalloc::vec::Vec::push\n"),
             "allow.txt:2: unknown allowlist kind `alloc` (expected amortized, measured, debug, profiling or growth) in `alloc::vec::Vec::push`"
         );
-        assert_eq!(error("\n\namortized a::b"), "allow.txt:3: expected `kind: path::to::function`, found `amortized a::b`");
+        assert_eq!(
+            error("\n\namortized a::b"),
+            "allow.txt:3: expected `kind: path::to::function`, found `amortized a::b`"
+        );
         assert_eq!(error("measured:   "), "allow.txt:1: expected a function path after `measured:`, found `measured:`");
     }
 

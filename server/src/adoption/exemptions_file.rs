@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Disagreement, FileError, SourceLines, line_location, read_kept_file, relative};
+use super::{line_location, read_kept_file, relative, Disagreement, FileError, SourceLines};
 use crate::engine::summary_cache::write_atomically;
 use crate::engine::{ExemptionReport, Location};
 
@@ -49,8 +49,13 @@ impl Listed {
 fn listed(root: &Path, exemptions: &[ExemptionReport]) -> Vec<(Listed, Location)> {
     let mut lines = SourceLines::default();
     let mut in_order: Vec<&ExemptionReport> = exemptions.iter().collect();
-    in_order.sort_by(|a, b| (&a.location.file, a.covered_line, a.location.line).cmp(&(&b.location.file, b.covered_line, b.location.line)));
-    in_order.into_iter().map(|exemption| (Listed::of(root, exemption, &mut lines), exemption.location.clone())).collect()
+    in_order.sort_by(|a, b| {
+        (&a.location.file, a.covered_line, a.location.line).cmp(&(&b.location.file, b.covered_line, b.location.line))
+    });
+    in_order
+        .into_iter()
+        .map(|exemption| (Listed::of(root, exemption, &mut lines), exemption.location.clone()))
+        .collect()
 }
 
 /// The list file for `exemptions`.
@@ -135,13 +140,21 @@ pub fn compare(list: &ExemptionsList, root: &Path, exemptions: &[ExemptionReport
         let disagreement = match in_file.iter().position(|(l, _)| l.header == listed.header) {
             Some(at) => {
                 let (before, _) = in_file.remove(at);
-                let mut diff: Vec<String> =
-                    before.body.iter().filter(|line| !listed.body.contains(line)).map(|line| format!("- {line}")).collect();
-                diff.extend(listed.body.iter().filter(|line| !before.body.contains(line)).map(|line| format!("+ {line}")));
+                let mut diff: Vec<String> = before
+                    .body
+                    .iter()
+                    .filter(|line| !listed.body.contains(line))
+                    .map(|line| format!("- {line}"))
+                    .collect();
+                diff.extend(
+                    listed.body.iter().filter(|line| !before.body.contains(line)).map(|line| format!("+ {line}")),
+                );
                 Disagreement {
                     code: "exemptions-list-differs",
                     location,
-                    message: format!("this exemption differs from {shown}: review it, then run with `--write-exemptions`"),
+                    message: format!(
+                        "this exemption differs from {shown}: review it, then run with `--write-exemptions`"
+                    ),
                     diff: std::iter::once(format!("  {}", listed.header)).chain(diff).collect(),
                     function: None,
                 }

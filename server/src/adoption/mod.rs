@@ -75,15 +75,20 @@ pub struct SourceLines {
 impl SourceLines {
     /// Line `line` (1-based) of `file`, normalised; empty when it can't be read.
     pub fn key(&mut self, file: &Path, line: u32) -> String {
-        let lines = self.files.entry(file.to_owned()).or_insert_with(|| {
-            std::fs::read_to_string(file).unwrap_or_default().lines().map(normalise_line).collect()
-        });
+        let lines = self
+            .files
+            .entry(file.to_owned())
+            .or_insert_with(|| std::fs::read_to_string(file).unwrap_or_default().lines().map(normalise_line).collect());
         lines.get((line as usize).wrapping_sub(1)).cloned().unwrap_or_default()
     }
 }
 
 fn normalise_line(line: &str) -> String {
-    let code = ["// noalloc:", "//noalloc:"].iter().filter_map(|marker| line.find(marker)).min().map_or(line, |at| &line[..at]);
+    let code = ["// noalloc:", "//noalloc:"]
+        .iter()
+        .filter_map(|marker| line.find(marker))
+        .min()
+        .map_or(line, |at| &line[..at]);
     code.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -25,12 +25,17 @@ impl AdoptionFiles {
             let Some(table) = manifest.get(section).and_then(|s| s.get("metadata")?.get("noalloc")?.as_table()) else {
                 continue;
             };
-            for (key, slot) in [("allow", &mut self.allow), ("baseline", &mut self.baseline), ("exemptions", &mut self.exemptions)] {
+            for (key, slot) in
+                [("allow", &mut self.allow), ("baseline", &mut self.baseline), ("exemptions", &mut self.exemptions)]
+            {
                 match table.get(key) {
                     Some(toml::Value::String(file)) if slot.is_none() => *slot = Some(workspace_root.join(file)),
                     None | Some(toml::Value::String(_)) => {}
                     Some(_) => {
-                        return Err(format!("{}: {section}.metadata.noalloc.{key} must be a file path (a string)", path.display()));
+                        return Err(format!(
+                            "{}: {section}.metadata.noalloc.{key} must be a file path (a string)",
+                            path.display()
+                        ));
                     }
                 }
             }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::adoption::settings::AdoptionFiles;
 use crate::engine::load::Features;
-use crate::engine::std_source::{Tool, find_tool};
+use crate::engine::std_source::{find_tool, Tool};
 use crate::engine::{CheckConfig, LoadOptions};
 
 use super::{AdoptionOptions, CheckOptions, MessageFormat, RenderOptions, Verbosity};
@@ -69,9 +69,8 @@ impl CargoSelection {
             if manifest.file_name().is_none_or(|name| name != "Cargo.toml") || !manifest.is_file() {
                 return Err(format!("the manifest-path must be a path to a Cargo.toml file: {}", manifest.display()));
             }
-            return Ok(locate_workspace(manifest.parent().unwrap_or(Path::new("."))).unwrap_or_else(|_| {
-                manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-            }));
+            return Ok(locate_workspace(manifest.parent().unwrap_or(Path::new(".")))
+                .unwrap_or_else(|_| manifest.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)));
         }
         match path {
             Some(path) => Ok(path.to_path_buf()),
@@ -184,7 +183,12 @@ pub struct CheckArgs {
 }
 
 /// The options of one check of the workspace at `path`.
-pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputFlags, flags: &CheckFlags) -> CheckOptions {
+pub fn check_options(
+    path: PathBuf,
+    selection: &CargoSelection,
+    output: &OutputFlags,
+    flags: &CheckFlags,
+) -> CheckOptions {
     let color = match output.color {
         clap::ColorChoice::Always => true,
         clap::ColorChoice::Never => false,
@@ -243,7 +247,9 @@ pub fn check_options(path: PathBuf, selection: &CargoSelection, output: &OutputF
 pub fn run_check(path: Option<&Path>, args: &CheckArgs) -> i32 {
     crate::engine::note_panic_locations();
     let checked = std::thread::scope(|scope| {
-        crate::engine::analysis_thread("noalloc-check").spawn_scoped(scope, || run_check_here(path, args)).map(|thread| thread.join())
+        crate::engine::analysis_thread("noalloc-check")
+            .spawn_scoped(scope, || run_check_here(path, args))
+            .map(|thread| thread.join())
     });
     match checked {
         Ok(Ok(code)) => code,

@@ -85,10 +85,8 @@ mod tests {
 
     #[test]
     fn every_code_the_tool_reports_is_explained() {
-        let engine_codes = FindingKind::ALL
-            .map(FindingKind::code)
-            .into_iter()
-            .chain(ErrorKind::ALL.map(ErrorKind::code));
+        let engine_codes =
+            FindingKind::ALL.map(FindingKind::code).into_iter().chain(ErrorKind::ALL.map(ErrorKind::code));
         for code in engine_codes.chain(["stale-baseline-entry", "exemptions-list-differs"]) {
             assert!(explanation(code).is_some(), "{code} has no explanation");
         }

@@ -3,9 +3,9 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 
-use super::RenderOptions;
-use super::render::{Paths, cross_check_text, help, plural, unused_allow_text};
+use super::render::{cross_check_text, help, plural, unused_allow_text, Paths};
 use super::report::Report;
+use super::RenderOptions;
 use crate::engine::{Finding, FindingKind, Location};
 
 /// rustc-style text: each error and finding with its source line underlined, then
@@ -18,7 +18,8 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
     for error in &errors {
         let source = std::fs::read_to_string(&error.location.file).unwrap_or_default();
         let origin = paths.show(&error.location.file);
-        let message = Level::Error.title(error.message).snippet(snippet(&source, &origin, error.location, Level::Error, ""));
+        let message =
+            Level::Error.title(error.message).snippet(snippet(&source, &origin, error.location, Level::Error, ""));
         out.push_str(&renderer.render(message).to_string());
         out.push('\n');
         for line in error.diff {
@@ -30,11 +31,17 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
         let source = std::fs::read_to_string(&finding.location.file).unwrap_or_default();
         let origin = paths.show(&finding.location.file);
         let title = match finding.kind {
-            FindingKind::MayGrow => format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; ")),
+            FindingKind::MayGrow => {
+                format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; "))
+            }
             _ => format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; ")),
         };
         let label = finding.reasons.first().map(String::as_str).unwrap_or("");
-        let roots_note = format!("reached from root{} {}", if finding.roots.len() == 1 { "" } else { "s" }, finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "));
+        let roots_note = format!(
+            "reached from root{} {}",
+            if finding.roots.len() == 1 { "" } else { "s" },
+            finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+        );
         let chain_note = chain_text(paths, finding);
         let first_note = finding.allocates_in.as_ref().map(|first| format!("first allocates in {first}"));
         let mut message = Level::Error
@@ -95,17 +102,22 @@ fn chain_text(paths: &Paths<'_>, finding: &Finding) -> String {
         .chain
         .windows(2)
         .map(|pair| match &pair[0].location {
-            Some(loc) => format!("{} calls {} at {}:{}", pair[0].function, pair[1].function, paths.show(&loc.file), loc.line),
+            Some(loc) => {
+                format!("{} calls {} at {}:{}", pair[0].function, pair[1].function, paths.show(&loc.file), loc.line)
+            }
             None => format!("{} calls {}", pair[0].function, pair[1].function),
         })
         .collect();
-    if steps.is_empty() { String::new() } else { format!("because {}", steps.join(" > ")) }
+    if steps.is_empty() {
+        String::new()
+    } else {
+        format!("because {}", steps.join(" > "))
+    }
 }
 
 /// The source line(s) of `location`, underlined.
 fn snippet<'a>(source: &'a str, origin: &'a str, location: &Location, level: Level, label: &'a str) -> Snippet<'a> {
-    let line_starts: Vec<usize> =
-        std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
+    let line_starts: Vec<usize> = std::iter::once(0).chain(source.match_indices('\n').map(|(i, _)| i + 1)).collect();
     let first_line = location.line.saturating_sub(1) as usize;
     let last_line = (location.end_line.max(location.line).saturating_sub(1) as usize).min(first_line + 3);
     let start = line_starts.get(first_line).copied().unwrap_or(0);

@@ -91,7 +91,8 @@ fn cross_check_json(paths: &Paths<'_>, root: &cross_check::RootComparison) -> se
         chain
             .iter()
             .map(|step| {
-                let at: Vec<_> = step.called_at.iter().map(|(file, line)| json!({"file": paths.show(file), "line": line})).collect();
+                let at: Vec<_> =
+                    step.called_at.iter().map(|(file, line)| json!({"file": paths.show(file), "line": line})).collect();
                 json!({"function": step.function, "by_pointer": step.through_pointer, "called_at": at})
             })
             .collect()
@@ -101,7 +102,8 @@ fn cross_check_json(paths: &Paths<'_>, root: &cross_check::RootComparison) -> se
             value["outcome"] = json!(if *allocates { "agree-allocates" } else { "agree-clean" });
         }
         Outcome::CompiledAllocates { chain, explained_by } => {
-            value["outcome"] = json!(if explained_by.is_some() { "compiled-allocates-allowed" } else { "compiled-allocates" });
+            value["outcome"] =
+                json!(if explained_by.is_some() { "compiled-allocates-allowed" } else { "compiled-allocates" });
             value["chain"] = json!(chain_json(chain));
             if let Some(allowance) = explained_by {
                 value["allowed_by"] = json!(allowance.describe(|file| paths.show(file)));

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::report::{Report, compiled_chain_text};
-use super::{MessageFormat, RenderOptions, human, json, sarif, short};
+use super::report::{compiled_chain_text, Report};
+use super::{human, json, sarif, short, MessageFormat, RenderOptions};
 use crate::cross_check::Outcome;
 use crate::engine::{AllowSource, Analysis, FindingKind, Workspace};
 
@@ -56,7 +56,12 @@ pub(super) fn unused_allow_text(paths: &Paths<'_>, report: &Report<'_>) -> Strin
     let mut out = String::new();
     for entry in &report.unused_allow {
         if let AllowSource::File { file, line } = &entry.source {
-            out.push_str(&format!("{}:{line}: allowlist line no check used: {}: {}\n", paths.show(file), entry.kind, entry.path));
+            out.push_str(&format!(
+                "{}:{line}: allowlist line no check used: {}: {}\n",
+                paths.show(file),
+                entry.kind,
+                entry.path
+            ));
         }
     }
     out
@@ -75,7 +80,10 @@ pub(super) fn cross_check_text(paths: &Paths<'_>, report: &Report<'_>) -> String
             Outcome::CompiledAllocates { chain, explained_by: Some(allowance) } => {
                 explained += 1;
                 let allowance = allowance.describe(|file| paths.show(file));
-                out.push_str(&format!("{at}: compiled code allocates, allowed by {allowance}: {}\n", compiled_chain_text(chain)));
+                out.push_str(&format!(
+                    "{at}: compiled code allocates, allowed by {allowance}: {}\n",
+                    compiled_chain_text(chain)
+                ));
             }
             Outcome::CompiledAllocates { explained_by: None, .. } => failed += 1,
             Outcome::EngineOnly => {
@@ -100,5 +108,9 @@ pub(super) fn cross_check_text(paths: &Paths<'_>, report: &Report<'_>) -> String
 }
 
 pub(super) fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }

@@ -93,7 +93,9 @@ pub(super) struct ErrorLine<'a> {
 pub(super) fn compiled_chain_text(chain: &[cross_check::CompiledStep]) -> String {
     let steps: Vec<String> = chain
         .iter()
-        .map(|step| if step.through_pointer { format!("(by pointer) {}", step.function) } else { step.function.clone() })
+        .map(
+            |step| if step.through_pointer { format!("(by pointer) {}", step.function) } else { step.function.clone() },
+        )
         .collect();
     steps.join(" > ")
 }

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::{json, Value};
 
 use super::explain;
-use super::render::{Paths, help};
+use super::render::{help, Paths};
 use super::report::{ErrorLine, Report};
 use crate::engine::{Finding, FindingKind, Location};
 use crate::uri::file_uri;
@@ -20,12 +20,11 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>) -> String {
     let codes = explain::codes();
     let rule_index = |code: &str| codes.iter().position(|(known, _)| *known == code);
     let rules: Vec<Value> = codes.iter().map(|(code, text)| rule(code, text)).collect();
-    let mut results: Vec<Value> = report
-        .errors()
-        .iter()
-        .map(|error| error_result(paths, error, rule_index(error.code)))
-        .collect();
-    results.extend(report.findings.iter().map(|finding| finding_result(paths, report, finding, rule_index(finding.kind.code()))));
+    let mut results: Vec<Value> =
+        report.errors().iter().map(|error| error_result(paths, error, rule_index(error.code))).collect();
+    results.extend(
+        report.findings.iter().map(|finding| finding_result(paths, report, finding, rule_index(finding.kind.code()))),
+    );
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -64,7 +63,9 @@ fn rule(code: &str, text: &str) -> Value {
 
 fn finding_result(paths: &Paths<'_>, report: &Report<'_>, finding: &Finding, rule_index: Option<usize>) -> Value {
     let title = match finding.kind {
-        FindingKind::MayGrow => format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; ")),
+        FindingKind::MayGrow => {
+            format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; "))
+        }
         _ => format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; ")),
     };
     let roots: Vec<Value> = finding

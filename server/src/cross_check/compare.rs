@@ -4,7 +4,7 @@
 //! or not), and where the engine flags a root whose compiled code is clean. Plain
 //! data in and out; `cli` prints it.
 
-use crate::engine::{AllowEntry, Analysis, Location, wildcard_match};
+use crate::engine::{wildcard_match, AllowEntry, Analysis, Location};
 
 use super::reach::{CompiledReach, CompiledStep};
 
@@ -101,7 +101,12 @@ pub fn compare(analysis: &Analysis, compiled: &[Compiled], allow: &[AllowEntry])
                     (outcome, reach.unmatched_pointer_calls.clone())
                 }
             };
-            RootComparison { root: root.function.clone(), location: root.location.clone(), outcome, unmatched_pointer_calls }
+            RootComparison {
+                root: root.function.clone(),
+                location: root.location.clone(),
+                outcome,
+                unmatched_pointer_calls,
+            }
         })
         .collect()
 }
@@ -137,15 +142,28 @@ fn rule_on_chain(root: &crate::engine::RootReport, chain: &[CompiledStep]) -> Op
     root.allowed
         .iter()
         .find(|allowed| {
-            chain.iter().flat_map(|step| &step.called_at).any(|(file, line)| *line == allowed.location.line && *file == allowed.location.file)
+            chain
+                .iter()
+                .flat_map(|step| &step.called_at)
+                .any(|(file, line)| *line == allowed.location.line && *file == allowed.location.file)
         })
-        .map(|allowed| Allowance::Rule { kind: allowed.kind, location: allowed.location.clone(), callee: allowed.callee.clone() })
+        .map(|allowed| Allowance::Rule {
+            kind: allowed.kind,
+            location: allowed.location.clone(),
+            callee: allowed.callee.clone(),
+        })
 }
 
 /// The function a lets-through line names: `calls X` or `calls X, which allocates`.
 fn called_function(item: &str) -> Option<&str> {
     let rest = item.strip_prefix("calls ")?;
-    Some(rest.split(", ").next().unwrap_or(rest).trim_start_matches("the allocator ").trim_start_matches("foreign function "))
+    Some(
+        rest.split(", ")
+            .next()
+            .unwrap_or(rest)
+            .trim_start_matches("the allocator ")
+            .trim_start_matches("foreign function "),
+    )
 }
 
 /// Whether a demangled compiled name and an engine path name the same function,
@@ -183,9 +201,15 @@ mod tests {
     fn generic_arguments_do_not_stop_a_name_from_matching() {
         assert_eq!(without_generics("alloc::vec::Vec<u8>::push"), "alloc::vec::Vec::push");
         assert_eq!(without_generics("alloc::vec::Vec::<u8>::push"), "alloc::vec::Vec::push");
-        assert_eq!(without_generics("<u32 as alloc::string::ToString>::to_string"), "<u32 as alloc::string::ToString>::to_string");
+        assert_eq!(
+            without_generics("<u32 as alloc::string::ToString>::to_string"),
+            "<u32 as alloc::string::ToString>::to_string"
+        );
         assert!(same_function("specifics::exemptions::log_line", "specifics::exemptions::log_line"));
-        assert_eq!(called_function("calls specifics::exemptions::log_line, which allocates"), Some("specifics::exemptions::log_line"));
+        assert_eq!(
+            called_function("calls specifics::exemptions::log_line, which allocates"),
+            Some("specifics::exemptions::log_line")
+        );
         assert!(wildcard_match("app::*::trace", "app::log::trace"));
         assert!(!wildcard_match("app::*::trace", "app::log::debug"));
     }

@@ -47,7 +47,8 @@ struct LibraryCrate {
 /// own freshness check).
 pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String> {
     let metadata = cargo_metadata(workspace_root)?;
-    let target_dir = metadata["target_directory"].as_str().map(PathBuf::from).ok_or("cargo metadata: no target_directory")?;
+    let target_dir =
+        metadata["target_directory"].as_str().map(PathBuf::from).ok_or("cargo metadata: no target_directory")?;
     let libraries = library_crates(&metadata);
     let mut skipped = BTreeMap::new();
     let mut candidates = Vec::new();
@@ -55,7 +56,10 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
         // `<krate::T as Trait>::m` names its crate after the `<`.
         let krate = root.trim_start_matches('<').split("::").next().unwrap_or("");
         if !libraries.iter().any(|lib| lib.crate_name == krate) {
-            skipped.insert(index, format!("`{krate}` is not a library crate of the workspace: the harness cannot link it"));
+            skipped.insert(
+                index,
+                format!("`{krate}` is not a library crate of the workspace: the harness cannot link it"),
+            );
         } else if root.contains('{') || !root.contains("::") {
             skipped.insert(index, "not a path the harness can name".to_owned());
         } else {
@@ -93,7 +97,10 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
                 let ir = find_ir(&dir)?;
                 let refused: BTreeMap<&str, &str> =
                     skipped.iter().map(|(&index, reason)| (roots[index].as_str(), reason.as_str())).collect();
-                write_if_changed(&refused_file, &serde_json::json!({"sources": fingerprint, "refused": refused}).to_string())?;
+                write_if_changed(
+                    &refused_file,
+                    &serde_json::json!({"sources": fingerprint, "refused": refused}).to_string(),
+                )?;
                 return Ok(Harness { dir, ir, kept: candidates, skipped, _lock: build_lock });
             }
             Err(refused) => refused,
@@ -113,7 +120,10 @@ pub fn build(workspace_root: &Path, roots: &[String]) -> Result<Harness, String>
         }
         candidates = kept;
     }
-    Err(format!("the cross-check harness at {} still fails to build after dropping the roots the compiler refused", dir.display()))
+    Err(format!(
+        "the cross-check harness at {} still fails to build after dropping the roots the compiler refused",
+        dir.display()
+    ))
 }
 
 /// A hash of the roots and of the size and modification time of every `.rs` and
@@ -173,7 +183,9 @@ fn library_crates(metadata: &Value) -> Vec<LibraryCrate> {
     let mut libraries = Vec::new();
     for package in metadata["packages"].as_array().into_iter().flatten() {
         let is_lib = |target: &&Value| {
-            target["kind"].as_array().is_some_and(|kinds| kinds.iter().any(|k| matches!(k.as_str(), Some("lib" | "rlib"))))
+            target["kind"]
+                .as_array()
+                .is_some_and(|kinds| kinds.iter().any(|k| matches!(k.as_str(), Some("lib" | "rlib"))))
         };
         let Some(target) = package["targets"].as_array().into_iter().flatten().find(is_lib) else { continue };
         let (Some(name), Some(package_name), Some(manifest)) =
@@ -215,7 +227,9 @@ fn manifest(libraries: &[LibraryCrate]) -> String {
     }
     // The whole program, optimised, in one module, with line tables: a compiled
     // call is matched to the source line it comes from, through inlining.
-    text.push_str("\n[profile.release]\nlto = \"fat\"\ncodegen-units = 1\ndebug = \"line-tables-only\"\nincremental = false\n");
+    text.push_str(
+        "\n[profile.release]\nlto = \"fat\"\ncodegen-units = 1\ndebug = \"line-tables-only\"\nincremental = false\n",
+    );
     text
 }
 
@@ -305,5 +319,7 @@ fn find_ir(dir: &Path) -> Result<PathBuf, String> {
             name.starts_with(&prefix) && name.ends_with(".ll")
         })
         .max_by_key(|entry| entry.metadata().and_then(|m| m.modified()).ok());
-    newest.map(|entry| entry.path()).ok_or_else(|| format!("the harness build wrote no LLVM IR under {}", deps.display()))
+    newest
+        .map(|entry| entry.path())
+        .ok_or_else(|| format!("the harness build wrote no LLVM IR under {}", deps.display()))
 }

@@ -83,10 +83,18 @@ pub struct Module {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DebugNode {
     /// A source position; `inlined_at` is the position of the call it was inlined into.
-    Location { line: u32, scope: u32, inlined_at: Option<u32> },
+    Location {
+        line: u32,
+        scope: u32,
+        inlined_at: Option<u32>,
+    },
     /// A function or lexical block: the file it is in.
-    Scope { file: u32 },
-    File { path: std::path::PathBuf },
+    Scope {
+        file: u32,
+    },
+    File {
+        path: std::path::PathBuf,
+    },
 }
 
 /// The key of a call by pointer of type `signature` in `Block::call_sites`.
@@ -269,8 +277,11 @@ fn read_instruction(line: &str, block: &mut Block) {
                 }
             } else if let Some(close) = matching_close(line, name_end) {
                 let ret = last_type(&line[keyword_end..start]);
-                let params: Vec<String> =
-                    split_top_level(&line[name_end + 1..close]).into_iter().filter(|p| !p.is_empty()).map(leading_type).collect();
+                let params: Vec<String> = split_top_level(&line[name_end + 1..close])
+                    .into_iter()
+                    .filter(|p| !p.is_empty())
+                    .map(leading_type)
+                    .collect();
                 let signature = format!("{ret} ({})", params.join(", "));
                 if let Some(location) = debug_location(line) {
                     let key = pointer_call_key(&signature);
@@ -313,7 +324,9 @@ fn read_debug(line: &str, debug: &mut HashMap<u32, DebugNode>) {
         let Some(file) = reference_field(body, "file") else { return };
         DebugNode::Scope { file }
     } else if body.starts_with("!DIFile(") {
-        let (Some(name), Some(directory)) = (string_field(body, "filename"), string_field(body, "directory")) else { return };
+        let (Some(name), Some(directory)) = (string_field(body, "filename"), string_field(body, "directory")) else {
+            return;
+        };
         DebugNode::File { path: std::path::Path::new(directory).join(name) }
     } else {
         return;
@@ -609,7 +622,8 @@ attributes #2 = { cold noinline noreturn nonlazybind uwtable }
         assert_eq!(module.globals["vtable"], ["drop", "write$str"]);
         assert_eq!(module.resolve("merged"), "write$str");
         assert_eq!(start.call_sites, [(pointer_call_key("i1 (ptr, ptr, i64)"), 12), ("panic_cold".to_owned(), 14)]);
-        let lines: Vec<_> = module.source_lines(12).into_iter().map(|(file, line)| (file.display().to_string(), line)).collect();
+        let lines: Vec<_> =
+            module.source_lines(12).into_iter().map(|(file, line)| (file.display().to_string(), line)).collect();
         assert_eq!(lines, [("/ws/src/lib.rs".to_owned(), 5), ("/ws/src/lib.rs".to_owned(), 17)]);
     }
 }

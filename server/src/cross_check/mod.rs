@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use crate::engine::{AllowEntry, Analysis};
 
-pub use compare::{Allowance, Compiled, Outcome, RootComparison, compare};
+pub use compare::{compare, Allowance, Compiled, Outcome, RootComparison};
 pub use reach::{CompiledReach, CompiledStep};
 
 /// The cross-check of one workspace.
@@ -74,7 +74,9 @@ pub fn run(workspace_root: &Path, analysis: &Analysis, allow: &[AllowEntry]) -> 
     let mut compiled: Vec<Compiled> = root_paths
         .iter()
         .enumerate()
-        .map(|(index, _)| Compiled::Skipped(built.skipped.get(&index).cloned().unwrap_or_else(|| "not built".to_owned())))
+        .map(|(index, _)| {
+            Compiled::Skipped(built.skipped.get(&index).cloned().unwrap_or_else(|| "not built".to_owned()))
+        })
         .collect();
     for (&index, symbol) in built.kept.iter().zip(&table) {
         compiled[index] = Compiled::Reached(program.reach(symbol));
@@ -96,7 +98,11 @@ pub fn enabled_in_manifest(workspace_root: &Path) -> Result<bool, String> {
     let manifest: toml::Table = text.parse().map_err(|err| format!("{}: {err}", path.display()))?;
     let mut enabled = false;
     for section in ["workspace", "package"] {
-        let setting = manifest.get(section).and_then(|s| s.get("metadata")).and_then(|m| m.get("noalloc")).and_then(|n| n.get("cross-check"));
+        let setting = manifest
+            .get(section)
+            .and_then(|s| s.get("metadata"))
+            .and_then(|m| m.get("noalloc"))
+            .and_then(|n| n.get("cross-check"));
         match setting {
             None => {}
             Some(toml::Value::Boolean(on)) => enabled |= on,
@@ -119,6 +125,8 @@ mod tests {
         std::fs::write(&manifest, "[workspace]\n[workspace.metadata.noalloc]\nroots = []\n").unwrap();
         assert_eq!(enabled_in_manifest(dir.path()), Ok(false));
         std::fs::write(&manifest, "[workspace.metadata.noalloc]\ncross-check = \"yes\"\n").unwrap();
-        assert!(enabled_in_manifest(dir.path()).unwrap_err().ends_with("metadata.noalloc.cross-check must be true or false"));
+        assert!(enabled_in_manifest(dir.path())
+            .unwrap_err()
+            .ends_with("metadata.noalloc.cross-check must be true or false"));
     }
 }

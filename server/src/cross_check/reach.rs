@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use std::path::PathBuf;
 
-use super::ir::{BlockEnd, Module, Reference, Signature, pointer_call_key};
+use super::ir::{pointer_call_key, BlockEnd, Module, Reference, Signature};
 
 /// The allocator's entry points, by the last segment of their demangled name
 /// (`__rustc::__rust_alloc`) or as C symbols.
@@ -22,8 +22,17 @@ const RUST_ALLOCATOR: &[&str] = &[
     "__rg_alloc_zeroed",
     "__rg_realloc",
 ];
-const C_ALLOCATOR: &[&str] =
-    &["malloc", "calloc", "realloc", "reallocarray", "posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc"];
+const C_ALLOCATOR: &[&str] = &[
+    "malloc",
+    "calloc",
+    "realloc",
+    "reallocarray",
+    "posix_memalign",
+    "aligned_alloc",
+    "memalign",
+    "valloc",
+    "pvalloc",
+];
 
 /// Where a path ends in a panic, an abort or an exit, as the engine allows: calls
 /// into these (by demangled prefix) are not followed.
@@ -102,9 +111,19 @@ struct Parent {
 
 impl CompiledProgram {
     pub fn new(module: Module) -> CompiledProgram {
-        let names = module.functions.keys().chain(module.globals.keys()).map(|symbol| (symbol.clone(), demangle(symbol))).collect();
+        let names = module
+            .functions
+            .keys()
+            .chain(module.globals.keys())
+            .map(|symbol| (symbol.clone(), demangle(symbol)))
+            .collect();
         let mut program = CompiledProgram { module, names, live: HashMap::new() };
-        program.live = program.module.functions.values().map(|function| (function.symbol.clone(), program.live_part(function))).collect();
+        program.live = program
+            .module
+            .functions
+            .values()
+            .map(|function| (function.symbol.clone(), program.live_part(function)))
+            .collect();
         program
     }
 
@@ -115,7 +134,9 @@ impl CompiledProgram {
             .iter()
             .map(|block| match block.ends {
                 BlockEnd::Resume => true,
-                BlockEnd::Unreachable => block.last_call.as_deref().is_none_or(|callee| self.is_cut(self.module.resolve(callee))),
+                BlockEnd::Unreachable => {
+                    block.last_call.as_deref().is_none_or(|callee| self.is_cut(self.module.resolve(callee)))
+                }
                 BlockEnd::Other => false,
             })
             .collect();
@@ -183,12 +204,13 @@ impl CompiledProgram {
         let mut found: Option<String> = None;
         parents.insert(root.clone(), Parent { from: None, through_pointer: false });
         queue.push_back(root);
-        let enqueue = |symbol: String, parent: Parent, parents: &mut HashMap<String, Parent>, queue: &mut VecDeque<String>| {
-            if !parents.contains_key(&symbol) && !self.is_cut(&symbol) {
-                parents.insert(symbol.clone(), parent);
-                queue.push_back(symbol);
-            }
-        };
+        let enqueue =
+            |symbol: String, parent: Parent, parents: &mut HashMap<String, Parent>, queue: &mut VecDeque<String>| {
+                if !parents.contains_key(&symbol) && !self.is_cut(&symbol) {
+                    parents.insert(symbol.clone(), parent);
+                    queue.push_back(symbol);
+                }
+            };
         while let Some(symbol) = queue.pop_front() {
             if self.is_allocator(&symbol) {
                 found.get_or_insert(symbol);
@@ -197,7 +219,12 @@ impl CompiledProgram {
             let Some(function) = self.live.get(&symbol) else { continue };
             for callee in &function.calls {
                 let callee = module.resolve(callee).to_owned();
-                enqueue(callee, Parent { from: Some(symbol.clone()), through_pointer: false }, &mut parents, &mut queue);
+                enqueue(
+                    callee,
+                    Parent { from: Some(symbol.clone()), through_pointer: false },
+                    &mut parents,
+                    &mut queue,
+                );
             }
             for signature in &function.indirect_calls {
                 if pointer_calls.contains_key(signature) {
@@ -205,7 +232,12 @@ impl CompiledProgram {
                 }
                 pointer_calls.insert(signature.clone(), symbol.clone());
                 for target in taken.remove(signature).unwrap_or_default() {
-                    enqueue(target, Parent { from: Some(symbol.clone()), through_pointer: true }, &mut parents, &mut queue);
+                    enqueue(
+                        target,
+                        Parent { from: Some(symbol.clone()), through_pointer: true },
+                        &mut parents,
+                        &mut queue,
+                    );
                 }
             }
             // Addresses taken by this function, directly or through constants.

@@ -14,44 +14,31 @@ use std::time::{Duration, Instant};
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup};
 use hir_ty::next_solver::{GenericArgs, SolverDefId};
-use ra_ap_ide_db::{RootDatabase, line_index::LineIndex};
+use ra_ap_ide_db::{line_index::LineIndex, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
-use crate::engine::{
-    AllowanceKind,
-    AllowedCall,
-    Analysis,
-    CheckConfig,
-    ErrorFinding,
-    ErrorKind,
-    ExemptionReport,
-    Finding,
-    FindingKind,
-    Location,
-    PanicReport,
-    RootCost,
-    RootReport,
-    GROWTH_KIND,
-    Workspace,
-    panics::{CaughtPanic, Unwound},
-};
 use crate::engine::proof::{
-    judge::{self, GrowthRules, Judged, NORMAL, ON_ERROR, ONCE, Verdict},
     incremental::AllowMatch,
+    judge::{self, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
     reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
     resolve,
     summary::Summaries,
     walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
-use crate::engine::source::{
-    naming,
-    roots::{self, ExemptLines, wildcard_match},
-};
 use crate::engine::reuse::{
     root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
     summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
+};
+use crate::engine::source::{
+    naming,
+    roots::{self, wildcard_match, ExemptLines},
+};
+use crate::engine::{
+    panics::{CaughtPanic, Unwound},
+    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind,
+    Location, PanicReport, RootCost, RootReport, Workspace, GROWTH_KIND,
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched
@@ -78,10 +65,13 @@ fn strip_generic_calls(reach: &mut Reach<'_>) -> bool {
         }
         let closure = reach.closure[v];
         // As `Reach::reported` goes: not below an allowance or an error returned.
-        let followed = |resolved: &&mut ResolvedEdge<'_>| !resolved.allowed() && (closure || !resolved.edge.context.error_return);
+        let followed =
+            |resolved: &&mut ResolvedEdge<'_>| !resolved.allowed() && (closure || !resolved.edge.context.error_return);
         for resolved in reach.edges[v].iter_mut().filter(followed) {
             let before = resolved.targets.len();
-            resolved.targets.retain(|target| !matches!(target, Resolved::Terminal(Target::Unknown { kind: UnknownKind::Generic, .. })));
+            resolved.targets.retain(|target| {
+                !matches!(target, Resolved::Terminal(Target::Unknown { kind: UnknownKind::Generic, .. }))
+            });
             any |= resolved.targets.len() != before;
             stack.extend(resolved.targets.iter().filter_map(|target| match target {
                 Resolved::Vertex(j) => Some(*j),
@@ -91,7 +81,6 @@ fn strip_generic_calls(reach: &mut Reach<'_>) -> bool {
     }
     any
 }
-
 
 /// Analyzes every root of the workspace.
 pub fn analyze(ws: &Workspace, config: &CheckConfig) -> Analysis {
@@ -158,7 +147,12 @@ impl FirstFiles {
             given.iter().cloned().chain(given.iter().filter_map(|path| std::fs::canonicalize(path).ok())).collect();
         let ids = match given.is_empty() {
             true => FxHashSet::default(),
-            false => ws.vfs.iter().map(|(id, _)| id).filter(|&id| ws.file_path(id).is_some_and(|path| paths.contains(&path))).collect(),
+            false => ws
+                .vfs
+                .iter()
+                .map(|(id, _)| id)
+                .filter(|&id| ws.file_path(id).is_some_and(|path| paths.contains(&path)))
+                .collect(),
         };
         FirstFiles { given: given.to_vec(), paths, ids }
     }
@@ -171,8 +165,11 @@ impl FirstFiles {
     /// workspace does not hold is not.
     fn sealed(&self, ws: &Workspace) -> Vec<(Given, bool)> {
         let started = Instant::now();
-        let given: Vec<Given> =
-            self.given.iter().map(|path| Given { path: path.clone(), canonical: std::fs::canonicalize(path).ok() }).collect();
+        let given: Vec<Given> = self
+            .given
+            .iter()
+            .map(|path| Given { path: path.clone(), canonical: std::fs::canonicalize(path).ok() })
+            .collect();
         let ids: Vec<Option<FileId>> = given
             .iter()
             .map(|given| self.ids.iter().copied().find(|&id| ws.file_path(id).is_some_and(|path| given.is(&path))))
@@ -188,7 +185,11 @@ impl FirstFiles {
             .map(|(given, id)| {
                 let sealed = match id.map(|id| &verdicts[&id]) {
                     Some(Ok(names)) => {
-                        tracing::debug!("{} is sealed ({names} names looked for, {:?})", given.path.display(), started.elapsed());
+                        tracing::debug!(
+                            "{} is sealed ({names} names looked for, {:?})",
+                            given.path.display(),
+                            started.elapsed()
+                        );
                         true
                     }
                     Some(Err(why)) => {
@@ -355,12 +356,14 @@ impl<'a> Analyzer<'a> {
         let mut placed = vec![false; roots.len()];
         let mut tells: VecDeque<(usize, PathBuf)> = VecDeque::new();
         for (given, _) in sealed.iter().filter(|(_, sealed)| *sealed) {
-            let own: Vec<usize> = (0..roots.len()).filter(|&r| !placed[r] && given.is(&roots[r].location.file)).collect();
+            let own: Vec<usize> =
+                (0..roots.len()).filter(|&r| !placed[r] && given.is(&roots[r].location.file)).collect();
             own.iter().for_each(|&r| placed[r] = true);
             order.extend(own);
             tells.push_back((order.len(), given.path.clone()));
         }
-        let unsealed: Vec<PathBuf> = sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given.path).collect();
+        let unsealed: Vec<PathBuf> =
+            sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given.path).collect();
         let (watched, others): (Vec<usize>, Vec<usize>) =
             (0..roots.len()).filter(|&r| !placed[r]).partition(|&r| first_files.holds(&roots[r].location.file));
         order.extend(watched);
@@ -397,7 +400,12 @@ impl<'a> Analyzer<'a> {
         loop {
             while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
                 let file = file.clone();
-                self.tell_complete(watch, std::slice::from_ref(&file), (&findings, &reports, &pending_errors), walked_nodes.len());
+                self.tell_complete(
+                    watch,
+                    std::slice::from_ref(&file),
+                    (&findings, &reports, &pending_errors),
+                    walked_nodes.len(),
+                );
                 tells.pop_front();
             }
             if !unsealed_told && next_in_order == order.len() {
@@ -452,8 +460,11 @@ impl<'a> Analyzer<'a> {
                             let env = roots::env_of(db, root.func);
                             // A generic root is checked at each instantiation the workspace makes,
                             // or at the arguments its `--root` pattern gives.
-                            let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-                            let explicit = (!root.args.is_empty()).then(|| crate::engine::source::root_args::lower_root_args(self.db, root.func, &root.args));
+                            let identity =
+                                GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
+                            let explicit = (!root.args.is_empty()).then(|| {
+                                crate::engine::source::root_args::lower_root_args(self.db, root.func, &root.args)
+                            });
                             let instances = if let Some(explicit) = explicit {
                                 // Read once already when the roots were collected.
                                 explicit.into_iter().collect()
@@ -465,9 +476,15 @@ impl<'a> Analyzer<'a> {
                                     // What each body names, read on every core first (syntax, or
                                     // a lowered body), when there are enough to share.
                                     let threads = crate::engine::load::parallel_names::threads(config.jobs);
-                                    crate::engine::load::on_every_core::map(self.db, &local, threads, 500, |db, &func| {
-                                        crate::engine::proof::incremental::names_in_body(db, func);
-                                    });
+                                    crate::engine::load::on_every_core::map(
+                                        self.db,
+                                        &local,
+                                        threads,
+                                        500,
+                                        |db, &func| {
+                                            crate::engine::proof::incremental::names_in_body(db, func);
+                                        },
+                                    );
                                     local
                                 });
                                 roots::instantiations(db, root.func, local)
@@ -483,13 +500,29 @@ impl<'a> Analyzer<'a> {
                                 let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
                                 let is_local = |node: &Node<'_>| is_local(db, node);
                                 let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-                                let policy = ReachPolicy { is_local: &is_local, strict_panics: config.strict_panics, grows: &grows, stop: None };
-                                let mut reach = reach::reach(&mut graph, root_node, env, outside, &policy, cache.as_deref_mut().map(|c| c as &mut dyn Summaries), &mut walked_nodes);
+                                let policy = ReachPolicy {
+                                    is_local: &is_local,
+                                    strict_panics: config.strict_panics,
+                                    grows: &grows,
+                                    stop: None,
+                                };
+                                let mut reach = reach::reach(
+                                    &mut graph,
+                                    root_node,
+                                    env,
+                                    outside,
+                                    &policy,
+                                    cache.as_deref_mut().map(|c| c as &mut dyn Summaries),
+                                    &mut walked_nodes,
+                                );
                                 reach_time += reach_started.elapsed();
                                 if reach.truncated {
                                     // Reported at the root itself.
                                     let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
-                                    let site = Site { owner: DefWithBodyId::FunctionId(root.func), expr: body.root_expr().into() };
+                                    let site = Site {
+                                        owner: DefWithBodyId::FunctionId(root.func),
+                                        expr: body.root_expr().into(),
+                                    };
                                     if let Some(last) = reach.edges[0].last_mut() {
                                         last.edge.site = Some(site);
                                     }
@@ -529,7 +562,9 @@ impl<'a> Analyzer<'a> {
                         sees_every_impl |= reach.sees_every_impl();
                         closed &= reach.resolves_nothing_outside_walks();
                         match &mut answers {
-                            Some(answers) if !reach.program.outside.normalized => answers.extend(reach.program.answers.iter().copied()),
+                            Some(answers) if !reach.program.outside.normalized => {
+                                answers.extend(reach.program.answers.iter().copied())
+                            }
                             _ => answers = None,
                         }
                         for (node, &local) in reach.nodes.iter().zip(&reach.local) {
@@ -620,7 +655,9 @@ impl<'a> Analyzer<'a> {
                                     }
                                     continue;
                                 }
-                                let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else { continue };
+                                let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else {
+                                    continue;
+                                };
                                 let Some(location) = self.site_location(site) else { continue };
                                 let function = self.holder_name(node);
                                 let chain = self.chain(&reach, &judged, i, e);
@@ -652,15 +689,26 @@ impl<'a> Analyzer<'a> {
                         allowed.extend(self.allowed_calls(&reach, &judged));
                         functions_checked += reach.nodes.len();
                     }
-                    let report = RootReport { function: root_name, location: root.location.clone(), functions_checked, findings: root_lines.len(), allowed };
+                    let report = RootReport {
+                        function: root_name,
+                        location: root.location.clone(),
+                        functions_checked,
+                        findings: root_lines.len(),
+                        allowed,
+                    };
                     let mut outcome = self.restore_shared(taken.take().expect("taken above"), report.clone());
                     outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
-                    outcome.checked = root_checked.into_iter().map(|node| crate::engine::proof::incremental::instance_number(db, node)).collect();
+                    outcome.checked = root_checked
+                        .into_iter()
+                        .map(|node| crate::engine::proof::incremental::instance_number(db, node))
+                        .collect();
                     self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
                     if let Some(memos) = memos.as_deref_mut().filter(|_| keepable) {
                         let mut walks = graph.recorded_walks();
                         walks.extend(read_before.iter().flatten().copied());
-                        walks.retain(|&stamp| !summarised_now.contains(&crate::engine::proof::incremental::walked_node(db, stamp)));
+                        walks.retain(|&stamp| {
+                            !summarised_now.contains(&crate::engine::proof::incremental::walked_node(db, stamp))
+                        });
                         walks.sort_unstable();
                         walks.dedup();
                         // Each open call was resolved again on every round of its reach.
@@ -668,7 +716,14 @@ impl<'a> Analyzer<'a> {
                             answers.sort_unstable();
                             answers.dedup();
                         }
-                        memos.keep(db, root_key, walks, &bodies, ReachFacts { sees_every_impl, closed, answers }, outcome);
+                        memos.keep(
+                            db,
+                            root_key,
+                            walks,
+                            &bodies,
+                            ReachFacts { sees_every_impl, closed, answers },
+                            outcome,
+                        );
                     }
                     reports.push((r, report));
                     watch.root_judged(reports.len(), roots.len());
@@ -698,7 +753,13 @@ impl<'a> Analyzer<'a> {
                 let root_name = root_name_of(db, root);
                 tracing::error!("checking {root_name} panicked: {caught}");
                 pending_errors.push((internal_error(&root_name, &root.location, caught), None));
-                let report = RootReport { function: root_name, location: root.location.clone(), functions_checked: 0, findings: 0, allowed: Vec::new() };
+                let report = RootReport {
+                    function: root_name,
+                    location: root.location.clone(),
+                    functions_checked: 0,
+                    findings: 0,
+                    allowed: Vec::new(),
+                };
                 reports.push((r, report));
                 watch.root_judged(reports.len(), roots.len());
                 break;
@@ -754,7 +815,8 @@ impl<'a> Analyzer<'a> {
         analysis.timings.reach_ms = reach_time.as_millis();
         analysis.timings.judge_ms = judge_time.as_millis();
         analysis.timings.summaries_ms = summaries_time.as_millis();
-        analysis.timings.inference_ms = u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
+        analysis.timings.inference_ms =
+            u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
     }
 
@@ -798,7 +860,11 @@ impl<'a> Analyzer<'a> {
             used_allow: std::mem::take(&mut self.used_allow),
             allowed_terminals: std::mem::take(&mut self.allowed_terminals),
             reached_by: std::mem::take(&mut self.reached_by),
-            lets_through: self.exemptions.iter_mut().map(|exemption| std::mem::take(&mut exemption.report.lets_through)).collect(),
+            lets_through: self
+                .exemptions
+                .iter_mut()
+                .map(|exemption| std::mem::take(&mut exemption.report.lets_through))
+                .collect(),
         }
     }
 
@@ -810,7 +876,9 @@ impl<'a> Analyzer<'a> {
             report,
             findings: Vec::new(),
             used_allow: std::mem::replace(&mut self.used_allow, others.used_allow).into_iter().collect(),
-            allowed_terminals: std::mem::replace(&mut self.allowed_terminals, others.allowed_terminals).into_iter().collect(),
+            allowed_terminals: std::mem::replace(&mut self.allowed_terminals, others.allowed_terminals)
+                .into_iter()
+                .collect(),
             reached: std::mem::replace(&mut self.reached_by, others.reached_by).into_keys().collect(),
             lets_through: Vec::new(),
             checked: Vec::new(),
@@ -891,7 +959,11 @@ impl<'a> Analyzer<'a> {
         &self,
         watch: &mut dyn Watch,
         files: &[PathBuf],
-        so_far: (&FxHashMap<FindingKey, (Finding, usize)>, &[(usize, RootReport)], &[(ErrorFinding, Option<FunctionId>)]),
+        so_far: (
+            &FxHashMap<FindingKey, (Finding, usize)>,
+            &[(usize, RootReport)],
+            &[(ErrorFinding, Option<FunctionId>)],
+        ),
         walked: usize,
     ) {
         let (findings, reports, pending_errors) = so_far;
@@ -924,7 +996,10 @@ impl<'a> Analyzer<'a> {
     /// The exemptions with what they let through, and the errors in directives:
     /// malformed ones (`pending`, found with the roots) and exemptions on a reached
     /// line that let nothing through; each with the roots known to reach it.
-    fn directives_report(&self, pending: &[(ErrorFinding, Option<FunctionId>)]) -> (Vec<ExemptionReport>, Vec<ErrorFinding>) {
+    fn directives_report(
+        &self,
+        pending: &[(ErrorFinding, Option<FunctionId>)],
+    ) -> (Vec<ExemptionReport>, Vec<ErrorFinding>) {
         let mut exemptions = Vec::with_capacity(self.exemptions.len());
         let mut errors = Vec::new();
         for exemption in &self.exemptions {
@@ -936,8 +1011,10 @@ impl<'a> Analyzer<'a> {
             // at the ones checked here.
             let generic = exemption.func.is_some_and(|func| generic_over_types(self.db, func));
             if reached && !generic && report.lets_through.is_empty() {
-                let message =
-                    format!("exemption lets nothing through: delete it (noalloc:exempt {}: {})", report.kind, report.reason);
+                let message = format!(
+                    "exemption lets nothing through: delete it (noalloc:exempt {}: {})",
+                    report.kind, report.reason
+                );
                 errors.push(self.error(ErrorKind::UnusedExemption, report.location.clone(), message, exemption.func));
             }
             exemptions.push(report);
@@ -1073,7 +1150,10 @@ impl<'a> Analyzer<'a> {
             for resolved in &reach.edges[v] {
                 let Some(site) = resolved.edge.site else { continue };
                 let builds_error = resolved.edge.context.error_return
-                    || resolved.targets.iter().any(|t| judged.flags(t, &self.allowed_terminals) & (ON_ERROR | ONCE) != 0);
+                    || resolved
+                        .targets
+                        .iter()
+                        .any(|t| judged.flags(t, &self.allowed_terminals) & (ON_ERROR | ONCE) != 0);
                 let kind = match resolved.verdict {
                     Verdict::Cut => AllowanceKind::PanicPath,
                     Verdict::Allowed if resolved.edge.context.first_use => AllowanceKind::FirstUse,
@@ -1096,10 +1176,15 @@ impl<'a> Analyzer<'a> {
     fn allow_match(&self, func: FunctionId, config: &CheckConfig) -> AllowMatch {
         let db: &dyn HirDatabase = self.db;
         let list = *self.allow_list.get_or_init(|| {
-            let patterns: Vec<(bool, String)> = config.allow.iter().map(|entry| (entry.kind == GROWTH_KIND, entry.path.clone())).collect();
+            let patterns: Vec<(bool, String)> =
+                config.allow.iter().map(|entry| (entry.kind == GROWTH_KIND, entry.path.clone())).collect();
             crate::engine::proof::incremental::AllowList::new(db, patterns)
         });
-        *self.allow_matches.borrow_mut().entry(func).or_insert_with(|| crate::engine::proof::incremental::allow_match(db, list, func))
+        *self
+            .allow_matches
+            .borrow_mut()
+            .entry(func)
+            .or_insert_with(|| crate::engine::proof::incremental::allow_match(db, list, func))
     }
 
     /// The allowlist entry that names `func`, if any: `Ok` an entry of the
@@ -1114,7 +1199,13 @@ impl<'a> Analyzer<'a> {
     }
 
     /// An error finding in `func` (if any), with the roots known so far to reach it.
-    pub(crate) fn error(&self, kind: ErrorKind, location: Location, message: String, func: Option<FunctionId>) -> ErrorFinding {
+    pub(crate) fn error(
+        &self,
+        kind: ErrorKind,
+        location: Location,
+        message: String,
+        func: Option<FunctionId>,
+    ) -> ErrorFinding {
         let db: &dyn HirDatabase = self.db;
         ErrorFinding {
             kind,
@@ -1213,7 +1304,9 @@ impl<'a> Analyzer<'a> {
                 });
             if !opens {
                 match graph.dyn_trait_identities(&own.dyn_traits) {
-                    Some(dyn_traits) => adds[v] = Additions { dyn_traits, auto_dyn: own.auto_dyn, fn_pointers: own.fn_pointers },
+                    Some(dyn_traits) => {
+                        adds[v] = Additions { dyn_traits, auto_dyn: own.auto_dyn, fn_pointers: own.fn_pointers }
+                    }
                     // A trait with no source to name it by: not summarised.
                     None => opens = true,
                 }
@@ -1333,7 +1426,11 @@ fn costliest(reports: &[(usize, RootReport)], root_ms: &FxHashMap<usize, u128>) 
 /// pattern gives it.
 fn root_name_of(db: &dyn HirDatabase, root: &roots::RootFn) -> String {
     let name = naming::fn_path(db, root.func, None);
-    if root.args.is_empty() { name } else { format!("{name}::<{}>", root.args.join(", ")) }
+    if root.args.is_empty() {
+        name
+    } else {
+        format!("{name}::<{}>", root.args.join(", "))
+    }
 }
 
 /// The error finding of a root whose check panicked.

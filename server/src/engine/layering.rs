@@ -14,9 +14,8 @@ fn lines_naming(text: &str, modules: &[String]) -> Vec<(usize, String)> {
         .filter_map(|(i, line)| {
             let code = line.split("//").next().unwrap_or_default();
             let named = names.iter().any(|name| {
-                code.match_indices(&format!("{name}::")).any(|(at, _)| {
-                    !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-                })
+                code.match_indices(&format!("{name}::"))
+                    .any(|(at, _)| !code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
             });
             named.then(|| (i + 1, line.trim().to_owned()))
         })
@@ -44,7 +43,11 @@ fn the_proof_never_names_the_reuse_machinery() {
             offending.push(format!("{}:{line}: {code}", path.display()));
         }
     }
-    assert!(offending.is_empty(), "the proof names the reuse machinery (ARCHITECTURE.md, \"Layers\"):\n{}", offending.join("\n"));
+    assert!(
+        offending.is_empty(),
+        "the proof names the reuse machinery (ARCHITECTURE.md, \"Layers\"):\n{}",
+        offending.join("\n")
+    );
 }
 
 #[test]

@@ -23,8 +23,8 @@ pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, W
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use panics::{note_panic_locations, CaughtPanic};
 pub use reuse::root_reuse::RootMemos;
-pub use source::roots::wildcard_match;
 pub use reuse::stored_analysis::AnalysisStore;
+pub use source::roots::wildcard_match;
 
 /// What to check, beyond the directives in the code.
 #[derive(Debug, Clone, Default)]
@@ -84,9 +84,9 @@ impl CheckConfig {
         let path = workspace_root.join("Cargo.toml");
         let text = std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
         let manifest: toml::Table = text.parse().map_err(|err| format!("{}: {err}", path.display()))?;
-        let tables = ["workspace", "package"].into_iter().filter_map(|section| {
-            manifest.get(section)?.get("metadata")?.get("noalloc")?.as_table()
-        });
+        let tables = ["workspace", "package"]
+            .into_iter()
+            .filter_map(|section| manifest.get(section)?.get("metadata")?.get("noalloc")?.as_table());
         for table in tables {
             let strings = |key: &str| -> Result<Vec<String>, String> {
                 match table.get(key) {
@@ -111,7 +111,9 @@ impl CheckConfig {
             match table.get("strict-panics") {
                 None => {}
                 Some(toml::Value::Boolean(on)) => self.strict_panics |= *on,
-                Some(_) => return Err(format!("{}: metadata.noalloc.strict-panics must be true or false", path.display())),
+                Some(_) => {
+                    return Err(format!("{}: metadata.noalloc.strict-panics must be true or false", path.display()))
+                }
             }
         }
         Ok(self)
@@ -170,9 +172,15 @@ pub struct ChainStep {
 /// callee itself.
 pub(crate) fn first_allocating(chain: &[ChainStep]) -> Option<String> {
     let allocator_api = |name: &str| {
-        ["alloc::alloc::", "core::alloc::", "std::alloc::"].iter().any(|prefix| name.starts_with(prefix)) || name.contains("Allocator>::")
+        ["alloc::alloc::", "core::alloc::", "std::alloc::"].iter().any(|prefix| name.starts_with(prefix))
+            || name.contains("Allocator>::")
     };
-    chain.iter().skip(1).rev().find(|step| step.exported && !allocator_api(&step.function)).map(|step| step.function.clone())
+    chain
+        .iter()
+        .skip(1)
+        .rev()
+        .find(|step| step.exported && !allocator_api(&step.function))
+        .map(|step| step.function.clone())
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -229,7 +237,8 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    pub const ALL: [ErrorKind; 3] = [ErrorKind::MalformedDirective, ErrorKind::UnusedExemption, ErrorKind::InternalError];
+    pub const ALL: [ErrorKind; 3] =
+        [ErrorKind::MalformedDirective, ErrorKind::UnusedExemption, ErrorKind::InternalError];
 
     pub fn code(self) -> &'static str {
         match self {

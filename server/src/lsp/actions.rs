@@ -27,22 +27,12 @@ pub fn exemption_edit(text: &str, line: u32) -> Option<TextEdit> {
     if has_line_comment(content) {
         let indent: String = content.chars().take_while(|c| c.is_whitespace()).collect();
         let at = Position::new(line, 0);
-        return Some(TextEdit {
-            range: Range::new(at, at),
-            new_text: format!("{indent}{directive}\n"),
-        });
+        return Some(TextEdit { range: Range::new(at, at), new_text: format!("{indent}{directive}\n") });
     }
     let end = Position::new(line, content.encode_utf16().count() as u32);
     let trimmed = content.trim_end();
-    let new_text = if trimmed.len() < content.len() {
-        directive.to_owned()
-    } else {
-        format!(" {directive}")
-    };
-    Some(TextEdit {
-        range: Range::new(end, end),
-        new_text,
-    })
+    let new_text = if trimmed.len() < content.len() { directive.to_owned() } else { format!(" {directive}") };
+    Some(TextEdit { range: Range::new(end, end), new_text })
 }
 
 /// Whether a line of code ends in a `//` comment (strings are lexed, not guessed).
@@ -95,18 +85,12 @@ pub fn mark_root_edit(text: &str, func: &ast::Fn) -> TextEdit {
     } else {
         (position(text, start), format!("{directive}\n{indent}"))
     };
-    TextEdit {
-        range: Range::new(at, at),
-        new_text,
-    }
+    TextEdit { range: Range::new(at, at), new_text }
 }
 
 /// A name users read for a fn: `f`, or `Type::f` inside an impl.
 pub fn fn_display_name(func: &ast::Fn) -> String {
-    let name = func
-        .name()
-        .map(|n| n.text().to_string())
-        .unwrap_or_else(|| "fn".to_owned());
+    let name = func.name().map(|n| n.text().to_string()).unwrap_or_else(|| "fn".to_owned());
     let owner = func
         .syntax()
         .ancestors()
@@ -141,30 +125,19 @@ pub fn capacity_guard_edit(file: &SourceFile, text: &str, range: Range) -> Optio
         None => format!("{receiver}.len() < {receiver}.capacity()"),
     };
     let new_text = format!("if {condition} {{ {stmt_text} }}");
-    Some(TextEdit {
-        range: lsp_range(text, stmt_range),
-        new_text,
-    })
+    Some(TextEdit { range: lsp_range(text, stmt_range), new_text })
 }
 
 /// For a growing call on a field (`self.buf.push(x)`): where that field is
 /// initialised with `Vec::new()` (or `String::new()`) in this file, use
 /// `with_capacity` instead.
-pub fn with_capacity_edit(
-    file: &SourceFile,
-    text: &str,
-    range: Range,
-) -> Option<(String, TextEdit)> {
+pub fn with_capacity_edit(file: &SourceFile, text: &str, range: Range) -> Option<(String, TextEdit)> {
     let call = method_call_in(file, text, range)?;
     let ast::Expr::FieldExpr(field) = call.receiver()? else {
         return None;
     };
     let field_name = field.name_ref()?.text().to_string();
-    for init in file
-        .syntax()
-        .descendants()
-        .filter_map(ast::RecordExprField::cast)
-    {
+    for init in file.syntax().descendants().filter_map(ast::RecordExprField::cast) {
         if init.field_name().map(|n| n.text().to_string()) != Some(field_name.clone()) {
             continue;
         }
@@ -176,13 +149,7 @@ pub fn with_capacity_edit(
             continue;
         };
         let new_text = format!("{ty}::with_capacity(/* the most it will hold */ 0)");
-        return Some((
-            field_name,
-            TextEdit {
-                range: lsp_range(text, ctor.syntax().text_range()),
-                new_text,
-            },
-        ));
+        return Some((field_name, TextEdit { range: lsp_range(text, ctor.syntax().text_range()), new_text }));
     }
     None
 }
@@ -200,10 +167,7 @@ fn method_call_in(file: &SourceFile, text: &str, range: Range) -> Option<ast::Me
 }
 
 fn lsp_range(text: &str, range: TextRange) -> Range {
-    Range::new(
-        position(text, range.start().into()),
-        position(text, range.end().into()),
-    )
+    Range::new(position(text, range.start().into()), position(text, range.end().into()))
 }
 
 /// Applies edits to a text, as an editor would.
@@ -233,10 +197,7 @@ mod tests {
             "    let s = String::from(\"//\"); // noalloc:exempt measured: <reason>"
         );
         let twice = apply(text, &[exemption_edit(text, 2).unwrap()]);
-        assert_eq!(
-            twice.lines().nth(2).unwrap(),
-            "    // noalloc:exempt measured: <reason>"
-        );
+        assert_eq!(twice.lines().nth(2).unwrap(), "    // noalloc:exempt measured: <reason>");
         assert_eq!(twice.lines().nth(3).unwrap(), "    let t = g(); // why");
     }
 
@@ -250,9 +211,7 @@ mod tests {
         let marked = apply(text, &[mark_root_edit(text, &func)]);
         assert_eq!(marked, "impl S {\n    // noalloc:root\n    /// Docs.\n    #[inline]\n    fn handle(&self) {\n        work();\n    }\n}\n");
         let file = parse(&marked);
-        assert!(is_marked_root(
-            &fn_at(&file, &marked, Position::new(5, 9)).unwrap()
-        ));
+        assert!(is_marked_root(&fn_at(&file, &marked, Position::new(5, 9)).unwrap()));
     }
 
     #[test]
@@ -272,10 +231,7 @@ mod tests {
         let file = parse(text);
         let range = Range::new(Position::new(4, 8), Position::new(4, 24));
         let guarded = apply(text, &[capacity_guard_edit(&file, text, range).unwrap()]);
-        assert!(
-            guarded.contains("if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"),
-            "{guarded}"
-        );
+        assert!(guarded.contains("if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"), "{guarded}");
         let bulk = text.replace("self.buf.push(b);", "self.buf.extend_from_slice(bs);");
         let bulk_range = Range::new(Position::new(4, 8), Position::new(4, 38));
         let guarded = apply(&bulk, &[capacity_guard_edit(&parse(&bulk), &bulk, bulk_range).unwrap()]);
@@ -285,7 +241,6 @@ mod tests {
         );
         let (field, edit) = with_capacity_edit(&file, text, range).unwrap();
         assert_eq!(field, "buf");
-        assert!(apply(text, &[edit])
-            .contains("S { buf: Vec::with_capacity(/* the most it will hold */ 0) }"));
+        assert!(apply(text, &[edit]).contains("S { buf: Vec::with_capacity(/* the most it will hold */ 0) }"));
     }
 }

@@ -46,10 +46,7 @@ impl Documents {
         version: i32,
         changes: Vec<TextDocumentContentChangeEvent>,
     ) -> Result<&Document, String> {
-        let doc = self
-            .open
-            .get_mut(path)
-            .ok_or_else(|| format!("{} is not open", path.display()))?;
+        let doc = self.open.get_mut(path).ok_or_else(|| format!("{} is not open", path.display()))?;
         for change in changes {
             match change.range {
                 None => doc.text = change.text,
@@ -74,9 +71,7 @@ pub fn offset(text: &str, position: Position) -> usize {
             None => return text.len(),
         }
     }
-    let line_end = text[line_start..]
-        .find('\n')
-        .map_or(text.len(), |i| line_start + i);
+    let line_end = text[line_start..].find('\n').map_or(text.len(), |i| line_start + i);
     let mut units = 0;
     for (i, c) in text[line_start..line_end].char_indices() {
         if units >= position.character {
@@ -93,10 +88,7 @@ pub fn position(text: &str, offset: usize) -> Position {
     let before = &text[..offset];
     let line = before.matches('\n').count() as u32;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let character = text[line_start..offset]
-        .chars()
-        .map(|c| c.len_utf16() as u32)
-        .sum();
+    let character = text[line_start..offset].chars().map(|c| c.len_utf16() as u32).sum();
     Position { line, character }
 }
 
@@ -127,26 +119,15 @@ impl LineStarts {
             return position(text, text.len());
         };
         let line_end = self.0.get(line0 + 1).map_or(text.len(), |&next| next - 1);
-        let byte = floor_char_boundary(
-            text,
-            (line_start + column.saturating_sub(1) as usize).min(line_end),
-        );
-        let character = text[line_start..byte]
-            .chars()
-            .map(|c| c.len_utf16() as u32)
-            .sum();
-        Position {
-            line: line0 as u32,
-            character,
-        }
+        let byte = floor_char_boundary(text, (line_start + column.saturating_sub(1) as usize).min(line_end));
+        let character = text[line_start..byte].chars().map(|c| c.len_utf16() as u32).sum();
+        Position { line: line0 as u32, character }
     }
 }
 
 /// The text of line `line` (0-based), without its newline.
 pub fn line_text(text: &str, line: u32) -> Option<&str> {
-    text.split('\n')
-        .nth(line as usize)
-        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+    text.split('\n').nth(line as usize).map(|l| l.strip_suffix('\r').unwrap_or(l))
 }
 
 /// `file://` URI of an absolute path.
@@ -189,35 +170,14 @@ mod tests {
     #[test]
     fn positions_count_utf16_units() {
         let text = "fn a() {}\nlet é = \"𝄞x\";\n";
-        let p = Position {
-            line: 1,
-            character: 11,
-        }; // after the surrogate pair
+        let p = Position { line: 1, character: 11 }; // after the surrogate pair
         assert_eq!(&text[offset(text, p)..offset(text, p) + 1], "x");
         assert_eq!(position(text, offset(text, p)), p);
         // The engine's column is in bytes: `x` is byte 14 (1-based 15) of line 2.
         assert_eq!(LineStarts::new(text).position(text, 2, 15), p);
         // Out of range clamps.
-        assert_eq!(
-            offset(
-                text,
-                Position {
-                    line: 0,
-                    character: 99
-                }
-            ),
-            9
-        );
-        assert_eq!(
-            offset(
-                text,
-                Position {
-                    line: 9,
-                    character: 0
-                }
-            ),
-            text.len()
-        );
+        assert_eq!(offset(text, Position { line: 0, character: 99 }), 9);
+        assert_eq!(offset(text, Position { line: 9, character: 0 }), text.len());
     }
 
     #[test]
@@ -226,20 +186,11 @@ mod tests {
         let path = PathBuf::from("/w/src/lib.rs");
         docs.open(path.clone(), "fn a() {}\n".into(), 1);
         let edit = |sl, sc, el, ec, text: &str| TextDocumentContentChangeEvent {
-            range: Some(Range {
-                start: Position::new(sl, sc),
-                end: Position::new(el, ec),
-            }),
+            range: Some(Range { start: Position::new(sl, sc), end: Position::new(el, ec) }),
             range_length: None,
             text: text.into(),
         };
-        let doc = docs
-            .change(
-                &path,
-                2,
-                vec![edit(0, 3, 0, 4, "bc"), edit(0, 0, 0, 0, "pub ")],
-            )
-            .unwrap();
+        let doc = docs.change(&path, 2, vec![edit(0, 3, 0, 4, "bc"), edit(0, 0, 0, 0, "pub ")]).unwrap();
         assert_eq!(doc.text, "pub fn bc() {}\n");
         assert_eq!(doc.version, 2);
     }

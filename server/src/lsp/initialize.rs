@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Response};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions,
-    HoverProviderCapability, InitializeParams, InitializeResult, SaveOptions,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions, HoverProviderCapability,
+    InitializeParams, InitializeResult, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
 };
 
 use super::documents::uri_to_path;
@@ -44,10 +43,7 @@ pub(super) fn initialize(out: &Sender<Outgoing>, incoming: &Receiver<Incoming>) 
                         send(out, Response::new_ok(req.id, result));
                         return Some(params);
                     }
-                    Err(err) => send(
-                        out,
-                        Response::new_err(req.id, ErrorCode::InvalidParams as i32, err.to_string()),
-                    ),
+                    Err(err) => send(out, Response::new_err(req.id, ErrorCode::InvalidParams as i32, err.to_string())),
                 }
             }
             Incoming::Message(Message::Request(req)) => send(
@@ -69,26 +65,20 @@ pub(super) fn initialize(out: &Sender<Outgoing>, incoming: &Receiver<Incoming>) 
 fn capabilities() -> ServerCapabilities {
     ServerCapabilities {
         position_encoding: Some(lsp_types::PositionEncodingKind::UTF16),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(
-            TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                will_save: None,
-                will_save_wait_until: None,
-                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
-                    include_text: Some(false),
-                })),
-            },
-        )),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(TextDocumentSyncOptions {
+            open_close: Some(true),
+            change: Some(TextDocumentSyncKind::INCREMENTAL),
+            will_save: None,
+            will_save_wait_until: None,
+            save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions { include_text: Some(false) })),
+        })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
             code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::SOURCE]),
             work_done_progress_options: Default::default(),
             resolve_provider: None,
         })),
-        code_lens_provider: Some(CodeLensOptions {
-            resolve_provider: Some(false),
-        }),
+        code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
         ..ServerCapabilities::default()
     }
 }
@@ -97,11 +87,7 @@ pub(super) fn client_caps(params: &InitializeParams) -> ClientCaps {
     let caps = &params.capabilities;
     let workspace = caps.workspace.as_ref();
     ClientCaps {
-        work_done_progress: caps
-            .window
-            .as_ref()
-            .and_then(|w| w.work_done_progress)
-            .unwrap_or(false),
+        work_done_progress: caps.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false),
         configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
         code_lens_refresh: workspace
             .and_then(|w| w.code_lens.as_ref())
@@ -129,17 +115,10 @@ pub(super) fn workspace_folder(params: &InitializeParams) -> Option<PathBuf> {
     if let Some(uri) = &params.root_uri {
         return uri_to_path(uri);
     }
-    params
-        .root_path
-        .as_ref()
-        .map(PathBuf::from)
-        .or_else(|| std::env::current_dir().ok())
+    params.root_path.as_ref().map(PathBuf::from).or_else(|| std::env::current_dir().ok())
 }
 
 /// The folder itself when it holds a Cargo.toml, else the nearest ancestor that does.
 pub(super) fn find_cargo_root(folder: &Path) -> Option<PathBuf> {
-    folder
-        .ancestors()
-        .find(|dir| dir.join("Cargo.toml").is_file())
-        .map(Path::to_path_buf)
+    folder.ancestors().find(|dir| dir.join("Cargo.toml").is_file()).map(Path::to_path_buf)
 }

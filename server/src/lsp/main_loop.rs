@@ -15,10 +15,9 @@ use std::time::Instant;
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    Diagnostic, InitializeParams, MessageType, NumberOrString, ProgressParams,
-    ProgressParamsValue, PublishDiagnosticsParams, ShowMessageParams, WorkDoneProgress,
-    WorkDoneProgressBegin, WorkDoneProgressCreateParams, WorkDoneProgressEnd,
-    WorkDoneProgressReport,
+    Diagnostic, InitializeParams, MessageType, NumberOrString, ProgressParams, ProgressParamsValue,
+    PublishDiagnosticsParams, ShowMessageParams, WorkDoneProgress, WorkDoneProgressBegin, WorkDoneProgressCreateParams,
+    WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 
 use super::adoption;
@@ -118,12 +117,7 @@ pub(super) fn send(out: &Sender<Outgoing>, message: impl Into<Message>) {
     let _ = out.send(Outgoing::Message(message.into()));
 }
 
-pub(super) fn answer_malformed(
-    out: &Sender<Outgoing>,
-    id: Option<RequestId>,
-    code: ErrorCode,
-    message: String,
-) {
+pub(super) fn answer_malformed(out: &Sender<Outgoing>, id: Option<RequestId>, code: ErrorCode, message: String) {
     tracing::warn!("malformed message: {message}");
     match id {
         Some(id) => send(out, Response::new_err(id, code as i32, message)),
@@ -145,8 +139,7 @@ impl Server {
                 }
             }
         }
-        let root =
-            workspace_folder(&params).map(|folder| find_cargo_root(&folder).unwrap_or(folder));
+        let root = workspace_folder(&params).map(|folder| find_cargo_root(&folder).unwrap_or(folder));
         Server {
             out,
             tasks: unbounded(),
@@ -211,8 +204,7 @@ impl Server {
             Event::Lsp(Incoming::Message(Message::Request(req))) => Some(req.id.clone()),
             _ => None,
         };
-        let outcome =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(event)));
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.dispatch(event)));
         // Before any later response: a client that syncs on a request sees the state
         // after the messages it sent before it.
         self.send_status();
@@ -228,11 +220,7 @@ impl Server {
                 if let Some(id) = request_id {
                     send(
                         &self.out,
-                        Response::new_err(
-                            id,
-                            ErrorCode::InternalError as i32,
-                            format!("internal error: {message}"),
-                        ),
+                        Response::new_err(id, ErrorCode::InternalError as i32, format!("internal error: {message}")),
                     );
                 }
                 None
@@ -243,13 +231,9 @@ impl Server {
     fn dispatch(&mut self, event: Event) -> Option<i32> {
         match event {
             Event::Lsp(Incoming::Message(Message::Request(req))) => self.on_request(req),
-            Event::Lsp(Incoming::Message(Message::Notification(n))) => {
-                return self.on_notification(n)
-            }
+            Event::Lsp(Incoming::Message(Message::Notification(n))) => return self.on_notification(n),
             Event::Lsp(Incoming::Message(Message::Response(resp))) => self.on_response(resp),
-            Event::Lsp(Incoming::Malformed { id, code, message }) => {
-                answer_malformed(&self.out, id, code, message)
-            }
+            Event::Lsp(Incoming::Malformed { id, code, message }) => answer_malformed(&self.out, id, code, message),
             Event::Task(task) => self.on_task(task),
         }
         None
@@ -260,11 +244,7 @@ impl Server {
     fn on_request(&mut self, req: Request) {
         let id = req.id.clone();
         if self.shutdown {
-            self.respond_err(
-                id,
-                ErrorCode::InvalidRequest,
-                "the server is shutting down".into(),
-            );
+            self.respond_err(id, ErrorCode::InvalidRequest, "the server is shutting down".into());
             return;
         }
         let result: Result<serde_json::Value, HandlerError> = match req.method.as_str() {
@@ -272,33 +252,20 @@ impl Server {
                 self.shutdown = true;
                 Ok(serde_json::Value::Null)
             }
-            "initialize" => Err(HandlerError {
-                code: ErrorCode::InvalidRequest,
-                message: "initialize was already sent".into(),
-            }),
-            "textDocument/hover" => parse_params(req.params)
-                .and_then(|p| request::hover(self, p))
-                .map(to_json),
-            "textDocument/codeAction" => parse_params(req.params)
-                .and_then(|p| request::code_actions(self, p))
-                .map(to_json),
-            "textDocument/codeLens" => parse_params(req.params)
-                .and_then(|p| request::code_lenses(self, p))
-                .map(to_json),
-            other => Err(HandlerError {
-                code: ErrorCode::MethodNotFound,
-                message: format!("unknown method {other}"),
-            }),
+            "initialize" => {
+                Err(HandlerError { code: ErrorCode::InvalidRequest, message: "initialize was already sent".into() })
+            }
+            "textDocument/hover" => parse_params(req.params).and_then(|p| request::hover(self, p)).map(to_json),
+            "textDocument/codeAction" => {
+                parse_params(req.params).and_then(|p| request::code_actions(self, p)).map(to_json)
+            }
+            "textDocument/codeLens" => {
+                parse_params(req.params).and_then(|p| request::code_lenses(self, p)).map(to_json)
+            }
+            other => Err(HandlerError { code: ErrorCode::MethodNotFound, message: format!("unknown method {other}") }),
         };
         match result {
-            Ok(value) => send(
-                &self.out,
-                Response {
-                    id,
-                    result: Some(value),
-                    error: None,
-                },
-            ),
+            Ok(value) => send(&self.out, Response { id, result: Some(value), error: None }),
             Err(err) => self.respond_err(id, err.code, err.message),
         }
     }
@@ -338,12 +305,7 @@ impl Server {
     fn on_response(&mut self, resp: Response) {
         match self.pending.remove(&resp.id) {
             Some(Pending::Configuration) => {
-                let first = resp
-                    .result
-                    .as_ref()
-                    .and_then(|r| r.as_array())
-                    .and_then(|a| a.first())
-                    .cloned();
+                let first = resp.result.as_ref().and_then(|r| r.as_array()).and_then(|a| a.first()).cloned();
                 if let Some((settings, _)) = first.as_ref().and_then(Settings::from_json) {
                     notification::apply_settings(self, settings);
                 }
@@ -396,12 +358,16 @@ impl Server {
     pub(super) fn publish(&mut self, analysis: Analysis) {
         // A `roots` setting that matches no function checks nothing: say so, once
         // per change of the unmatched set (as `--check` exits 2 naming them).
-        let unmatched_before = self.analysis.as_ref().map(|old| old.unmatched_root_patterns.as_slice()).unwrap_or_default();
+        let unmatched_before =
+            self.analysis.as_ref().map(|old| old.unmatched_root_patterns.as_slice()).unwrap_or_default();
         if !analysis.unmatched_root_patterns.is_empty() && analysis.unmatched_root_patterns != unmatched_before {
             let patterns: Vec<String> = analysis.unmatched_root_patterns.iter().map(|p| format!("`{p}`")).collect();
             self.show_message(
                 MessageType::ERROR,
-                format!("noalloc: the roots setting {} matches no function: nothing is checked for it", patterns.join(", ")),
+                format!(
+                    "noalloc: the roots setting {} matches no function: nothing is checked for it",
+                    patterns.join(", ")
+                ),
             );
         }
         let bad_before = self.analysis.as_ref().map(|old| old.bad_root_arguments.as_slice()).unwrap_or_default();
@@ -411,17 +377,10 @@ impl Server {
         }
         let fresh = self.diagnostics_of(&analysis);
         self.publish_changed(fresh, None);
-        let lenses_changed = self
-            .analysis
-            .as_ref()
-            .is_none_or(|old| old.roots != analysis.roots);
+        let lenses_changed = self.analysis.as_ref().is_none_or(|old| old.roots != analysis.roots);
         self.analysis = Some(Arc::new(analysis));
         if lenses_changed && self.caps.code_lens_refresh {
-            self.request(
-                "workspace/codeLens/refresh",
-                serde_json::Value::Null,
-                Pending::Ignore,
-            );
+            self.request("workspace/codeLens/refresh", serde_json::Value::Null, Pending::Ignore);
         }
     }
 
@@ -444,12 +403,7 @@ impl Server {
         });
         let wanted = |path: &Path| only.as_ref().is_none_or(|only| only.contains(path));
         let mut paths: Vec<PathBuf> = fresh.keys().filter(|p| wanted(p)).cloned().collect();
-        paths.extend(
-            self.published
-                .keys()
-                .filter(|p| !fresh.contains_key(*p) && wanted(p))
-                .cloned(),
-        );
+        paths.extend(self.published.keys().filter(|p| !fresh.contains_key(*p) && wanted(p)).cloned());
         paths.sort();
         for path in paths {
             let diagnostics = fresh.get(&path).cloned().unwrap_or_default();
@@ -461,11 +415,7 @@ impl Server {
             let version = self.docs.get(&path).map(|d| d.version);
             self.notify(
                 "textDocument/publishDiagnostics",
-                PublishDiagnosticsParams {
-                    uri: path_to_uri(&path),
-                    diagnostics: diagnostics.clone(),
-                    version,
-                },
+                PublishDiagnosticsParams { uri: path_to_uri(&path), diagnostics: diagnostics.clone(), version },
             );
             if diagnostics.is_empty() {
                 self.published.remove(&path);
@@ -488,9 +438,7 @@ impl Server {
         self.progress_open = true;
         self.request(
             "window/workDoneProgress/create",
-            WorkDoneProgressCreateParams {
-                token: NumberOrString::String(PROGRESS_TOKEN.to_owned()),
-            },
+            WorkDoneProgressCreateParams { token: NumberOrString::String(PROGRESS_TOKEN.to_owned()) },
             Pending::Ignore,
         );
         self.notify_progress(WorkDoneProgress::Begin(WorkDoneProgressBegin {
@@ -517,21 +465,13 @@ impl Server {
             return;
         }
         self.progress_open = false;
-        self.notify_progress(WorkDoneProgress::End(WorkDoneProgressEnd {
-            message: Some(message),
-        }));
+        self.notify_progress(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message) }));
     }
 
     /// One `$/progress` notification on the server's progress token.
     fn notify_progress(&self, progress: WorkDoneProgress) {
         let token = NumberOrString::String(PROGRESS_TOKEN.to_owned());
-        self.notify(
-            "$/progress",
-            ProgressParams {
-                token,
-                value: ProgressParamsValue::WorkDone(progress),
-            },
-        );
+        self.notify("$/progress", ProgressParams { token, value: ProgressParamsValue::WorkDone(progress) });
     }
 
     /// rust-analyzer's `experimental/serverStatus`, for clients that ask for it:
@@ -544,21 +484,14 @@ impl Server {
             Phase::NoWorkspace(why) => ("error", !self.reload_wanted, Some(why.clone())),
             Phase::Loading => ("ok", false, Some("loading the workspace".to_owned())),
             Phase::Loaded { .. } => {
-                let quiescent = !self.reload_wanted
-                    && self.running.is_none()
-                    && self.analyzed == Some(self.generation);
+                let quiescent = !self.reload_wanted && self.running.is_none() && self.analyzed == Some(self.generation);
                 match &self.panic_message {
-                    Some(panic) => (
-                        "warning",
-                        quiescent,
-                        Some(format!("the analysis panicked: {panic}")),
-                    ),
+                    Some(panic) => ("warning", quiescent, Some(format!("the analysis panicked: {panic}"))),
                     None => ("ok", quiescent, None),
                 }
             }
         };
-        let status =
-            serde_json::json!({ "health": health, "quiescent": quiescent, "message": message });
+        let status = serde_json::json!({ "health": health, "quiescent": quiescent, "message": message });
         if self.last_status.as_ref() != Some(&status) {
             self.notify("experimental/serverStatus", &status);
             self.last_status = Some(status);
@@ -571,4 +504,3 @@ enum Event {
     Lsp(Incoming),
     Task(Task),
 }
-

@@ -234,7 +234,11 @@ mod tests {
     fn the_allowlist_comes_from_the_settings_or_the_manifest() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        std::fs::write(root.join("Cargo.toml"), "[package]\nname = \"w\"\n[package.metadata.noalloc]\nallow = \"meta.allow\"\n").unwrap();
+        std::fs::write(
+            root.join("Cargo.toml"),
+            "[package]\nname = \"w\"\n[package.metadata.noalloc]\nallow = \"meta.allow\"\n",
+        )
+        .unwrap();
         std::fs::write(root.join("meta.allow"), "measured: w::from_metadata\n").unwrap();
         std::fs::write(root.join("editor.allow"), "debug: w::from_editor\n").unwrap();
         let built_in = crate::adoption::allowlist::built_in().len();
@@ -253,32 +257,26 @@ mod tests {
 
     #[test]
     fn bare_nested_and_partial_settings() {
-        let (bare, bad) =
-            Settings::from_json(&json!({"severity": "error", "roots": ["a::*"]})).unwrap();
+        let (bare, bad) = Settings::from_json(&json!({"severity": "error", "roots": ["a::*"]})).unwrap();
         assert_eq!(bare.severity, Severity::Error);
         assert_eq!(bare.roots, ["a::*"]);
         assert!(bare.build_scripts);
         assert!(bad.is_empty());
 
-        let (nested, _) = Settings::from_json(
-            &json!({"settings": {"noalloc": {"lineOnly": ["debug"], "buildScripts": false}}}),
-        )
-        .unwrap();
+        let (nested, _) =
+            Settings::from_json(&json!({"settings": {"noalloc": {"lineOnly": ["debug"], "buildScripts": false}}}))
+                .unwrap();
         assert_eq!(nested.line_only, ["debug"]);
         assert!(!nested.build_scripts);
         assert_eq!(nested.severity, Severity::Warning);
 
-        let (partial, bad) =
-            Settings::from_json(&json!({"severity": "loud", "allow": "x.allow"})).unwrap();
+        let (partial, bad) = Settings::from_json(&json!({"severity": "loud", "allow": "x.allow"})).unwrap();
         assert_eq!(partial.severity, Severity::Warning);
         assert_eq!(partial.allow, Some(PathBuf::from("x.allow")));
         assert_eq!(bad, ["severity"]);
 
         assert_eq!(Settings::from_json(&json!({"settings": null})), None);
-        assert_eq!(
-            Settings::from_json(&json!({"settings": {"rust-analyzer": {}}})),
-            None
-        );
+        assert_eq!(Settings::from_json(&json!({"settings": {"rust-analyzer": {}}})), None);
         assert_eq!(Settings::from_json(&json!(null)), None);
     }
 

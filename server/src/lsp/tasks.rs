@@ -130,10 +130,7 @@ impl Server {
                         for (path, text) in open {
                             let _ = live.set_file_text(&path, &text);
                         }
-                        self.phase = Phase::Loaded {
-                            live: Box::new(live),
-                            state: LoadState::NamesUnresolved,
-                        };
+                        self.phase = Phase::Loaded { live: Box::new(live), state: LoadState::NamesUnresolved };
                         self.generation += 1;
                         self.progress_report("analyzing the roots".to_owned());
                     }
@@ -160,7 +157,9 @@ impl Server {
             Task::Stored { load, generation, analysis } => {
                 if load == self.load && generation == self.generation && self.analyzed != Some(generation) {
                     tracing::info!("published the stored analysis of unchanged files");
-                    self.progress_report("diagnostics of the last check (nothing changed since); confirming".to_owned());
+                    self.progress_report(
+                        "diagnostics of the last check (nothing changed since); confirming".to_owned(),
+                    );
                     self.publish(*analysis);
                 }
             }
@@ -174,13 +173,7 @@ impl Server {
                     *state = LoadState::NamesResolved(store);
                 }
             }
-            Task::Analyzed {
-                load,
-                generation,
-                result,
-                returned,
-                ms,
-            } => {
+            Task::Analyzed { load, generation, result, returned, ms } => {
                 if load != self.load {
                     return; // a workspace since replaced by a reload
                 }
@@ -237,24 +230,18 @@ impl Server {
         let options = self.settings.load_options();
         let tasks = self.tasks.0.clone();
         self.progress_begin("loading the workspace".to_owned());
-        let spawned = crate::engine::analysis_thread("noalloc-load")
-            .spawn(move || {
-                let started = Instant::now();
-                let progress_tasks = tasks.clone();
-                let progress = move |message: String| {
-                    let _ = progress_tasks.send(Task::LoadProgress { load, message });
-                };
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    Workspace::load(&root, &options, &progress)
-                }))
-                .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())))
-                .map(Box::new);
-                let _ = tasks.send(Task::Loaded {
-                    load,
-                    result,
-                    ms: started.elapsed().as_millis(),
-                });
-            });
+        let spawned = crate::engine::analysis_thread("noalloc-load").spawn(move || {
+            let started = Instant::now();
+            let progress_tasks = tasks.clone();
+            let progress = move |message: String| {
+                let _ = progress_tasks.send(Task::LoadProgress { load, message });
+            };
+            let result =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| Workspace::load(&root, &options, &progress)))
+                    .unwrap_or_else(|_| Err(LoadError::Failed("loading panicked".to_owned())))
+                    .map(Box::new);
+            let _ = tasks.send(Task::Loaded { load, result, ms: started.elapsed().as_millis() });
+        });
         if let Err(err) = spawned {
             self.phase = Phase::NoWorkspace(format!("could not start loading: {err}"));
         }
@@ -321,43 +308,36 @@ impl Server {
         // The store the names step opened, if nothing changed since.
         let opened = opened.filter(|opened| opened.generation == generation && opened.config == format!("{config:?}"));
         let config_shown = names_first.then(|| format!("{config:?}"));
-        let spawned = crate::engine::analysis_thread("noalloc-analysis")
-            .spawn(move || {
-                let started = Instant::now();
-                let store = match opened {
-                    Some(opened) => Some(opened.store),
-                    None if use_store => snapshot.analysis_store(&config),
-                    None => None,
-                };
-                if names_first {
-                    if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
-                        let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
-                    }
-                    if !snapshot.resolve_names(&config) {
-                        tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
-                    }
-                    let returned = Box::new(snapshot.release());
-                    let store = store
-                        .zip(config_shown)
-                        .map(|(store, config)| Box::new(OpenedStore { generation, config, store }));
-                    let _ = tasks.send(Task::NamesResolved { load, returned, store });
-                    return;
+        let spawned = crate::engine::analysis_thread("noalloc-analysis").spawn(move || {
+            let started = Instant::now();
+            let store = match opened {
+                Some(opened) => Some(opened.store),
+                None if use_store => snapshot.analysis_store(&config),
+                None => None,
+            };
+            if names_first {
+                if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
+                    let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
                 }
-                let result = snapshot.analyze_watched(&config, &mut watch);
-                if let (Some(store), Ok(analysis)) = (&store, &result) {
-                    if let Err(err) = snapshot.store_analysis(store, analysis) {
-                        tracing::warn!("could not store the analysis in {}: {err}", store.path().display());
-                    }
+                if !snapshot.resolve_names(&config) {
+                    tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
                 }
                 let returned = Box::new(snapshot.release());
-                let _ = tasks.send(Task::Analyzed {
-                    load,
-                    generation,
-                    result,
-                    returned,
-                    ms: started.elapsed().as_millis(),
-                });
-            });
+                let store =
+                    store.zip(config_shown).map(|(store, config)| Box::new(OpenedStore { generation, config, store }));
+                let _ = tasks.send(Task::NamesResolved { load, returned, store });
+                return;
+            }
+            let result = snapshot.analyze_watched(&config, &mut watch);
+            if let (Some(store), Ok(analysis)) = (&store, &result) {
+                if let Err(err) = snapshot.store_analysis(store, analysis) {
+                    tracing::warn!("could not store the analysis in {}: {err}", store.path().display());
+                }
+            }
+            let returned = Box::new(snapshot.release());
+            let _ =
+                tasks.send(Task::Analyzed { load, generation, result, returned, ms: started.elapsed().as_millis() });
+        });
         if let Err(err) = spawned {
             // The snapshot went down with the closure; the workspace is lost. Reload.
             tracing::error!("could not start an analysis thread: {err}");

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeDescription, CodeLens, Command, Diagnostic, DiagnosticRelatedInformation,
-    DiagnosticSeverity, Location as LspLocation, NumberOrString, Position, Range, Uri,
+    CodeDescription, CodeLens, Command, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
+    Location as LspLocation, NumberOrString, Position, Range, Uri,
 };
 
 use super::documents::{path_to_uri, LineStarts};
@@ -50,11 +50,7 @@ pub struct Texts<'a> {
 
 impl<'a> Texts<'a> {
     pub fn new(lookup: &'a dyn Fn(&Path) -> Option<String>, root: Option<&'a Path>) -> Self {
-        Texts {
-            lookup,
-            cache: BTreeMap::new(),
-            root,
-        }
+        Texts { lookup, cache: BTreeMap::new(), root }
     }
 
     fn get(&mut self, path: &Path) -> Option<&(String, LineStarts)> {
@@ -80,26 +76,18 @@ impl<'a> Texts<'a> {
             },
             None => Range {
                 start: Position::new(loc.line.saturating_sub(1), loc.column.saturating_sub(1)),
-                end: Position::new(
-                    loc.end_line.saturating_sub(1),
-                    loc.end_column.saturating_sub(1),
-                ),
+                end: Position::new(loc.end_line.saturating_sub(1), loc.end_column.saturating_sub(1)),
             },
         }
     }
 
     pub fn location(&mut self, loc: &Location) -> LspLocation {
-        LspLocation {
-            uri: path_to_uri(&loc.file),
-            range: self.range(loc),
-        }
+        LspLocation { uri: path_to_uri(&loc.file), range: self.range(loc) }
     }
 }
 
 fn code_description(code: &str) -> Option<CodeDescription> {
-    let href: Uri = format!("{}{}", finding_codes_url(), code_section(code))
-        .parse()
-        .ok()?;
+    let href: Uri = format!("{}{}", finding_codes_url(), code_section(code)).parse().ok()?;
     Some(CodeDescription { href })
 }
 
@@ -109,11 +97,7 @@ pub fn finding_message(finding: &Finding) -> String {
         Some(first) => format!(" (first allocates in {first})"),
         None => String::new(),
     };
-    format!(
-        "`{}` can allocate: {}{first}",
-        finding.function,
-        finding.reasons.join("; ")
-    )
+    format!("`{}` can allocate: {}{first}", finding.function, finding.reasons.join("; "))
 }
 
 /// Every diagnostic of an analysis, by file.
@@ -136,9 +120,7 @@ pub fn diagnostics(
             tags: None,
             data: None,
         };
-        out.entry(finding.location.file.clone())
-            .or_default()
-            .push(diagnostic);
+        out.entry(finding.location.file.clone()).or_default().push(diagnostic);
     }
     for error in &analysis.errors {
         let code = error.kind.code();
@@ -153,29 +135,18 @@ pub fn diagnostics(
             tags: None,
             data: None,
         };
-        out.entry(error.location.file.clone())
-            .or_default()
-            .push(diagnostic);
+        out.entry(error.location.file.clone()).or_default().push(diagnostic);
     }
     out
 }
 
 /// The roots that reach a finding, then each call of the chain where it happens:
 /// the finding's line calls the first step, each step calls the next at its location.
-fn related(
-    analysis: &Analysis,
-    finding: &Finding,
-    texts: &mut Texts<'_>,
-) -> Vec<DiagnosticRelatedInformation> {
+fn related(analysis: &Analysis, finding: &Finding, texts: &mut Texts<'_>) -> Vec<DiagnosticRelatedInformation> {
     let mut out = Vec::new();
     for root in &finding.roots {
-        let location = root_report(analysis, root)
-            .map(|r| &r.location)
-            .unwrap_or(&finding.location);
-        out.push(DiagnosticRelatedInformation {
-            location: texts.location(location),
-            message: format!("root: {root}"),
-        });
+        let location = root_report(analysis, root).map(|r| &r.location).unwrap_or(&finding.location);
+        out.push(DiagnosticRelatedInformation { location: texts.location(location), message: format!("root: {root}") });
     }
     let mut at = &finding.location;
     for step in &finding.chain {
@@ -199,10 +170,7 @@ pub fn root_status(root: &RootReport) -> String {
     let checked = plural(root.functions_checked, "function", "functions");
     match root.findings {
         0 => format!("no allocations · {checked} checked"),
-        n => format!(
-            "{} · {checked} checked",
-            plural(n, "allocation", "allocations")
-        ),
+        n => format!("{} · {checked} checked", plural(n, "allocation", "allocations")),
     }
 }
 
@@ -223,28 +191,16 @@ pub fn code_lenses(analysis: &Analysis, file: &Path, texts: &mut Texts<'_>) -> V
         .map(|root| {
             let range = texts.range(&root.location);
             // A command without an id shows as plain text.
-            let command = Command {
-                title: format!("noalloc: {}", root_status(root)),
-                command: String::new(),
-                arguments: None,
-            };
-            CodeLens {
-                range,
-                command: Some(command),
-                data: None,
-            }
+            let command =
+                Command { title: format!("noalloc: {}", root_status(root)), command: String::new(), arguments: None };
+            CodeLens { range, command: Some(command), data: None }
         })
         .collect()
 }
 
 /// Markdown for a hover at `position` of `file`: the root declared on that line, and
 /// the findings whose range holds the position.
-pub fn hover(
-    analysis: &Analysis,
-    file: &Path,
-    position: Position,
-    texts: &mut Texts<'_>,
-) -> Option<(String, Range)> {
+pub fn hover(analysis: &Analysis, file: &Path, position: Position, texts: &mut Texts<'_>) -> Option<(String, Range)> {
     let mut parts = Vec::new();
     let mut hover_range = None;
     for root in analysis.roots.iter().filter(|r| r.location.file == file) {
@@ -253,22 +209,10 @@ pub fn hover(
             continue;
         }
         hover_range.get_or_insert(range);
-        let mut text = format!(
-            "**noalloc root** `{}`: {}",
-            root.function,
-            root_status(root)
-        );
-        for finding in analysis
-            .findings
-            .iter()
-            .filter(|f| f.roots.contains(&root.function))
-        {
+        let mut text = format!("**noalloc root** `{}`: {}", root.function, root_status(root));
+        for finding in analysis.findings.iter().filter(|f| f.roots.contains(&root.function)) {
             let where_ = display_location(&finding.location, texts);
-            text.push_str(&format!(
-                "\n- {where_} `{}`: {}",
-                finding.function,
-                finding.reasons.join("; ")
-            ));
+            text.push_str(&format!("\n- {where_} `{}`: {}", finding.function, finding.reasons.join("; ")));
         }
         parts.push(text);
     }
@@ -278,20 +222,13 @@ pub fn hover(
             continue;
         }
         hover_range.get_or_insert(range);
-        let mut text = format!(
-            "**noalloc**: this line allocates: {}",
-            finding.reasons.join("; ")
-        );
+        let mut text = format!("**noalloc**: this line allocates: {}", finding.reasons.join("; "));
         text.push_str(&format!("\n\nreached from {}", quoted_list(&finding.roots)));
         if !finding.chain.is_empty() {
             text.push_str("\n\ncall chain:");
             let mut at = &finding.location;
             for step in &finding.chain {
-                text.push_str(&format!(
-                    "\n1. `{}` at {}",
-                    step.function,
-                    display_location(at, texts)
-                ));
+                text.push_str(&format!("\n1. `{}` at {}", step.function, display_location(at, texts)));
                 if let Some(next) = &step.location {
                     at = next;
                 }
@@ -303,11 +240,7 @@ pub fn hover(
         let range = texts.range(&error.location);
         if contains(range, position) {
             hover_range.get_or_insert(range);
-            parts.push(format!(
-                "**noalloc** ({}): {}",
-                error.kind.code(),
-                error.message
-            ));
+            parts.push(format!("**noalloc** ({}): {}", error.kind.code(), error.message));
         }
     }
     let range = hover_range?;
@@ -315,11 +248,7 @@ pub fn hover(
 }
 
 fn quoted_list(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|i| format!("`{i}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    items.iter().map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
 }
 
 /// `file:line`, the file relative to the workspace, std from `library/`, a
@@ -332,9 +261,9 @@ fn display_location(loc: &Location, texts: &Texts<'_>) -> String {
     let short = match path.rfind("/library/") {
         Some(i) => path[i + "/library/".len()..].to_owned(),
         None => match path.find("/registry/src/") {
-            Some(i) => path[i + "/registry/src/".len()..]
-                .split_once('/')
-                .map_or(path.clone(), |(_, rest)| rest.to_owned()),
+            Some(i) => {
+                path[i + "/registry/src/".len()..].split_once('/').map_or(path.clone(), |(_, rest)| rest.to_owned())
+            }
             None => path.clone(),
         },
     };
@@ -372,10 +301,7 @@ mod tests {
             .filter_map(|l| l.strip_prefix("# ").or_else(|| l.strip_prefix("### ")))
             .map(|h| format!("#{}", anchor(h)))
             .collect();
-        let codes = FindingKind::ALL
-            .map(FindingKind::code)
-            .into_iter()
-            .chain(ErrorKind::ALL.map(ErrorKind::code));
+        let codes = FindingKind::ALL.map(FindingKind::code).into_iter().chain(ErrorKind::ALL.map(ErrorKind::code));
         for code in codes.chain(["an-unknown-code"]) {
             let section = code_section(code);
             assert!(anchors.iter().any(|a| a == section), "{code}: no heading {section} in docs/finding-codes.md");

@@ -49,9 +49,7 @@ impl IoThreads {
     /// The reader is left alone: it may be blocked on stdin that never closes.
     pub fn join_writer(self) -> io::Result<()> {
         drop(self.reader);
-        self.writer
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")))
+        self.writer.join().unwrap_or_else(|_| Err(io::Error::other("the writer thread panicked")))
     }
 }
 
@@ -87,19 +85,16 @@ pub fn read_loop(input: &mut dyn BufRead, sink: &Sender<Incoming>) {
     loop {
         let incoming = match read_frame(&mut input) {
             Ok(Some(Frame::Body(body))) => parse_message(&body),
-            Ok(Some(Frame::BadHeader(message))) => Incoming::Malformed {
-                id: None,
-                code: ErrorCode::ParseError,
-                message,
-            },
+            Ok(Some(Frame::BadHeader(message))) => {
+                Incoming::Malformed { id: None, code: ErrorCode::ParseError, message }
+            }
             Ok(None) => return,
             Err(err) => {
                 tracing::error!("reading stdin: {err}");
                 return;
             }
         };
-        let is_exit =
-            matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
+        let is_exit = matches!(&incoming, Incoming::Message(Message::Notification(n)) if n.method == "exit");
         if sink.send(incoming).is_err() || is_exit {
             return;
         }
@@ -205,12 +200,7 @@ fn read_frame(input: &mut Resync<'_>) -> io::Result<Option<Frame>> {
         let header = next_length_header(trimmed.as_bytes()).map_or(trimmed, |at| &trimmed[at..]);
         if let Some((name, value)) = header.split_once(':') {
             if name.trim().eq_ignore_ascii_case("content-length") {
-                length = Some(
-                    value
-                        .trim()
-                        .parse::<usize>()
-                        .map_err(|_| format!("bad Content-Length: {value:?}")),
-                );
+                length = Some(value.trim().parse::<usize>().map_err(|_| format!("bad Content-Length: {value:?}")));
             }
         }
     }
@@ -226,14 +216,10 @@ fn read_frame(input: &mut Resync<'_>) -> io::Result<Option<Frame>> {
         }
         Some(Ok(length)) => {
             io::copy(&mut input.take(length as u64), &mut io::sink())?;
-            Ok(Some(Frame::BadHeader(format!(
-                "message of {length} bytes is larger than the limit"
-            ))))
+            Ok(Some(Frame::BadHeader(format!("message of {length} bytes is larger than the limit"))))
         }
         Some(Err(message)) => Ok(Some(Frame::BadHeader(message))),
-        None => Ok(Some(Frame::BadHeader(
-            "header block without Content-Length".to_owned(),
-        ))),
+        None => Ok(Some(Frame::BadHeader("header block without Content-Length".to_owned()))),
     }
 }
 
@@ -251,9 +237,7 @@ fn parse_message(body: &[u8]) -> Incoming {
             };
         }
     };
-    let id = value
-        .get("id")
-        .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
+    let id = value.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok());
     let has_method = value.get("method").is_some_and(|m| m.is_string());
     let is_response = value.get("result").is_some() || value.get("error").is_some();
     if !value.is_object() || (!has_method && !is_response) {
@@ -265,11 +249,9 @@ fn parse_message(body: &[u8]) -> Incoming {
     }
     match serde_json::from_value::<Message>(value) {
         Ok(message) => Incoming::Message(message),
-        Err(err) => Incoming::Malformed {
-            id,
-            code: ErrorCode::InvalidRequest,
-            message: format!("invalid message: {err}"),
-        },
+        Err(err) => {
+            Incoming::Malformed { id, code: ErrorCode::InvalidRequest, message: format!("invalid message: {err}") }
+        }
     }
 }
 
@@ -369,9 +351,6 @@ mod tests {
             frame(r#"{"jsonrpc":"2.0","method":"exit"}"#),
         ]
         .concat();
-        assert_eq!(
-            summary(read_all(&input)),
-            ["malformed None ParseError", "request 2 shutdown", "notification exit"]
-        );
+        assert_eq!(summary(read_all(&input)), ["malformed None ParseError", "request 2 shutdown", "notification exit"]);
     }
 }

@@ -84,7 +84,10 @@ fn moving_code_keeps_the_baseline_passing() {
 fn a_baseline_fails_on_new_findings_only() {
     let ws = Copy::new();
     assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
-    ws.edit("    greeting.len() + label(name)", "    let shout = name.to_uppercase();\n    greeting.len() + label(&shout)");
+    ws.edit(
+        "    greeting.len() + label(name)",
+        "    let shout = name.to_uppercase();\n    greeting.len() + label(&shout)",
+    );
     let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "short"]);
     assert_eq!(code, 1, "{stderr}");
     assert_eq!(stdout, "src/lib.rs:6: adoption::greet: calls <str>::to_uppercase\n");
@@ -240,7 +243,11 @@ scratch = ["app::Ignored"]
 fn a_malformed_allow_line_stops_the_check_with_its_line_number() {
     let dir = tempfile::tempdir().unwrap();
     let allow = dir.path().join("allow.txt");
-    std::fs::write(&allow, "# reviewed 2024\namortized: alloc::vec::Vec::push\namortised: alloc::string::String::push\n").unwrap();
+    std::fs::write(
+        &allow,
+        "# reviewed 2024\namortized: alloc::vec::Vec::push\namortised: alloc::string::String::push\n",
+    )
+    .unwrap();
     let (code, stdout, stderr) = run(&mut noalloc(&[
         "--check",
         test_data("clean").to_str().unwrap(),
@@ -329,7 +336,8 @@ fn the_specifics_exemptions_list_matches_the_code() {
 /// code that did not expand.)
 fn other_std_library() -> PathBuf {
     let out = std::process::Command::new("rustc").args(["+nightly", "--print", "sysroot"]).output();
-    let sysroot = out.ok().filter(|out| out.status.success()).map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
+    let sysroot =
+        out.ok().filter(|out| out.status.success()).map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
     let library = PathBuf::from(sysroot.unwrap_or_default()).join("lib/rustlib/src/rust/library");
     assert!(
         library.join("core/src/lib.rs").exists(),
@@ -379,7 +387,8 @@ fn growth_lines_judge_calls_as_growth_of_their_receiver() {
     // one without a `may grow`, and the line counts as used.
     let fixture = test_data("growth-allow");
     let check = |extra: &[&str]| {
-        let mut args = vec!["--check", fixture.to_str().unwrap(), "--no-cache", "--message-format", "short", "--report"];
+        let mut args =
+            vec!["--check", fixture.to_str().unwrap(), "--no-cache", "--message-format", "short", "--report"];
         args.extend_from_slice(extra);
         run(&mut noalloc(&args))
     };

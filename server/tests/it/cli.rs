@@ -60,10 +60,7 @@ fn example_json_lines() {
     assert_eq!(finding["line"], 30);
     assert_eq!(finding["function"], "example::log_request");
     assert_eq!(finding["roots"], serde_json::json!(["example::handle"]));
-    assert_eq!(
-        finding["reasons"],
-        serde_json::json!(["calls alloc::fmt::format"])
-    );
+    assert_eq!(finding["reasons"], serde_json::json!(["calls alloc::fmt::format"]));
     let chain = finding["chain"].as_array().unwrap();
     assert!(chain.len() >= 2);
     assert_eq!(chain[0]["function"], "alloc::fmt::format");
@@ -82,39 +79,64 @@ fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
     assert_eq!((summary["errors"].as_u64(), summary["internal_errors"].as_u64()), (Some(1), Some(1)), "{stdout}");
     let error = lines.iter().find(|l| l["kind"] == "error").expect("the internal error");
     assert_eq!(error["code"], "internal-error");
-    assert_eq!((error["file"].as_str(), error["line"].as_u64()), (Some("src/lib.rs"), Some(35)), "at the root: {error}");
+    assert_eq!(
+        (error["file"].as_str(), error["line"].as_u64()),
+        (Some("src/lib.rs"), Some(35)),
+        "at the root: {error}"
+    );
     assert_eq!(error["roots"], serde_json::json!(["example::checksum"]));
     assert_eq!(error["panic"]["message"], "injected by NOALLOC_PANIC_ON_ROOT");
     assert!(error["panic"]["location"].as_str().is_some_and(|l| l.contains("panics.rs")), "{error}");
     let message = error["message"].as_str().unwrap();
-    assert!(message.starts_with("internal error while checking this root: injected by NOALLOC_PANIC_ON_ROOT"), "{message}");
+    assert!(
+        message.starts_with("internal error while checking this root: injected by NOALLOC_PANIC_ON_ROOT"),
+        "{message}"
+    );
     assert!(message.ends_with("the rest of the check went on"), "{message}");
     // The other root's finding is still there.
-    assert!(lines.iter().any(|l| l["kind"] == "finding" && l["line"] == 30 && l["roots"] == serde_json::json!(["example::handle"])), "{stdout}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["kind"] == "finding" && l["line"] == 30 && l["roots"] == serde_json::json!(["example::handle"])),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn json_errors_carry_their_function_and_roots() {
     let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
-    let errors: Vec<serde_json::Value> =
-        stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).filter(|l| l["kind"] == "error").collect();
+    let errors: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["kind"] == "error")
+        .collect();
     let unused = errors.iter().find(|e| e["code"] == "unused-exemption").expect("the unused exemption");
     assert_eq!(unused["function"], "specifics::exemptions::exempt_that_lets_nothing_through");
     assert_eq!(unused["roots"], serde_json::json!(["specifics::exemptions::exempt_that_lets_nothing_through"]));
-    let no_reason = errors.iter().find(|e| e["line"] == 38 && e["file"] == "src/directives.rs").expect("the exemption without a reason");
+    let no_reason = errors
+        .iter()
+        .find(|e| e["line"] == 38 && e["file"] == "src/directives.rs")
+        .expect("the exemption without a reason");
     assert_eq!(no_reason["function"], "specifics::directives::missing_reason");
     assert_eq!(no_reason["roots"], serde_json::json!([]));
-    let misplaced = errors.iter().find(|e| e["line"] == 34 && e["file"] == "src/directives.rs").expect("the root on a struct");
+    let misplaced =
+        errors.iter().find(|e| e["line"] == 34 && e["file"] == "src/directives.rs").expect("the root on a struct");
     assert_eq!(misplaced["function"], serde_json::Value::Null);
 }
 
 #[test]
 fn a_finding_names_the_first_stable_exported_function_that_allocates() {
     let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
-    let findings: Vec<serde_json::Value> =
-        stdout.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).filter(|l| l["kind"] == "finding").collect();
+    let findings: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|l| l["kind"] == "finding")
+        .collect();
     let at = |file: &str, line: u64| {
-        findings.iter().find(|f| f["file"] == file && f["line"] == line).unwrap_or_else(|| panic!("a finding at {file}:{line}"))
+        findings
+            .iter()
+            .find(|f| f["file"] == file && f["line"] == line)
+            .unwrap_or_else(|| panic!("a finding at {file}:{line}"))
     };
     // `String::from` copies through `<[u8]>::to_vec`; the unstable `to_vec_in` and
     // `Vec::with_capacity_in`, the private `ConvertVec` and `RawVec` are skipped.
@@ -123,7 +145,10 @@ fn a_finding_names_the_first_stable_exported_function_that_allocates() {
     // Nothing below `Box::new` that a user writes: the callee is the first thing.
     assert_eq!(at("src/containers.rs", 30)["allocates_in"], serde_json::Value::Null);
     // A call with no known callee allocates nowhere known.
-    assert!(findings.iter().filter(|f| f["reasons"][0].as_str().unwrap().starts_with("call with no known callee")).all(|f| f["allocates_in"].is_null()));
+    assert!(findings
+        .iter()
+        .filter(|f| f["reasons"][0].as_str().unwrap().starts_with("call with no known callee"))
+        .all(|f| f["allocates_in"].is_null()));
     // Two reasons on one line: the chain and its first allocation follow the reason shown first.
     let two = at("src/directives.rs", 16);
     assert_eq!(two["reasons"][0], "calls <str as alloc::borrow::ToOwned>::to_owned");
@@ -178,7 +203,10 @@ pub fn sum(xs: &[u64]) -> u64 {
     let (code, stdout, stderr) =
         run(&mut noalloc(&["--check", root.to_str().unwrap(), "--no-cache", "--message-format", "short"]));
     assert_eq!(code, 1, "{stdout}{stderr}");
-    assert_eq!(stdout, "src/lib.rs:3: error: unknown noalloc directive `rooot` (expected root, exempt, fixed or append)\n");
+    assert_eq!(
+        stdout,
+        "src/lib.rs:3: error: unknown noalloc directive `rooot` (expected root, exempt, fixed or append)\n"
+    );
 }
 
 #[test]
@@ -514,7 +542,9 @@ fn sarif_output_is_valid_sarif_2_1_0() {
 
     let run = &log["runs"][0];
     let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
-    assert!(rules.iter().any(|r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("docs/finding-codes.md#allocation")));
+    assert!(rules.iter().any(
+        |r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("docs/finding-codes.md#allocation")
+    ));
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     let result = results.iter().find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"] == 30).unwrap();
@@ -527,7 +557,10 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     assert_eq!(result["relatedLocations"][0]["message"]["text"], "root `example::handle`");
     let flow = result["codeFlows"][0]["threadFlows"][0]["locations"].as_array().unwrap();
     assert!(flow.len() >= 3, "{flow:#?}");
-    assert!(flow.iter().any(|step| step["location"]["message"]["text"].as_str().unwrap().contains("__rust_alloc")), "{flow:#?}");
+    assert!(
+        flow.iter().any(|step| step["location"]["message"]["text"].as_str().unwrap().contains("__rust_alloc")),
+        "{flow:#?}"
+    );
 }
 
 #[test]
@@ -589,7 +622,11 @@ fn root_arguments_that_cannot_be_read_stop_the_check() {
         &["--root", &root("NoSuchType"), "--root", &root("specifics::generics::Plain, u8"), "--root", &root("fn()")],
     );
     assert_eq!(code, 2, "{stderr}");
-    for why in ["`NoSuchType` names no type in scope", "the function takes 1 generic argument, 2 given", "`fn()` cannot be read here"] {
+    for why in [
+        "`NoSuchType` names no type in scope",
+        "the function takes 1 generic argument, 2 given",
+        "`fn()` cannot be read here",
+    ] {
         assert!(stderr.contains(why), "{why}: {stderr}");
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace, analyze};
+use noalloc_ls::engine::{analyze, CheckConfig, LoadOptions, Workspace};
 use proptest::prelude::*;
 
 /// How a root reaches its helper.
@@ -54,9 +54,14 @@ fn case_source(n: usize, case: &Case) -> String {
             Link::DynField => {
                 writeln!(src, "pub trait Hop{n}_{i} {{ fn hop(&self, x: u32) -> u32; }}").unwrap();
                 writeln!(src, "pub struct Via{n}_{i};").unwrap();
-                writeln!(src, "impl Hop{n}_{i} for Via{n}_{i} {{ fn hop(&self, x: u32) -> u32 {{ {next}(x) }} }}").unwrap();
+                writeln!(src, "impl Hop{n}_{i} for Via{n}_{i} {{ fn hop(&self, x: u32) -> u32 {{ {next}(x) }} }}")
+                    .unwrap();
                 writeln!(src, "pub struct Holder{n}_{i} {{ pub hop: Box<dyn Hop{n}_{i}> }}").unwrap();
-                writeln!(src, "pub fn holder_{n}_{i}() -> Holder{n}_{i} {{ Holder{n}_{i} {{ hop: Box::new(Via{n}_{i}) }} }}").unwrap();
+                writeln!(
+                    src,
+                    "pub fn holder_{n}_{i}() -> Holder{n}_{i} {{ Holder{n}_{i} {{ hop: Box::new(Via{n}_{i}) }} }}"
+                )
+                .unwrap();
                 writeln!(src, "fn through_{n}_{i}(h: &Holder{n}_{i}, x: u32) -> u32 {{ h.hop.hop(x) }}").unwrap();
                 format!("{{ static H: std::sync::OnceLock<Holder{n}_{i}> = std::sync::OnceLock::new(); through_{n}_{i}(H.get_or_init(holder_{n}_{i}), x) }}")
             }
@@ -71,7 +76,11 @@ fn case_source(n: usize, case: &Case) -> String {
             }
             Link::TemporaryDrop => {
                 writeln!(src, "pub struct Guard{n}_{i}(u32);").unwrap();
-                writeln!(src, "impl Drop for Guard{n}_{i} {{ fn drop(&mut self) {{ std::hint::black_box({next}(self.0)); }} }}").unwrap();
+                writeln!(
+                    src,
+                    "impl Drop for Guard{n}_{i} {{ fn drop(&mut self) {{ std::hint::black_box({next}(self.0)); }} }}"
+                )
+                .unwrap();
                 writeln!(src, "impl Guard{n}_{i} {{ fn get(&self) -> u32 {{ self.0 }} }}").unwrap();
                 format!("Guard{n}_{i}(x).get()")
             }

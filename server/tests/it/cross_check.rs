@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use expect_test::{expect, expect_file};
-use noalloc_ls::cli::{MessageFormat, RenderOptions, Report, render_report};
+use noalloc_ls::cli::{render_report, MessageFormat, RenderOptions, Report};
 use noalloc_ls::cross_check::{self, Allowance, CrossCheck, Outcome};
 use noalloc_ls::engine::Analysis;
 
@@ -37,7 +37,8 @@ fn outcomes(root: &Path, cross_checked: &CrossCheck) -> String {
                 let last = chain.last().map(|step| step.function.as_str()).unwrap_or("");
                 match explained_by {
                     Some(allowance) => {
-                        let allowance = allowance.describe(|file| file.strip_prefix(root).unwrap_or(file).display().to_string());
+                        let allowance =
+                            allowance.describe(|file| file.strip_prefix(root).unwrap_or(file).display().to_string());
                         format!("compiled allocates ({last}), allowed by {allowance}")
                     }
                     None => format!("compiled allocates ({last}), the analysis said clean"),
@@ -65,7 +66,9 @@ fn example_roots_agree_with_the_compiled_program() {
     .assert_eq(&outcomes(&root, &cross_checked));
     // Under the target directory, never in the user's tree.
     assert!(cross_checked.harness_dir.ancestors().any(|dir| dir.ends_with("noalloc-cross-check")));
-    assert!(!cross_checked.harness_dir.starts_with(&root) || cross_checked.harness_dir.starts_with(root.join("target")));
+    assert!(
+        !cross_checked.harness_dir.starts_with(&root) || cross_checked.harness_dir.starts_with(root.join("target"))
+    );
 }
 
 /// The roots of `specifics` the engine judges clean through one of its allowances,
@@ -98,7 +101,10 @@ fn specifics_disagreements_are_the_engines_allowances() {
     let cross_checked = cross_check::run(&root, &analysis, &[]).expect("the harness builds");
     expect_file!["../../../test-data/specifics/expected.cross-check"].assert_eq(&outcomes(&root, &cross_checked));
     let failing: Vec<&str> = cross_checked.failures().map(|root| root.root.as_str()).collect();
-    assert!(failing.is_empty(), "a failure no allowance explains is an engine bug: fix it or list it in ARCHITECTURE.md: {failing:?}");
+    assert!(
+        failing.is_empty(),
+        "a failure no allowance explains is an engine bug: fix it or list it in ARCHITECTURE.md: {failing:?}"
+    );
     for (root, why) in ALLOWED {
         let compared = cross_checked.roots.iter().find(|r| r.root == *root).expect("compared");
         assert!(
@@ -143,7 +149,8 @@ fn the_check_fails_the_roots_an_engine_without_drop_glue_misses() {
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let mut report = Report::of(&analysis);
     report.add_cross_check(&cross_checked);
-    let short = render_report(&fixture.ws, &report, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
+    let short =
+        render_report(&fixture.ws, &report, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
     let line = short.lines().find(|line| line.contains("drop_guard")).expect("an error line for drop_guard");
     expect!["src/drops.rs:20: error: cross-check: compiled code reaches the allocator: specifics::drops::drop_guard > calloc, which the analysis judged clean"]
     .assert_eq(line);
@@ -152,9 +159,16 @@ fn the_check_fails_the_roots_an_engine_without_drop_glue_misses() {
 #[test]
 fn the_flag_adds_cross_check_objects_to_json() {
     let path = test_data("example");
-    let (code, stdout, stderr) =
-        run(noalloc(&["--check", path.to_str().unwrap(), "--no-cache", "--cross-check", "--timings", "--message-format", "json"])
-            .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cross-check")));
+    let (code, stdout, stderr) = run(noalloc(&[
+        "--check",
+        path.to_str().unwrap(),
+        "--no-cache",
+        "--cross-check",
+        "--timings",
+        "--message-format",
+        "json",
+    ])
+    .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cross-check")));
     assert_eq!(code, 1, "{stderr}");
     let objects: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let outcomes: Vec<(&str, &str)> = objects

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 /// The pages whose links are checked, relative to the repository's root.
 fn pages(root: &Path) -> Vec<PathBuf> {
-    let mut pages: Vec<PathBuf> = ["README.md", "ARCHITECTURE.md", "editors/README.md", "bounded/README.md", "json/README.md"]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
+    let mut pages: Vec<PathBuf> =
+        ["README.md", "ARCHITECTURE.md", "editors/README.md", "bounded/README.md", "json/README.md"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
     let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
         .expect("the repository has docs/")
         .map(|entry| entry.unwrap().path())
@@ -223,7 +224,10 @@ fn every_relative_link_and_anchor_in_the_documents_resolves() {
 fn headings_are_anchored_as_github_does() {
     assert_eq!(slug("Inside `noalloc-ls`"), "inside-noalloc-ls");
     assert_eq!(slug("Soundness: silence means \"proved clean\""), "soundness-silence-means-proved-clean");
-    assert_eq!(slug("Edits are read from the text, by the names they touch"), "edits-are-read-from-the-text-by-the-names-they-touch");
+    assert_eq!(
+        slug("Edits are read from the text, by the names they touch"),
+        "edits-are-read-from-the-text-by-the-names-they-touch"
+    );
     assert_eq!(slug("`cargo noalloc`"), "cargo-noalloc");
     assert_eq!(slug("See [the map](x.md) first"), "see-the-map-first");
     assert_eq!(anchors("# A\n\n```\n# not a heading\n```\n## A\n"), ["a", "a-1"]);

@@ -1,16 +1,20 @@
 //! The engine on the fixture workspaces: exact findings and per-root status.
 
 use expect_test::expect_file;
-use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
+use noalloc_ls::cli::{render, MessageFormat, RenderOptions};
 
 use crate::{fixture, roots_table};
-
 
 #[test]
 fn specifics_findings_match_golden() {
     let shared = fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    let short = render(&fixture.ws, &fixture.analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
+    let short = render(
+        &fixture.ws,
+        &fixture.analysis,
+        &RenderOptions { format: MessageFormat::Short, ..Default::default() },
+        0,
+    );
     expect_file!["../../../test-data/specifics/expected.short"].assert_eq(&short);
 }
 
@@ -36,7 +40,8 @@ fn specifics_roots_match_golden() {
     };
     assert!(named("syn").is_some(), "syn is in the crate graph");
     let serde_derive = named("serde_derive").expect("serde_derive is in the crate graph");
-    let origins: Vec<_> = serde_derive.data(db).dependencies.iter().map(|dep| dep.crate_id.data(db).origin.clone()).collect();
+    let origins: Vec<_> =
+        serde_derive.data(db).dependencies.iter().map(|dep| dep.crate_id.data(db).origin.clone()).collect();
     assert!(!origins.is_empty() && origins.iter().all(|origin| origin.is_lang() || origin.is_local()), "{origins:?}");
 }
 
@@ -57,16 +62,28 @@ fn a_trait_s_impls_are_read_in_the_linked_crates_only() {
         for expected in ["core", "alloc", "std", "serde", "specifics"] {
             assert!(linked_names.iter().any(|n| n == expected), "{expected} is linked: {linked_names:?}");
         }
-        let core = ra_ap_ide_db::base_db::all_crates(db).iter().copied().find(|&krate| name(krate.into()) == "core").expect("core");
+        let core = ra_ap_ide_db::base_db::all_crates(db)
+            .iter()
+            .copied()
+            .find(|&krate| name(krate.into()) == "core")
+            .expect("core");
         let clone = hir_def::lang_item::lang_items(db, core).Clone.expect("Clone is a lang item");
         let everywhere = hir::Impl::all_for_trait(db, hir::Trait::from(clone));
         let ours = all_for_trait(db, clone);
-        let unlinked: std::collections::BTreeSet<String> =
-            everywhere.iter().map(|impl_| impl_.module(db).krate(db)).filter(|krate| !linked.contains(krate)).map(name).collect();
+        let unlinked: std::collections::BTreeSet<String> = everywhere
+            .iter()
+            .map(|impl_| impl_.module(db).krate(db))
+            .filter(|krate| !linked.contains(krate))
+            .map(name)
+            .collect();
         assert!(unlinked.contains("syn"), "the graph holds unlinked crates implementing Clone: {unlinked:?}");
-        let in_linked: Vec<hir::Impl> = everywhere.into_iter().filter(|impl_| linked.contains(&impl_.module(db).krate(db))).collect();
+        let in_linked: Vec<hir::Impl> =
+            everywhere.into_iter().filter(|impl_| linked.contains(&impl_.module(db).krate(db))).collect();
         assert!(in_linked.len() > 100, "{} impls of Clone in the linked crates", in_linked.len());
-        assert_eq!(ours, in_linked, "the impls of the linked crates, in rust-analyzer's order (unlinked: {unlinked:?})");
+        assert_eq!(
+            ours, in_linked,
+            "the impls of the linked crates, in rust-analyzer's order (unlinked: {unlinked:?})"
+        );
     });
 }
 
@@ -115,12 +132,13 @@ impl noalloc_ls::engine::Watch for Heard {
 /// whole analysis is the unwatched one, and every root is counted once.
 #[test]
 fn a_watched_files_early_answer_is_the_whole_analysis_answer_for_it() {
-    use noalloc_ls::engine::{CheckConfig, analyze_watched};
+    use noalloc_ls::engine::{analyze_watched, CheckConfig};
     let shared = fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let config = CheckConfig::default().with_manifest(&fixture.ws.root).unwrap();
     let whole = &fixture.analysis;
-    let mut files: Vec<_> = std::fs::read_dir(fixture.ws.root.join("src")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(fixture.ws.root.join("src")).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
     let mut judged_early = Vec::new();
     for file in files {
@@ -133,14 +151,22 @@ fn a_watched_files_early_answer_is_the_whole_analysis_answer_for_it() {
         assert_eq!(told, &vec![file.clone()]);
         let in_file = |a: &noalloc_ls::engine::Analysis| {
             let findings: Vec<_> = a.findings.iter().filter(|f| f.location.file == file).cloned().collect();
-            let errors: Vec<_> = a.errors.iter().filter(|e| e.location.file == file).map(|e| (e.location.clone(), e.message.clone())).collect();
+            let errors: Vec<_> = a
+                .errors
+                .iter()
+                .filter(|e| e.location.file == file)
+                .map(|e| (e.location.clone(), e.message.clone()))
+                .collect();
             let exemptions: Vec<_> = a.exemptions.iter().filter(|e| e.location.file == file).cloned().collect();
             (findings, errors, exemptions)
         };
         assert_eq!(in_file(partial), in_file(whole), "{}", file.display());
         assert_eq!(analysis.findings, whole.findings, "{}", file.display());
         assert_eq!(analysis.errors, whole.errors, "{}", file.display());
-        assert_eq!(analysis.roots.iter().map(|r| &r.function).collect::<Vec<_>>(), whole.roots.iter().map(|r| &r.function).collect::<Vec<_>>());
+        assert_eq!(
+            analysis.roots.iter().map(|r| &r.function).collect::<Vec<_>>(),
+            whole.roots.iter().map(|r| &r.function).collect::<Vec<_>>()
+        );
         judged_early.push(partial.roots.len());
     }
     // Most files are complete well before the last root.
@@ -158,7 +184,7 @@ fn std_intrinsics_stay_out_until_a_source_names_one() {
 
     use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{CheckConfig, LoadOptions, Workspace};
-    use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+    use ra_ap_ide_db::{base_db::SourceDatabase, RootDatabase};
 
     /// What `core` declares that a left-out file could have touched: the names in
     /// `core::arch::x86_64` and in `core`'s root (macros land there), and its impls.
@@ -197,7 +223,11 @@ fn std_intrinsics_stay_out_until_a_source_names_one() {
     let deferred = &ws.deferred_intrinsics;
     assert!(deferred.deferred_files() >= 10, "{} files left out", deferred.deferred_files());
     let declared = deferred.names().clone();
-    assert!(declared.contains("_mm512_setzero_si512") && declared.contains("_MM_CMPINT_LT"), "{} names", declared.len());
+    assert!(
+        declared.contains("_mm512_setzero_si512") && declared.contains("_MM_CMPINT_LT"),
+        "{} names",
+        declared.len()
+    );
 
     // No file of std's crates (their modules as rust-analyzer resolved them) names
     // one in code its crate's cfg keeps.
@@ -264,7 +294,10 @@ fn std_intrinsics_stay_out_until_a_source_names_one() {
 /// Calls `check` with each crate of the shared `specifics` workspace that `names`
 /// names (its name, its crate, the loaded workspace), attached to the database;
 /// what `check` returns, in the order of the crate graph.
-fn each_named_crate<T>(names: &[&str], mut check: impl FnMut(&str, ra_ap_ide_db::base_db::Crate, &noalloc_ls::engine::Workspace) -> T) -> Vec<T> {
+fn each_named_crate<T>(
+    names: &[&str],
+    mut check: impl FnMut(&str, ra_ap_ide_db::base_db::Crate, &noalloc_ls::engine::Workspace) -> T,
+) -> Vec<T> {
     let shared = fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let ws = &fixture.ws;
@@ -292,7 +325,8 @@ fn files_read_ahead_are_the_def_maps_files() {
         let read: std::collections::HashSet<_> =
             def_map.modules().filter_map(|(_, module)| module.origin.file_id()).map(|file| file.file_id(db)).collect();
         let found = files_of_crate(db, krate);
-        let extra: Vec<_> = found.iter().filter(|file| !read.contains(file)).map(|file| ws.vfs.file_path(*file).to_string()).collect();
+        let extra: Vec<_> =
+            found.iter().filter(|file| !read.contains(file)).map(|file| ws.vfs.file_path(*file).to_string()).collect();
         assert!(extra.is_empty(), "{name}: read ahead but not by the def map: {extra:?}");
         // No macro declares a module of these (std's `cfg_if!` declares a quarter).
         if ["core", "alloc", "specifics"].contains(&name) {
@@ -323,7 +357,12 @@ fn macro_calls_expanded_ahead_are_the_def_maps_calls() {
         let strays = expanded.iter().filter(|call| !by_def_map.contains(call)).count();
         assert_eq!(strays, 0, "{name}: {strays} of {} calls expanded ahead are not the def map's", expanded.len());
         if name == "core" {
-            assert!(expanded.len() * 10 >= by_def_map.len() * 9, "core: {} of {} calls expanded ahead", expanded.len(), by_def_map.len());
+            assert!(
+                expanded.len() * 10 >= by_def_map.len() * 9,
+                "core: {} of {} calls expanded ahead",
+                expanded.len(),
+                by_def_map.len()
+            );
         }
         (name.to_owned(), expanded.len(), by_def_map.len())
     });
@@ -337,7 +376,7 @@ fn macro_calls_expanded_ahead_are_the_def_maps_calls() {
 /// neither; one under `#[cfg_attr]` is left to the def map.
 #[test]
 fn module_files_are_found_where_the_def_map_finds_them() {
-    use noalloc_ls::engine::{LoadOptions, Workspace, module_files::files_of_crate};
+    use noalloc_ls::engine::{module_files::files_of_crate, LoadOptions, Workspace};
     let files = [
         (
             "src/lib.rs",
@@ -369,13 +408,21 @@ fn module_files_are_found_where_the_def_map_finds_them() {
     let (mut found, mut read): (Vec<String>, Vec<String>) = hir::attach_db(db, || {
         let found = files_of_crate(db, krate).into_iter().map(path_of).collect();
         let def_map = hir_def::nameres::crate_def_map(db, krate);
-        let read = def_map.modules().filter_map(|(_, module)| module.origin.file_id()).map(|file| path_of(file.file_id(db))).collect();
+        let read = def_map
+            .modules()
+            .filter_map(|(_, module)| module.origin.file_id())
+            .map(|file| path_of(file.file_id(db)))
+            .collect();
         (found, read)
     });
     found.sort();
     read.sort();
     let all_but = |left_out: &[&str]| {
-        let mut paths: Vec<String> = files.iter().map(|(path, _)| path.trim_start_matches("src/").to_owned()).filter(|path| !left_out.contains(&path.as_str())).collect();
+        let mut paths: Vec<String> = files
+            .iter()
+            .map(|(path, _)| path.trim_start_matches("src/").to_owned())
+            .filter(|path| !left_out.contains(&path.as_str()))
+            .collect();
         paths.sort();
         paths
     };

@@ -6,7 +6,7 @@
 //! outside the workspace instantiates, a `dyn` receiver), the root is still
 //! reported, never checked at fewer instantiations and called clean.
 
-use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
+use noalloc_ls::engine::{analyze, Analysis, CheckConfig, LoadOptions, Workspace};
 
 const SHAPES: &str = r#"
 pub trait Shape {
@@ -256,14 +256,23 @@ fn instantiations_through_generic_code_are_checked() {
         "shapes::W::c6_root",
         "shapes::c7_root",
     ] {
-        assert!(findings_of(&analysis, root) > 0, "{root}: its instantiation at `Blob` allocates: {:#?}", analysis.findings);
+        assert!(
+            findings_of(&analysis, root) > 0,
+            "{root}: its instantiation at `Blob` allocates: {:#?}",
+            analysis.findings
+        );
         assert!(
             !reasons_in(&analysis, root, "shapes::Blob::area").is_empty(),
             "{root} reaches `Blob::area`'s allocation: {:#?}",
             analysis.findings
         );
     }
-    assert_eq!(findings_of(&analysis, "shapes::sq_root"), 0, "only `Sq`, directly and through generic callers: {:#?}", analysis.findings);
+    assert_eq!(
+        findings_of(&analysis, "shapes::sq_root"),
+        0,
+        "only `Sq`, directly and through generic callers: {:#?}",
+        analysis.findings
+    );
 }
 
 #[test]
@@ -299,7 +308,11 @@ fn an_edit_that_calls_a_generic_caller_is_read() {
     assert_eq!(code, 0, "{out}{err}");
     let lib = root.join("src/lib.rs");
     let text = std::fs::read_to_string(&lib).unwrap();
-    std::fs::write(&lib, text.replace("pub fn later() -> usize {\n    0\n}", "pub fn later() -> usize {\n    outer(&Blob)\n}")).unwrap();
+    std::fs::write(
+        &lib,
+        text.replace("pub fn later() -> usize {\n    0\n}", "pub fn later() -> usize {\n    outer(&Blob)\n}"),
+    )
+    .unwrap();
     let (code, out, err) = check();
     assert!(!err.contains("changed nothing the stored analysis read"), "{err}");
     assert_eq!(code, 1, "{out}{err}");

@@ -57,7 +57,8 @@ fn an_edit_re_walks_only_the_edited_body() {
     // whose answer salsa keeps when it is the same (`incremental::resolved_call`),
     // and std's instances at std's types are walked in std's crates
     // (`walk_env`), whose solver the workspace's impls do not reach.
-    let implemented = format!("{commented}\nmod inner {{\n    pub trait Tr {{}}\n}}\n\nimpl<T> inner::Tr for [T; 7] {{}}\n");
+    let implemented =
+        format!("{commented}\nmod inner {{\n    pub trait Tr {{}}\n}}\n\nimpl<T> inner::Tr for [T; 7] {{}}\n");
     assert!(live.set_file_text(&lib, &implemented).unwrap());
     let (fourth, rewalked) = analyze(&mut live);
     assert_eq!(fourth.findings, third.findings);
@@ -78,10 +79,12 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
     use noalloc_ls::engine::edit::LiveWorkspace;
     use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace};
 
-    let (_dir, root) = crate::temp_package("reuse", &[("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n")]);
+    let (_dir, root) =
+        crate::temp_package("reuse", &[("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\npub mod d;\npub mod e;\n")]);
     let a = root.join("src/a.rs");
     let b = root.join("src/b.rs");
-    let a_text = "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\npub fn helper() -> usize {\n    1\n}\n";
+    let a_text =
+        "// noalloc:root\npub fn a_root() -> usize {\n    helper()\n}\n\npub fn helper() -> usize {\n    1\n}\n";
     let b_text = "// noalloc:root\npub fn b_root(v: &mut Vec<u8>) {\n    v.push(1);\n}\n\n// noalloc:root\npub fn b_through_a() -> usize {\n    crate::a::helper()\n}\n\n// noalloc:root\npub fn b_alias() -> usize {\n    crate::c::Store::from([1u8]).len()\n}\n\n// noalloc:root\npub fn b_dyn() -> usize {\n    let shape: &dyn crate::c::Shape = &crate::c::Square;\n    shape.area()\n}\n\n// noalloc:root\npub fn b_macro() -> usize {\n    crate::make!()\n}\n";
     let c = root.join("src/c.rs");
     std::fs::write(&a, a_text).unwrap();
@@ -115,7 +118,9 @@ fn an_edit_reuses_the_outcome_of_every_root_it_cannot_change() {
         assert!(live.set_file_text(path, text).unwrap());
         live.analyze_here(&config).unwrap().unwrap()
     };
-    let row = |file: &str, line: u32, roots: &[&str]| (file.to_owned(), line, roots.iter().map(|r| format!("reuse::{r}")).collect::<Vec<_>>());
+    let row = |file: &str, line: u32, roots: &[&str]| {
+        (file.to_owned(), line, roots.iter().map(|r| format!("reuse::{r}")).collect::<Vec<_>>())
+    };
 
     let first = live.analyze_here(&config).unwrap().unwrap();
     assert_eq!(first.timings.roots_reused, 0);
@@ -281,7 +286,13 @@ fn an_item_edit_under_a_name_nothing_else_spells_asks_no_walk() {
         let mut rows: Vec<_> = analysis
             .findings
             .iter()
-            .map(|f| (f.location.file.file_name().unwrap().to_string_lossy().into_owned(), f.location.line, f.reasons.join("; ")))
+            .map(|f| {
+                (
+                    f.location.file.file_name().unwrap().to_string_lossy().into_owned(),
+                    f.location.line,
+                    f.reasons.join("; "),
+                )
+            })
             .collect();
         rows.sort();
         rows
@@ -373,7 +384,8 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     assert_eq!(reused(&bound), (2, 2));
     // How many roots an edit adding `fn name` to c.rs as loaded reuses, and how
     // many of them unasked (compared with that text alone); another file set.
-    let adding = |c: &mut EditsOfC, name: &str| reused(&c.adding(c_text, &format!("pub fn {name}() -> usize {{\n    1\n}}")));
+    let adding =
+        |c: &mut EditsOfC, name: &str| reused(&c.adding(c_text, &format!("pub fn {name}() -> usize {{\n    1\n}}")));
     let set = |c: &mut EditsOfC, path: &Path, text: &str| {
         assert!(c.live.set_file_text(path, text).unwrap());
         c.analyze();
@@ -427,7 +439,8 @@ fn a_name_spelled_only_as_a_method_asks_no_walk() {
     let expanded_with = edit(&format!("{c_text}\npub fn from_elem() -> usize {{\n    9\n}}\n"));
     assert_eq!(reused(&expanded_with), (2, 1));
 
-    let stripped = edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
+    let stripped =
+        edit(&format!("{c_text}\npub fn noalloc_stripped() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
     assert_eq!(reused(&stripped), (1, 1));
     assert_eq!(rows(&stripped), vec![("c.rs".to_owned(), 6)], "{:#?}", stripped.findings);
 
@@ -447,7 +460,8 @@ fn a_type_named_like_a_library_macro_asks_no_walk() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
     let a_text = "#[derive(Clone, Copy, Debug, PartialEq)]\npub struct Pair(pub u32, pub u32);\n\n// noalloc:root\npub fn a_root(pair: Pair) -> u32 {\n    pair.0 + pair.1\n}\n";
-    let (_dir, root) = crate::temp_package("typed", &[("src/lib.rs", "pub mod a;\npub mod c;\n"), ("src/a.rs", a_text)]);
+    let (_dir, root) =
+        crate::temp_package("typed", &[("src/lib.rs", "pub mod a;\npub mod c;\n"), ("src/a.rs", a_text)]);
     let options = LoadOptions { build_scripts: false, ..LoadOptions::default() };
     let config = CheckConfig::default();
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
@@ -501,7 +515,8 @@ fn a_type_added_under_a_name_nothing_else_spells_asks_no_walk() {
     };
     assert_eq!(adding("pub struct NoallocUnspelled(pub u32);"), ((3, 3), rows(&first)));
     assert_eq!(adding("pub enum NoallocUnspelled {\n    One,\n}"), ((3, 3), rows(&first)));
-    let with_method = "pub struct NoallocUnspelled;\n\nimpl NoallocUnspelled {\n    pub fn noalloc_unspelled(&self) {}\n}";
+    let with_method =
+        "pub struct NoallocUnspelled;\n\nimpl NoallocUnspelled {\n    pub fn noalloc_unspelled(&self) {}\n}";
     assert_eq!(adding(with_method), ((3, 3), rows(&first)));
     // The call now builds the struct: `a_root` is judged again and allocates
     // nothing; the others are not asked.
@@ -749,7 +764,10 @@ fn a_trait_defined_under_a_name_nothing_else_spells_asks_no_walk() {
     assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
     let removed = c.edit(&base);
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
-    let lengthy = base.replace("pub trait Lengthy {}", "pub trait Lengthy {\n    fn len(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}");
+    let lengthy = base.replace(
+        "pub trait Lengthy {}",
+        "pub trait Lengthy {\n    fn len(&self) -> usize {\n        Vec::<u8>::with_capacity(1).capacity()\n    }\n}",
+    );
     let taken_over = c.edit(&lengthy);
     assert_eq!((reused(&taken_over), rows(&taken_over)), ((1, 1), vec![("c.rs".to_owned(), 7)]));
     let fresh = c.fresh();
@@ -796,8 +814,12 @@ fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit(
         functions
     };
     let first = c.analyze();
-    assert_eq!((first.roots.len(), functions(&first)), (2, vec!["closed::b::helper".to_owned(), "closed::e::Square::measure".to_owned()]));
-    let added = c.adding(c_text, "impl<T> crate::d::Shape for [T; 7] {\n    fn area(&self) -> usize {\n        0\n    }\n}");
+    assert_eq!(
+        (first.roots.len(), functions(&first)),
+        (2, vec!["closed::b::helper".to_owned(), "closed::e::Square::measure".to_owned()])
+    );
+    let added =
+        c.adding(c_text, "impl<T> crate::d::Shape for [T; 7] {\n    fn area(&self) -> usize {\n        0\n    }\n}");
     // `d_root`'s `dyn` call still goes where it went (`a_dyn_root_keeps_…`).
     assert_eq!(reused(&added), (2, 0));
     let fresh = c.fresh();
@@ -811,14 +833,20 @@ fn a_root_that_resolves_nothing_outside_its_walks_is_reused_after_any_item_edit(
         assert_eq!((&analysis.roots, functions(&analysis)), (&fresh.roots, functions(&fresh)));
         analysis
     };
-    let type_renamed = edit_file("src/e.rs", &format!("{}\npub use Squared as Square;\n", measure.replace("struct Square", "struct Squared")));
+    let type_renamed = edit_file(
+        "src/e.rs",
+        &format!("{}\npub use Squared as Square;\n", measure.replace("struct Square", "struct Squared")),
+    );
     assert_eq!(functions(&type_renamed)[1], "closed::e::Squared::measure");
     // A module added (one an impl in it keeps from being read by its name)
     // drops no function: `a_root`'s walks are asked, and tell.
     let module = "pub mod added {\n    pub struct Added;\n\n    impl Added {\n        pub fn new() -> Added {\n            Added\n        }\n    }\n}\n";
     let module_added = edit_file("src/lib.rs", &format!("{lib}\n{module}"));
     assert_eq!(reused(&module_added), (1, 0));
-    let module_renamed = edit_file("src/lib.rs", &lib.replace("mod b;", "#[path = \"b.rs\"]\nmod renamed;").replace("b::helper", "renamed::helper"));
+    let module_renamed = edit_file(
+        "src/lib.rs",
+        &lib.replace("mod b;", "#[path = \"b.rs\"]\nmod renamed;").replace("b::helper", "renamed::helper"),
+    );
     assert_eq!(functions(&module_renamed)[1], "closed::renamed::helper");
 }
 
@@ -852,7 +880,10 @@ fn a_dyn_root_keeps_its_outcome_across_trait_impl_edits_while_its_answers_stand(
     let mut checked = |text: String, expected: (usize, usize)| {
         let analysis = c.edit(&text);
         let fresh = c.fresh();
-        assert_eq!((reused(&analysis), finding_lines(&analysis), &analysis.roots), (expected, finding_lines(&fresh), &fresh.roots));
+        assert_eq!(
+            (reused(&analysis), finding_lines(&analysis), &analysis.roots),
+            (expected, finding_lines(&fresh), &fresh.roots)
+        );
         analysis
     };
     let named = "impl<T> crate::b::Named for [T; 7] {\n    fn named(&self) -> usize {\n        7\n    }\n}";
@@ -897,7 +928,10 @@ fn a_trait_impl_of_a_trait_the_file_defines_is_read_under_the_trait_s_names() {
     assert_eq!((reused(&added), rows(&added)), ((2, 2), vec![]));
     let removed = c.edit(&base);
     assert_eq!((reused(&removed), rows(&removed)), ((2, 2), vec![]));
-    let aliased = c.adding(&base, "pub type NoallocAlias = Vec<u8>;\n\npub trait NoallocTrait {}\n\nimpl NoallocTrait for NoallocAlias {}");
+    let aliased = c.adding(
+        &base,
+        "pub type NoallocAlias = Vec<u8>;\n\npub trait NoallocTrait {}\n\nimpl NoallocTrait for NoallocAlias {}",
+    );
     assert_eq!((reused(&aliased), rows(&aliased)), ((2, 2), vec![]));
     // Written as a path, the trait may be another module's.
     let qualified = c.adding(&base, "pub trait NoallocBlanket {}\n\nimpl<T> self::NoallocBlanket for T {}");
@@ -1030,7 +1064,8 @@ fn an_item_private_to_its_module_is_looked_for_under_that_module_only() {
 fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     use noalloc_ls::engine::{CheckConfig, LoadOptions};
 
-    let write_all = "// noalloc:root\npub fn {name}(out: &mut Vec<u8>) {\n    {bring}let _ = out.write_all(b\"x\");\n}\n";
+    let write_all =
+        "// noalloc:root\npub fn {name}(out: &mut Vec<u8>) {\n    {bring}let _ = out.write_all(b\"x\");\n}\n";
     let g = format!("use crate::c::*;\n\n{}", write_all.replace("{name}", "g_root").replace("{bring}", ""));
     let m = format!(
         "macro_rules! bring {{\n    () => {{\n        use crate::c::*;\n    }};\n}}\n\n{}",
@@ -1056,7 +1091,10 @@ fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     assert_eq!(reused(&imported), (1, 1));
     assert!(reasons(&imported).iter().all(|reason| !reason.contains("no known callee")), "{:?}", reasons(&imported));
     let fresh = c.fresh();
-    assert_eq!((finding_lines(&imported), reasons(&imported), &imported.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+    assert_eq!(
+        (finding_lines(&imported), reasons(&imported), &imported.roots),
+        (finding_lines(&fresh), reasons(&fresh), &fresh.roots)
+    );
     let removed = c.edit(c_text);
     assert_eq!((reused(&removed), reasons(&removed)), ((1, 1), reasons(&first)));
     // A public glob is read as the names it brings, public, and its traits as a
@@ -1065,7 +1103,10 @@ fn a_public_import_reaches_the_files_that_may_glob_its_module() {
     let globbed = c.adding(c_text, "pub use std::io::prelude::*;");
     assert_eq!((reused(&globbed), reasons(&globbed)), ((1, 1), reasons(&imported)));
     let fresh = c.fresh();
-    assert_eq!((finding_lines(&globbed), reasons(&globbed), &globbed.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+    assert_eq!(
+        (finding_lines(&globbed), reasons(&globbed), &globbed.roots),
+        (finding_lines(&fresh), reasons(&fresh), &fresh.roots)
+    );
     let removed = c.edit(c_text);
     assert_eq!((reused(&removed), reasons(&removed)), ((1, 1), reasons(&first)));
 }
@@ -1250,7 +1291,10 @@ fn a_derive_that_expands_to_impls_for_its_type_only_is_read() {
     let (c_text, mut c) = EditsOfC::load(&root, &options, &config);
     let reasons = finding_reasons;
     let first = c.analyze();
-    assert_eq!(reasons(&first), vec!["call with no known callee: method `grow` (type inference did not resolve it)".to_owned()]);
+    assert_eq!(
+        reasons(&first),
+        vec!["call with no known callee: method `grow` (type inference did not resolve it)".to_owned()]
+    );
     let impls = c.adding(c_text, "#[derive(pm::Impls)]\npub struct Derived(pub u32);");
     assert_eq!((reused(&impls), reasons(&impls)), ((2, 2), reasons(&first)));
     let fresh = c.fresh();
@@ -1265,7 +1309,10 @@ fn a_derive_that_expands_to_impls_for_its_type_only_is_read() {
     assert_eq!(reused(&elsewhere), (1, 0));
     assert_eq!(reasons(&elsewhere), vec!["calls alloc::vec::Vec::<u8>::with_capacity".to_owned()]);
     let fresh = c.fresh();
-    assert_eq!((finding_lines(&elsewhere), reasons(&elsewhere), &elsewhere.roots), (finding_lines(&fresh), reasons(&fresh), &fresh.roots));
+    assert_eq!(
+        (finding_lines(&elsewhere), reasons(&elsewhere), &elsewhere.roots),
+        (finding_lines(&fresh), reasons(&fresh), &fresh.roots)
+    );
 }
 
 /// A live workspace whose `src/c.rs` holds one function, `kept`, until an edit
@@ -1280,7 +1327,11 @@ struct EditsOfC<'a> {
 
 impl<'a> EditsOfC<'a> {
     /// Writes `src/c.rs` under `root`, loads the workspace; gives the text written.
-    fn load(root: &Path, options: &noalloc_ls::engine::LoadOptions, config: &'a noalloc_ls::engine::CheckConfig) -> (&'static str, EditsOfC<'a>) {
+    fn load(
+        root: &Path,
+        options: &noalloc_ls::engine::LoadOptions,
+        config: &'a noalloc_ls::engine::CheckConfig,
+    ) -> (&'static str, EditsOfC<'a>) {
         let text = "pub fn kept() -> usize {\n    0\n}\n";
         let path = root.join("src/c.rs");
         std::fs::write(&path, text).unwrap();
@@ -1292,7 +1343,10 @@ impl<'a> EditsOfC<'a> {
     /// What a fresh load of the workspace as it is on disk now analyses to: what
     /// each answer of the live one must be.
     fn fresh(&self) -> noalloc_ls::engine::Analysis {
-        noalloc_ls::engine::analyze(&noalloc_ls::engine::Workspace::load(&self.root, &self.options, &|_| {}).unwrap(), self.config)
+        noalloc_ls::engine::analyze(
+            &noalloc_ls::engine::Workspace::load(&self.root, &self.options, &|_| {}).unwrap(),
+            self.config,
+        )
     }
 
     fn analyze(&mut self) -> noalloc_ls::engine::Analysis {
@@ -1345,10 +1399,18 @@ fn package_with_built_name_macro(name: &str, files: &[(&str, &str)]) -> (tempfil
 /// A package `name` depending on a local procedural-macro crate named
 /// `pm_name`, under `pm/`, whose `src/lib.rs` is `pm_lib`. `files`: the
 /// package's own.
-fn package_with_proc_macro_crate(name: &str, pm_name: &str, pm_lib: &str, files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+fn package_with_proc_macro_crate(
+    name: &str,
+    pm_name: &str,
+    pm_lib: &str,
+    files: &[(&str, &str)],
+) -> (tempfile::TempDir, PathBuf) {
     let manifest = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[dependencies]\n{pm_name} = {{ path = \"pm\" }}\n");
-    let pm_manifest = format!("[package]\nname = \"{pm_name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n");
-    let mut all = vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest.as_str()), ("pm/src/lib.rs", pm_lib)];
+    let pm_manifest = format!(
+        "[package]\nname = \"{pm_name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\nproc-macro = true\n"
+    );
+    let mut all =
+        vec![("Cargo.toml", manifest.as_str()), ("pm/Cargo.toml", pm_manifest.as_str()), ("pm/src/lib.rs", pm_lib)];
     all.extend_from_slice(files);
     crate::temp_package(name, &all)
 }
@@ -1395,7 +1457,8 @@ fn a_name_a_procedural_macro_builds_is_looked_for_in_its_expansion() {
     let brought = edit(&format!("{c_text}\npub fn tmp() -> usize {{\n    3\n}}\n"));
     assert_eq!(reused(&brought), (2, 1));
 
-    let built = edit(&format!("{c_text}\npub fn built_name() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
+    let built =
+        edit(&format!("{c_text}\npub fn built_name() -> usize {{\n    Vec::<u8>::with_capacity(1).len()\n}}\n"));
     // `debugged_root`'s walks are unchanged.
     assert_eq!(reused(&built), (1, 0));
     assert_eq!(lines(&built), vec![("c.rs".to_owned(), 6)], "{:#?}", built.findings);
@@ -1473,7 +1536,8 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
         let mut watch = FirstFilesWatch::of(files.iter().map(|file| root.join(file)).collect());
         let whole = noalloc_ls::engine::analyze_watched(&ws, &config, None, None, &mut watch);
         let told = watch.told.into_iter().map(|(files, judged, partial)| {
-            let names: Vec<String> = files.iter().map(|file| file.strip_prefix(&root).unwrap().display().to_string()).collect();
+            let names: Vec<String> =
+                files.iter().map(|file| file.strip_prefix(&root).unwrap().display().to_string()).collect();
             let mut findings: Vec<_> = partial
                 .findings
                 .iter()
@@ -1514,7 +1578,8 @@ fn a_file_nothing_else_reaches_is_complete_after_its_own_roots() {
     // Each watched file on its own: `e.rs` is told after its root, before the
     // rest is reached, though `c.rs` beside it is not sealed.
     let told = tells(&["src/c.rs", "src/e.rs"]);
-    let heads: Vec<_> = told.iter().map(|(files, judged, before_the_rest, _)| (files.clone(), *judged, *before_the_rest)).collect();
+    let heads: Vec<_> =
+        told.iter().map(|(files, judged, before_the_rest, _)| (files.clone(), *judged, *before_the_rest)).collect();
     assert_eq!(heads[0], (vec!["src/e.rs".to_owned()], 1, true), "{told:?}");
     assert_eq!((&heads[1].0, heads[1].2), (&vec!["src/c.rs".to_owned()], false), "{told:?}");
     assert_eq!(told.len(), 2);
@@ -1529,7 +1594,8 @@ fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
     let shared = crate::fixture("specifics");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let config = noalloc_ls::engine::CheckConfig::default().with_manifest(&fixture.ws.root).expect("fixture manifest");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(fixture.ws.root.join("src")).unwrap().map(|entry| entry.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(fixture.ws.root.join("src")).unwrap().map(|entry| entry.unwrap().path()).collect();
     files.sort();
     let mut sealed = Vec::new();
     for file in files {
@@ -1560,5 +1626,8 @@ fn each_file_told_complete_holds_what_the_whole_analysis_says_of_it() {
     // too, every file holds; there only `soundness`'s `lib.rs` is sealed).
     // `foreign.rs` defines names that only macros of std `specifics` never calls
     // spell.
-    assert_eq!(sealed, ["closures.rs", "containers.rs", "exemptions.rs", "foreign.rs", "lib.rs", "recursion.rs", "reused.rs"]);
+    assert_eq!(
+        sealed,
+        ["closures.rs", "containers.rs", "exemptions.rs", "foreign.rs", "lib.rs", "recursion.rs", "reused.rs"]
+    );
 }

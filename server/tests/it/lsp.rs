@@ -98,12 +98,7 @@ impl Client {
                 },
             }),
         );
-        assert!(
-            response["result"]["capabilities"]["hoverProvider"]
-                .as_bool()
-                .unwrap(),
-            "{response}"
-        );
+        assert!(response["result"]["capabilities"]["hoverProvider"].as_bool().unwrap(), "{response}");
         client.notify("initialized", json!({}));
         client
     }
@@ -201,10 +196,7 @@ impl Client {
             Err(RecvTimeoutError::Timeout) => panic!("the server said nothing for {DEADLINE:?}"),
             Err(RecvTimeoutError::Disconnected) => panic!("the server closed its stdout"),
         };
-        if let (Some(method), Some(id)) = (
-            message.get("method").and_then(Value::as_str),
-            message.get("id"),
-        ) {
+        if let (Some(method), Some(id)) = (message.get("method").and_then(Value::as_str), message.get("id")) {
             let result = match method {
                 "workspace/configuration" => json!([self.configuration.clone()]),
                 _ => Value::Null,
@@ -270,10 +262,7 @@ impl Client {
     }
 
     pub fn diagnostics_of(&self, path: &Path) -> Vec<Value> {
-        self.diagnostics
-            .get(&uri(path))
-            .map(|(_, d)| d.clone())
-            .unwrap_or_default()
+        self.diagnostics.get(&uri(path)).map(|(_, d)| d.clone()).unwrap_or_default()
     }
 
     /// Shuts down and exits; returns the exit status.
@@ -336,11 +325,7 @@ fn range(sl: u32, sc: u32, el: u32, ec: u32) -> Value {
 
 /// 0-based line of the first line of `path` containing `needle`.
 fn line_of(path: &Path, needle: &str) -> u32 {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .position(|l| l.contains(needle))
-        .expect(needle) as u32
+    std::fs::read_to_string(path).unwrap().lines().position(|l| l.contains(needle)).expect(needle) as u32
 }
 
 /// The published diagnostic on 0-based `line` of `path`.
@@ -392,43 +377,19 @@ fn diagnostics_with_progress_related_information_and_clean_shutdown() {
     assert_eq!(d["source"], "noalloc");
     assert_eq!(d["severity"], 2, "warning by default");
     assert_eq!(d["code"], "allocation");
-    assert!(d["codeDescription"]["href"]
-        .as_str()
-        .unwrap()
-        .contains("docs/finding-codes.md#allocation"));
+    assert!(d["codeDescription"]["href"].as_str().unwrap().contains("docs/finding-codes.md#allocation"));
     // The function, then the reasons (the first is the one the chain follows).
     let message = d["message"].as_str().unwrap();
-    assert!(
-        message.starts_with("`example::log_request` can allocate: calls alloc::fmt::format"),
-        "{message}"
-    );
+    assert!(message.starts_with("`example::log_request` can allocate: calls alloc::fmt::format"), "{message}");
     let related = d["relatedInformation"].as_array().unwrap();
     assert_eq!(related[0]["message"], "root: example::handle");
     assert_eq!(related[0]["location"]["uri"], uri(&lib));
-    assert_eq!(
-        related[0]["location"]["range"]["start"]["line"],
-        line_of(&lib, "pub fn handle")
-    );
+    assert_eq!(related[0]["location"]["range"]["start"]["line"], line_of(&lib, "pub fn handle"));
     assert_eq!(related[1]["message"], "calls alloc::fmt::format");
-    assert_eq!(
-        related[1]["location"]["range"]["start"]["line"],
-        format_line
-    );
-    assert!(
-        related.len() > 2,
-        "the chain goes down to the allocator: {related:#?}"
-    );
-    assert!(
-        related.last().unwrap()["message"]
-            .as_str()
-            .unwrap()
-            .contains("__rust_"),
-        "{related:#?}"
-    );
-    assert!(related[2..].iter().all(|r| r["location"]["uri"]
-        .as_str()
-        .unwrap()
-        .starts_with("file:///")));
+    assert_eq!(related[1]["location"]["range"]["start"]["line"], format_line);
+    assert!(related.len() > 2, "the chain goes down to the allocator: {related:#?}");
+    assert!(related.last().unwrap()["message"].as_str().unwrap().contains("__rust_"), "{related:#?}");
+    assert!(related[2..].iter().all(|r| r["location"]["uri"].as_str().unwrap().starts_with("file:///")));
 
     assert_eq!(client.shutdown(), 0);
 }
@@ -523,80 +484,36 @@ fn hover_and_code_lens_on_roots_and_findings() {
     let at = |line: u32, character: u32| json!({ "textDocument": { "uri": uri(&lib) }, "position": position(line, character) });
 
     let hover = client.request("textDocument/hover", at(line_of(&lib, "format!("), 20));
-    let text = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert!(
-        text.contains("allocates: calls alloc::fmt::format"),
-        "{text}"
-    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap().to_owned();
+    assert!(text.contains("allocates: calls alloc::fmt::format"), "{text}");
     assert!(text.contains("reached from `example::handle`"), "{text}");
-    assert!(
-        text.contains("call chain:") && text.contains("__rust_"),
-        "{text}"
-    );
+    assert!(text.contains("call chain:") && text.contains("__rust_"), "{text}");
 
     let hover = client.request("textDocument/hover", at(line_of(&lib, "pub fn handle"), 8));
-    let text = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert!(
-        text.starts_with("**noalloc root** `example::handle`: "),
-        "{text}"
-    );
-    assert!(
-        text.contains(" allocation") && text.contains(" functions checked"),
-        "{text}"
-    );
-    assert!(
-        text.contains("src/lib.rs:30 `example::log_request`: calls alloc::fmt::format"),
-        "{text}"
-    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("**noalloc root** `example::handle`: "), "{text}");
+    assert!(text.contains(" allocation") && text.contains(" functions checked"), "{text}");
+    assert!(text.contains("src/lib.rs:30 `example::log_request`: calls alloc::fmt::format"), "{text}");
 
-    let hover = client.request(
-        "textDocument/hover",
-        at(line_of(&lib, "pub fn checksum"), 8),
-    );
-    let text = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    assert!(
-        text.starts_with("**noalloc root** `example::checksum`: no allocations · "),
-        "{text}"
-    );
+    let hover = client.request("textDocument/hover", at(line_of(&lib, "pub fn checksum"), 8));
+    let text = hover["result"]["contents"]["value"].as_str().unwrap().to_owned();
+    assert!(text.starts_with("**noalloc root** `example::checksum`: no allocations · "), "{text}");
 
     let nothing = client.request("textDocument/hover", at(0, 0));
     assert_eq!(nothing["result"], Value::Null, "{nothing}");
 
-    let lenses = client.request(
-        "textDocument/codeLens",
-        json!({ "textDocument": { "uri": uri(&lib) } }),
-    );
+    let lenses = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&lib) } }));
     let lenses = lenses["result"].as_array().unwrap().clone();
     let titles: Vec<(u64, String)> = lenses
         .iter()
-        .map(|l| {
-            (
-                l["range"]["start"]["line"].as_u64().unwrap(),
-                l["command"]["title"].as_str().unwrap().to_owned(),
-            )
-        })
+        .map(|l| (l["range"]["start"]["line"].as_u64().unwrap(), l["command"]["title"].as_str().unwrap().to_owned()))
         .collect();
     assert_eq!(titles.len(), 2, "{titles:?}");
     assert_eq!(titles[0].0, line_of(&lib, "pub fn handle") as u64);
-    assert!(
-        titles[0].1.starts_with("noalloc: ") && titles[0].1.contains(" allocation"),
-        "{titles:?}"
-    );
+    assert!(titles[0].1.starts_with("noalloc: ") && titles[0].1.contains(" allocation"), "{titles:?}");
     assert!(titles[0].1.ends_with(" functions checked"), "{titles:?}");
     assert_eq!(titles[1].0, line_of(&lib, "pub fn checksum") as u64);
-    assert!(
-        titles[1].1.starts_with("noalloc: no allocations · "),
-        "{titles:?}"
-    );
+    assert!(titles[1].1.starts_with("noalloc: no allocations · "), "{titles:?}");
 }
 
 #[test]
@@ -609,10 +526,7 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
     let actions = quick_fixes(&mut client, &lib, &finding);
     assert_eq!(actions.len(), 1, "{actions:#?}");
     let fix = &actions[0];
-    assert!(fix["title"]
-        .as_str()
-        .unwrap()
-        .starts_with("Insert a noalloc exemption"));
+    assert!(fix["title"].as_str().unwrap().starts_with("Insert a noalloc exemption"));
     assert_eq!(fix["kind"], "quickfix");
     let edits = &fix["edit"]["changes"][uri(&lib)];
     assert_eq!(edits[0]["range"]["start"]["line"], line);
@@ -630,10 +544,7 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
         );
         response["result"].as_array().unwrap().clone()
     };
-    assert_eq!(
-        source_actions(&mut client, line_of(&lib, "pub fn handle")),
-        Vec::<Value>::new()
-    );
+    assert_eq!(source_actions(&mut client, line_of(&lib, "pub fn handle")), Vec::<Value>::new());
     let tags_line = line_of(&lib, "pub fn unmarked_tags");
     let mark = source_actions(&mut client, tags_line);
     assert_eq!(mark.len(), 1, "{mark:#?}");
@@ -643,65 +554,35 @@ fn code_actions_exempt_and_mark_roots_and_edits_update_diagnostics() {
     assert_eq!(edit["newText"], "// noalloc:root\n");
 
     // Applying it (as the editor would: a didChange) makes a new root with a finding.
-    let version = client.change(
-        &lib,
-        json!([{ "range": edit["range"], "text": edit["newText"] }]),
-    );
+    let version = client.change(&lib, json!([{ "range": edit["range"], "text": edit["newText"] }]));
     client.wait_quiescent();
     let (published_version, diagnostics) = client.diagnostics[&uri(&lib)].clone();
     assert_eq!(published_version, Some(version));
-    let lines: Vec<u64> = diagnostics
-        .iter()
-        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
-        .collect();
-    assert!(
-        lines.contains(&(line as u64)),
-        "the first finding stays: {diagnostics:#?}"
-    );
+    let lines: Vec<u64> = diagnostics.iter().map(|d| d["range"]["start"]["line"].as_u64().unwrap()).collect();
+    assert!(lines.contains(&(line as u64)), "the first finding stays: {diagnostics:#?}");
     let tags = finding_on(&client, &lib, tags_line + 2);
-    assert_eq!(
-        tags["relatedInformation"][0]["message"], "root: example::unmarked_tags",
-        "{tags:#?}"
-    );
+    assert_eq!(tags["relatedInformation"][0]["message"], "root: example::unmarked_tags", "{tags:#?}");
 
     // Closing the file without saving puts the disk's text back: the new root goes.
-    client.notify(
-        "textDocument/didClose",
-        json!({ "textDocument": { "uri": uri(&lib) } }),
-    );
+    client.notify("textDocument/didClose", json!({ "textDocument": { "uri": uri(&lib) } }));
     client.wait_quiescent();
     let diagnostics = client.diagnostics_of(&lib);
     assert!(
-        diagnostics
-            .iter()
-            .all(|d| d["relatedInformation"][0]["message"] != "root: example::unmarked_tags"),
+        diagnostics.iter().all(|d| d["relatedInformation"][0]["message"] != "root: example::unmarked_tags"),
         "{diagnostics:#?}"
     );
-    assert_eq!(
-        client.diagnostics[&uri(&lib)].0,
-        None,
-        "a closed file has no version"
-    );
+    assert_eq!(client.diagnostics[&uri(&lib)].0, None, "a closed file has no version");
     client.open(&lib);
 
     // Applying the exemption quick fix.
     let exemption = fix["edit"]["changes"][uri(&lib)][0].clone();
-    client.change(
-        &lib,
-        json!([{ "range": exemption["range"], "text": exemption["newText"] }]),
-    );
+    client.change(&lib, json!([{ "range": exemption["range"], "text": exemption["newText"] }]));
     client.wait_quiescent();
     // The exemption lets the allocation through: the diagnostic goes.
     let diagnostics = client.diagnostics_of(&lib);
-    assert!(
-        diagnostics.iter().all(|d| d["range"]["start"]["line"] != line),
-        "{diagnostics:#?}"
-    );
+    assert!(diagnostics.iter().all(|d| d["range"]["start"]["line"] != line), "{diagnostics:#?}");
     let text_after = std::fs::read_to_string(&lib).unwrap();
-    assert!(
-        !text_after.contains("noalloc:exempt"),
-        "the server never writes files"
-    );
+    assert!(!text_after.contains("noalloc:exempt"), "the server never writes files");
 }
 
 /// A root that grows a field is a `may-grow` finding (the engine's
@@ -749,19 +630,12 @@ impl Log {
     let edit = |i: usize| actions[i]["edit"]["changes"][uri(&lib)][0].clone();
     let guard = edit(1);
     assert_eq!(guard["range"], range(line, 8, line, 25));
-    assert_eq!(
-        guard["newText"],
-        "if self.buf.len() < self.buf.capacity() { self.buf.push(b); }"
-    );
+    assert_eq!(guard["newText"], "if self.buf.len() < self.buf.capacity() { self.buf.push(b); }");
     let ctor = edit(2);
     let ctor_line = line_in(text, "Vec::new()");
     assert_eq!(ctor["range"], range(ctor_line, 19, ctor_line, 29));
-    assert_eq!(
-        ctor["newText"],
-        "Vec::with_capacity(/* the most it will hold */ 0)"
-    );
-    assert!(actions.iter().all(|a| a["kind"] == "quickfix"
-        && a["diagnostics"][0]["code"] == "may-grow"));
+    assert_eq!(ctor["newText"], "Vec::with_capacity(/* the most it will hold */ 0)");
+    assert!(actions.iter().all(|a| a["kind"] == "quickfix" && a["diagnostics"][0]["code"] == "may-grow"));
 
     // Applying the guard proves room: the finding goes away.
     client.change(&lib, json!([{ "range": guard["range"], "text": guard["newText"] }]));
@@ -795,29 +669,17 @@ fn rapid_edits_cancel_stale_work_and_publish_the_final_state() {
     let mut last = 0;
     for i in 0..60 {
         last = if i % 2 == 0 {
-            client.change(
-                &lib,
-                json!([{ "range": range(body_line, 0, body_line, 0), "text": insert }]),
-            )
+            client.change(&lib, json!([{ "range": range(body_line, 0, body_line, 0), "text": insert }]))
         } else {
-            client.change(
-                &lib,
-                json!([{ "range": range(body_line, 0, body_line + 1, 0), "text": "" }]),
-            )
+            client.change(&lib, json!([{ "range": range(body_line, 0, body_line + 1, 0), "text": "" }]))
         };
     }
     // One more: leave the allocation in.
-    last = last.max(client.change(
-        &lib,
-        json!([{ "range": range(body_line, 0, body_line, 0), "text": insert }]),
-    ));
+    last = last.max(client.change(&lib, json!([{ "range": range(body_line, 0, body_line, 0), "text": insert }])));
     client.wait_quiescent();
     let (version, diagnostics) = client.diagnostics[&uri(&lib)].clone();
     assert_eq!(version, Some(last), "published for the last version");
-    let lines: Vec<u64> = diagnostics
-        .iter()
-        .map(|d| d["range"]["start"]["line"].as_u64().unwrap())
-        .collect();
+    let lines: Vec<u64> = diagnostics.iter().map(|d| d["range"]["start"]["line"].as_u64().unwrap()).collect();
     assert!(lines.contains(&(body_line as u64)), "{diagnostics:#?}");
     // Every publication during the burst was for a version the client had sent at
     // that point, and versions never go backwards.
@@ -851,10 +713,7 @@ fn diagnostics_are_published_only_when_they_change() {
     // A comment after the last statement of `handle`'s first line: no range moves.
     let line = line_of(&lib, "response.status = 200;");
     let end = "    response.status = 200;".len() as u32;
-    client.change(
-        &lib,
-        json!([{ "range": range(line, end, line, end), "text": " /* typing */" }]),
-    );
+    client.change(&lib, json!([{ "range": range(line, end, line, end), "text": " /* typing */" }]));
     client.wait_quiescent();
     assert_eq!(publishes(&client), first, "nothing changed, nothing published");
     assert_eq!(client.diagnostics_of(&lib), before);
@@ -874,18 +733,12 @@ fn diagnostics_are_published_only_when_they_change() {
 fn settings_from_initialization_options_and_did_change_configuration() {
     let ws = Scratch::of("example");
     let lib = ws.file("src/lib.rs");
-    let mut client = Client::start(
-        &ws.root(),
-        json!({ "severity": "error", "buildScripts": false }),
-    );
+    let mut client = Client::start(&ws.root(), json!({ "severity": "error", "buildScripts": false }));
     client.open(&lib);
     client.wait_quiescent();
     let before = client.diagnostics_of(&lib).len();
     assert!(before >= 1);
-    assert!(client
-        .diagnostics_of(&lib)
-        .iter()
-        .all(|d| d["severity"] == 1));
+    assert!(client.diagnostics_of(&lib).iter().all(|d| d["severity"] == 1));
 
     client.notify(
         "workspace/didChangeConfiguration",
@@ -895,14 +748,15 @@ fn settings_from_initialization_options_and_did_change_configuration() {
     let diagnostics = client.diagnostics_of(&lib);
     assert_eq!(diagnostics.len(), before + 1, "{diagnostics:#?}");
     assert!(diagnostics.iter().all(|d| d["severity"] == 4));
-    assert!(diagnostics
-        .iter()
-        .any(|d| d["relatedInformation"][0]["message"] == "root: example::unmarked_tags"));
+    assert!(diagnostics.iter().any(|d| d["relatedInformation"][0]["message"] == "root: example::unmarked_tags"));
     let unmatched_messages = |client: &Client| {
         client
             .notifications
             .iter()
-            .filter(|n| n["method"] == "window/showMessage" && n["params"]["message"].as_str().unwrap().contains("matches no function"))
+            .filter(|n| {
+                n["method"] == "window/showMessage"
+                    && n["params"]["message"].as_str().unwrap().contains("matches no function")
+            })
             .count()
     };
     assert_eq!(unmatched_messages(&client), 0);
@@ -920,10 +774,7 @@ fn settings_from_initialization_options_and_did_change_configuration() {
 
     // A notification without our section makes the server ask for it.
     client.configuration = json!({ "severity": "information", "buildScripts": false });
-    client.notify(
-        "workspace/didChangeConfiguration",
-        json!({ "settings": null }),
-    );
+    client.notify("workspace/didChangeConfiguration", json!({ "settings": null }));
     client.wait_quiescent();
     client.wait_quiescent();
     let diagnostics = client.diagnostics_of(&lib);
@@ -936,10 +787,7 @@ fn malformed_messages_and_unknown_requests_get_error_responses() {
     let ws = Scratch::of("clean");
     let mut early = Client::spawn();
     let response = early.request("textDocument/hover", json!({}));
-    assert_eq!(
-        response["error"]["code"], -32002,
-        "before initialize: {response}"
-    );
+    assert_eq!(response["error"]["code"], -32002, "before initialize: {response}");
     drop(early);
 
     let mut client = Client::start(&ws.root(), fast());
@@ -955,18 +803,10 @@ fn malformed_messages_and_unknown_requests_get_error_responses() {
     let response = client.request("textDocument/hover", json!({ "textDocument": 5 }));
     assert_eq!(response["error"]["code"], -32602, "{response}");
     let missing = ws.file("src/missing.rs");
-    let response = client.request(
-        "textDocument/hover",
-        json!({ "textDocument": { "uri": uri(&missing) }, "position": position(0, 0) }),
-    );
-    assert_eq!(
-        response["error"]["code"], -32602,
-        "unknown file: {response}"
-    );
-    let response = client.request(
-        "textDocument/codeLens",
-        json!({ "textDocument": { "uri": "untitled:1" } }),
-    );
+    let response = client
+        .request("textDocument/hover", json!({ "textDocument": { "uri": uri(&missing) }, "position": position(0, 0) }));
+    assert_eq!(response["error"]["code"], -32602, "unknown file: {response}");
+    let response = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": "untitled:1" } }));
     assert_eq!(response["error"]["code"], -32602, "not a file: {response}");
     client.notify(
         "textDocument/didChange",
@@ -976,11 +816,7 @@ fn malformed_messages_and_unknown_requests_get_error_responses() {
 
     // Still answering, and the workspace is clean.
     client.wait_quiescent();
-    assert!(
-        client.diagnostics.values().all(|(_, d)| d.is_empty()),
-        "{:?}",
-        client.diagnostics
-    );
+    assert!(client.diagnostics.values().all(|(_, d)| d.is_empty()), "{:?}", client.diagnostics);
     assert_eq!(client.shutdown(), 0);
 }
 
@@ -1010,10 +846,8 @@ fn requests_after_shutdown_fail_and_exit_without_shutdown_is_status_1() {
     let mut client = Client::start(&ws.root(), fast());
     let response = client.request("shutdown", Value::Null);
     assert_eq!(response["result"], Value::Null);
-    let response = client.request(
-        "textDocument/codeLens",
-        json!({ "textDocument": { "uri": uri(&ws.file("src/lib.rs")) } }),
-    );
+    let response =
+        client.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&ws.file("src/lib.rs")) } }));
     assert_eq!(response["error"]["code"], -32600, "{response}");
     client.notify("exit", Value::Null);
     assert_eq!(client.child.wait().unwrap().code(), Some(0));
@@ -1028,9 +862,7 @@ fn broken_code_and_a_huge_file_keep_the_server_answering() {
     let (_ws, lib, mut client) = opened("broken", "src/lib.rs");
     let diagnostics = client.diagnostics_of(&lib);
     assert!(
-        diagnostics
-            .iter()
-            .any(|d| d["message"].as_str().unwrap().contains("String::from")),
+        diagnostics.iter().any(|d| d["message"].as_str().unwrap().contains("String::from")),
         "the parts that parse are checked: {diagnostics:#?}"
     );
 
@@ -1041,14 +873,8 @@ fn broken_code_and_a_huge_file_keep_the_server_answering() {
         huge.push_str(&format!("fn filler_{i}(x: u32) -> u32 {{ x + {i} }}\n"));
     }
     client.change(&lib, json!([{ "text": huge }]));
-    client.change(
-        &lib,
-        json!([{ "range": range(50_000, 0, 50_000, 0), "text": "// more\n" }]),
-    );
-    client.change(
-        &lib,
-        json!([{ "range": range(0, 0, 0, 0), "text": "// first\n" }]),
-    );
+    client.change(&lib, json!([{ "range": range(50_000, 0, 50_000, 0), "text": "// more\n" }]));
+    client.change(&lib, json!([{ "range": range(0, 0, 0, 0), "text": "// first\n" }]));
     client.wait_quiescent();
     let hover = client.request(
         "textDocument/hover",
@@ -1069,25 +895,13 @@ fn a_panic_in_analysis_is_caught_and_the_next_edit_recovers() {
     client.wait_quiescent();
     let status = client.status.clone().unwrap();
     assert_eq!(status["health"], "warning", "{status}");
-    assert!(
-        status["message"].as_str().unwrap().contains("panicked"),
-        "{status}"
-    );
-    assert!(
-        client.diagnostics.is_empty(),
-        "nothing published from a failed analysis"
-    );
-    let lens = client.request(
-        "textDocument/codeLens",
-        json!({ "textDocument": { "uri": uri(&lib) } }),
-    );
+    assert!(status["message"].as_str().unwrap().contains("panicked"), "{status}");
+    assert!(client.diagnostics.is_empty(), "nothing published from a failed analysis");
+    let lens = client.request("textDocument/codeLens", json!({ "textDocument": { "uri": uri(&lib) } }));
     assert_eq!(lens["result"], json!([]), "still answering: {lens}");
 
     // The next change analyzes again (no more injected panics) and publishes.
-    client.change(
-        &lib,
-        json!([{ "range": range(0, 0, 0, 0), "text": "// edited\n" }]),
-    );
+    client.change(&lib, json!([{ "range": range(0, 0, 0, 0), "text": "// edited\n" }]));
     client.wait_quiescent();
     assert_eq!(client.status.clone().unwrap()["health"], "ok");
     assert!(!client.diagnostics_of(&lib).is_empty());
@@ -1130,12 +944,7 @@ fn cargo_toml_change_reloads_the_workspace() {
     let (ws, lib, mut client) = opened("example", "src/lib.rs");
     let before = client.diagnostics_of(&lib);
     assert!(!before.is_empty());
-    let begins = |c: &Client| {
-        c.notifications
-            .iter()
-            .filter(|n| n["params"]["value"]["kind"] == "begin")
-            .count()
-    };
+    let begins = |c: &Client| c.notifications.iter().filter(|n| n["params"]["value"]["kind"] == "begin").count();
     assert_eq!(begins(&client), 1);
     client.notify(
         "workspace/didChangeWatchedFiles",
@@ -1165,54 +974,29 @@ impl Rng {
 /// (file, 0-based line, code, message) rows.
 fn fresh_check(root: &Path) -> Vec<(String, u64, String, String)> {
     let output = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"))
-        .args([
-            "--check",
-            root.to_str().unwrap(),
-            "--message-format",
-            "json",
-            "--no-build-scripts",
-        ])
+        .args(["--check", root.to_str().unwrap(), "--message-format", "json", "--no-build-scripts"])
         .env_remove("NOALLOC_LOG")
         .output()
         .unwrap();
     let mut rows = Vec::new();
     for line in String::from_utf8(output.stdout).unwrap().lines() {
         let v: Value = serde_json::from_str(line).unwrap();
-        let file = root
-            .join(v["file"].as_str().unwrap_or_default())
-            .to_string_lossy()
-            .into_owned();
+        let file = root.join(v["file"].as_str().unwrap_or_default()).to_string_lossy().into_owned();
         let row_line = v["line"].as_u64().unwrap_or(1) - 1;
         match v["kind"].as_str() {
             Some("finding") => {
-                let reasons: Vec<&str> = v["reasons"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|r| r.as_str().unwrap())
-                    .collect();
+                let reasons: Vec<&str> = v["reasons"].as_array().unwrap().iter().map(|r| r.as_str().unwrap()).collect();
                 let first = match v["allocates_in"].as_str() {
                     Some(first) => format!(" (first allocates in {first})"),
                     None => String::new(),
                 };
-                let message = format!(
-                    "`{}` can allocate: {}{first}",
-                    v["function"].as_str().unwrap(),
-                    reasons.join("; ")
-                );
+                let message =
+                    format!("`{}` can allocate: {}{first}", v["function"].as_str().unwrap(), reasons.join("; "));
                 rows.push((file, row_line, "allocation".to_owned(), message));
             }
             Some("error") => {
-                let code = v["code"]
-                    .as_str()
-                    .unwrap_or("malformed-directive")
-                    .to_owned();
-                rows.push((
-                    file,
-                    row_line,
-                    code,
-                    v["message"].as_str().unwrap().to_owned(),
-                ));
+                let code = v["code"].as_str().unwrap_or("malformed-directive").to_owned();
+                rows.push((file, row_line, code, v["message"].as_str().unwrap().to_owned()));
             }
             _ => {}
         }
@@ -1260,10 +1044,7 @@ fn randomized_edit_sequences_publish_what_a_fresh_check_reports() {
     let mut client = Client::start(&ws.root(), fast());
     let mut text = std::fs::read_to_string(&lib).unwrap();
     client.open_with(&lib, &text);
-    let seed = std::env::var("NOALLOC_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_a110c);
+    let seed = std::env::var("NOALLOC_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5eed_a110c);
     let mut rng = Rng(seed);
     for round in 0..4 {
         let edits = 1 + rng.below(12);
@@ -1279,14 +1060,8 @@ fn randomized_edit_sequences_publish_what_a_fresh_check_reports() {
                     json!({ "range": range(line, 0, line, 0), "text": snippet })
                 }
             };
-            let start = apply_offset(
-                &text,
-                change["range"]["start"]["line"].as_u64().unwrap() as usize,
-            );
-            let end = apply_offset(
-                &text,
-                change["range"]["end"]["line"].as_u64().unwrap() as usize,
-            );
+            let start = apply_offset(&text, change["range"]["start"]["line"].as_u64().unwrap() as usize);
+            let end = apply_offset(&text, change["range"]["end"]["line"].as_u64().unwrap() as usize);
             text.replace_range(start..end, change["text"].as_str().unwrap());
             client.change(&lib, json!([change]));
         }
@@ -1303,9 +1078,7 @@ fn apply_offset(text: &str, line: usize) -> usize {
     if line == 0 {
         return 0;
     }
-    text.match_indices('\n')
-        .nth(line - 1)
-        .map_or(text.len(), |(i, _)| i + 1)
+    text.match_indices('\n').nth(line - 1).map_or(text.len(), |(i, _)| i + 1)
 }
 
 /// `cargo.features` (rust-analyzer's name) reloads the workspace with the feature on,
@@ -1419,6 +1192,9 @@ fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
     assert_eq!(session(true), first);
     // One that moves every line: nothing stored matches, and every finding moves.
     std::fs::write(&lib, format!("// edited\n{text}")).unwrap();
-    let moved: Vec<_> = first.iter().map(|(file, line, code, message)| (file.clone(), line + 1, code.clone(), message.clone())).collect();
+    let moved: Vec<_> = first
+        .iter()
+        .map(|(file, line, code, message)| (file.clone(), line + 1, code.clone(), message.clone()))
+        .collect();
     assert_eq!(session(false), moved);
 }

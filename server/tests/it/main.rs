@@ -21,7 +21,7 @@ mod soundness;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
+use noalloc_ls::engine::{analyze, Analysis, CheckConfig, LoadOptions, Workspace};
 
 /// Each root and its status, one a line: `krate::f: clean` or `flagged (N findings)`.
 pub fn roots_table(analysis: &Analysis) -> String {

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use expect_test::expect_file;
-use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
+use noalloc_ls::cli::{render, MessageFormat, RenderOptions};
 
 use crate::fixture;
 use crate::roots_table;
@@ -37,7 +37,8 @@ fn disagreements(name: &'static str, open: &[(&str, &str)]) -> (BTreeMap<String,
     let shared = fixture(name);
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let own = own(&fixture.analysis, &name.replace('-', "_"));
-    let verdicts: BTreeMap<&str, usize> = own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
+    let verdicts: BTreeMap<&str, usize> =
+        own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
     let open: BTreeMap<&str, &str> = open.iter().copied().collect();
     let mut wrong = Vec::new();
     for (root, &count) in &counts {
@@ -47,7 +48,9 @@ fn disagreements(name: &'static str, open: &[(&str, &str)]) -> (BTreeMap<String,
         };
         match (count > 0, findings > 0, open.get(root.as_str())) {
             (true, false, _) => wrong.push(format!("{root}: judged clean, but allocates {count} time(s) a call")),
-            (false, true, None) => wrong.push(format!("{root}: flagged, but the counter sees no allocation (a false alarm)")),
+            (false, true, None) => {
+                wrong.push(format!("{root}: flagged, but the counter sees no allocation (a false alarm)"))
+            }
             (false, false, Some(why)) => {
                 wrong.push(format!("{root}: clean now; take it off OPEN_FALSE_ALARMS (was: {why})"))
             }
@@ -80,6 +83,11 @@ fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     assert_eq!(counts.values().filter(|&&n| n == 0).count(), 3, "{counts:?}");
     let shared = fixture("guarded-dependency");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
-    let short = render(&fixture.ws, &fixture.analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0);
+    let short = render(
+        &fixture.ws,
+        &fixture.analysis,
+        &RenderOptions { format: MessageFormat::Short, ..Default::default() },
+        0,
+    );
     expect_file!["../../../test-data/guarded-dependency/expected.short"].assert_eq(&short);
 }

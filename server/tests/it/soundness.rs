@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::process::Command;
 
 use expect_test::expect_file;
-use noalloc_ls::cli::{MessageFormat, RenderOptions, render};
-use noalloc_ls::engine::{Analysis, CheckConfig, LoadOptions, Workspace, analyze};
+use noalloc_ls::cli::{render, MessageFormat, RenderOptions};
+use noalloc_ls::engine::{analyze, Analysis, CheckConfig, LoadOptions, Workspace};
 
 use crate::{fixture, roots_table, test_data};
 
@@ -67,7 +67,8 @@ fn verdicts_agree_with_the_counting_allocator() {
     let shared = fixture("soundness");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let own = own(&fixture.analysis, "soundness");
-    let verdicts: BTreeMap<&str, usize> = own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
+    let verdicts: BTreeMap<&str, usize> =
+        own.roots.iter().map(|root| (root.function.as_str(), root.findings)).collect();
     assert!(counts.len() >= 50, "the oracle runs {} roots", counts.len());
     let mut wrong = Vec::new();
     for (root, &count) in &counts {
@@ -127,7 +128,8 @@ fn a_root_pattern_gives_a_generic_root_its_concrete_arguments() {
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let generic = "specifics::generics::never_instantiated";
     // Never instantiated by the workspace: one finding at the root says so.
-    let unargued = fixture.analysis.findings.iter().find(|f| f.function == generic).expect("the never-instantiated finding");
+    let unargued =
+        fixture.analysis.findings.iter().find(|f| f.function == generic).expect("the never-instantiated finding");
     assert!(unargued.reasons[0].starts_with("generic root never instantiated here"), "{:?}", unargued.reasons);
     // `Plain`'s `name` does not allocate, `Loud`'s does; each pattern checks its own
     // instance, by the crate-qualified path or the name in the function's scope.
@@ -166,7 +168,8 @@ fn cache_never_changes_findings(name: &'static str) {
     assert_eq!(short(&fixture, &cold), uncached, "{name}: cold run with the cache on");
     assert_eq!(short(&fixture, &warm), uncached, "{name}: warm run");
     let chains = |analysis: &Analysis| {
-        let mut chains: Vec<String> = analysis.findings.iter().map(|f| format!("{:?} {:?}", f.location, f.chain)).collect();
+        let mut chains: Vec<String> =
+            analysis.findings.iter().map(|f| format!("{:?} {:?}", f.location, f.chain)).collect();
         chains.sort();
         chains
     };
@@ -226,9 +229,11 @@ fn a_summary_that_adds_to_the_program_stands_in_only_while_no_open_call_could_us
         .expect("a summary file");
     let stored: serde_json::Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
     let adds_of = |name: &str| {
-        let entry = stored["entries"].as_array().unwrap().iter().find(|entry| {
-            entry[0]["func"]["krate"]["name"] == "guarded" && entry[0]["func"]["name"] == name
-        });
+        let entry = stored["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|entry| entry[0]["func"]["krate"]["name"] == "guarded" && entry[0]["func"]["name"] == name);
         entry.unwrap_or_else(|| panic!("guarded::{name} is summarised"))[1]["adds"].clone()
     };
     assert_eq!(adds_of("blob")["dyn_traits"].as_array().map(Vec::len), Some(1), "blob adds `dyn Shape`");
@@ -280,7 +285,9 @@ pub fn extend_strings_with_room(v: &mut Vec<String>, xs: &[String]) {
     let (_dir, root) = crate::temp_package("roomy", &[("src/lib.rs", lib)]);
     let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).unwrap();
     let cache = tempfile::tempdir().unwrap();
-    let config = CheckConfig { cache_dir: Some(cache.path().to_owned()), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+    let config = CheckConfig { cache_dir: Some(cache.path().to_owned()), ..CheckConfig::default() }
+        .with_manifest(&ws.root)
+        .unwrap();
     let cold = analyze(&ws, &config);
     let warm = analyze(&ws, &config);
     let uncached = analyze(&ws, &CheckConfig::default().with_manifest(&ws.root).unwrap());
@@ -290,7 +297,11 @@ pub fn extend_strings_with_room(v: &mut Vec<String>, xs: &[String]) {
     };
     for (run, analysis) in [("no cache", &uncached), ("cold", &cold), ("warm", &warm)] {
         assert_eq!(report(analysis, "push_with_room").findings, 0, "{run}");
-        assert_eq!(report(analysis, "extend_named_with_room").findings, 1, "{run}: `Named`'s derived `Clone` allocates");
+        assert_eq!(
+            report(analysis, "extend_named_with_room").findings,
+            1,
+            "{run}: `Named`'s derived `Clone` allocates"
+        );
         assert_eq!(report(analysis, "extend_strings_with_room").findings, 1, "{run}: `String::clone` allocates");
     }
     let checked = |analysis: &Analysis, name: &str| report(analysis, name).functions_checked;
@@ -309,7 +320,10 @@ fn allowlist_lines_used_below_a_summary_are_used() {
     let (_dir, root) = crate::temp_package(
         "sleepy",
         &[
-            ("src/lib.rs", "// noalloc:root\npub fn nap() {\n    std::thread::sleep(std::time::Duration::from_millis(1));\n}\n"),
+            (
+                "src/lib.rs",
+                "// noalloc:root\npub fn nap() {\n    std::thread::sleep(std::time::Duration::from_millis(1));\n}\n",
+            ),
             ("allow.txt", "measured: libc::*nanosleep\nmeasured: libc::*no_such_function\n"),
         ],
     );
@@ -350,7 +364,9 @@ fn a_derived_call_without_its_derive_is_no_known_callee() {
 /// threads: the findings, short, and the analysis.
 fn check_freshly_loaded(fixture: &str, jobs: usize) -> (String, Analysis) {
     let ws = Workspace::load(&test_data(fixture), &LoadOptions::default(), &|_| {}).expect("fixture loads");
-    let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }.with_manifest(&ws.root).unwrap();
+    let config = CheckConfig { jobs: std::num::NonZeroUsize::new(jobs), ..CheckConfig::default() }
+        .with_manifest(&ws.root)
+        .unwrap();
     let analysis = analyze(&ws, &config);
     (render(&ws, &analysis, &RenderOptions { format: MessageFormat::Short, ..Default::default() }, 0), analysis)
 }

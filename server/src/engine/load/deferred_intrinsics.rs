@@ -25,8 +25,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ra_ap_ide_db::{ChangeWithProcMacros, RootDatabase, base_db::SourceDatabase};
-use ra_ap_rustc_lexer::{FrontmatterAllowed, TokenKind, tokenize};
+use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
+use ra_ap_rustc_lexer::{tokenize, FrontmatterAllowed, TokenKind};
 use ra_ap_vfs::{FileId, Vfs};
 use rustc_hash::FxHashSet;
 
@@ -63,7 +63,9 @@ fn deferrable_module(file_name: &str) -> Option<Tier> {
 /// (`core_simd`'s `swizzle_dyn`: `ssse3`, `avx2`, `avx512vbmi`).
 fn enables_deferrable_feature(tier: Tier, feature: &str) -> bool {
     match tier {
-        Tier::Recent => ["avx512", "amx", "avxneconvert", "kl", "widekl"].iter().any(|prefix| feature.starts_with(prefix)),
+        Tier::Recent => {
+            ["avx512", "amx", "avxneconvert", "kl", "widekl"].iter().any(|prefix| feature.starts_with(prefix))
+        }
         // x86_64's baseline: what `rustc --print cfg` says with no `-C target-*`.
         Tier::BeyondBaseline => !matches!(feature, "fxsr" | "sse" | "sse2" | "x87"),
     }
@@ -279,7 +281,7 @@ fn candidate_offsets<'a>(text: &'a str, names: &'a FxHashSet<String>) -> impl It
 /// a comment or literal, and under no item, macro call or statement whose `#[cfg]`
 /// is off. Without the crate's `cfg`, every identifier is live.
 fn is_live_identifier(tree: &ra_ap_syntax::SourceFile, offset: usize, cfg: Option<&ra_ap_cfg::CfgOptions>) -> bool {
-    use ra_ap_syntax::{AstNode, SyntaxKind, TextSize, ast, ast::HasAttrs};
+    use ra_ap_syntax::{ast, ast::HasAttrs, AstNode, SyntaxKind, TextSize};
     let Some(token) = tree.syntax().token_at_offset(TextSize::from(offset as u32)).right_biased() else {
         return true;
     };
@@ -310,8 +312,7 @@ pub(crate) fn declared_names(text: &str) -> impl Iterator<Item = &str> {
     const WINDOW: usize = 240;
     let bytes = text.as_bytes();
     let keyword_at = move |at: usize, len: usize| {
-        whole_word_at(bytes, at, len)
-            && !text[text[..at].rfind('\n').map_or(0, |nl| nl + 1)..at].contains("//")
+        whole_word_at(bytes, at, len) && !text[text[..at].rfind('\n').map_or(0, |nl| nl + 1)..at].contains("//")
     };
     let window = move |at: usize| {
         let mut end = (at + WINDOW).min(text.len());
@@ -384,7 +385,18 @@ mod tests {
         names.sort_unstable();
         assert_eq!(
             names,
-            ["_MM_ENUM", "_MM_X", "_S", "_STATIC", "_extern", "_helper", "_mm512_a", "_mm512_b", "_mm512_c", "local_macro"]
+            [
+                "_MM_ENUM",
+                "_MM_X",
+                "_S",
+                "_STATIC",
+                "_extern",
+                "_helper",
+                "_mm512_a",
+                "_mm512_b",
+                "_mm512_c",
+                "local_macro"
+            ]
         );
     }
 
@@ -397,10 +409,7 @@ mod tests {
     #[test]
     fn only_identifiers_of_code_the_cfg_keeps_are_live() {
         let mut cfg = ra_ap_cfg::CfgOptions::default();
-        cfg.insert_key_value(
-            ra_ap_intern::Symbol::intern("target_feature"),
-            ra_ap_intern::Symbol::intern("sse2"),
-        );
+        cfg.insert_key_value(ra_ap_intern::Symbol::intern("target_feature"), ra_ap_intern::Symbol::intern("sse2"));
         // Not candidates: part of a longer identifier.
         assert_eq!(live("fn f() { x_mm512_a(); _mm512_ab(); }", &cfg), Vec::<bool>::new());
         // In a comment and a string: candidates, not live.

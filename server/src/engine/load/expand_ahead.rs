@@ -15,7 +15,7 @@ use hir::db::HirDatabase;
 use hir_expand::{AstId, ExpandTo, HirFileId, InFile, MacroCallId, MacroCallKind, MacroDefId, MacroDefKind};
 use ra_ap_cfg::CfgOptions;
 use ra_ap_ide_db::base_db::{Crate, EditionedFileId};
-use ra_ap_syntax::{AstNode, ast, ast::HasAttrs, ast::HasModuleItem, ast::HasName};
+use ra_ap_syntax::{ast, ast::HasAttrs, ast::HasModuleItem, ast::HasName, AstNode};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
@@ -66,8 +66,11 @@ pub fn expand_ahead(db: &dyn HirDatabase, krate: Crate, files: &[FileId], stop: 
         let Some(path) = call.path() else { continue };
         let ast_id = file.ast_id_map(db).ast_id(&call);
         let ctxt = file.span_map(db).span_for_range(path.syntax().text_range()).ctx;
-        let kind =
-            MacroCallKind::FnLike { ast_id: InFile::new(file, ast_id), expand_to: ExpandTo::from_call_site(&call), eager: None };
+        let kind = MacroCallKind::FnLike {
+            ast_id: InFile::new(file, ast_id),
+            expand_to: ExpandTo::from_call_site(&call),
+            eager: None,
+        };
         let call_id = def.make_call(db, krate, kind, ctxt, depth);
         hir_def::item_tree::file_item_tree(db, call_id.into(), krate);
         expanded.push(call_id);
@@ -103,7 +106,8 @@ fn collect(
                 }
             }
             ast::Item::MacroCall(call) => {
-                let name = call.path().filter(|path| path.qualifier().is_none()).and_then(|path| path.segment()?.name_ref());
+                let name =
+                    call.path().filter(|path| path.qualifier().is_none()).and_then(|path| path.segment()?.name_ref());
                 if let Some(name) = name {
                     calls.push((file, call, name.text().to_string()));
                 }
@@ -134,7 +138,8 @@ fn definition(db: &dyn HirDatabase, krate: Crate, file: HirFileId, rules: &ast::
         match path.syntax().text().to_string().as_str() {
             "rustc_builtin_macro" => return None,
             "macro_export" => {
-                local_inner = tokens.is_some_and(|tokens| tokens.syntax().text().to_string().contains("local_inner_macros"))
+                local_inner =
+                    tokens.is_some_and(|tokens| tokens.syntax().text().to_string().contains("local_inner_macros"))
             }
             "allow_internal_unsafe" => allow_internal_unsafe = true,
             _ => {}
@@ -150,4 +155,3 @@ fn definition(db: &dyn HirDatabase, krate: Crate, file: HirFileId, rules: &ast::
         allow_internal_unsafe,
     })
 }
-

@@ -16,16 +16,14 @@ pub mod std_source;
 use std::path::{Path, PathBuf};
 
 use ra_ap_ide_db::RootDatabase;
-use ra_ap_load_cargo::{LoadCargoConfig, ProcMacroServerChoice, load_workspace_at};
+use ra_ap_load_cargo::{load_workspace_at, LoadCargoConfig, ProcMacroServerChoice};
 use ra_ap_paths::{AbsPathBuf, Utf8PathBuf};
 use ra_ap_proc_macro_api::ProcMacroClient;
 use ra_ap_project_model::{CargoConfig, CargoFeatures, RustLibSource};
 use ra_ap_vfs::{FileId, Vfs, VfsPath};
 
 use self::deferred_intrinsics::DeferredIntrinsics;
-use self::{
-    std_source::{MISSING_STD_SOURCE, StdSource},
-};
+use self::std_source::{StdSource, MISSING_STD_SOURCE};
 
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
@@ -170,7 +168,11 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    pub fn load(path: &Path, options: &LoadOptions, progress: &(dyn Fn(String) + Sync)) -> Result<Workspace, LoadError> {
+    pub fn load(
+        path: &Path,
+        options: &LoadOptions,
+        progress: &(dyn Fn(String) + Sync),
+    ) -> Result<Workspace, LoadError> {
         let root = std::fs::canonicalize(path).map_err(|_| LoadError::NoWorkspace(path.to_path_buf()))?;
         if !root.join("Cargo.toml").is_file() {
             return Err(LoadError::NoWorkspace(path.to_path_buf()));
@@ -211,9 +213,15 @@ impl Workspace {
             // code, never less.)
             cfg_overrides: {
                 let debug_assertions = ra_ap_cfg::CfgAtom::Flag(ra_ap_intern::sym::debug_assertions);
-                let (enable, disable) =
-                    if options.release { (Vec::new(), vec![debug_assertions]) } else { (vec![debug_assertions], Vec::new()) };
-                ra_ap_project_model::CfgOverrides { global: ra_ap_cfg::CfgDiff::new(enable, disable), ..Default::default() }
+                let (enable, disable) = if options.release {
+                    (Vec::new(), vec![debug_assertions])
+                } else {
+                    (vec![debug_assertions], Vec::new())
+                };
+                ra_ap_project_model::CfgOverrides {
+                    global: ra_ap_cfg::CfgDiff::new(enable, disable),
+                    ..Default::default()
+                }
             },
             ..CargoConfig::default()
         };
@@ -274,7 +282,11 @@ impl Workspace {
 
     /// The profile whose cfgs it was loaded with: `"dev"` or `"release"`.
     pub fn profile(&self) -> &'static str {
-        if self.release { "release" } else { "dev" }
+        if self.release {
+            "release"
+        } else {
+            "dev"
+        }
     }
 
     /// Whether build scripts ran (`--no-build-scripts` turns them off).
@@ -351,7 +363,11 @@ fn keep_noalloc_attributes_unexpanded(db: &mut RootDatabase) {
         .copied()
         .filter(|krate| {
             krate.data(db).is_proc_macro
-                && krate.extra_data(db).display_name.as_ref().is_some_and(|name| name.crate_name().as_str() == "noalloc")
+                && krate
+                    .extra_data(db)
+                    .display_name
+                    .as_ref()
+                    .is_some_and(|name| name.crate_name().as_str() == "noalloc")
         })
         .collect();
     if noalloc_crates.is_empty() {
@@ -373,7 +389,10 @@ fn keep_noalloc_attributes_unexpanded(db: &mut RootDatabase) {
 /// rustc lets it export nothing else. Its edges to std's crates and to the
 /// workspace's stay.
 fn leave_out_proc_macro_dependencies(db: &mut RootDatabase) {
-    use ra_ap_ide_db::base_db::{self, salsa::{Durability, Setter}};
+    use ra_ap_ide_db::base_db::{
+        self,
+        salsa::{Durability, Setter},
+    };
     let proc_macro_crates: Vec<base_db::Crate> =
         base_db::all_crates(db).iter().copied().filter(|krate| krate.data(db).is_proc_macro).collect();
     let mut left_out = 0;

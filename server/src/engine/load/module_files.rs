@@ -12,7 +12,7 @@
 use hir::db::HirDatabase;
 use ra_ap_cfg::{CfgExpr, CfgOptions};
 use ra_ap_ide_db::base_db::{Crate, EditionedFileId};
-use ra_ap_syntax::{AstNode, ast, ast::HasAttrs, ast::HasModuleItem, ast::HasName};
+use ra_ap_syntax::{ast, ast::HasAttrs, ast::HasModuleItem, ast::HasName, AstNode};
 use ra_ap_vfs::{AnchoredPath, FileId};
 
 /// A file of a crate's module tree, with what its `mod foo;` items resolve

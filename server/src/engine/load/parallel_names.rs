@@ -14,16 +14,11 @@ use std::panic::AssertUnwindSafe;
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use ra_ap_ide_db::{
-    RootDatabase,
-    base_db::Crate,
-};
+use ra_ap_ide_db::{base_db::Crate, RootDatabase};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::expand_ahead;
-use super::{
-    module_files::{self, ModuleFile},
-};
+use super::module_files::{self, ModuleFile};
 
 /// The crates left, those whose dependencies are done, and how many
 /// dependencies each waiting crate still waits for; the crates whose impls are
@@ -77,7 +72,8 @@ impl Schedule {
     /// them: collecting an impls is not interrupted, and `std`'s def map would wait
     /// for it.
     fn next_job(&mut self, threads: usize) -> Option<Job> {
-        let most_waited_for = (0..self.ready.len()).max_by_key(|&i| self.waited_by.get(&self.ready[i]).copied().unwrap_or(0));
+        let most_waited_for =
+            (0..self.ready.len()).max_by_key(|&i| self.waited_by.get(&self.ready[i]).copied().unwrap_or(0));
         if let Some(krate) = most_waited_for.map(|i| self.ready.swap_remove(i)) {
             self.working += 1;
             return Some(Job::DefMap(krate));
@@ -136,13 +132,8 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     let mut waiting_on = FxHashMap::default();
     let mut ready = Vec::new();
     for &krate in &scope {
-        let deps: Vec<Crate> = krate
-            .data(db)
-            .dependencies
-            .iter()
-            .map(|dep| dep.crate_id)
-            .filter(|dep| scope.contains(dep))
-            .collect();
+        let deps: Vec<Crate> =
+            krate.data(db).dependencies.iter().map(|dep| dep.crate_id).filter(|dep| scope.contains(dep)).collect();
         for &dep in &deps {
             dependents.entry(dep).or_default().push(krate);
         }
@@ -254,7 +245,11 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
                 state.read_ahead_time += started.elapsed();
             }
             Job::ExpandAhead(krate) => {
-                tracing::debug!("macro calls of {} expanded ahead for {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                tracing::debug!(
+                    "macro calls of {} expanded ahead for {} ms",
+                    crate_name(db, krate),
+                    started.elapsed().as_millis()
+                );
                 state.expand_ahead_time += started.elapsed()
             }
         }

@@ -52,7 +52,8 @@ pub fn discover_from_env(workspace: &Path) -> (Option<StdSource>, Option<PathBuf
     let printed = sysroot.clone().filter(|_| !named);
     let rust_src_path = std::env::var_os("RUST_SRC_PATH").map(PathBuf::from);
     // NOALLOC_DEBIAN_RUST_SRC moves the last fallback (for packagers, and for tests).
-    let debian = std::env::var_os("NOALLOC_DEBIAN_RUST_SRC").map_or_else(|| PathBuf::from(DEBIAN_RUST_SRC), PathBuf::from);
+    let debian =
+        std::env::var_os("NOALLOC_DEBIAN_RUST_SRC").map_or_else(|| PathBuf::from(DEBIAN_RUST_SRC), PathBuf::from);
     (discover(sysroot.as_deref(), rust_src_path.as_deref(), &debian), printed)
 }
 

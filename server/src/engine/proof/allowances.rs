@@ -8,20 +8,17 @@
 
 use std::rc::Rc;
 
+use hir::db::HirDatabase;
+use hir_def::DefWithBodyId;
 use hir_def::{
-    CallableDefId,
     expr_store::ExpressionStore,
     hir::{ArithOp, BinaryOp, CmpOp, Expr, ExprId, ExprOrPatId, LogicOp, Ordering, Pat, PatId, Statement, UnaryOp},
     lang_item::LangItems,
+    CallableDefId,
 };
-use hir::db::HirDatabase;
-use hir_def::DefWithBodyId;
 
-use super::{
-    incremental::PathValue,
-    walk::strip_refs,
-};
-use hir_ty::{Adjust, AutoBorrow, InferenceResult, next_solver::TyKind};
+use super::{incremental::PathValue, walk::strip_refs};
+use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::IntoKind;
 
@@ -208,7 +205,16 @@ impl BodyFacts {
         root: ExprId,
         own_code: bool,
     ) -> BodyFacts {
-        let mut collector = Collector { db, owner, store, infer, lang, own_code, lengths: FxHashMap::default(), out: BodyFacts::default() };
+        let mut collector = Collector {
+            db,
+            owner,
+            store,
+            infer,
+            lang,
+            own_code,
+            lengths: FxHashMap::default(),
+            out: BodyFacts::default(),
+        };
         collector.visit(root, &Scope::default(), true);
         if own_code {
             collector.out.empties = collector.emptied_places(root);
@@ -379,7 +385,9 @@ impl Collector<'_, '_> {
     fn written_places(&self, expr: ExprId) -> Vec<String> {
         let store = self.store;
         let mutable_ref = |e: ExprId| {
-            self.infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, m) if m.is_mut()))
+            self.infer
+                .type_of_expr_or_pat(e.into())
+                .is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, m) if m.is_mut()))
         };
         let mut written = Vec::new();
         let mut stack = vec![expr];
@@ -392,28 +400,35 @@ impl Collector<'_, '_> {
                         }
                     });
                 }
-                Expr::Ref { expr: inner, mutability, .. } if mutability.is_mut() => written.extend(place_key(store, *inner)),
+                Expr::Ref { expr: inner, mutability, .. } if mutability.is_mut() => {
+                    written.extend(place_key(store, *inner))
+                }
                 // `v as *mut Vec<u32>`: written through the pointer at will.
                 Expr::Cast { expr: inner, .. }
-                    if self.infer.type_of_expr_or_pat(e.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(_, m) if m.is_mut())) =>
+                    if self
+                        .infer
+                        .type_of_expr_or_pat(e.into())
+                        .is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(_, m) if m.is_mut())) =>
                 {
                     written.extend(place_key(store, *inner))
                 }
                 Expr::Call { args, .. } => {
-                    written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
+                    written
+                        .extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
                 }
                 Expr::MethodCall { receiver, args, method_name, .. } => {
-                    written.extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
-                    let borrows_mut = mutable_ref(*receiver) || auto_borrow(self.infer, *receiver).is_some_and(|m| m.is_mut());
+                    written
+                        .extend(args.iter().filter(|&&arg| mutable_ref(arg)).filter_map(|&arg| place_key(store, arg)));
+                    let borrows_mut =
+                        mutable_ref(*receiver) || auto_borrow(self.infer, *receiver).is_some_and(|m| m.is_mut());
                     if let Some(place) = place_key(store, *receiver).filter(|_| borrows_mut) {
                         // A std method of the buffer itself writes it only by
                         // shrinking it; one of what holds it (`self.reset()`) may do
                         // anything to its fields, and one of the user's own (a trait
                         // impl for `Vec`) anything to it.
-                        let users_own = self
-                            .infer
-                            .method_resolution(e)
-                            .is_some_and(|(func, _)| !hir_def::HasModule::krate(&func, self.db).data(self.db).origin.is_lang());
+                        let users_own = self.infer.method_resolution(e).is_some_and(|(func, _)| {
+                            !hir_def::HasModule::krate(&func, self.db).data(self.db).origin.is_lang()
+                        });
                         if users_own || SHRINKING_METHODS.contains(&method_name.as_str()) {
                             written.push(place);
                         } else {
@@ -491,7 +506,9 @@ impl Collector<'_, '_> {
     fn first_use_guard(&self, condition: ExprId, then_branch: ExprId) -> Option<(ExprId, String)> {
         let store = self.store;
         let guarded = match &store[condition] {
-            Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "is_none" => {
+            Expr::MethodCall { receiver, method_name, args, .. }
+                if args.is_empty() && method_name.as_str() == "is_none" =>
+            {
                 Some(*receiver)
             }
             Expr::UnaryOp { expr, op: UnaryOp::Not } => match &store[*expr] {
@@ -503,9 +520,7 @@ impl Collector<'_, '_> {
                 _ => None,
             },
             Expr::Let { pat, expr } => match &store[*pat] {
-                Pat::Path(path) if is_name(path, "None") => {
-                    Some(*expr)
-                }
+                Pat::Path(path) if is_name(path, "None") => Some(*expr),
                 _ => None,
             },
             _ => None,
@@ -532,10 +547,12 @@ impl Collector<'_, '_> {
                         }
                     }
                 }
-                Expr::MethodCall { receiver, method_name, .. } if FILLING_METHODS.contains(&method_name.as_str())
-                    && place_key(store, *receiver).as_deref() == Some(place) => {
-                        found.push(e);
-                    }
+                Expr::MethodCall { receiver, method_name, .. }
+                    if FILLING_METHODS.contains(&method_name.as_str())
+                        && place_key(store, *receiver).as_deref() == Some(place) =>
+                {
+                    found.push(e);
+                }
                 _ => {}
             }
             store.walk_child_exprs(e, |child| stack.push(child));
@@ -602,7 +619,11 @@ impl Collector<'_, '_> {
                     }
                     // Any method of a raw pointer may write what it points to
                     // (`p.write(None)`).
-                    if self.infer.type_of_expr_or_pat((*receiver).into()).is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(..))) {
+                    if self
+                        .infer
+                        .type_of_expr_or_pat((*receiver).into())
+                        .is_some_and(|ty| matches!(ty.kind(), TyKind::RawPtr(..)))
+                    {
                         emptied.extend(self.pointee_emptied(*receiver));
                     }
                     emptied.extend(self.handed_on(args));
@@ -628,7 +649,11 @@ impl Collector<'_, '_> {
     /// What the `&mut` and `*mut` values among `values` (arguments, a struct's
     /// fields) may empty. A `&mut place` written out is the `Expr::Ref` rule's.
     fn handed_on(&self, values: &[ExprId]) -> Vec<FilledPlace> {
-        values.iter().filter(|&&value| !matches!(self.store[value], Expr::Ref { .. })).filter_map(|&value| self.pointee_emptied(value)).collect()
+        values
+            .iter()
+            .filter(|&&value| !matches!(self.store[value], Expr::Ref { .. }))
+            .filter_map(|&value| self.pointee_emptied(value))
+            .collect()
     }
 
     /// What writing the place `expr` may empty: its field or static, or for a
@@ -676,7 +701,10 @@ impl Collector<'_, '_> {
                 let (lhs, rhs) = (self.measure(*lhs), self.measure(*rhs));
                 let (if_true, if_false) = compare(lhs, *cmp, rhs);
                 let prove = |facts: Vec<(String, Room, Amount)>| {
-                    facts.into_iter().map(|(place, room, amount)| Proof { place, room, amount, at: condition }).collect()
+                    facts
+                        .into_iter()
+                        .map(|(place, room, amount)| Proof { place, room, amount, at: condition })
+                        .collect()
                 };
                 (prove(if_true), prove(if_false))
             }
@@ -707,7 +735,9 @@ impl Collector<'_, '_> {
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::ArithOp(ArithOp::Add)) } => {
                 match (self.measure(*lhs), self.measure(*rhs)) {
-                    (Measure::Len(place), other) | (other, Measure::Len(place)) => Measure::LenPlus(place, other.amount()),
+                    (Measure::Len(place), other) | (other, Measure::Len(place)) => {
+                        Measure::LenPlus(place, other.amount())
+                    }
                     _ => Measure::Other,
                 }
             }
@@ -891,7 +921,13 @@ const EMPTYING_METHODS: &[&str] = &["take", "take_if"];
 /// What a first use of the place `expr` fills (`FilledPlace`): its field or static,
 /// its type, and the fields and types it is reached through. Emptying any of them
 /// (`self.state = State::new()` for `self.state.cache`) empties it.
-pub(crate) fn filled_places(db: &dyn HirDatabase, owner: DefWithBodyId, store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> Vec<FilledPlace> {
+pub(crate) fn filled_places(
+    db: &dyn HirDatabase,
+    owner: DefWithBodyId,
+    store: &ExpressionStore,
+    infer: &InferenceResult<'_>,
+    expr: ExprId,
+) -> Vec<FilledPlace> {
     let mut places = Vec::new();
     let mut base = expr;
     loop {
@@ -900,9 +936,9 @@ pub(crate) fn filled_places(db: &dyn HirDatabase, owner: DefWithBodyId, store: &
         }
         places.extend(field_or_static(db, owner, store, infer, base));
         match &store[base] {
-            Expr::Field { expr: inner, .. } | Expr::UnaryOp { expr: inner, op: UnaryOp::Deref } | Expr::Ref { expr: inner, .. } => {
-                base = *inner
-            }
+            Expr::Field { expr: inner, .. }
+            | Expr::UnaryOp { expr: inner, op: UnaryOp::Deref }
+            | Expr::Ref { expr: inner, .. } => base = *inner,
             _ => break,
         }
     }
@@ -910,7 +946,13 @@ pub(crate) fn filled_places(db: &dyn HirDatabase, owner: DefWithBodyId, store: &
 }
 
 /// The field (`self.cache`) or the static (`CACHE`) the place `expr` names.
-fn field_or_static(db: &dyn HirDatabase, owner: DefWithBodyId, store: &ExpressionStore, infer: &InferenceResult<'_>, expr: ExprId) -> Option<FilledPlace> {
+fn field_or_static(
+    db: &dyn HirDatabase,
+    owner: DefWithBodyId,
+    store: &ExpressionStore,
+    infer: &InferenceResult<'_>,
+    expr: ExprId,
+) -> Option<FilledPlace> {
     match &store[expr] {
         Expr::Field { .. } => match infer.field_resolution(expr)? {
             either::Either::Left(field) => Some(FilledPlace::Field(field)),
@@ -983,5 +1025,4 @@ mod tests {
         // `len() > capacity()` is never true and proves nothing.
         assert_eq!(compare(cap("v"), LT, len("v")), (vec![], vec![]));
     }
-
 }

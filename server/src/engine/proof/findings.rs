@@ -5,28 +5,29 @@
 use hir::db::HirDatabase;
 use hir_def::signatures::FunctionSignature;
 use ra_ap_ide_db::base_db::SourceDatabase;
+use ra_ap_ide_db::line_index::LineIndex;
 use ra_ap_syntax::TextRange;
 use ra_ap_vfs::FileId;
-use ra_ap_ide_db::line_index::LineIndex;
 use rustc_hash::FxHashSet;
 
-use crate::engine::{
-    ChainStep,
-    FindingKind,
-    Location,
-    analysis::Analyzer,
-};
 use super::{
-    judge::{Judged, NORMAL, Verdict, terminal_flags, through},
+    judge::{terminal_flags, through, Judged, Verdict, NORMAL},
     reach::{Reach, Resolved, ResolvedEdge},
     walk::{Node, Site, Target},
 };
 use crate::engine::source::naming;
+use crate::engine::{analysis::Analyzer, ChainStep, FindingKind, Location};
 
 impl Analyzer<'_> {
     /// What an exempted edge lets through: the reason a finding would give, or for a
     /// workspace callee that allocates inside, the callee.
-    pub(crate) fn let_through(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<String> {
+    pub(crate) fn let_through(
+        &self,
+        reach: &Reach<'_>,
+        judged: &Judged,
+        v: usize,
+        resolved: &ResolvedEdge<'_>,
+    ) -> Option<String> {
         if let Some((_, reason, _)) = self.reason(reach, judged, v, resolved) {
             return Some(reason);
         }
@@ -57,12 +58,16 @@ impl Analyzer<'_> {
         let db: &dyn HirDatabase = self.db;
         match target {
             Resolved::Vertex(j) => reach.nodes[*j].name(db),
-            Resolved::Terminal(Target::Allocator(f) | Target::Foreign(f) | Target::Intrinsic(f)) => naming::fn_path(db, *f, None),
+            Resolved::Terminal(Target::Allocator(f) | Target::Foreign(f) | Target::Intrinsic(f)) => {
+                naming::fn_path(db, *f, None)
+            }
             Resolved::Terminal(Target::Unknown { what, .. } | Target::FnPointer { what, .. }) => what.clone(),
             Resolved::Terminal(Target::Node(node)) => node.name(db),
             Resolved::Terminal(Target::Dyn { method, .. }) => naming::fn_path(db, *method, None),
             Resolved::Terminal(Target::DynDrop(ty)) => format!("drop of `{}`", naming::ty_name(db, *ty)),
-            Resolved::Terminal(Target::Summary(summary)) => summary.chain.first().map(|step| step.function.clone()).unwrap_or_default(),
+            Resolved::Terminal(Target::Summary(summary)) => {
+                summary.chain.first().map(|step| step.function.clone()).unwrap_or_default()
+            }
         }
     }
 
@@ -82,7 +87,13 @@ impl Analyzer<'_> {
 
     /// Why an edge of a workspace function is a finding, if it is one: its kind, its
     /// reason, and for growth the buffer.
-    pub(crate) fn reason(&self, reach: &Reach<'_>, judged: &Judged, v: usize, resolved: &ResolvedEdge<'_>) -> Option<(FindingKind, String, Option<String>)> {
+    pub(crate) fn reason(
+        &self,
+        reach: &Reach<'_>,
+        judged: &Judged,
+        v: usize,
+        resolved: &ResolvedEdge<'_>,
+    ) -> Option<(FindingKind, String, Option<String>)> {
         let db: &dyn HirDatabase = self.db;
         let context = resolved.edge.context;
         let in_closure = reach.closure[v];
@@ -96,7 +107,11 @@ impl Analyzer<'_> {
                 })?;
                 let name = reach.nodes[*callback].name(db);
                 let what = if resolved.edge.growth.is_some() { "a growth with room" } else { "first-use setup" };
-                return Some((FindingKind::Allocation, format!("calls back {name} through {what}, and it allocates"), None));
+                return Some((
+                    FindingKind::Allocation,
+                    format!("calls back {name} through {what}, and it allocates"),
+                    None,
+                ));
             }
             Verdict::Grows { long_lived } => {
                 if through(context, NORMAL, in_closure).0 & NORMAL == 0 {
@@ -109,7 +124,11 @@ impl Analyzer<'_> {
                 if let Some(&Resolved::Vertex(j)) = resolved.targets.first() {
                     if reach.local[j] {
                         let name = reach.nodes[j].name(db);
-                        return Some((FindingKind::Allocation, format!("grows `{buffer}` through {name} (noalloc:append)"), None));
+                        return Some((
+                            FindingKind::Allocation,
+                            format!("grows `{buffer}` through {name} (noalloc:append)"),
+                            None,
+                        ));
                     }
                 }
             }
@@ -156,7 +175,9 @@ impl Analyzer<'_> {
             };
             return Some((FindingKind::SwallowedError, reason, None));
         }
-        let unknown = |what: &String| format!("call with no known callee: {}", resolved.edge.callee_label.as_ref().unwrap_or(what));
+        let unknown = |what: &String| {
+            format!("call with no known callee: {}", resolved.edge.callee_label.as_ref().unwrap_or(what))
+        };
         let open_call = |label: String| {
             if let [Resolved::Terminal(Target::Unknown { what, .. })] = normal.as_slice() {
                 return format!("call with no known callee: {what}");
@@ -175,7 +196,9 @@ impl Analyzer<'_> {
                 }
             }
             Target::Allocator(func) => format!("calls the allocator {}", naming::fn_path(db, *func, None)),
-            Target::Foreign(func) => format!("calls foreign function {} (body not visible)", naming::fn_path(db, *func, None)),
+            Target::Foreign(func) => {
+                format!("calls foreign function {} (body not visible)", naming::fn_path(db, *func, None))
+            }
             Target::Intrinsic(func) => format!("calls intrinsic {} (no body)", naming::fn_path(db, *func, None)),
             Target::Unknown { what, .. } => unknown(what),
             // Summaries stand for code outside the workspace, never for a workspace line.
@@ -194,7 +217,8 @@ impl Analyzer<'_> {
     /// From the callee of edge `e` of vertex `v` down to the allocation.
     pub(crate) fn chain(&mut self, reach: &Reach<'_>, judged: &Judged, v: usize, e: usize) -> Vec<ChainStep> {
         let resolved = &reach.edges[v][e];
-        let candidates = resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j)));
+        let candidates =
+            resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j)));
         let found = candidates.into_iter().find(|t| judged.flags(t, &self.allowed_terminals) != 0);
         match found {
             Some(target) => self.chain_from(reach, judged, target),
@@ -203,7 +227,12 @@ impl Analyzer<'_> {
     }
 
     /// From `target` down to the allocation, following witnesses.
-    pub(crate) fn chain_from<'db>(&mut self, reach: &Reach<'db>, judged: &Judged, mut target: Resolved<'db>) -> Vec<ChainStep> {
+    pub(crate) fn chain_from<'db>(
+        &mut self,
+        reach: &Reach<'db>,
+        judged: &Judged,
+        mut target: Resolved<'db>,
+    ) -> Vec<ChainStep> {
         let mut chain = Vec::new();
         let mut seen = FxHashSet::default();
         loop {
@@ -275,6 +304,12 @@ impl Analyzer<'_> {
             .clone();
         let start = index.line_col(range.start());
         let end = index.line_col(range.end());
-        Some(Location { file: path, line: start.line + 1, column: start.col + 1, end_line: end.line + 1, end_column: end.col + 1 })
+        Some(Location {
+            file: path,
+            line: start.line + 1,
+            column: start.col + 1,
+            end_line: end.line + 1,
+            end_column: end.col + 1,
+        })
     }
 }

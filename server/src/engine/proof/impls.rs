@@ -30,24 +30,24 @@
 use std::cmp::Reverse;
 
 use hir::db::HirDatabase;
-use hir_def::{AssocItemId, FunctionId, GenericDefId, ImplId, ItemContainerId, TraitId, signatures::FunctionSignature};
+use hir_def::{signatures::FunctionSignature, AssocItemId, FunctionId, GenericDefId, ImplId, ItemContainerId, TraitId};
 use hir_ty::{
-    GenericPredicates, ParamEnvAndCrate, Span,
     method_resolution::TraitImpls,
     next_solver::{
-        AnyImplId, DbInterner, GenericArg, GenericArgs, SimplifiedType, SolverDefId, TraitRef, Ty, TypingMode, Unnormalized,
-        Const, ConstKind, TyKind,
         infer::{
-            DbInternerInferExt, InferCtxt,
             traits::{Obligation, ObligationCause},
+            DbInternerInferExt, InferCtxt,
         },
         obligation_ctxt::ObligationCtxt,
+        AnyImplId, Const, ConstKind, DbInterner, GenericArg, GenericArgs, SimplifiedType, SolverDefId, TraitRef, Ty,
+        TyKind, TypingMode, Unnormalized,
     },
+    GenericPredicates, ParamEnvAndCrate, Span,
 };
 use rustc_type_ir::{
-    Interner as _, TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt,
-    fast_reject::{TreatParams, simplify_type},
+    fast_reject::{simplify_type, TreatParams},
     inherent::{GenericArgs as _, IntoKind},
+    Interner as _, TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt,
 };
 
 /// How many functions a call on a type parameter may resolve to before it is left
@@ -94,7 +94,8 @@ pub(crate) fn candidates<'db>(
     let method_args = &args.as_slice()[trait_params..];
     let trait_args = GenericArgs::new_from_slice(trait_args);
     let solver = Solver { db, interner, env };
-    if trait_args.has_type_flags(TypeFlags::HAS_TY_PARAM | TypeFlags::HAS_CT_PARAM) || trait_args.has_non_region_infer() {
+    if trait_args.has_type_flags(TypeFlags::HAS_TY_PARAM | TypeFlags::HAS_CT_PARAM) || trait_args.has_non_region_infer()
+    {
         if !FunctionSignature::of(db, func).has_body() {
             return None;
         }
@@ -188,13 +189,18 @@ fn open_candidates<'db>(
         };
         any_impl = true;
         let candidate = match (impl_item(db, impl_, func), settled) {
-            (Some(f), Some(impl_args)) => (f, GenericArgs::new_from_iter(interner, impl_args.iter().chain(method_args.iter().copied()))),
+            (Some(f), Some(impl_args)) => {
+                (f, GenericArgs::new_from_iter(interner, impl_args.iter().chain(method_args.iter().copied())))
+            }
             (Some(f), None) => (f, own_args(interner, SolverDefId::FunctionId(f))),
             // Inherits the default: the default body at the impl's `Self`.
             (None, Some(impl_args)) => match db.impl_trait(impl_) {
                 Some(impl_trait) => {
                     let impl_ref = impl_trait.instantiate(interner, impl_args).skip_norm_wip();
-                    (func, GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied())))
+                    (
+                        func,
+                        GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied())),
+                    )
                 }
                 None => (func, args),
             },
@@ -347,5 +353,9 @@ fn applies<'db>(solver: Solver<'db>, impl_: ImplId, trait_ref: TraitRef<'db>, op
             None => arg,
         }),
     );
-    if undecided || !settled { Applies::Maybe(impl_args) } else { Applies::Yes(impl_args) }
+    if undecided || !settled {
+        Applies::Maybe(impl_args)
+    } else {
+        Applies::Yes(impl_args)
+    }
 }

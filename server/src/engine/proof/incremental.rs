@@ -40,13 +40,9 @@ use hir_ty::{
     ParamEnvAndCrate,
 };
 
-use super::{
-    allowances::{CallContext, FilledPlace, Growth},
-};
+use super::allowances::{CallContext, FilledPlace, Growth};
 use super::summary::{CachedSummary, SummaryKey};
-use super::{
-    walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked},
-};
+use super::walk::{CallGraph, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked};
 
 thread_local! {
     /// Walks executed (not reused) on this thread: how tests and logs see that an
@@ -71,7 +67,10 @@ pub(crate) fn inference_nanos() -> u64 {
 }
 
 /// The inference results of a body, timed.
-pub(crate) fn inference_of<'db>(db: &'db dyn HirDatabase, def: hir_def::DefWithBodyId) -> &'db hir_ty::InferenceResult<'db> {
+pub(crate) fn inference_of<'db>(
+    db: &'db dyn HirDatabase,
+    def: hir_def::DefWithBodyId,
+) -> &'db hir_ty::InferenceResult<'db> {
     let started = std::time::Instant::now();
     let result = hir_ty::InferenceResult::of(db, def);
     INFERENCE_NANOS.with(|n| n.set(n.get() + started.elapsed().as_nanos() as u64));
@@ -80,7 +79,11 @@ pub(crate) fn inference_of<'db>(db: &'db dyn HirDatabase, def: hir_def::DefWithB
 
 /// The edges of `node` under `env`, from salsa: walked the first time, and again only
 /// when something the walk read has changed.
-pub(crate) fn walked<'db>(db: &'db dyn HirDatabase, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> (Walked<'db>, WalkStamp) {
+pub(crate) fn walked<'db>(
+    db: &'db dyn HirDatabase,
+    node: Node<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> (Walked<'db>, WalkStamp) {
     let key = WalkKey::new(db, StoredNode::new(node), env.store());
     let stored = walk_query(db, key);
     (stored.get(db), WalkStamp { key: salsa::plumbing::AsId::as_id(&key), generation: stored.generation })
@@ -136,7 +139,10 @@ pub(crate) fn items_generation(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::b
 /// module an outcome was kept under is still among these, the functions it kept
 /// are still there to be asked about (`root_reuse`), even when their files'
 /// texts are the same.
-pub(crate) fn workspace_modules(db: &dyn HirDatabase, crates: Vec<ra_ap_ide_db::base_db::Crate>) -> Vec<hir_def::ModuleId> {
+pub(crate) fn workspace_modules(
+    db: &dyn HirDatabase,
+    crates: Vec<ra_ap_ide_db::base_db::Crate>,
+) -> Vec<hir_def::ModuleId> {
     crates.into_iter().flat_map(|krate| modules_of(db, krate).iter().copied()).collect()
 }
 
@@ -202,14 +208,20 @@ struct CrateScopeKey<'db> {
 
 /// Per module of `krate`, each of its names with what `part` of it resolves to.
 #[salsa::tracked(returns(ref))]
-fn scope_part<'db>(db: &'db dyn HirDatabase, key: CrateScopeKey<'db>) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::ModuleDefId>)> {
+fn scope_part<'db>(
+    db: &'db dyn HirDatabase,
+    key: CrateScopeKey<'db>,
+) -> Vec<(hir_def::ModuleId, hir::Name, NameTarget<hir_def::ModuleDefId>)> {
     let (krate, part) = (*key.krate(db), *key.part(db));
     let mut names = Vec::new();
     for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
         for (name, per_ns) in module.scope.entries() {
             let target = match part {
                 ScopePart::Macros => per_ns.macros.map(|item| (hir_def::ModuleDefId::MacroId(item.def), item.vis)),
-                ScopePart::Traits => per_ns.types.filter(|item| matches!(item.def, hir_def::ModuleDefId::TraitId(_))).map(|item| (item.def, item.vis)),
+                ScopePart::Traits => per_ns
+                    .types
+                    .filter(|item| matches!(item.def, hir_def::ModuleDefId::TraitId(_)))
+                    .map(|item| (item.def, item.vis)),
             };
             names.extend(target.map(|target| (module_id, name.clone(), target)));
         }
@@ -220,7 +232,7 @@ fn scope_part<'db>(db: &'db dyn HirDatabase, key: CrateScopeKey<'db>) -> Vec<(hi
 /// Reads the signature of `def` and of what it holds (fields, variants, a trait's
 /// items), so that a query calling this depends on them.
 fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
-    use hir_def::{AdtId, AssocItemId, ModuleDefId, signatures::*};
+    use hir_def::{signatures::*, AdtId, AssocItemId, ModuleDefId};
     match def {
         // Consts and type aliases: as associated ones. Free functions never come
         // here (`ItemLevel` leaves them out).
@@ -254,7 +266,7 @@ fn read_signatures(db: &dyn HirDatabase, def: hir_def::ModuleDefId) {
 }
 
 fn read_assoc_signature(db: &dyn HirDatabase, item: hir_def::AssocItemId) {
-    use hir_def::{AssocItemId, signatures::*};
+    use hir_def::{signatures::*, AssocItemId};
     match item {
         AssocItemId::FunctionId(id) => {
             FunctionSignature::of(db, id);
@@ -327,7 +339,10 @@ fn item_level(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> Item
     for (module_id, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
         for (name, per_ns) in module.scope.entries() {
             let types = per_ns.types.map(|item| (item.def, item.vis));
-            let values = per_ns.values.filter(|item| item.import.is_some() || !is_declared_fn(&item.def)).map(|item| (item.def, item.vis));
+            let values = per_ns
+                .values
+                .filter(|item| item.import.is_some() || !is_declared_fn(&item.def))
+                .map(|item| (item.def, item.vis));
             let macros = per_ns.macros.map(|item| (item.def, item.vis));
             if types.is_some() || values.is_some() || macros.is_some() {
                 level.names.push(ModuleName { module: module_id, name: name.clone(), types, values, macros });
@@ -354,7 +369,11 @@ pub(crate) enum PathValue {
 /// resolving reads the crate's def map, which adding or removing any item changes,
 /// while the answer seldom does; salsa keeps the answer, and the walk that asked
 /// stands instead of running again.
-pub(crate) fn value_path(db: &dyn HirDatabase, owner: hir_def::DefWithBodyId, expr: hir_def::hir::ExprId) -> Option<PathValue> {
+pub(crate) fn value_path(
+    db: &dyn HirDatabase,
+    owner: hir_def::DefWithBodyId,
+    expr: hir_def::hir::ExprId,
+) -> Option<PathValue> {
     *value_path_query(db, ValuePathKey::new(db, owner, expr))
 }
 
@@ -368,7 +387,11 @@ struct ValuePathKey<'db> {
 #[salsa::tracked]
 fn value_path_query<'db>(db: &'db dyn HirDatabase, key: ValuePathKey<'db>) -> Option<PathValue> {
     let (owner, expr) = (*key.owner(db), *key.expr(db));
-    use hir_def::{expr_store::{Body, scope::ExprScopes}, hir::Expr, resolver::{ValueNs, resolver_for_scope}};
+    use hir_def::{
+        expr_store::{scope::ExprScopes, Body},
+        hir::Expr,
+        resolver::{resolver_for_scope, ValueNs},
+    };
     let body = Body::of(db, owner);
     let Expr::Path(path) = &body[expr] else { return None };
     let scopes = ExprScopes::of(db, owner);
@@ -399,7 +422,10 @@ pub(crate) fn names_in_body(db: &dyn HirDatabase, func: FunctionId) -> NamesInBo
     if let Some(spelled) = names_spelled_in_body(db, func) {
         return spelled;
     }
-    use hir_def::{expr_store::{Body, path::Path}, hir::Expr};
+    use hir_def::{
+        expr_store::{path::Path, Body},
+        hir::Expr,
+    };
     let body = Body::of(db, hir_def::DefWithBodyId::FunctionId(func));
     let mut names: Vec<hir::Name> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<&hir::Name> = rustc_hash::FxHashSet::default();
@@ -424,7 +450,7 @@ pub(crate) fn names_in_body(db: &dyn HirDatabase, func: FunctionId) -> NamesInBo
 fn names_spelled_in_body(db: &dyn HirDatabase, func: FunctionId) -> Option<NamesInBody> {
     use hir::HasSource;
     use hir_expand::name::AsName;
-    use ra_ap_syntax::{AstNode, ast};
+    use ra_ap_syntax::{ast, AstNode};
     let body = hir::Function::from(func).source(db)?.value.body()?;
     let mut names: Vec<hir::Name> = Vec::new();
     let mut seen: rustc_hash::FxHashSet<hir::Name> = rustc_hash::FxHashSet::default();
@@ -553,15 +579,21 @@ pub(crate) fn resolved_call_stamped<'db>(
     env: ParamEnvAndCrate<'db>,
 ) -> (Vec<Target<'db>>, AnswerStamp) {
     let key = CallKey::new(db, func, args.store(), env.store());
-    let stamp = AnswerStamp::Call { key: salsa::plumbing::AsId::as_id(&key), generation: *call_answer_generation(db, key) };
+    let stamp =
+        AnswerStamp::Call { key: salsa::plumbing::AsId::as_id(&key), generation: *call_answer_generation(db, key) };
     (resolved_call_query(db, key).iter().map(StoredTarget::get).collect(), stamp)
 }
 
 /// Whether a value of `ty` needs drop glue under `env`, with a stamp that tells
 /// later whether the answer is still the same (`answer_unchanged`).
-pub(crate) fn needs_drop_stamped<'db>(db: &'db dyn HirDatabase, ty: hir_ty::next_solver::Ty<'db>, env: ParamEnvAndCrate<'db>) -> (bool, AnswerStamp) {
+pub(crate) fn needs_drop_stamped<'db>(
+    db: &'db dyn HirDatabase,
+    ty: hir_ty::next_solver::Ty<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> (bool, AnswerStamp) {
     let key = DropKey::new(db, ty.store(), env.store());
-    let stamp = AnswerStamp::Drop { key: salsa::plumbing::AsId::as_id(&key), generation: *drop_answer_generation(db, key) };
+    let stamp =
+        AnswerStamp::Drop { key: salsa::plumbing::AsId::as_id(&key), generation: *drop_answer_generation(db, key) };
     (*needs_drop_query(db, key), stamp)
 }
 
@@ -578,8 +610,12 @@ pub(crate) enum AnswerStamp {
 /// verifies what the answer read, and works it out again if one changed).
 pub(crate) fn answer_unchanged(db: &dyn HirDatabase, stamp: AnswerStamp) -> bool {
     match stamp {
-        AnswerStamp::Call { key, generation } => *call_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation,
-        AnswerStamp::Drop { key, generation } => *drop_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation,
+        AnswerStamp::Call { key, generation } => {
+            *call_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation
+        }
+        AnswerStamp::Drop { key, generation } => {
+            *drop_answer_generation(db, salsa::plumbing::FromId::from_id(key)) == generation
+        }
     }
 }
 
@@ -662,9 +698,7 @@ impl<'db> StoredNode<'db> {
     fn new(node: Node<'db>) -> Self {
         match node {
             Node::Fn { func, args } => StoredNode::Fn { func, args: args.store() },
-            Node::Closure { closure, parent_args } => {
-                StoredNode::Closure { closure, parent_args: parent_args.store() }
-            }
+            Node::Closure { closure, parent_args } => StoredNode::Closure { closure, parent_args: parent_args.store() },
             Node::DropGlue(ty) => StoredNode::DropGlue(ty.store()),
             Node::Derived { method, args } => StoredNode::Derived { method, args: args.store() },
             Node::Init(def) => StoredNode::Init(def),
@@ -738,7 +772,9 @@ impl<'db> StoredTarget<'db> {
             Target::Foreign(f) => StoredTarget::Foreign(*f),
             Target::Intrinsic(f) => StoredTarget::Intrinsic(*f),
             Target::Unknown { what, kind } => StoredTarget::Unknown { what: what.clone(), kind: *kind },
-            Target::FnPointer { what, signature } => StoredTarget::FnPointer { what: what.clone(), signature: signature.clone() },
+            Target::FnPointer { what, signature } => {
+                StoredTarget::FnPointer { what: what.clone(), signature: signature.clone() }
+            }
             Target::Dyn { method, args } => StoredTarget::Dyn { method: *method, args: args.store() },
             Target::DynDrop(ty) => StoredTarget::DynDrop(ty.store()),
             Target::Summary(summary) => StoredTarget::Summary(summary.clone()),
@@ -752,7 +788,9 @@ impl<'db> StoredTarget<'db> {
             StoredTarget::Foreign(f) => Target::Foreign(*f),
             StoredTarget::Intrinsic(f) => Target::Intrinsic(*f),
             StoredTarget::Unknown { what, kind } => Target::Unknown { what: what.clone(), kind: *kind },
-            StoredTarget::FnPointer { what, signature } => Target::FnPointer { what: what.clone(), signature: signature.clone() },
+            StoredTarget::FnPointer { what, signature } => {
+                Target::FnPointer { what: what.clone(), signature: signature.clone() }
+            }
             StoredTarget::Dyn { method, args } => Target::Dyn { method: *method, args: args.as_ref() },
             StoredTarget::DynDrop(ty) => Target::DynDrop(ty.as_ref()),
             StoredTarget::Summary(summary) => Target::Summary(summary.clone()),
@@ -766,7 +804,11 @@ impl<'db> StoredWalked<'db> {
             generation,
             edges: walked.edges.iter().map(StoredEdge::new).collect(),
             coercions: walked.coercions.iter().map(|(from, to)| (from.store(), to.store())).collect(),
-            address_taken: walked.address_taken.iter().map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() }).collect(),
+            address_taken: walked
+                .address_taken
+                .iter()
+                .map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() })
+                .collect(),
             fn_casts: walked.fn_casts.clone(),
             statics: walked.statics.clone(),
             untyped: walked.untyped.iter().map(|ty| ty.store()).collect(),
@@ -778,7 +820,11 @@ impl<'db> StoredWalked<'db> {
         Walked {
             edges: self.edges.iter().map(StoredEdge::get).collect(),
             coercions: self.coercions.iter().map(|(from, to)| (from.as_ref(), to.as_ref())).collect(),
-            address_taken: self.address_taken.iter().map(|taken| (taken.target.get(), taken.signature.clone())).collect(),
+            address_taken: self
+                .address_taken
+                .iter()
+                .map(|taken| (taken.target.get(), taken.signature.clone()))
+                .collect(),
             fn_casts: self.fn_casts.clone(),
             statics: self.statics.clone(),
             untyped: self.untyped.iter().map(StoredTy::as_ref).collect(),

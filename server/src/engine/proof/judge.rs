@@ -8,7 +8,7 @@
 //! impls) is judged as if called from the allowed line.
 
 use hir::db::HirDatabase;
-use hir_def::{FunctionId, ItemContainerId, Lookup, hir::ExprId};
+use hir_def::{hir::ExprId, FunctionId, ItemContainerId, Lookup};
 use hir_ty::next_solver::{GenericArgs, Ty};
 use rustc_hash::FxHashSet;
 
@@ -56,7 +56,8 @@ pub(crate) struct GrowthRules {
 
 impl GrowthRules {
     /// The rules for a body outside the workspace.
-    pub(crate) const OUTSIDE: GrowthRules = GrowthRules { in_workspace: false, in_append_fn: false, in_fixed_type: false };
+    pub(crate) const OUTSIDE: GrowthRules =
+        GrowthRules { in_workspace: false, in_append_fn: false, in_fixed_type: false };
 
     /// Verdicts for the growth edges of a vertex, in order. `scratch(holders)` says
     /// whether a place's holders make it a `--scratch` buffer.
@@ -82,7 +83,11 @@ impl GrowthRules {
 /// (unless they are the fill of a first-use cell), workspace functions, and trait
 /// impls of the types the allowed call is generic over (the elements' `Clone`,
 /// `Hash`, `Eq` of a growing collection).
-pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder_of: &dyn Fn(&Node<'_>) -> Option<FunctionId>) {
+pub(crate) fn find_callbacks(
+    db: &dyn HirDatabase,
+    reach: &mut Reach<'_>,
+    holder_of: &dyn Fn(&Node<'_>) -> Option<FunctionId>,
+) {
     for v in 0..reach.nodes.len() {
         let caller = holder_of(&reach.nodes[v]);
         for e in 0..reach.edges[v].len() {
@@ -103,8 +108,11 @@ pub(crate) fn find_callbacks(db: &dyn HirDatabase, reach: &mut Reach<'_>, holder
             }
             let mut callbacks = Vec::new();
             let mut seen: FxHashSet<usize> = FxHashSet::default();
-            let mut stack: Vec<usize> =
-                resolved.targets.iter().filter_map(|t| if let Resolved::Vertex(j) = t { Some(*j) } else { None }).collect();
+            let mut stack: Vec<usize> = resolved
+                .targets
+                .iter()
+                .filter_map(|t| if let Resolved::Vertex(j) = t { Some(*j) } else { None })
+                .collect();
             while let Some(j) = stack.pop() {
                 if !seen.insert(j) {
                     continue;
@@ -147,7 +155,11 @@ fn is_impl_for(db: &dyn HirDatabase, func: FunctionId, args: GenericArgs<'_>, ty
 /// The self type of `func` at `args` when it is a trait impl's method, which an
 /// allowed call generic over that type runs back (`find_callbacks`). The
 /// collection's allocator (`Allocator` impls) is the growth itself, not a callback.
-pub(crate) fn called_back_self_type<'db>(db: &'db dyn HirDatabase, func: FunctionId, args: GenericArgs<'db>) -> Option<Ty<'db>> {
+pub(crate) fn called_back_self_type<'db>(
+    db: &'db dyn HirDatabase,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+) -> Option<Ty<'db>> {
     let ItemContainerId::ImplId(impl_) = func.lookup(db).container else { return None };
     let trait_ = crate::engine::source::roots::implemented_trait(db, func)?;
     if hir::Trait::from(trait_).name(db).as_str() == "Allocator" {
@@ -213,7 +225,11 @@ pub(crate) fn terminal_flags(target: &Target<'_>, allowed_terminals: &FxHashSet<
         }
         Target::Node(_) | Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => false,
     };
-    if bad { NORMAL } else { 0 }
+    if bad {
+        NORMAL
+    } else {
+        0
+    }
 }
 
 /// Why a vertex allocates, for its chain: which edge, and which of its targets (or
@@ -335,8 +351,12 @@ impl Judged {
                 }
             }
         }
-        let mut judged =
-            Judged { any: vec![0; n], own: vec![0; n], witness: vec![None; n], component: recursion_components(&callers) };
+        let mut judged = Judged {
+            any: vec![0; n],
+            own: vec![0; n],
+            witness: vec![None; n],
+            component: recursion_components(&callers),
+        };
         // Flags travel from callee `j` to caller `v` through the call's context.
         let contribution = |judged: &Judged, v: usize, w: Witness, j: usize, flags: u8| {
             let context = judged.context_into(reach.edges[v][w.edge].edge.context, v, j);
@@ -348,45 +368,48 @@ impl Judged {
         // answered by its summary (which carries its chain's length), so a warm
         // run names what a cold one does. `own` is given the lengths of the `any`
         // chains.
-        let propagate = |judged: &Judged, flags: &mut Vec<u8>, own_of: Option<&[Steps]>| -> Vec<Option<(Steps, Witness)>> {
-            let own_only = own_of.is_some();
-            let takes_part = |v: usize| !own_only || !reach.local[v];
-            // Seeds: (vertex, flags, chain length, witness).
-            let mut seeds: Vec<(usize, u8, Steps, Witness)> = Vec::new();
-            for v in (0..n).filter(|&v| takes_part(v)) {
-                for &(steps, w) in &direct_witnesses[v] {
-                    seeds.push((v, direct[v], steps, w));
+        let propagate =
+            |judged: &Judged, flags: &mut Vec<u8>, own_of: Option<&[Steps]>| -> Vec<Option<(Steps, Witness)>> {
+                let own_only = own_of.is_some();
+                let takes_part = |v: usize| !own_only || !reach.local[v];
+                // Seeds: (vertex, flags, chain length, witness).
+                let mut seeds: Vec<(usize, u8, Steps, Witness)> = Vec::new();
+                for v in (0..n).filter(|&v| takes_part(v)) {
+                    for &(steps, w) in &direct_witnesses[v] {
+                        seeds.push((v, direct[v], steps, w));
+                    }
                 }
-            }
-            if let Some(any_steps) = own_of {
-                // Errors of workspace callees, where code outside calls them.
-                for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
-                    for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
-                        let contributed = contribution(judged, v, w, j, judged.any[j] & !NORMAL);
-                        if contributed != 0 {
-                            seeds.push((v, contributed, any_steps[j].saturating_add(1), w));
+                if let Some(any_steps) = own_of {
+                    // Errors of workspace callees, where code outside calls them.
+                    for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
+                        for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
+                            let contributed = contribution(judged, v, w, j, judged.any[j] & !NORMAL);
+                            if contributed != 0 {
+                                seeds.push((v, contributed, any_steps[j].saturating_add(1), w));
+                            }
                         }
                     }
                 }
-            }
-            let mut queue = std::collections::VecDeque::new();
-            for &(v, contributed, _, _) in &seeds {
-                if contributed & !flags[v] != 0 {
-                    flags[v] |= contributed;
-                    queue.push_back(v);
-                }
-            }
-            while let Some(j) = queue.pop_front() {
-                for &(v, w) in callers[j].iter().filter(|&&(v, _)| takes_part(v)) {
-                    let contributed = contribution(judged, v, w, j, flags[j]);
+                let mut queue = std::collections::VecDeque::new();
+                for &(v, contributed, _, _) in &seeds {
                     if contributed & !flags[v] != 0 {
                         flags[v] |= contributed;
                         queue.push_back(v);
                     }
                 }
-            }
-            shortest_witnesses(n, &seeds, &callers, |v, w, j| takes_part(v) && contribution(judged, v, w, j, flags[j]) != 0)
-        };
+                while let Some(j) = queue.pop_front() {
+                    for &(v, w) in callers[j].iter().filter(|&&(v, _)| takes_part(v)) {
+                        let contributed = contribution(judged, v, w, j, flags[j]);
+                        if contributed & !flags[v] != 0 {
+                            flags[v] |= contributed;
+                            queue.push_back(v);
+                        }
+                    }
+                }
+                shortest_witnesses(n, &seeds, &callers, |v, w, j| {
+                    takes_part(v) && contribution(judged, v, w, j, flags[j]) != 0
+                })
+            };
         // `any` first (`own` reads it), but `own`'s chains are the witnesses: they
         // stay outside the workspace where they can.
         let mut any = vec![0; n];
@@ -396,8 +419,7 @@ impl Judged {
         let mut own = vec![0; n];
         let witness = propagate(&judged, &mut own, Some(&any_steps));
         judged.own = own;
-        judged.witness =
-            witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any).map(|(_, w)| w)).collect();
+        judged.witness = witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any).map(|(_, w)| w)).collect();
         judged
     }
 
@@ -443,7 +465,7 @@ fn recursion_components(callers: &[Vec<(usize, Witness)>]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CallContext, NORMAL, ON_ERROR, ONCE, Witness, recursion_components, through};
+    use super::{recursion_components, through, CallContext, Witness, NORMAL, ONCE, ON_ERROR};
 
     #[test]
     fn recursion_is_a_cycle_of_callers() {

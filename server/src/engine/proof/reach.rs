@@ -12,15 +12,15 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::TypeVisitableExt;
 
-use super::{
-    allowances::FilledPlace,
-    judge::{Verdict, follows},
-    resolve::{Outside, Program},
-    walk::{CallGraph, Edge, Node, PassedClosures, Target, UnknownKind, dyn_principal, growing_without_end},
-};
-use crate::engine::source::identity::ItemIdentity;
 use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
+use super::{
+    allowances::FilledPlace,
+    judge::{follows, Verdict},
+    resolve::{Outside, Program},
+    walk::{dyn_principal, growing_without_end, CallGraph, Edge, Node, PassedClosures, Target, UnknownKind},
+};
+use crate::engine::source::identity::ItemIdentity;
 
 /// A bound on the instances one root may reach (polymorphic recursion can
 /// instantiate without end). Reaching it is reported, never taken as clean.
@@ -31,10 +31,13 @@ pub(crate) const MAX_NODES_PER_ROOT: usize = 200_000;
 fn too_large<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
     let db = graph.db;
     let (large, what) = match *node {
-        Node::Fn { func, args } | Node::Derived { method: func, args } => (too_large_types(&args), crate::engine::source::naming::fn_path(db, func, None)),
-        Node::Closure { closure, parent_args } => {
-            (too_large_types(&parent_args), format!("{}::{{closure}}", crate::engine::source::naming::owner_path(db, closure.loc(db).owner)))
+        Node::Fn { func, args } | Node::Derived { method: func, args } => {
+            (too_large_types(&args), crate::engine::source::naming::fn_path(db, func, None))
         }
+        Node::Closure { closure, parent_args } => (
+            too_large_types(&parent_args),
+            format!("{}::{{closure}}", crate::engine::source::naming::owner_path(db, closure.loc(db).owner)),
+        ),
         Node::DropGlue(ty) => (too_large_types(&ty), "core::ptr::drop_in_place".to_owned()),
         Node::Init(_) => return None,
     };
@@ -78,7 +81,14 @@ pub(crate) struct ResolvedEdge<'db> {
 
 impl<'db> ResolvedEdge<'db> {
     pub(crate) fn new(edge: Edge<'db>, targets: Vec<Resolved<'db>>) -> Self {
-        ResolvedEdge { edge, exempted: None, line_only: false, verdict: Verdict::Judged, targets, callbacks: Vec::new() }
+        ResolvedEdge {
+            edge,
+            exempted: None,
+            line_only: false,
+            verdict: Verdict::Judged,
+            targets,
+            callbacks: Vec::new(),
+        }
     }
 
     /// Nothing below the edge is judged but its callbacks: an allowance, or an
@@ -239,7 +249,9 @@ impl Reach<'_> {
     /// of the types the program coerces, and no look through every impl
     /// (`sees_every_impl`).
     pub(crate) fn resolves_nothing_outside_walks(&self) -> bool {
-        let open = |edge: &ResolvedEdge<'_>| matches!(edge.edge.target, Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_));
+        let open = |edge: &ResolvedEdge<'_>| {
+            matches!(edge.edge.target, Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_))
+        };
         !self.sees_every_impl() && !self.edges.iter().flatten().any(open)
     }
 
@@ -339,7 +351,11 @@ pub(crate) fn reach<'db>(
     let mut runs_back: Vec<RunsBack> = Vec::new();
     let mut runs_back_index: FxHashMap<RunsBack, u32> = FxHashMap::default();
     let mut above: Vec<Vec<u32>> = Vec::new();
-    let mut vertex = |reach: &mut Reach<'db>, queue: &mut Vec<usize>, above: &mut Vec<Vec<u32>>, node: Node<'db>, inherited: &[u32]| {
+    let mut vertex = |reach: &mut Reach<'db>,
+                      queue: &mut Vec<usize>,
+                      above: &mut Vec<Vec<u32>>,
+                      node: Node<'db>,
+                      inherited: &[u32]| {
         if let Some(&v) = index.get(&node) {
             // New allowed calls above: what is below is looked at again.
             let before = above[v].len();
@@ -426,7 +442,8 @@ pub(crate) fn reach<'db>(
             let mut edges = Vec::with_capacity(walked.edges.len());
             for (e, edge) in walked.edges.iter().enumerate() {
                 let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
-                if let (None, Target::Node(Node::Fn { func, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site) {
+                if let (None, Target::Node(Node::Fn { func, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site)
+                {
                     if (policy.grows)(*func) {
                         resolved.edge.growth = graph.growth_at(site, *func);
                     }
@@ -495,7 +512,8 @@ pub(crate) fn reach<'db>(
         if !summarised_adding.is_empty() && !open.is_empty() {
             let calls = OpenCalls::of(graph, &reach, &open);
             summarised_adding.retain(|&v| {
-                let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target) else {
+                let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target)
+                else {
                     return false;
                 };
                 if !calls.may_resolve_against(&summary.adds) {

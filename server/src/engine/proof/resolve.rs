@@ -12,19 +12,17 @@
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, TraitId};
 use hir_ty::{
-    ParamEnvAndCrate,
     next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
+    ParamEnvAndCrate,
 };
 use rustc_hash::FxHashSet;
 use rustc_type_ir::{
-    AliasTyKind, TypeVisitableExt,
     inherent::{GenericArgs as _, IntoKind, Term as _},
+    AliasTyKind, TypeVisitableExt,
 };
 
+use super::walk::{dyn_principal, CallGraph, Node, Signature, Target, UnknownKind, Walked};
 use crate::engine::source::naming;
-use super::{
-    walk::{CallGraph, Node, Signature, Target, UnknownKind, Walked, dyn_principal},
-};
 
 /// What may stand behind `dyn` values and fn pointers in one root's program.
 #[derive(Default)]
@@ -101,7 +99,12 @@ impl<'db> Program<'db> {
     /// Reads the initialiser of a static or const the program reads. What its type
     /// holds that the initialiser does not account for was set at run time by code
     /// outside the program.
-    pub(crate) fn read_static(&mut self, graph: &mut CallGraph<'db>, def: DefWithBodyId, env: ParamEnvAndCrate<'db>) -> bool {
+    pub(crate) fn read_static(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        def: DefWithBodyId,
+        env: ParamEnvAndCrate<'db>,
+    ) -> bool {
         if !self.statics.insert(def) {
             return false;
         }
@@ -141,16 +144,20 @@ impl<'db> Program<'db> {
             // is not from outside.
             let settable = match def {
                 DefWithBodyId::StaticId(id) => {
-                    hir_def::signatures::StaticSignature::of(graph.db, id).flags.contains(hir_def::signatures::StaticFlags::MUTABLE)
+                    hir_def::signatures::StaticSignature::of(graph.db, id)
+                        .flags
+                        .contains(hir_def::signatures::StaticFlags::MUTABLE)
                         || holds_unsafe_cell(graph, ty, env, &mut FxHashSet::default(), 0, &mut held.normalized)
                 }
                 _ => false,
             };
             if !settable {
-                let coerced: FxHashSet<TraitId> = walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect();
+                let coerced: FxHashSet<TraitId> =
+                    walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect();
                 held.dyn_traits.retain(|trait_| !coerced.contains(trait_));
                 held.auto_dyn &= !walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none());
-                held.fn_pointers.retain(|signature| !walked.address_taken.iter().any(|(_, taken)| signature.admits(taken)));
+                held.fn_pointers
+                    .retain(|signature| !walked.address_taken.iter().any(|(_, taken)| signature.admits(taken)));
             }
             changed |= self.take_outside(held);
         }
@@ -162,7 +169,12 @@ impl<'db> Program<'db> {
 
     /// Takes in a value whose content comes from outside (made by the user's code
     /// out of untracked memory, `Walked::untyped`): what its type holds.
-    pub(crate) fn read_from_outside(&mut self, graph: &mut CallGraph<'db>, ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> bool {
+    pub(crate) fn read_from_outside(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        ty: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> bool {
         let mut held = Outside::default();
         collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
         self.take_outside(held)
@@ -206,11 +218,15 @@ impl<'db> Program<'db> {
             return Vec::new();
         };
         let mut targets = Vec::new();
-        let from_outside = self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
+        let from_outside =
+            self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
         if from_outside {
             if graph.is_fn_family_trait(trait_) {
                 // A `dyn Fn` from outside could be any closure.
-                let what = format!("`dyn {}` from the root's caller or a static set at run time", naming::trait_path(db, trait_));
+                let what = format!(
+                    "`dyn {}` from the root's caller or a static set at run time",
+                    naming::trait_path(db, trait_)
+                );
                 targets.push(Target::Unknown { what, kind: UnknownKind::Opaque });
             } else if super::impls::all_for_trait(db, trait_).len() > MAX_OUTSIDE_IMPLS {
                 // `dyn Error` inside an `io::Error` from the caller: every impl of
@@ -230,7 +246,8 @@ impl<'db> Program<'db> {
             if trait_or_super(db, coerced_trait, trait_) {
                 let mut new_args: Vec<_> = args.as_slice().to_vec();
                 new_args[0] = concrete.into();
-                let (resolved, stamp) = super::incremental::resolved_call_stamped(db, method, GenericArgs::new_from_slice(&new_args), env);
+                let (resolved, stamp) =
+                    super::incremental::resolved_call_stamped(db, method, GenericArgs::new_from_slice(&new_args), env);
                 self.answers.push(stamp);
                 targets.extend(resolved);
             }
@@ -244,7 +261,12 @@ impl<'db> Program<'db> {
     /// which may be upcast to it), and of every type that implements its trait
     /// when one may come from outside. Where that is any type at all (a blanket
     /// impl, a `dyn Send` from outside), the drop is a call with no known callee.
-    pub(crate) fn dyn_drop_targets(&mut self, graph: &mut CallGraph<'db>, dyn_ty: Ty<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+    pub(crate) fn dyn_drop_targets(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        dyn_ty: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Vec<Target<'db>> {
         let db = graph.db;
         let mut targets = Vec::new();
         let any_type = |what: String| Target::Unknown { what, kind: UnknownKind::Opaque };
@@ -257,7 +279,8 @@ impl<'db> Program<'db> {
                     .map(|&(ty, _)| ty)
                     .collect();
                 let impls = super::impls::all_for_trait(db, trait_);
-                let outside = self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
+                let outside =
+                    self.outside.anything || self.outside.dyn_traits.iter().any(|&t| trait_or_super(db, t, trait_));
                 if outside && impls.len() > MAX_OUTSIDE_IMPLS {
                     let trait_path = naming::trait_path(db, trait_);
                     targets.push(any_type(format!(
@@ -344,7 +367,8 @@ fn all_impls<'db>(
     let trait_params = GenericArgs::identity_for_item(interner, SolverDefId::TraitId(trait_)).len();
     let method_args: Vec<_> = match args.as_slice().get(trait_params..) {
         Some(method_args) => method_args.to_vec(),
-        None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..].to_vec(),
+        None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..]
+            .to_vec(),
     };
     let mut out = Vec::new();
     for impl_ in super::impls::all_for_trait(db, trait_) {
@@ -355,7 +379,8 @@ fn all_impls<'db>(
             continue;
         }
         let Some(impl_trait) = db.impl_trait(id) else { continue };
-        let impl_ref = impl_trait.instantiate(interner, super::impls::own_args(interner, SolverDefId::ImplId(id))).skip_norm_wip();
+        let impl_ref =
+            impl_trait.instantiate(interner, super::impls::own_args(interner, SolverDefId::ImplId(id))).skip_norm_wip();
         let args = GenericArgs::new_from_iter(interner, impl_ref.args.iter().chain(method_args.iter().copied()));
         for target in graph.resolve_call(method, args, env) {
             if !out.contains(&target) {
@@ -420,12 +445,18 @@ fn holds_unsafe_cell<'db>(
     match ty.kind() {
         TyKind::Adt(adt, args) => {
             if let hir_def::AdtId::StructId(id) = adt.def_id() {
-                if hir_def::signatures::StructSignature::of(graph.db, id).flags.contains(hir_def::signatures::StructFlags::IS_UNSAFE_CELL) {
+                if hir_def::signatures::StructSignature::of(graph.db, id)
+                    .flags
+                    .contains(hir_def::signatures::StructFlags::IS_UNSAFE_CELL)
+                {
                     return true;
                 }
             }
             let fields = graph.field_types_noting_aliases(ty, env, normalized);
-            args.as_slice().iter().filter_map(|arg| arg.ty()).any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
+            args.as_slice()
+                .iter()
+                .filter_map(|arg| arg.ty())
+                .any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
                 || fields.into_iter().any(|t| holds_unsafe_cell(graph, t, env, seen, depth + 1, normalized))
         }
         TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
@@ -507,7 +538,8 @@ fn collect_outside<'db>(
             }
             TyKind::Alias(alias) => {
                 out.normalized = true;
-                let normalized = super::subst::Instantiate::new(graph.interner, env, GenericArgs::new_from_slice(&[])).ty(ty);
+                let normalized =
+                    super::subst::Instantiate::new(graph.interner, env, GenericArgs::new_from_slice(&[])).ty(ty);
                 if normalized != ty {
                     queue.push_back((normalized, depth));
                 } else if !(matches!(alias.kind, AliasTyKind::Projection { .. }) && ty.has_param()) {

@@ -3,16 +3,20 @@
 //! (`<Vec<u8> as IntoIterator>::IntoIter`). Knows nothing of calls or allocation.
 
 use hir_ty::{
-    ParamEnvAndCrate,
     next_solver::{
-        Const, ConstKind, DbInterner, ErrorGuaranteed, GenericArgs, Region, RegionKind, Ty, TyKind, TypingMode,
-        infer::{DbInternerInferExt, InferCtxt, traits::ObligationCause},
+        infer::{traits::ObligationCause, DbInternerInferExt, InferCtxt},
         obligation_ctxt::ObligationCtxt,
+        Const, ConstKind, DbInterner, ErrorGuaranteed, GenericArgs, Region, RegionKind, Ty, TyKind, TypingMode,
     },
+    ParamEnvAndCrate,
 };
 use std::ops::ControlFlow;
 
-use rustc_type_ir::{TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeSuperVisitable, TypeVisitable, TypeVisitableExt, TypeVisitor, inherent::{Const as _, IntoKind, Ty as _}};
+use rustc_type_ir::{
+    inherent::{Const as _, IntoKind, Ty as _},
+    TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeSuperVisitable, TypeVisitable, TypeVisitableExt,
+    TypeVisitor,
+};
 
 /// Substitutes `args` for the generic parameters of one instance and normalizes what
 /// becomes normalizable. Parameters beyond `args` are left as they are (a generic root).
@@ -131,7 +135,11 @@ pub(crate) fn settled<'db>(interner: DbInterner<'db>, args: GenericArgs<'db>) ->
             }
         }
         fn fold_region(&mut self, region: Region<'db>) -> Region<'db> {
-            if let RegionKind::ReVar(_) = region.kind() { Region::new_erased(self.0) } else { region }
+            if let RegionKind::ReVar(_) = region.kind() {
+                Region::new_erased(self.0)
+            } else {
+                region
+            }
         }
     }
     args.fold_with(&mut Settle(interner))
@@ -190,7 +198,8 @@ pub(crate) fn extent<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T, cap: Typ
                     if let Some(adt) = adt {
                         *self.on_path.get_mut(&adt).expect("counted above") -= 1;
                     }
-                    let own = TypeExtent { depth: 1 + self.parts.depth, written: 1 + self.parts.written, self_nesting: 0 };
+                    let own =
+                        TypeExtent { depth: 1 + self.parts.depth, written: 1 + self.parts.written, self_nesting: 0 };
                     (self.now, self.parts) = outer;
                     inner?;
                     self.measured.insert(ty, own);
@@ -200,11 +209,22 @@ pub(crate) fn extent<'db, T: TypeVisitable<DbInterner<'db>>>(value: &T, cap: Typ
             self.parts.depth = self.parts.depth.max(own.depth);
             self.parts.written = self.parts.written.saturating_add(own.written);
             let too_deep = self.now + own.depth >= self.cap.depth;
-            if too_deep || self.parts.written >= self.cap.written { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            if too_deep || self.parts.written >= self.cap.written {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
         }
     }
     let empty = TypeExtent { depth: 0, written: 0, self_nesting: 0 };
-    let mut measure = Measure { now: 0, parts: empty, cap, on_path: Default::default(), self_nesting: 0, measured: Default::default() };
+    let mut measure = Measure {
+        now: 0,
+        parts: empty,
+        cap,
+        on_path: Default::default(),
+        self_nesting: 0,
+        measured: Default::default(),
+    };
     match value.visit_with(&mut measure) {
         ControlFlow::Continue(()) => TypeExtent { self_nesting: measure.self_nesting, ..measure.parts },
         ControlFlow::Break(()) => cap,

@@ -165,4 +165,3 @@ impl Hash for SummaryKey {
         state.write_u64(self.hash);
     }
 }
-

@@ -10,29 +10,32 @@
 use std::rc::Rc;
 
 use hir_def::{
-    AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
     expr_store::{Body, ExpressionStore},
-    hir::{Array, BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, RecordSpread, Statement},
+    hir::{
+        Array, BindingAnnotation, BindingId, ClosureKind, Expr, ExprId, ExprOrPatId, Pat, PatId, RecordSpread,
+        Statement,
+    },
     lang_item::LangItems,
     signatures::{FnFlags, FunctionSignature},
+    AdtId, CallableDefId, DefWithBodyId, FunctionId, ItemContainerId, TraitId, VariantId,
 };
 use hir_ty::{
-    Adjust, InferBodyId, InferenceResult, OverloadedDeref, ParamEnvAndCrate, PointerCast,
     db::{HirDatabase, InternedClosureId},
-    drop::{DropGlue, has_drop_glue},
+    drop::{has_drop_glue, DropGlue},
     method_resolution::is_dyn_method,
-    next_solver::{DbInterner, GenericArgs, Ty, TyKind, TypingMode, infer::DbInternerInferExt},
+    next_solver::{infer::DbInternerInferExt, DbInterner, GenericArgs, Ty, TyKind, TypingMode},
+    Adjust, InferBodyId, InferenceResult, OverloadedDeref, ParamEnvAndCrate, PointerCast,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::{
-    TypeVisitableExt,
     inherent::{BoundExistentialPredicates as _, GenericArgs as _, IntoKind},
+    TypeVisitableExt,
 };
 
 use super::{
     allowances::{
-        BodyFacts, CallContext, FilledPlace, Growth, Room, auto_borrow, filled_places, is_long_lived_place, is_static_place, owns,
-        place_key,
+        auto_borrow, filled_places, is_long_lived_place, is_static_place, owns, place_key, BodyFacts, CallContext,
+        FilledPlace, Growth, Room,
     },
     incremental::PathValue,
     subst::Instantiate,
@@ -44,12 +47,21 @@ use super::{
 /// called: it runs at compile time).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Node<'db> {
-    Fn { func: FunctionId, args: GenericArgs<'db> },
-    Closure { closure: InternedClosureId<'db>, parent_args: GenericArgs<'db> },
+    Fn {
+        func: FunctionId,
+        args: GenericArgs<'db>,
+    },
+    Closure {
+        closure: InternedClosureId<'db>,
+        parent_args: GenericArgs<'db>,
+    },
     DropGlue(Ty<'db>),
     /// A method of a built-in derive (`Clone`, `Debug`, `PartialEq`, `Hash`, ...),
     /// which has no body: it calls the same trait method on each field.
-    Derived { method: FunctionId, args: GenericArgs<'db> },
+    Derived {
+        method: FunctionId,
+        args: GenericArgs<'db>,
+    },
     /// The initialiser of a static or const.
     Init(DefWithBodyId),
 }
@@ -62,9 +74,7 @@ impl<'db> Node<'db> {
 
     /// `name`, worked out (`incremental::node_name` memoizes it).
     pub(crate) fn name_uncached(&self, db: &dyn HirDatabase) -> String {
-        use crate::engine::source::{
-    naming::{fn_path, owner_path, ty_name},
-};
+        use crate::engine::source::naming::{fn_path, owner_path, ty_name};
         match *self {
             Node::Fn { func, args } => fn_path(db, func, Some(args)),
             Node::Derived { method, args } => fn_path(db, method, Some(args)),
@@ -86,13 +96,22 @@ pub(crate) enum Target<'db> {
     /// A compiler intrinsic: no body; the built-in allowlist says why it is fine.
     Intrinsic(FunctionId),
     /// A call whose callee the source does not show, and why.
-    Unknown { what: String, kind: UnknownKind },
+    Unknown {
+        what: String,
+        kind: UnknownKind,
+    },
     /// A call through a fn pointer of this signature: resolved per root against the
     /// functions whose address the program takes (`resolve`).
-    FnPointer { what: String, signature: Signature },
+    FnPointer {
+        what: String,
+        signature: Signature,
+    },
     /// A `dyn Trait` method call: resolved per root against the types the program
     /// coerces to `dyn Trait` (`resolve`).
-    Dyn { method: FunctionId, args: GenericArgs<'db> },
+    Dyn {
+        method: FunctionId,
+        args: GenericArgs<'db>,
+    },
     /// Dropping a `dyn Trait` value (`Box<dyn Trait>`): the drop glue of every type
     /// that may stand behind it.
     DynDrop(Ty<'db>),
@@ -334,7 +353,14 @@ const EVERY_CALL_METHODS: &[&str] = &["with", "with_borrow", "with_borrow_mut"];
 const OPTION_FIRST_USE_METHODS: &[&str] = &["get_or_insert_with", "get_or_insert"];
 
 /// std's methods that turn a `dyn Any` into a value of a type it names.
-const DOWNCASTS: &[&str] = &["downcast_ref", "downcast_mut", "downcast", "downcast_ref_unchecked", "downcast_mut_unchecked", "downcast_unchecked"];
+const DOWNCASTS: &[&str] = &[
+    "downcast_ref",
+    "downcast_mut",
+    "downcast",
+    "downcast_ref_unchecked",
+    "downcast_mut_unchecked",
+    "downcast_unchecked",
+];
 
 /// Whether `Owner::method` of std initialises its value on first use.
 fn initialises_on_first_use(owner: &str, method: &str) -> bool {
@@ -424,7 +450,10 @@ impl<'db> CallGraph<'db> {
     /// `identity::trait_identity`, worked out once per analysis.
     pub(crate) fn trait_identity(&mut self, trait_: TraitId) -> Option<crate::engine::source::identity::ItemIdentity> {
         let db = self.db;
-        self.trait_identities.entry(trait_).or_insert_with(|| crate::engine::source::identity::trait_identity(db, trait_)).clone()
+        self.trait_identities
+            .entry(trait_)
+            .or_insert_with(|| crate::engine::source::identity::trait_identity(db, trait_))
+            .clone()
     }
 
     /// `identity::ty_fingerprint`, worked out once per analysis.
@@ -442,7 +471,10 @@ impl<'db> CallGraph<'db> {
     /// The identities of `traits` and of all their supertraits, sorted, once each:
     /// what a coercion to `dyn` of one of them answers calls of. `None` when one
     /// has no source to name it by.
-    pub(crate) fn dyn_trait_identities(&mut self, traits: &[TraitId]) -> Option<Vec<crate::engine::source::identity::ItemIdentity>> {
+    pub(crate) fn dyn_trait_identities(
+        &mut self,
+        traits: &[TraitId],
+    ) -> Option<Vec<crate::engine::source::identity::ItemIdentity>> {
         let mut all = Vec::new();
         for &trait_ in traits {
             all.push(self.trait_identity(trait_)?);
@@ -691,7 +723,12 @@ impl<'db> CallGraph<'db> {
 
     /// `field_types`, noting in `aliases` whether a field's type, as declared,
     /// holds a projection or an alias, which it normalises (through the impls).
-    pub(crate) fn field_types_noting_aliases(&self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, aliases: &mut bool) -> Vec<Ty<'db>> {
+    pub(crate) fn field_types_noting_aliases(
+        &self,
+        ty: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+        aliases: &mut bool,
+    ) -> Vec<Ty<'db>> {
         let TyKind::Adt(adt_def, args) = ty.kind() else { return Vec::new() };
         let variants: Vec<VariantId> = match adt_def.def_id() {
             AdtId::StructId(id) => vec![id.into()],
@@ -724,7 +761,13 @@ impl<'db> CallGraph<'db> {
     }
 
     /// `seen`: the types looked into already by this question (each answers once).
-    fn holds_dyn_or_fn_pointer_within(&mut self, ty: Ty<'db>, env: ParamEnvAndCrate<'db>, depth: usize, seen: &mut FxHashSet<Ty<'db>>) -> bool {
+    fn holds_dyn_or_fn_pointer_within(
+        &mut self,
+        ty: Ty<'db>,
+        env: ParamEnvAndCrate<'db>,
+        depth: usize,
+        seen: &mut FxHashSet<Ty<'db>>,
+    ) -> bool {
         if depth > MAX_HOLDS_DEPTH {
             return true;
         }
@@ -738,8 +781,14 @@ impl<'db> CallGraph<'db> {
             }
             TyKind::Tuple(tys) => tys.iter().any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen)),
             TyKind::Adt(_, args) => {
-                args.as_slice().iter().filter_map(|a| a.ty()).any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
-                    || self.field_types(ty, env).into_iter().any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
+                args.as_slice()
+                    .iter()
+                    .filter_map(|a| a.ty())
+                    .any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
+                    || self
+                        .field_types(ty, env)
+                        .into_iter()
+                        .any(|t| self.holds_dyn_or_fn_pointer_within(t, env, depth + 1, seen))
             }
             _ => false,
         }
@@ -753,7 +802,12 @@ impl<'db> CallGraph<'db> {
     /// Where a call of `func` at `args` (already instantiated) goes: one target, or
     /// for a specialised trait method whose impl cannot be decided, every candidate
     /// (memoized: `incremental::resolved_call`).
-    pub(crate) fn resolve_call(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+    pub(crate) fn resolve_call(
+        &mut self,
+        func: FunctionId,
+        args: GenericArgs<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Vec<Target<'db>> {
         let args = super::subst::settled(self.interner, args);
         if super::subst::too_large_types(&args) {
             return vec![growing_without_end(crate::engine::source::naming::fn_path(self.db, func, None))];
@@ -762,7 +816,12 @@ impl<'db> CallGraph<'db> {
     }
 
     /// `resolve_call`, worked out now.
-    pub(crate) fn resolve_call_uncached(&mut self, func: FunctionId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Vec<Target<'db>> {
+    pub(crate) fn resolve_call_uncached(
+        &mut self,
+        func: FunctionId,
+        args: GenericArgs<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Vec<Target<'db>> {
         let db = self.db;
         let self_ty = || args.as_slice().first().and_then(|a| a.ty());
         if self.is_fn_trait_call(func) {
@@ -779,7 +838,9 @@ impl<'db> CallGraph<'db> {
                 return vec![Target::Dyn { method: func, args }];
             }
             // The compiler's own `Clone` of tuples and closures: element-wise.
-            if Some(trait_) == self.lang.Clone && self_ty().is_some_and(|ty| matches!(ty.kind(), TyKind::Tuple(_) | TyKind::Closure(..))) {
+            if Some(trait_) == self.lang.Clone
+                && self_ty().is_some_and(|ty| matches!(ty.kind(), TyKind::Tuple(_) | TyKind::Closure(..)))
+            {
                 return vec![Target::Node(Node::Derived { method: func, args })];
             }
             let (resolved, resolved_args) = db.lookup_impl_method(env, func, args);
@@ -791,9 +852,13 @@ impl<'db> CallGraph<'db> {
                         // A call on a type parameter that too many impls may
                         // answer, or on a type the solver could not reveal.
                         Some(candidates) if candidates.is_empty() => {
-                            let who = self_ty().map(|t| crate::engine::source::naming::ty_name(db, t)).unwrap_or_default();
+                            let who =
+                                self_ty().map(|t| crate::engine::source::naming::ty_name(db, t)).unwrap_or_default();
                             let name = FunctionSignature::of(db, func).name.as_str().to_owned();
-                            let what = format!("<{who} as {}>::{name}", crate::engine::source::naming::trait_path_of(db, func));
+                            let what = format!(
+                                "<{who} as {}>::{name}",
+                                crate::engine::source::naming::trait_path_of(db, func)
+                            );
                             let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
                             vec![Target::Unknown { what, kind }]
                         }
@@ -825,11 +890,18 @@ impl<'db> CallGraph<'db> {
             return match container {
                 ItemContainerId::TraitId(_) => {
                     let who = self_ty.map(|t| crate::engine::source::naming::ty_name(db, t)).unwrap_or_default();
-                    let what = format!("<{who} as {}>::{}", crate::engine::source::naming::trait_path_of(db, func), sig.name.as_str());
+                    let what = format!(
+                        "<{who} as {}>::{}",
+                        crate::engine::source::naming::trait_path_of(db, func),
+                        sig.name.as_str()
+                    );
                     let kind = if args.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque };
                     Target::Unknown { what, kind }
                 }
-                _ => Target::Unknown { what: crate::engine::source::naming::fn_path(db, func, None), kind: UnknownKind::NoBody },
+                _ => Target::Unknown {
+                    what: crate::engine::source::naming::fn_path(db, func, None),
+                    kind: UnknownKind::NoBody,
+                },
             };
         }
         Target::Node(Node::Fn { func, args })
@@ -925,9 +997,13 @@ fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
         }
         TyKind::Dynamic(..) => format!("dyn {:?}", dyn_principal(ty)),
         TyKind::FnPtr(..) => "fn".to_owned(),
-        TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Uint(_) | TyKind::Float(_) | TyKind::Str | TyKind::Never => {
-            crate::engine::source::naming::ty_name(db, ty)
-        }
+        TyKind::Bool
+        | TyKind::Char
+        | TyKind::Int(_)
+        | TyKind::Uint(_)
+        | TyKind::Float(_)
+        | TyKind::Str
+        | TyKind::Never => crate::engine::source::naming::ty_name(db, ty),
         _ => "_".to_owned(),
     }
 }
@@ -963,7 +1039,11 @@ fn appended(store: &ExpressionStore, call: ExprId) -> Option<String> {
 /// `put_slice`, `reserve`, ...), one element otherwise, as `Vec::push`.
 fn growth_entry_need(name: &str) -> Room {
     let many = GROWS_BY_MANY.contains(&name) || name.ends_with("_slice") || name.starts_with("reserve");
-    if many { Room::Many } else { Room::One }
+    if many {
+        Room::Many
+    } else {
+        Room::One
+    }
 }
 
 /// Whether the last argument of `call` (the `char` of `push(c)`, `insert(i, c)`)
@@ -1009,7 +1089,8 @@ fn growth_of_call<'db>(
         }
     }
     let on_self = buffer == "self" || buffer.starts_with("self.");
-    let through_mut_ref = ty_of(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
+    let through_mut_ref =
+        ty_of(base).is_some_and(|ty| matches!(ty.kind(), TyKind::Ref(_, _, mutability) if mutability.is_mut()));
     Some(Growth { buffer, proof, long_lived: on_self || through_mut_ref, on_self, holders })
 }
 
@@ -1049,7 +1130,12 @@ struct BodyWalker<'g, 'db> {
 }
 
 impl<'g, 'db> BodyWalker<'g, 'db> {
-    fn new(graph: &'g mut CallGraph<'db>, owner: DefWithBodyId, args: GenericArgs<'db>, env: ParamEnvAndCrate<'db>) -> Self {
+    fn new(
+        graph: &'g mut CallGraph<'db>,
+        owner: DefWithBodyId,
+        args: GenericArgs<'db>,
+        env: ParamEnvAndCrate<'db>,
+    ) -> Self {
         let infer = super::incremental::inference_of(graph.db, owner);
         let inst = Instantiate::new(graph.interner, env, args);
         let facts = graph.facts_of(owner);
@@ -1092,7 +1178,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         self.push(Edge::new(Target::Unknown { what, kind }, site));
     }
 
-    fn call(&mut self, store: &ExpressionStore, func: FunctionId, args: GenericArgs<'db>, expr: ExprId, label: Option<String>) {
+    fn call(
+        &mut self,
+        store: &ExpressionStore,
+        func: FunctionId,
+        args: GenericArgs<'db>,
+        expr: ExprId,
+        label: Option<String>,
+    ) {
         let args = self.inst.args(args);
         let targets = self.graph.resolve_call(func, args, self.env);
         if targets.is_empty() {
@@ -1106,7 +1199,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let name = FunctionSignature::of(self.graph.db, func).name.as_str().to_owned();
         // `a.downcast_ref::<Box<dyn Shape>>()` of a `dyn Any` the user's code got
         // from anywhere.
-        if DOWNCASTS.contains(&name.as_str()) && hir_def::HasModule::krate(&func, self.graph.db).data(self.graph.db).origin.is_lang() {
+        if DOWNCASTS.contains(&name.as_str())
+            && hir_def::HasModule::krate(&func, self.graph.db).data(self.graph.db).origin.is_lang()
+        {
             if let Some(target) = args.as_slice().iter().rev().find_map(|a| a.ty()) {
                 self.note_untyped(target);
             }
@@ -1117,7 +1212,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let passes_owned = self.passes_owned(store, call);
         let fills = self.fills_at(store, call, receiver(store, call).filter(|_| first_use));
         for target in targets {
-            let mut edge = Edge { callee_label: label.clone(), growth: growth.clone(), passes_owned, fills: fills.clone(), ..Edge::new(target, site) };
+            let mut edge = Edge {
+                callee_label: label.clone(),
+                growth: growth.clone(),
+                passes_owned,
+                fills: fills.clone(),
+                ..Edge::new(target, site)
+            };
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
@@ -1131,7 +1232,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A call that grows a buffer: a growth method of a std collection, or a
     /// `noalloc:append` function, on a place the source names.
-    fn growth(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> Option<Growth> {
+    fn growth(
+        &mut self,
+        store: &ExpressionStore,
+        func: FunctionId,
+        name: &str,
+        args: GenericArgs<'db>,
+        call: ExprId,
+    ) -> Option<Growth> {
         let mut length_counts = true;
         let mut zero_sized = false;
         let need = if *crate::engine::source::directives::is_append_fn(self.graph.db, func) {
@@ -1214,7 +1322,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// `OnceLock::get_or_init`, `LazyLock`'s deref, `Once::call_once`, a
     /// thread-local's `with`, `Option::get_or_insert_with`. On a local it runs on
     /// every call, and is judged like any other.
-    fn is_first_use_call(&mut self, store: &ExpressionStore, func: FunctionId, name: &str, args: GenericArgs<'db>, call: ExprId) -> bool {
+    fn is_first_use_call(
+        &mut self,
+        store: &ExpressionStore,
+        func: FunctionId,
+        name: &str,
+        args: GenericArgs<'db>,
+        call: ExprId,
+    ) -> bool {
         // The name first: most calls are ruled out before their owner is looked up.
         if !FIRST_USE_METHODS.contains(&name) && !OPTION_FIRST_USE_METHODS.contains(&name) {
             return false;
@@ -1271,7 +1386,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         match &store[call] {
             Expr::MethodCall { receiver, args, .. } => {
                 let autoref = auto_borrow(self.infer, *receiver).is_some();
-                (autoref && owns(store, self.infer, *receiver)) || borrowed_owned(*receiver) || args.iter().any(|&arg| borrowed_owned(arg))
+                (autoref && owns(store, self.infer, *receiver))
+                    || borrowed_owned(*receiver)
+                    || args.iter().any(|&arg| borrowed_owned(arg))
             }
             Expr::Call { args, .. } => args.iter().any(|&arg| borrowed_owned(arg)),
             _ => false,
@@ -1318,7 +1435,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         match &store[expr] {
             // An `async` block's body runs when its future is polled: walked in
             // place (where the future is made), as if polled there.
-            Expr::Closure { body, closure_kind: ClosureKind::Coroutine { .. } | ClosureKind::OldCoroutine(_), .. } => {
+            Expr::Closure {
+                body, closure_kind: ClosureKind::Coroutine { .. } | ClosureKind::OldCoroutine(_), ..
+            } => {
                 self.visit_adjustments(store, expr, ty);
                 self.visit_expr(store, *body);
                 return;
@@ -1329,7 +1448,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 return;
             }
             Expr::Missing => {
-                self.unknown(expr, "code that did not expand or lower (a macro without expansion?)".to_owned(), UnknownKind::NotExpanded);
+                self.unknown(
+                    expr,
+                    "code that did not expand or lower (a macro without expansion?)".to_owned(),
+                    UnknownKind::NotExpanded,
+                );
                 return;
             }
             Expr::InlineAsm(_) => {
@@ -1386,7 +1509,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             for (i, statement) in statements.iter().enumerate() {
                 match statement {
                     Statement::Let { pat, initializer, else_branch, .. } => {
-                        if let (Pat::Bind { id, subpat: None }, Some(init), None) = (&store[*pat], initializer, else_branch) {
+                        if let (Pat::Bind { id, subpat: None }, Some(init), None) =
+                            (&store[*pat], initializer, else_branch)
+                        {
                             if store[*id].mode == BindingAnnotation::Unannotated {
                                 self.let_initializers.insert(*id, *init);
                             }
@@ -1511,10 +1636,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 if let CallableDefId::FunctionId(func) = def.0 {
                     let sig = FunctionSignature::of(self.graph.db, func);
                     if sig.flags.contains(FnFlags::RUSTC_INTRINSIC) && sig.name.as_str() == "transmute" {
-                        let tys: Vec<Ty<'db>> = fn_args.as_slice().iter().filter_map(|a| a.ty()).map(|t| self.inst.ty(t)).collect();
+                        let tys: Vec<Ty<'db>> =
+                            fn_args.as_slice().iter().filter_map(|a| a.ty()).map(|t| self.inst.ty(t)).collect();
                         if let [from, to] = tys.as_slice() {
                             let interner = self.graph.interner;
-                            match (signature_of(self.graph.db, interner, *from), signature_of(self.graph.db, interner, *to)) {
+                            match (
+                                signature_of(self.graph.db, interner, *from),
+                                signature_of(self.graph.db, interner, *to),
+                            ) {
                                 (Some(from), Some(to)) => self.out.fn_casts.push((from, to)),
                                 // Words or a pointer turned into a `dyn` or a fn pointer.
                                 _ => self.note_untyped(*to),
@@ -1531,8 +1660,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     }
                     return;
                 }
-                let what = Self::callee_label(store, expr)
-                    .unwrap_or_else(|| format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty)));
+                let what = Self::callee_label(store, expr).unwrap_or_else(|| {
+                    format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty))
+                });
                 match signature_of(self.graph.db, self.graph.interner, callee_ty) {
                     Some(signature) => {
                         let site = self.site(expr);
@@ -1552,9 +1682,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             // Tuple-struct and variant constructors allocate nothing.
             TyKind::Adt(..) => {}
             _ => {
-                let what = Self::callee_label(store, expr)
-                    .unwrap_or_else(|| format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty)));
-                self.unknown(expr, format!("{what} (type inference did not resolve the call)"), UnknownKind::Unresolved);
+                let what = Self::callee_label(store, expr).unwrap_or_else(|| {
+                    format!("`{}`", crate::engine::source::naming::ty_name(self.graph.db, callee_ty))
+                });
+                self.unknown(
+                    expr,
+                    format!("{what} (type inference did not resolve the call)"),
+                    UnknownKind::Unresolved,
+                );
             }
         }
     }
@@ -1592,7 +1727,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// future was walked where it was made (the call, or the block in place).
     fn visit_await(&mut self, awaited: ExprId, expr: ExprId) {
         let Some(ty) = self.expr_ty(awaited) else {
-            return self.unknown(expr, "`.await` (type inference did not resolve it)".to_owned(), UnknownKind::Unresolved);
+            return self.unknown(
+                expr,
+                "`.await` (type inference did not resolve it)".to_owned(),
+                UnknownKind::Unresolved,
+            );
         };
         let made_by_async = match ty.kind() {
             TyKind::Alias(alias) => matches!(alias.kind, rustc_type_ir::AliasTyKind::Opaque { .. }),
@@ -1644,8 +1783,15 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// casts and other such bindings): `let f: fn() -> i32 = helper; f()`. `None`
     /// when the source is anything else (a parameter, a field, a `mut` binding): the
     /// program-wide rule applies.
-    fn local_pointer_targets(&mut self, store: &ExpressionStore, callee: ExprId, depth: usize) -> Option<Vec<Target<'db>>> {
-        let Some(PathValue::Local(binding)) = super::incremental::value_path(self.graph.db, self.owner, callee) else { return None };
+    fn local_pointer_targets(
+        &mut self,
+        store: &ExpressionStore,
+        callee: ExprId,
+        depth: usize,
+    ) -> Option<Vec<Target<'db>>> {
+        let Some(PathValue::Local(binding)) = super::incremental::value_path(self.graph.db, self.owner, callee) else {
+            return None;
+        };
         let mut init = *self.let_initializers.get(&binding)?;
         while let Expr::Cast { expr, .. } = &store[init] {
             init = *expr;
@@ -1684,8 +1830,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             let target = self.inst.ty(adjustment.target.as_ref());
             match &adjustment.kind {
                 Adjust::Deref(Some(OverloadedDeref(mutability))) => {
-                    let deref_fn =
-                        if mutability.is_mut() { self.graph.lang.DerefMut_deref_mut } else { self.graph.lang.Deref_deref };
+                    let deref_fn = if mutability.is_mut() {
+                        self.graph.lang.DerefMut_deref_mut
+                    } else {
+                        self.graph.lang.Deref_deref
+                    };
                     if let Some(deref_fn) = deref_fn {
                         let args = GenericArgs::new_from_slice(&[source.into()]);
                         for target in self.graph.resolve_call(deref_fn, args, self.env) {
@@ -1767,7 +1916,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             self.drop_value(expr);
         }
         match &store[expr] {
-            Expr::Call { args: parts, .. } | Expr::Tuple { exprs: parts } | Expr::Array(Array::ElementList { elements: parts }) => {
+            Expr::Call { args: parts, .. }
+            | Expr::Tuple { exprs: parts }
+            | Expr::Array(Array::ElementList { elements: parts }) => {
                 for &part in parts.iter() {
                     self.drop_temporaries(store, part, false);
                 }
@@ -1786,7 +1937,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                     self.drop_temporaries(store, arg, false);
                 }
             }
-            Expr::Ref { expr: inner, .. } | Expr::Field { expr: inner, .. } => self.drop_temporaries(store, *inner, true),
+            Expr::Ref { expr: inner, .. } | Expr::Field { expr: inner, .. } => {
+                self.drop_temporaries(store, *inner, true)
+            }
             // An indexed temporary (`make()[0]`) and what computes the index.
             Expr::Index { base, index } => {
                 self.drop_temporaries(store, *base, true);
@@ -1816,7 +1969,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 let overloaded = self.infer.method_resolution(expr).is_some();
                 self.drop_temporaries(store, *inner, overloaded);
             }
-            Expr::UnaryOp { expr: inner, .. } | Expr::Cast { expr: inner, .. } => self.drop_temporaries(store, *inner, false),
+            Expr::UnaryOp { expr: inner, .. } | Expr::Cast { expr: inner, .. } => {
+                self.drop_temporaries(store, *inner, false)
+            }
             _ => {}
         }
     }
@@ -1842,7 +1997,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             | Expr::Await { .. } => true,
             Expr::Path(_) => match super::incremental::value_path(self.graph.db, self.owner, expr) {
                 Some(PathValue::Const(_)) | None => true,
-                Some(PathValue::Other) => matches!(self.infer.variant_resolution_for_expr(expr), Some(VariantId::StructId(_))),
+                Some(PathValue::Other) => {
+                    matches!(self.infer.variant_resolution_for_expr(expr), Some(VariantId::StructId(_)))
+                }
                 Some(PathValue::Local(_) | PathValue::Static(_)) => false,
             },
             _ => false,
@@ -1868,7 +2025,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A drop of a value of `ty` at `site`, when `ty` has drop glue.
     fn push_drop(&mut self, ty: Ty<'db>, site: ExprOrPatId) {
-        if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..) | TyKind::Never) || !self.graph.needs_drop(ty, self.env) {
+        if matches!(ty.kind(), TyKind::Ref(..) | TyKind::RawPtr(..) | TyKind::Never)
+            || !self.graph.needs_drop(ty, self.env)
+        {
             return;
         }
         let site = self.site(site);
@@ -1878,7 +2037,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// Whether the binding `pat` makes is moved out as its block's value (`let res
     /// = make(); check(&res); res`) with no way to leave the block before (in the
     /// statements `after` it): then it is never dropped in the block.
-    fn moved_out_by_tail(&self, store: &ExpressionStore, pat: PatId, after: &[Statement], tail: Option<ExprId>) -> bool {
+    fn moved_out_by_tail(
+        &self,
+        store: &ExpressionStore,
+        pat: PatId,
+        after: &[Statement],
+        tail: Option<ExprId>,
+    ) -> bool {
         let Pat::Bind { id, subpat: None } = &store[pat] else { return false };
         let Some(tail) = tail else { return false };
         let names_binding = matches!(
@@ -2036,7 +2201,12 @@ impl<'db> BodyWalker<'_, 'db> {
         let db = self.graph.db;
         let data = variant.fields(db);
         let mut inst = Instantiate::new(self.graph.interner, self.env, args);
-        Some(db.field_types(variant).iter().map(|(id, field)| (data.fields()[id].name.clone(), inst.ty(field.ty().skip_binder()))).collect())
+        Some(
+            db.field_types(variant)
+                .iter()
+                .map(|(id, field)| (data.fields()[id].name.clone(), inst.ty(field.ty().skip_binder())))
+                .collect(),
+        )
     }
 }
 
@@ -2048,7 +2218,12 @@ fn leaves_early(store: &ExpressionStore, expr: ExprId) -> bool {
     let mut stack = vec![expr];
     while let Some(e) = stack.pop() {
         match &store[e] {
-            Expr::Return { .. } | Expr::Break { .. } | Expr::Continue { .. } | Expr::Become { .. } | Expr::Yield { .. } | Expr::Yeet { .. } => {
+            Expr::Return { .. }
+            | Expr::Break { .. }
+            | Expr::Continue { .. }
+            | Expr::Become { .. }
+            | Expr::Yield { .. }
+            | Expr::Yeet { .. } => {
                 return true;
             }
             Expr::Closure { .. } => continue,
@@ -2090,14 +2265,16 @@ pub(crate) fn dyn_principal<'db>(ty: Ty<'db>) -> Option<TraitId> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Room, growth_entry_need};
+    use super::{growth_entry_need, Room};
 
     #[test]
     fn a_growth_entry_adds_one_element_unless_its_name_says_many() {
         for one in ["push", "insert", "put_u8", "push_back"] {
             assert_eq!(growth_entry_need(one), Room::One, "{one}");
         }
-        for many in ["put_slice", "extend_from_slice", "insert_from_slice", "extend", "reserve", "reserve_exact", "append"] {
+        for many in
+            ["put_slice", "extend_from_slice", "insert_from_slice", "extend", "reserve", "reserve_exact", "append"]
+        {
             assert_eq!(growth_entry_need(many), Room::Many, "{many}");
         }
     }

@@ -20,13 +20,13 @@
 
 use hir_def::{CallableDefId, HasModule};
 use hir_ty::{
-    InferBodyId, ParamEnvAndCrate,
     db::HirDatabase,
     next_solver::{ConstKind, DbInterner, GenericArgKind, GenericArgs, ParamEnv, Ty, TyKind},
+    InferBodyId, ParamEnvAndCrate,
 };
 use ra_ap_ide_db::base_db::Crate;
 use rustc_hash::{FxHashMap, FxHashSet};
-use rustc_type_ir::{Interner as _, inherent::IntoKind};
+use rustc_type_ir::{inherent::IntoKind, Interner as _};
 
 use super::walk::Node;
 
@@ -40,7 +40,12 @@ pub(crate) struct WalkEnvs<'db> {
 
 impl<'db> WalkEnvs<'db> {
     /// The environment `node`, reached from a root walked in `root`, is walked in.
-    pub(crate) fn env_of(&mut self, db: &'db dyn HirDatabase, node: Node<'db>, root: ParamEnvAndCrate<'db>) -> ParamEnvAndCrate<'db> {
+    pub(crate) fn env_of(
+        &mut self,
+        db: &'db dyn HirDatabase,
+        node: Node<'db>,
+        root: ParamEnvAndCrate<'db>,
+    ) -> ParamEnvAndCrate<'db> {
         let WalkEnvs { chosen, deps } = self;
         let library = *chosen.entry(node).or_insert_with(|| library_crate_for(db, &node, deps));
         match library {
@@ -55,7 +60,11 @@ impl<'db> WalkEnvs<'db> {
 /// on which the others depend. `None` when a crate among them is the
 /// workspace's, or the arguments hold what names no crate (a type parameter, an
 /// inference variable, an opaque type, a projection).
-fn library_crate_for(db: &dyn HirDatabase, node: &Node<'_>, deps: &mut FxHashMap<Crate, FxHashSet<Crate>>) -> Option<Crate> {
+fn library_crate_for(
+    db: &dyn HirDatabase,
+    node: &Node<'_>,
+    deps: &mut FxHashMap<Crate, FxHashSet<Crate>>,
+) -> Option<Crate> {
     let mut crates = FxHashSet::default();
     let args = match *node {
         Node::Fn { func, args } | Node::Derived { method: func, args } => {

@@ -23,22 +23,11 @@ use ra_ap_ide_db::{base_db::SourceDatabase, ChangeWithProcMacros, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
+use super::item_edits::EditLog;
+use super::summary_cache::{self, SummaryCache};
 use crate::engine::load::deferred_intrinsics::DeferredIntrinsics;
 use crate::engine::proof::incremental::walks_executed;
-use super::item_edits::EditLog;
-use super::{
-    summary_cache::{self, SummaryCache},
-};
-use crate::engine::{
-    analyze_watched,
-    Analysis,
-    AnalysisStore,
-    CheckConfig,
-    RootMemos,
-    Unwatched,
-    Watch,
-    Workspace,
-};
+use crate::engine::{analyze_watched, Analysis, AnalysisStore, CheckConfig, RootMemos, Unwatched, Watch, Workspace};
 
 /// A loaded workspace that takes edits while an analysis may be running.
 pub struct LiveWorkspace {
@@ -70,11 +59,7 @@ pub enum EditError {
 impl std::fmt::Display for EditError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            EditError::UnknownFile(path) => write!(
-                f,
-                "{} is not a file of the loaded workspace",
-                path.display()
-            ),
+            EditError::UnknownFile(path) => write!(f, "{} is not a file of the loaded workspace", path.display()),
         }
     }
 }
@@ -116,11 +101,7 @@ pub struct Returned(Home);
 impl LiveWorkspace {
     pub fn new(mut ws: Workspace) -> LiveWorkspace {
         let db = std::mem::replace(&mut ws.db, RootDatabase::new(None));
-        let files = ws
-            .vfs
-            .iter()
-            .filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id)))
-            .collect();
+        let files = ws.vfs.iter().filter_map(|(id, path)| Some((path.as_path()?.to_path_buf().into(), id))).collect();
         let all_files = ws.vfs.iter().map(|(id, _)| id).collect();
         let root = ws.root.clone();
         let deferred_intrinsics = std::mem::take(&mut ws.deferred_intrinsics);
@@ -163,14 +144,8 @@ impl LiveWorkspace {
     /// unwind (salsa's `apply_change`). Returns whether the text changed: text equal
     /// to what the database holds changes nothing and cancels nothing.
     pub fn set_file_text(&mut self, path: &Path, text: &str) -> Result<bool, EditError> {
-        let id = self
-            .file_id(path)
-            .ok_or_else(|| EditError::UnknownFile(path.to_path_buf()))?;
-        let text = if text.contains("\r\n") {
-            text.replace("\r\n", "\n")
-        } else {
-            text.to_owned()
-        };
+        let id = self.file_id(path).ok_or_else(|| EditError::UnknownFile(path.to_path_buf()))?;
+        let text = if text.contains("\r\n") { text.replace("\r\n", "\n") } else { text.to_owned() };
         if **self.db.file_text(id).text(&self.db) == *text {
             return Ok(false);
         }
@@ -234,10 +209,7 @@ impl LiveWorkspace {
 
     /// Analyzes on this thread (tests, benchmarks, the first analysis): lends and
     /// takes back the workspace around `analyze`.
-    pub fn analyze_here(
-        &mut self,
-        config: &CheckConfig,
-    ) -> Option<Result<Analysis, AnalysisFailure>> {
+    pub fn analyze_here(&mut self, config: &CheckConfig) -> Option<Result<Analysis, AnalysisFailure>> {
         let mut snapshot = self.snapshot()?;
         let result = snapshot.analyze(config);
         self.give_back(snapshot.release());
@@ -255,7 +227,11 @@ impl Snapshot {
 
     /// `analyze`, telling `watch` how it goes (`engine::Watch`): the answer for its
     /// files as soon as it is complete, and each root judged.
-    pub fn analyze_watched(&mut self, config: &CheckConfig, watch: &mut dyn Watch) -> Result<Analysis, AnalysisFailure> {
+    pub fn analyze_watched(
+        &mut self,
+        config: &CheckConfig,
+        watch: &mut dyn Watch,
+    ) -> Result<Analysis, AnalysisFailure> {
         let Home { ws, summaries, outcomes } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
             inject_panic_for_tests();
@@ -297,7 +273,10 @@ impl Snapshot {
     /// analysis would first. Whether it finished: an edit cancels it, and the
     /// analysis then resolves them.
     pub fn resolve_names(&self, config: &CheckConfig) -> bool {
-        self.unless_cancelled(|ws| hir::attach_db(&ws.db, || crate::engine::load::parallel_names::resolve_once(ws, config.jobs))).is_some()
+        self.unless_cancelled(|ws| {
+            hir::attach_db(&ws.db, || crate::engine::load::parallel_names::resolve_once(ws, config.jobs))
+        })
+        .is_some()
     }
 
     /// Where the analysis of exactly what this snapshot holds (files, settings) is
@@ -343,10 +322,7 @@ fn inject_panic_for_tests() {
     static LEFT: AtomicI64 = AtomicI64::new(i64::MIN);
     let _ = LEFT.compare_exchange(
         i64::MIN,
-        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0),
+        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS").ok().and_then(|n| n.parse().ok()).unwrap_or(0),
         Ordering::SeqCst,
         Ordering::SeqCst,
     );

@@ -27,8 +27,8 @@
 
 use ra_ap_ide_db::line_index::LineIndex;
 use ra_ap_syntax::{
-    AstNode, NodeOrToken, Parse, SourceFile, SyntaxKind, SyntaxNode, TextRange,
     ast::{self, HasAttrs},
+    AstNode, NodeOrToken, Parse, SourceFile, SyntaxKind, SyntaxNode, TextRange,
 };
 use rustc_stable_hash::StableSipHasher128;
 use serde::{Deserialize, Serialize};
@@ -199,9 +199,28 @@ fn has_impl_trait(node: &SyntaxNode) -> bool {
 /// (`#[unsafe(no_mangle)]` as `#[no_mangle]`).
 pub(crate) fn is_inert(attr: &ast::Attr) -> bool {
     const INERT: [&str; 22] = [
-        "allow", "warn", "deny", "forbid", "expect", "deprecated", "doc", "inline", "cold", "must_use",
-        "track_caller", "cfg", "test", "ignore", "should_panic", "target_feature", "no_mangle", "export_name",
-        "link_section", "link_name", "optimize", "coverage",
+        "allow",
+        "warn",
+        "deny",
+        "forbid",
+        "expect",
+        "deprecated",
+        "doc",
+        "inline",
+        "cold",
+        "must_use",
+        "track_caller",
+        "cfg",
+        "test",
+        "ignore",
+        "should_panic",
+        "target_feature",
+        "no_mangle",
+        "export_name",
+        "link_section",
+        "link_name",
+        "optimize",
+        "coverage",
     ];
     let Some(meta) = attr.meta() else { return false };
     let meta = meta.syntax().text().to_string();
@@ -303,7 +322,9 @@ struct S;
     #[test]
     fn bodies_that_may_instantiate_a_generic_root() {
         let text = "fn unreached() -> u32 { let x = 2; x }\nfn other() { }";
-        let with = |text: &str| FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text, &["largest".to_owned()]).unwrap();
+        let with = |text: &str| {
+            FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text, &["largest".to_owned()]).unwrap()
+        };
         let then = with(text);
         assert!(then.same_to_analysis(&with(&text.replace("x = 2", "x = 3"))));
         // Names one, or holds a macro call that may.

@@ -107,23 +107,21 @@
 
 use std::collections::VecDeque;
 
-use hir_def::{DefWithBodyId, Lookup, expr_store::Body};
-use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
 use hir::Semantics;
-use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+use hir_def::{expr_store::Body, DefWithBodyId, Lookup};
+use hir_expand::{HirFileId, MacroCallId, MacroDefKind};
+use ra_ap_ide_db::{base_db::SourceDatabase, RootDatabase};
 use ra_ap_syntax::{
-    AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
     ast::{self, HasAttrs, HasGenericParams, HasLoopBody, HasModuleItem, HasName, HasVisibility},
+    AstNode, AstToken, Edition, NodeOrToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use crate::engine::load::{
-    deferred_intrinsics::{finders_of, spells_word},
-};
 use super::edit_digest::is_inert;
 use super::library_macros::LibraryMacros;
+use crate::engine::load::deferred_intrinsics::{finders_of, spells_word};
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -183,7 +181,9 @@ impl EditLog {
     /// `#[macro_export]`, `#[macro_use]`) before or now (`now`: its text), or the
     /// log cannot tell.
     fn macros_edited_after(&self, seen: u64, now: impl Fn(FileId) -> Arc<str>) -> bool {
-        self.texts_after(seen).is_none_or(|texts| texts.iter().any(|(&file, before)| before.contains("macro") || now(file).contains("macro")))
+        self.texts_after(seen).is_none_or(|texts| {
+            texts.iter().any(|(&file, before)| before.contains("macro") || now(file).contains("macro"))
+        })
     }
 
     /// Each file edited after the first `seen` edits, with its text then; `None`
@@ -272,7 +272,9 @@ impl UntouchedFiles {
     /// name found where it may count for more than plain bodies stays so (only
     /// cautious).
     pub(crate) fn forget_names_read_through_macros(&mut self) {
-        self.spelled.retain(|_, spelled_in| spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.read_expansions && !spelled_in.resolved_attributes));
+        self.spelled.retain(|_, spelled_in| {
+            spelled_in.as_ref().is_none_or(|spelled_in| !spelled_in.read_expansions && !spelled_in.resolved_attributes)
+        });
         self.glob_importing.clear();
         self.derived.clear();
     }
@@ -329,8 +331,17 @@ pub(crate) fn touched_names_unspelled(
         // A derive's name resolves in the file's module under its macros of
         // now: when they were others before (`incremental::scope_generations`),
         // the derive is not read (`TouchedNames::touches_derives`).
-        if !derives_make_impls_for_their_types(sema, file, &changed.derives, &mut untouched.derived, &mut derive_qualifiers) {
-            tracing::debug!("a derive of {} may be a procedural macro that makes more than impls for its type", path_of(db, file));
+        if !derives_make_impls_for_their_types(
+            sema,
+            file,
+            &changed.derives,
+            &mut untouched.derived,
+            &mut derive_qualifiers,
+        ) {
+            tracing::debug!(
+                "a derive of {} may be a procedural macro that makes more than impls for its type",
+                path_of(db, file)
+            );
             return None;
         }
         for name in &changed.names {
@@ -346,12 +357,14 @@ pub(crate) fn touched_names_unspelled(
         }
         rests.insert(file, (changed.rest, edition));
     }
-    let in_library = |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
+    let in_library =
+        |file: FileId| db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).is_library;
     // A change no comparison can read may have changed a library's file.
     if untouched.unreadable != log.unreadable {
         *untouched = UntouchedFiles { unreadable: log.unreadable, ..UntouchedFiles::default() };
     }
-    let UntouchedFiles { includes: includes_known, including_at_load, library_macros, spelled, glob_importing, .. } = untouched;
+    let UntouchedFiles { includes: includes_known, including_at_load, library_macros, spelled, glob_importing, .. } =
+        untouched;
     let library = &*library_macros.get_or_insert_with(|| {
         let started = std::time::Instant::now();
         let texts = files.iter().filter(|&&file| in_library(file) && !log.touched.contains(&file));
@@ -364,9 +377,11 @@ pub(crate) fn touched_names_unspelled(
     // the touched ones are read again.
     let includes_now = |file: FileId| {
         let text = db.file_text(file).text(db);
-        !in_library(file) && (text.contains("include!") || library.including().is_none_or(|including| spells_any(text, including)))
+        !in_library(file)
+            && (text.contains("include!") || library.including().is_none_or(|including| spells_any(text, including)))
     };
-    let including_at_load = including_at_load.get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
+    let including_at_load =
+        including_at_load.get_or_insert_with(|| files.iter().copied().filter(|&file| includes_now(file)).collect());
     let includes = including_at_load.iter().any(|file| !log.touched.contains(file))
         || log.touched.iter().any(|&file| includes_now(file));
     if *includes_known != includes {
@@ -407,7 +422,9 @@ pub(crate) fn touched_names_unspelled(
     // named only in the files of that module and of the modules under it; with
     // a file `include!`d, its text may be any module's.
     let mut subtrees: FxHashMap<FileId, Option<std::rc::Rc<FxHashSet<FileId>>>> = FxHashMap::default();
-    let mut subtree = |file: FileId| subtrees.entry(file).or_insert_with(|| module_subtree_files(sema, file).map(std::rc::Rc::new)).clone();
+    let mut subtree = |file: FileId| {
+        subtrees.entry(file).or_insert_with(|| module_subtree_files(sema, file).map(std::rc::Rc::new)).clone()
+    };
     let mut confined: FxHashMap<&str, (FileId, std::rc::Rc<FxHashSet<FileId>>)> = FxHashMap::default();
     for (name, files) in touched_in.iter().filter(|_| !includes) {
         if let [(file, true)] = files[..] {
@@ -418,7 +435,8 @@ pub(crate) fn touched_names_unspelled(
     }
     // What was told from macro calls' expansions may differ once a macro's
     // definition was edited since.
-    let macros_edited_since = |found_at: u64| log.macros_edited_after(found_at, |file| db.file_text(file).text(db).clone());
+    let macros_edited_since =
+        |found_at: u64| log.macros_edited_after(found_at, |file| db.file_text(file).text(db).clone());
     // An import binds in its module, which the modules under it see (`use
     // super::*`); a public one, also any scope that globs its module, maybe
     // through a macro's expansion (`may_glob_import`).
@@ -503,7 +521,8 @@ pub(crate) fn touched_names_unspelled(
                         read_expansions.set(read_expansions.get() || !macro_calls.is_empty());
                         let source = source();
                         macro_calls.iter().all(|&range| {
-                            let call = source.syntax().covering_element(range).into_node().and_then(ast::MacroCall::cast);
+                            let call =
+                                source.syntax().covering_element(range).into_node().and_then(ast::MacroCall::cast);
                             call.is_some_and(|call| expands_within_its_body(sema, &call))
                         })
                     };
@@ -522,14 +541,28 @@ pub(crate) fn touched_names_unspelled(
                     Naming::Nowhere => {}
                     Naming::InPlainBodies { .. } => bodies_of.push(file),
                     Naming::Elsewhere => {
-                        tracing::debug!("`{name}` may be named in {} (or a call of {brought:?} there)", path_of(db, file));
+                        tracing::debug!(
+                            "`{name}` may be named in {} (or a call of {brought:?} there)",
+                            path_of(db, file)
+                        );
                         return None;
                     }
                 }
             }
-            tracing::debug!("`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it", bodies_of.len());
-            let (read_expansions, resolved_attributes, resolved_paths) = (read_expansions.get(), resolved_attributes.get(), resolved_paths.get());
-            Some(SpelledIn { brought, bodies_of, read_expansions, resolved_attributes, resolved_paths, found_at: log.taken() })
+            tracing::debug!(
+                "`{name}` is named only in plain bodies, of {} file(s); no call of {brought:?} brings it",
+                bodies_of.len()
+            );
+            let (read_expansions, resolved_attributes, resolved_paths) =
+                (read_expansions.get(), resolved_attributes.get(), resolved_paths.get());
+            Some(SpelledIn {
+                brought,
+                bodies_of,
+                read_expansions,
+                resolved_attributes,
+                resolved_paths,
+                found_at: log.taken(),
+            })
         });
         let spelled_in = spelled_in.as_ref()?;
         bringing.extend(spelled_in.brought.iter().cloned());
@@ -544,7 +577,11 @@ pub(crate) fn touched_names_unspelled(
         let naming = match rests.get(&file) {
             _ if in_library(file) => {
                 let text = db.file_text(file).text(db);
-                if spells_any(text, &finders) || bringing.in_text(text) { Naming::Elsewhere } else { Naming::Nowhere }
+                if spells_any(text, &finders) || bringing.in_text(text) {
+                    Naming::Elsewhere
+                } else {
+                    Naming::Nowhere
+                }
             }
             Some((rest, edition)) => naming_or_bringing(rest, *edition, &finders, &bringing, members),
             None => naming_or_bringing(db.file_text(file).text(db), edition_of(db, file), &finders, &bringing, members),
@@ -560,7 +597,13 @@ pub(crate) fn touched_names_unspelled(
         }
     }
     // A procedural macro's expansion may spell a name or call a macro bringing one.
-    Some(TouchedNames { finders: finders.into_iter().chain(bringing.finders).collect(), bodies_of, impls, derives, imports })
+    Some(TouchedNames {
+        finders: finders.into_iter().chain(bringing.finders).collect(),
+        bodies_of,
+        impls,
+        derives,
+        imports,
+    })
 }
 
 /// Whether every edit after the first `seen` of `log` changed only trait impls at
@@ -585,7 +628,10 @@ fn outside_trait_impls(text: &str, edition: Edition) -> Vec<String> {
     let impls: Vec<TextRange> = file.items().filter(plain_impl).map(|item| item.syntax().text_range()).collect();
     let tokens = file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token);
     tokens
-        .filter(|token| token.kind() != SyntaxKind::WHITESPACE && !impls.iter().any(|range| range.contains_range(token.text_range())))
+        .filter(|token| {
+            token.kind() != SyntaxKind::WHITESPACE
+                && !impls.iter().any(|range| range.contains_range(token.text_range()))
+        })
         .map(|token| token.text().to_owned())
         .collect()
 }
@@ -609,7 +655,8 @@ fn module_subtree_files(sema: &Semantics<'_, RootDatabase>, file: FileId) -> Opt
 
 /// `file`'s path, for the log.
 fn path_of(db: &dyn SourceDatabase, file: FileId) -> String {
-    let path = db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
+    let path =
+        db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
     path.map_or_else(|| format!("{file:?}"), |path| path.to_string())
 }
 
@@ -743,7 +790,11 @@ impl Spelling<'_> {
                 _ => return Naming::Elsewhere,
             }
         }
-        if macro_calls.is_empty() { Naming::Nowhere } else { Naming::InPlainBodies { macro_calls } }
+        if macro_calls.is_empty() {
+            Naming::Nowhere
+        } else {
+            Naming::InPlainBodies { macro_calls }
+        }
     }
 
     /// Whether what `call` expands to, nested calls followed, may name a free
@@ -766,7 +817,12 @@ impl Spelling<'_> {
     /// path and input where a macro may be made of it (a macro's definition, an
     /// import: `use … as`; not a type's or a module's path, `u32`) or under an
     /// attribute that is not one of the compiler's.
-    fn calls_to_expand(&self, sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, depth: usize) -> Option<Vec<ast::MacroCall>> {
+    fn calls_to_expand(
+        &self,
+        sema: &Semantics<'_, RootDatabase>,
+        node: &SyntaxNode,
+        depth: usize,
+    ) -> Option<Vec<ast::MacroCall>> {
         let expansion = depth > 0;
         let mut calls: Vec<ast::MacroCall> = Vec::new();
         for element in node.descendants_with_tokens() {
@@ -775,7 +831,8 @@ impl Spelling<'_> {
                 NodeOrToken::Node(node) => {
                     // A procedural macro in an expansion may build any name.
                     let procedural = expansion
-                        && ast::MacroCall::cast(node).is_some_and(|call| sema.resolve_macro_call(&call).is_none_or(|mac| mac.is_proc_macro()));
+                        && ast::MacroCall::cast(node)
+                            .is_some_and(|call| sema.resolve_macro_call(&call).is_none_or(|mac| mac.is_proc_macro()));
                     if procedural {
                         return None;
                     }
@@ -790,7 +847,11 @@ impl Spelling<'_> {
             if ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc()) {
                 continue;
             }
-            if token.parent_ancestors().filter_map(ast::AnyHasAttrs::cast).any(|node| node.attrs().any(|attr| read_by_a_macro_resolved(sema, &attr))) {
+            if token
+                .parent_ancestors()
+                .filter_map(ast::AnyHasAttrs::cast)
+                .any(|node| node.attrs().any(|attr| read_by_a_macro_resolved(sema, &attr)))
+            {
                 return None;
             }
             // The compiler's attribute (`#[thread_local]`), not a macro's.
@@ -808,11 +869,15 @@ impl Spelling<'_> {
                 // call it, nor in an import, which may rename it), the name where
                 // no path can be.
                 None => {
-                    let word = token.kind().is_literal() || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
-                    let may_call = token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE) || in_an_import(&token);
+                    let word = token.kind().is_literal()
+                        || matches!(token.kind(), SyntaxKind::COMMENT | SyntaxKind::LIFETIME_IDENT);
+                    let may_call = token.parent_ancestors().any(|node| node.kind() == SyntaxKind::TOKEN_TREE)
+                        || in_an_import(&token);
                     let brings = self.bringing.in_token(&token);
                     let reading = Reading { patterns: Patterns::Everywhere, method_calls: self.method_calls };
-                    if (brings && may_call) || (names && (word || where_a_path_can_be(&token, reading, Locals::MayBeHidden))) {
+                    if (brings && may_call)
+                        || (names && (word || where_a_path_can_be(&token, reading, Locals::MayBeHidden)))
+                    {
                         return None;
                     }
                 }
@@ -830,7 +895,9 @@ fn builtin_derives_only(sema: &Semantics<'_, RootDatabase>, attr: &ast::Attr) ->
     let derived = || attr.meta().and_then(|meta| sema.resolve_derive_macro(&meta));
     derive
         && derived().is_some_and(|derived| {
-            derived.iter().all(|derived| derived.is_some_and(|derived| derived.kind(sema.db) == hir::MacroKind::DeriveBuiltIn))
+            derived
+                .iter()
+                .all(|derived| derived.is_some_and(|derived| derived.kind(sema.db) == hir::MacroKind::DeriveBuiltIn))
         })
 }
 
@@ -847,7 +914,8 @@ fn a_qualifier(token: &SyntaxToken) -> bool {
 fn read_by_a_macro(attr: &ast::Attr) -> bool {
     let builtin = attr.path().and_then(|path| path.as_single_name_ref()).is_some_and(|name| {
         let name = name.text();
-        name != "cfg_attr" && hir_expand::inert_attr_macro::find_builtin_attr_idx(&ra_ap_intern::Symbol::intern(name)).is_some()
+        name != "cfg_attr"
+            && hir_expand::inert_attr_macro::find_builtin_attr_idx(&ra_ap_intern::Symbol::intern(name)).is_some()
     });
     !builtin && !is_inert(attr)
 }
@@ -856,7 +924,9 @@ fn read_by_a_macro(attr: &ast::Attr) -> bool {
 /// its body: such a macro may build a name that no file spells.
 pub(crate) fn procedural_expansions(db: &dyn SourceDatabase, def: DefWithBodyId, calls: &mut FxHashSet<MacroCallId>) {
     let (_, source_map) = Body::with_source_map(db, def);
-    for mut file in std::iter::once(body_file(db, def)).chain(source_map.macro_calls().map(|(_, call)| HirFileId::MacroFile(call))) {
+    for mut file in
+        std::iter::once(body_file(db, def)).chain(source_map.macro_calls().map(|(_, call)| HirFileId::MacroFile(call)))
+    {
         while let Some(call) = file.macro_file() {
             let loc = call.loc(db);
             if matches!(loc.def.kind, MacroDefKind::ProcMacro(..)) {
@@ -937,9 +1007,13 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     let methods: Vec<String> = touched().flat_map(|item| item.methods.iter().cloned()).collect();
     let (members, impls) = (any_of(PlainKind::Member) || !methods.is_empty(), any_of(PlainKind::TraitImpl));
     let imports = any_of(PlainKind::Import) || any_of(PlainKind::Glob);
-    let mut private: FxHashSet<String> =
-        names.iter().filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private)).cloned().collect();
-    let imports_private = touched().filter(|item| matches!(item.kind, PlainKind::Import | PlainKind::Glob)).all(|item| item.private);
+    let mut private: FxHashSet<String> = names
+        .iter()
+        .filter(|&name| touched().filter(|item| item.name == *name).all(|item| item.private))
+        .cloned()
+        .collect();
+    let imports_private =
+        touched().filter(|item| matches!(item.kind, PlainKind::Import | PlainKind::Glob)).all(|item| item.private);
     let derived = |items: &[PlainItem], now: bool| {
         let types = items.iter().filter(|item| names.contains(&item.name) && ast::Adt::can_cast(item.node.kind()));
         types
@@ -951,7 +1025,8 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
     };
     // The types there now first: one taken out may have the text of one there.
     let derives: Vec<Derived> = derived(&items_after, true).into_iter().chain(derived(&items_before, false)).collect();
-    let touched_globs: FxHashSet<String> = touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
+    let touched_globs: FxHashSet<String> =
+        touched().filter(|item| item.kind == PlainKind::Glob).map(|item| item.name.clone()).collect();
     let (kept, read) = outside_items(&after, &items_after, &names)?;
     // One token a line: a line comment ends where it did.
     if outside_items(&before, &items_before, &names)?.0 != kept {
@@ -971,7 +1046,17 @@ fn items_changed(before: &str, after: &str, edition: Edition) -> Option<ItemsCha
             (name.strip_suffix("::*").unwrap_or(&name).to_owned(), glob_private)
         })
         .collect();
-    Some(ItemsChanged { names, members, impls, imports, private, imports_private, globs, derives, rest: read.join("\n") })
+    Some(ItemsChanged {
+        names,
+        members,
+        impls,
+        imports,
+        private,
+        imports_private,
+        globs,
+        derives,
+        rest: read.join("\n"),
+    })
 }
 
 /// A touched type with derives (`ItemsChanged::derives`).
@@ -1043,7 +1128,14 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             // spell it (`Member`), wherever the trait is in scope.
             let header = push_members(&mut items, &item, &members)?;
             let (node, private) = (item.syntax().clone(), private(&item));
-            items.push(PlainItem { name: unraw(&name?), text: header, node, kind: PlainKind::Trait, private, methods: Vec::new() });
+            items.push(PlainItem {
+                name: unraw(&name?),
+                text: header,
+                node,
+                kind: PlainKind::Trait,
+                private,
+                methods: Vec::new(),
+            });
             continue;
         }
         if let Some(ImplReading { name, methods }) = plain_trait_impl(&item, file) {
@@ -1054,11 +1146,25 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
         if let ast::Item::Use(import) = &item {
             if let Some(path) = glob_import(import) {
                 let (name, node) = (format!("{path}::*"), item.syntax().clone());
-                items.push(PlainItem { text: format!("{} {name}", visibility_text(import)), name, node, kind: PlainKind::Glob, private: private(&item), methods: Vec::new() });
+                items.push(PlainItem {
+                    text: format!("{} {name}", visibility_text(import)),
+                    name,
+                    node,
+                    kind: PlainKind::Glob,
+                    private: private(&item),
+                    methods: Vec::new(),
+                });
                 continue;
             }
             for (name, text, leaf) in import_bindings(import).into_iter().flatten() {
-                items.push(PlainItem { name, text, node: leaf, kind: PlainKind::Import, private: private(&item), methods: Vec::new() });
+                items.push(PlainItem {
+                    name,
+                    text,
+                    node: leaf,
+                    kind: PlainKind::Import,
+                    private: private(&item),
+                    methods: Vec::new(),
+                });
             }
             continue;
         }
@@ -1076,7 +1182,14 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
             _ => continue,
         };
         let (text, node) = (item.syntax().text().to_string(), item.syntax().clone());
-        items.push(PlainItem { name: unraw(&name?), text, node, kind: PlainKind::Free, private: private(&item), methods: Vec::new() });
+        items.push(PlainItem {
+            name: unraw(&name?),
+            text,
+            node,
+            kind: PlainKind::Free,
+            private: private(&item),
+            methods: Vec::new(),
+        });
     }
     Some(items)
 }
@@ -1087,7 +1200,8 @@ fn plain_items(file: &SourceFile) -> Option<Vec<PlainItem>> {
 /// to what is visible from the module it is resolved in, which is the caller's
 /// for what a macro makes.
 fn private(item: &ast::Item) -> bool {
-    ast::AnyHasVisibility::cast(item.syntax().clone()).is_some_and(|item| matches!(visibility_text(&item).as_str(), "" | "pub(self)"))
+    ast::AnyHasVisibility::cast(item.syntax().clone())
+        .is_some_and(|item| matches!(visibility_text(&item).as_str(), "" | "pub(self)"))
 }
 
 /// The visibility `item` is written with, as its tokens (`pub(crate)`); empty
@@ -1158,7 +1272,10 @@ fn import_bindings(import: &ast::Use) -> Option<Vec<(String, String, SyntaxNode)
 /// group; as its tokens.
 fn glob_import(import: &ast::Use) -> Option<String> {
     let tree = import.use_tree()?;
-    let plain = import.attrs().next().is_none() && tree.star_token().is_some() && tree.use_tree_list().is_none() && tree.rename().is_none();
+    let plain = import.attrs().next().is_none()
+        && tree.star_token().is_some()
+        && tree.use_tree_list().is_none()
+        && tree.rename().is_none();
     plain.then(|| tree.path().map(|path| tokens_outside(path.syntax(), &[]).concat())).flatten()
 }
 
@@ -1197,7 +1314,10 @@ fn glob_names(sema: &Semantics<'_, RootDatabase>, file: FileId, path: &str) -> O
 fn tokens_outside(node: &SyntaxNode, ranges: &[TextRange]) -> Vec<String> {
     node.descendants_with_tokens()
         .filter_map(NodeOrToken::into_token)
-        .filter(|token| token.kind() != SyntaxKind::WHITESPACE && !ranges.iter().any(|range| range.contains_range(token.text_range())))
+        .filter(|token| {
+            token.kind() != SyntaxKind::WHITESPACE
+                && !ranges.iter().any(|range| range.contains_range(token.text_range()))
+        })
         .map(|token| token.text().to_owned())
         .collect()
 }
@@ -1229,7 +1349,8 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
     let ast::Item::Impl(imp) = item else { return None };
     let members = imp.assoc_item_list()?;
     let header_plain = header_plain(imp.syntax(), &members);
-    let only_fns_and_consts = members.assoc_items().all(|member| matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_)));
+    let only_fns_and_consts =
+        members.assoc_items().all(|member| matches!(member, ast::AssocItem::Fn(_) | ast::AssocItem::Const(_)));
     (imp.trait_().is_none() && header_plain && only_fns_and_consts).then_some(members)
 }
 
@@ -1237,7 +1358,8 @@ fn plain_impl(item: &ast::Item) -> Option<ast::AssocItemList> {
 /// its `members`.
 fn header_plain(item: &SyntaxNode, members: &ast::AssocItemList) -> bool {
     item.descendants().all(|node| {
-        members.syntax().text_range().contains_range(node.text_range()) || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
+        members.syntax().text_range().contains_range(node.text_range())
+            || !matches!(node.kind(), SyntaxKind::ATTR | SyntaxKind::MACRO_CALL)
     })
 }
 
@@ -1263,7 +1385,9 @@ fn plain_derive(attr: &ast::Attr) -> Option<Vec<String>> {
     let tokens = meta.token_tree()?;
     let mut paths = vec![String::new()];
     let inner = tokens.syntax().children_with_tokens().filter_map(NodeOrToken::into_token);
-    for token in inner.filter(|token| !matches!(token.kind(), SyntaxKind::WHITESPACE | SyntaxKind::L_PAREN | SyntaxKind::R_PAREN)) {
+    for token in inner
+        .filter(|token| !matches!(token.kind(), SyntaxKind::WHITESPACE | SyntaxKind::L_PAREN | SyntaxKind::R_PAREN))
+    {
         match token.kind() {
             SyntaxKind::IDENT | SyntaxKind::COLON | SyntaxKind::COLON2 => paths.last_mut()?.push_str(token.text()),
             SyntaxKind::COMMA => paths.push(String::new()),
@@ -1271,7 +1395,10 @@ fn plain_derive(attr: &ast::Attr) -> Option<Vec<String>> {
         }
     }
     paths.retain(|path| !path.is_empty());
-    paths.iter().all(|path| path.split("::").all(|segment| !segment.is_empty() && !segment.contains(':'))).then_some(paths)
+    paths
+        .iter()
+        .all(|path| path.split("::").all(|segment| !segment.is_empty() && !segment.contains(':')))
+        .then_some(paths)
 }
 
 /// The names `item`'s attributes derive, when every attribute it has is a plain
@@ -1291,10 +1418,12 @@ fn derive_macros(sema: &Semantics<'_, RootDatabase>, file: FileId, paths: &[Stri
         .iter()
         .map(|path| {
             let segments: Vec<String> = path.split("::").map(str::to_owned).collect();
-            let mut macros = resolved_in_file(sema, file, hir::PathKind::Plain, &segments).into_iter().filter_map(|item| match item {
-                hir::ItemInNs::Macros(it) => Some(it),
-                _ => None,
-            });
+            let mut macros = resolved_in_file(sema, file, hir::PathKind::Plain, &segments).into_iter().filter_map(
+                |item| match item {
+                    hir::ItemInNs::Macros(it) => Some(it),
+                    _ => None,
+                },
+            );
             let first = macros.next()?;
             macros.next().is_none().then_some(first)
         })
@@ -1318,7 +1447,8 @@ fn derives_make_impls_for_their_types(
     qualifiers: &mut FxHashSet<String>,
 ) -> bool {
     derived.iter().all(|derived| {
-        let qualified = derived.derives.iter().filter_map(|path| path.split_once("::").map(|(first, _)| first.to_owned()));
+        let qualified =
+            derived.derives.iter().filter_map(|path| path.split_once("::").map(|(first, _)| first.to_owned()));
         qualifiers.extend(qualified);
         let Some(macros) = derive_macros(sema, file, &derived.derives) else { return false };
         if macros.iter().all(|it| it.kind(sema.db) == hir::MacroKind::DeriveBuiltIn) {
@@ -1348,13 +1478,26 @@ const MAX_DERIVED_KNOWN: usize = 4096;
 /// compiler's own or expanded to impls for it only (`impls_for_only`). What a
 /// procedural macro that failed (or was not built: no build scripts) left is
 /// read as it is: it is all the analysis sees, now and from a fresh load.
-fn expands_to_impls_for_it_only(sema: &Semantics<'_, RootDatabase>, file: FileId, range: TextRange, name: &str) -> bool {
+fn expands_to_impls_for_it_only(
+    sema: &Semantics<'_, RootDatabase>,
+    file: FileId,
+    range: TextRange,
+    name: &str,
+) -> bool {
     let source = sema.parse(sema.attach_first_edition(file));
-    let adt = source.syntax().covering_element(range).ancestors().filter(|node| node.text_range() == range).find_map(ast::Adt::cast);
+    let adt = source
+        .syntax()
+        .covering_element(range)
+        .ancestors()
+        .filter(|node| node.text_range() == range)
+        .find_map(ast::Adt::cast);
     let Some(adt) = adt else { return false };
     adt.attrs().all(|attr| {
         let Some(meta) = attr.meta() else { return false };
-        let (Some(macros), Some(expansions)) = (sema.resolve_derive_macro(&meta), sema.expand_derive_macro(&meta)) else { return false };
+        let (Some(macros), Some(expansions)) = (sema.resolve_derive_macro(&meta), sema.expand_derive_macro(&meta))
+        else {
+            return false;
+        };
         macros.len() == expansions.len()
             && macros.into_iter().zip(expansions).all(|(derived, expansion)| match (derived, expansion) {
                 (Some(derived), _) if derived.kind(sema.db) == hir::MacroKind::DeriveBuiltIn => true,
@@ -1391,26 +1534,43 @@ fn impls_for_only(expansion: &SyntaxNode, name: &str) -> bool {
     }
     for block in &blocks {
         let Some(statements) = block.stmt_list() else { return false };
-        if statements.tail_expr().is_some_and(|tail| !matches!(&tail, ast::Expr::TupleExpr(unit) if unit.fields().next().is_none())) {
+        if statements
+            .tail_expr()
+            .is_some_and(|tail| !matches!(&tail, ast::Expr::TupleExpr(unit) if unit.fields().next().is_none()))
+        {
             return false;
         }
         for statement in statements.statements() {
             let ast::Stmt::Item(item) = statement else { return false };
             match &item {
                 ast::Item::Struct(_) | ast::Item::Enum(_) | ast::Item::Union(_) => {
-                    own.extend(ast::AnyHasName::cast(item.syntax().clone()).and_then(|it| it.name()).map(|it| it.text().to_string()));
+                    own.extend(
+                        ast::AnyHasName::cast(item.syntax().clone())
+                            .and_then(|it| it.name())
+                            .map(|it| it.text().to_string()),
+                    );
                 }
                 ast::Item::Use(import) => {
                     let binds = import.syntax().descendants().filter_map(ast::UseTree::cast).any(|tree| {
                         let bound = tree.rename().and_then(|rename| rename.name()).map(|it| it.text().to_string());
-                        let last = || tree.path().and_then(|path| path.segment()).and_then(|it| it.name_ref()).map(|it| it.text().to_string());
+                        let last = || {
+                            tree.path()
+                                .and_then(|path| path.segment())
+                                .and_then(|it| it.name_ref())
+                                .map(|it| it.text().to_string())
+                        };
                         tree.star_token().is_some() || bound.or_else(last).is_some_and(|bound| bound == name)
                     });
                     if binds {
                         return false;
                     }
                 }
-                ast::Item::Impl(_) | ast::Item::ExternCrate(_) | ast::Item::Fn(_) | ast::Item::Const(_) | ast::Item::Static(_) | ast::Item::TypeAlias(_) => {}
+                ast::Item::Impl(_)
+                | ast::Item::ExternCrate(_)
+                | ast::Item::Fn(_)
+                | ast::Item::Const(_)
+                | ast::Item::Static(_)
+                | ast::Item::TypeAlias(_) => {}
                 _ => return false,
             }
         }
@@ -1422,11 +1582,20 @@ fn impls_for_only(expansion: &SyntaxNode, name: &str) -> bool {
         };
         let single = self_type.filter(|path| path.qualifier().is_none() && path.coloncolon_token().is_none());
         let named = single.and_then(|path| path.segment()).and_then(|segment| segment.name_ref());
-        let generic_params: Vec<String> = imp.generic_param_list().into_iter().flat_map(|params| params.generic_params()).filter_map(|param| match param {
-            ast::GenericParam::TypeParam(it) => it.name().map(|name| name.text().to_string()),
-            _ => None,
-        }).collect();
-        imp.trait_().is_some() && named.is_some_and(|named| own.iter().any(|own| named.text() == own.as_str()) && !generic_params.iter().any(|param| named.text() == param.as_str()))
+        let generic_params: Vec<String> = imp
+            .generic_param_list()
+            .into_iter()
+            .flat_map(|params| params.generic_params())
+            .filter_map(|param| match param {
+                ast::GenericParam::TypeParam(it) => it.name().map(|name| name.text().to_string()),
+                _ => None,
+            })
+            .collect();
+        imp.trait_().is_some()
+            && named.is_some_and(|named| {
+                own.iter().any(|own| named.text() == own.as_str())
+                    && !generic_params.iter().any(|param| named.text() == param.as_str())
+            })
     };
     expansion.descendants().all(|node| match node.kind() {
         SyntaxKind::MACRO_CALL | SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF => false,
@@ -1437,7 +1606,12 @@ fn impls_for_only(expansion: &SyntaxNode, name: &str) -> bool {
 }
 
 /// What a path of `kind` and `segments` resolves to at the top level of `file`.
-fn resolved_in_file(sema: &Semantics<'_, RootDatabase>, file: FileId, kind: hir::PathKind, segments: &[String]) -> Vec<hir::ItemInNs> {
+fn resolved_in_file(
+    sema: &Semantics<'_, RootDatabase>,
+    file: FileId,
+    kind: hir::PathKind,
+    segments: &[String],
+) -> Vec<hir::ItemInNs> {
     let names = segments.iter().map(|segment| hir::Name::new_symbol_root(ra_ap_intern::Symbol::intern(segment)));
     let source = sema.parse(sema.attach_first_edition(file));
     sema.resolve_mod_path(source.syntax(), &hir::ModPath::from_segments(kind, names)).into_iter().flatten().collect()
@@ -1495,7 +1669,8 @@ fn plain_trait_impl(item: &ast::Item, file: &SourceFile) -> Option<ImplReading> 
     let name = name_alone(imp.trait_()?)?;
     let Some(TypeBinding::Trait(trait_)) = only_type_binding(file, &name) else { return None };
     let (_, members) = plain_trait(&ast::Item::Trait(trait_))?;
-    let methods = members.assoc_items().map(|member| member_name(&member).map(|name| unraw(&name))).collect::<Option<_>>()?;
+    let methods =
+        members.assoc_items().map(|member| member_name(&member).map(|name| unraw(&name))).collect::<Option<_>>()?;
     Some(ImplReading { name, methods })
 }
 
@@ -1523,7 +1698,8 @@ fn only_type_binding(file: &SourceFile, name: &str) -> Option<TypeBinding> {
                 return Some(TypeBinding::Other);
             }
             ast::Item::Use(import) => {
-                let binds = import_bindings(import).is_none_or(|bindings| bindings.iter().any(|(bound, ..)| bound == name));
+                let binds =
+                    import_bindings(import).is_none_or(|bindings| bindings.iter().any(|(bound, ..)| bound == name));
                 return binds.then_some(TypeBinding::Other);
             }
             _ => return None,
@@ -1541,7 +1717,11 @@ fn only_type_binding(file: &SourceFile, name: &str) -> Option<TypeBinding> {
 /// Compared: outside every plain import too (whose bindings are its items); a
 /// binding the edits did not touch is read where it names one (`pub use
 /// self::f as g` with `f` added).
-fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<String>) -> Option<(Vec<String>, Vec<String>)> {
+fn outside_items(
+    file: &SourceFile,
+    items: &[PlainItem],
+    names: &FxHashSet<String>,
+) -> Option<(Vec<String>, Vec<String>)> {
     let mut touched: Vec<TextRange> = Vec::new();
     for item in items {
         if !names.contains(&item.name) {
@@ -1549,7 +1729,8 @@ fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<Strin
         }
         // A trait impl's own members are part of it.
         let own_member = |node: &SyntaxNode| {
-            matches!(item.kind, PlainKind::TraitImpl | PlainKind::Trait) && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
+            matches!(item.kind, PlainKind::TraitImpl | PlainKind::Trait)
+                && node.parent().and_then(|list| list.parent()).as_ref() == Some(&item.node)
         };
         // A derive of the item's own, by names alone (`derive_names`), makes
         // impls for it only.
@@ -1561,7 +1742,10 @@ fn outside_items(file: &SourceFile, items: &[PlainItem], names: &FxHashSet<Strin
         let reaches_out = item.node.descendants().any(|node| {
             (node.kind() == SyntaxKind::ATTR && !own_derive(&node))
                 || node.kind() == SyntaxKind::MACRO_CALL
-                || (node != item.node && ast::Item::can_cast(node.kind()) && !own_member(&node) && !held_by_a_module(&item.node, &node))
+                || (node != item.node
+                    && ast::Item::can_cast(node.kind())
+                    && !own_member(&node)
+                    && !held_by_a_module(&item.node, &node))
         });
         if reaches_out {
             return None;
@@ -1616,9 +1800,19 @@ fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
 /// Where `text`, a touched file's, can name a free function called one of
 /// `names` (`naming`); anywhere when a call of one of the macros in `bringing`
 /// may be made there (`may_call_any`).
-fn naming_or_bringing(text: &str, edition: Edition, names: &[memchr::memmem::Finder<'_>], bringing: &Words, method_calls: bool) -> Naming {
+fn naming_or_bringing(
+    text: &str,
+    edition: Edition,
+    names: &[memchr::memmem::Finder<'_>],
+    bringing: &Words,
+    method_calls: bool,
+) -> Naming {
     let reading = Reading { patterns: Patterns::Everywhere, method_calls };
-    if may_call_any(text, edition, bringing) { Naming::Elsewhere } else { naming(text, edition, reading, names) }
+    if may_call_any(text, edition, bringing) {
+        Naming::Elsewhere
+    } else {
+        naming(text, edition, reading, names)
+    }
 }
 
 /// Whether `text`, Rust source of `edition`, spells one of the macros in
@@ -1634,7 +1828,9 @@ fn may_call_any(text: &str, edition: Edition, bringing: &Words) -> bool {
     file.syntax().descendants_with_tokens().filter_map(NodeOrToken::into_token).any(|token| {
         let plain_comment = ast::Comment::cast(token.clone()).is_some_and(|comment| !comment.is_doc());
         let where_a_call_may_be = || {
-            in_a_macros_input(&token, &not_inert) || token.parent_ancestors().any(|node| node.kind() == SyntaxKind::MACRO_CALL) || in_an_import(&token)
+            in_a_macros_input(&token, &not_inert)
+                || token.parent_ancestors().any(|node| node.kind() == SyntaxKind::MACRO_CALL)
+                || in_an_import(&token)
         };
         !plain_comment && bringing.in_token(&token) && where_a_call_may_be()
     })
@@ -1648,7 +1844,9 @@ enum Naming {
     /// reads but a walk of that body: there, or in the input of the macro calls
     /// at `macro_calls` in them, if each expands to nothing but code of that body
     /// (`expands_within_its_body`).
-    InPlainBodies { macro_calls: Vec<TextRange> },
+    InPlainBodies {
+        macro_calls: Vec<TextRange>,
+    },
     /// Elsewhere too.
     Elsewhere,
 }
@@ -1706,7 +1904,9 @@ fn naming_in(
         let names = !plain_comment
             && names.iter().any(|name| spells_word(token.text(), name))
             && (in_a_macros_input(&token, read)
-                || (!words && where_a_path_can_be(&token, reading, Locals::Shadow) && !qualified_by_a_library_module(&token, library_module)));
+                || (!words
+                    && where_a_path_can_be(&token, reading, Locals::Shadow)
+                    && !qualified_by_a_library_module(&token, library_module)));
         if !names {
             continue;
         }
@@ -1716,7 +1916,11 @@ fn naming_in(
             macro_calls.push(call);
         }
     }
-    if named { Naming::InPlainBodies { macro_calls } } else { Naming::Nowhere }
+    if named {
+        Naming::InPlainBodies { macro_calls }
+    } else {
+        Naming::Nowhere
+    }
 }
 
 /// Whether `token`, a name in a path, follows a qualifier that `library_module`
@@ -1727,7 +1931,11 @@ fn naming_in(
 /// an associated item of the workspace's trait's impl, so only a module's
 /// counts.
 fn qualified_by_a_library_module(token: &SyntaxToken, library_module: &dyn Fn(&ast::Path) -> bool) -> bool {
-    let Some(segment) = token.parent().filter(|parent| parent.kind() == SyntaxKind::NAME_REF).and_then(|name| name.parent()).and_then(ast::PathSegment::cast)
+    let Some(segment) = token
+        .parent()
+        .filter(|parent| parent.kind() == SyntaxKind::NAME_REF)
+        .and_then(|name| name.parent())
+        .and_then(ast::PathSegment::cast)
     else {
         return false;
     };
@@ -1735,7 +1943,12 @@ fn qualified_by_a_library_module(token: &SyntaxToken, library_module: &dyn Fn(&a
     let qualifier = match path.qualifier() {
         Some(qualifier) => Some(qualifier),
         // The first path of a group in an import: the group's prefix.
-        None => path.syntax().parent().and_then(ast::UseTree::cast).and_then(|tree| tree.parent_use_tree_list()).and_then(|list| list.parent_use_tree().path()),
+        None => path
+            .syntax()
+            .parent()
+            .and_then(ast::UseTree::cast)
+            .and_then(|tree| tree.parent_use_tree_list())
+            .and_then(|list| list.parent_use_tree().path()),
     };
     qualifier.is_some_and(|qualifier| library_module(&qualifier))
 }
@@ -1758,7 +1971,9 @@ fn place_in_a_plain_body(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool)
     let from = call.as_ref().map_or_else(|| token.parent(), |call| call.syntax().parent())?;
     let Some(ast::Item::Fn(function)) = from.ancestors().find_map(ast::Item::cast) else { return None };
     let in_body = function.body().is_some_and(|body| body.syntax().text_range().contains_range(token.text_range()));
-    let opaque = function.ret_type().is_some_and(|ret| ret.syntax().descendants().any(|node| node.kind() == SyntaxKind::IMPL_TRAIT_TYPE));
+    let opaque = function
+        .ret_type()
+        .is_some_and(|ret| ret.syntax().descendants().any(|node| node.kind() == SyntaxKind::IMPL_TRAIT_TYPE));
     let plain = in_body && function.const_token().is_none() && function.async_token().is_none() && !opaque;
     plain.then(|| call.map(|call| call.syntax().text_range()))
 }
@@ -1771,19 +1986,25 @@ fn place_in_a_plain_body(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool)
 fn expands_within_its_body(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall) -> bool {
     !expansion_may_hold(sema, call, 0, &|node| {
         let global = matches!(node.kind(), SyntaxKind::IMPL | SyntaxKind::MACRO_RULES | SyntaxKind::MACRO_DEF);
-        global || ast::AnyHasAttrs::cast(node.clone()).is_some_and(|node| node.attrs().any(|attr| read_by_a_macro(&attr)))
+        global
+            || ast::AnyHasAttrs::cast(node.clone()).is_some_and(|node| node.attrs().any(|attr| read_by_a_macro(&attr)))
     })
 }
 
 /// Whether what `call` expands to, nested calls followed, may hold a node
 /// `found` picks: a call that does not expand, or goes too deep, may make
 /// anything.
-fn expansion_may_hold(sema: &Semantics<'_, RootDatabase>, call: &ast::MacroCall, depth: usize, found: &dyn Fn(&SyntaxNode) -> bool) -> bool {
+fn expansion_may_hold(
+    sema: &Semantics<'_, RootDatabase>,
+    call: &ast::MacroCall,
+    depth: usize,
+    found: &dyn Fn(&SyntaxNode) -> bool,
+) -> bool {
     let Some(expansion) = sema.expand_macro_call(call).filter(|_| depth < EXPANSION_DEPTH) else { return true };
-    expansion
-        .value
-        .descendants()
-        .any(|node| found(&node) || ast::MacroCall::cast(node).is_some_and(|inner| expansion_may_hold(sema, &inner, depth + 1, found)))
+    expansion.value.descendants().any(|node| {
+        found(&node)
+            || ast::MacroCall::cast(node).is_some_and(|inner| expansion_may_hold(sema, &inner, depth + 1, found))
+    })
 }
 
 /// Where a name standing alone counts: a path's first segment (`len()`,
@@ -1812,7 +2033,9 @@ enum Patterns {
 fn may_import_unseen(file: &SyntaxNode, read: &dyn Fn(&ast::Attr) -> bool) -> bool {
     file.descendants().any(|node| match node.kind() {
         SyntaxKind::USE_TREE => ast::UseTree::cast(node).is_some_and(|tree| tree.star_token().is_some()),
-        SyntaxKind::MACRO_CALL => node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST)),
+        SyntaxKind::MACRO_CALL => {
+            node.parent().is_some_and(|parent| matches!(parent.kind(), SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST))
+        }
         SyntaxKind::ATTR => ast::Attr::cast(node).is_some_and(|attr| read(&attr)),
         _ => false,
     })
@@ -1855,7 +2078,10 @@ fn may_glob_import(sema: &Semantics<'_, RootDatabase>, file: &SyntaxNode) -> boo
         _ => false,
     };
     may_import_unseen(file, &|attr| read_by_a_macro_resolved(sema, attr))
-        || file.descendants().filter_map(ast::MacroCall::cast).any(|call| expansion_may_hold(sema, &call, 0, &importing))
+        || file
+            .descendants()
+            .filter_map(ast::MacroCall::cast)
+            .any(|call| expansion_may_hold(sema, &call, 0, &importing))
 }
 
 /// Whether `name_ref` is a path's first segment, which resolves in its module's
@@ -1901,16 +2127,28 @@ enum Locals {
 /// it), so such a path names no function whatever the items are (whether that
 /// binding is one is told by `Patterns`).
 fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
-    let Some(path) = name_ref.parent().and_then(|segment| segment.parent()).and_then(ast::Path::cast) else { return false };
+    let Some(path) = name_ref.parent().and_then(|segment| segment.parent()).and_then(ast::Path::cast) else {
+        return false;
+    };
     let single = path.qualifier().is_none()
-        && path.segment().is_some_and(|segment| segment.coloncolon_token().is_none() && segment.syntax().children().count() == 1);
-    let Some(expression) = path.syntax().parent().filter(|parent| single && ast::PathExpr::can_cast(parent.kind())) else { return false };
+        && path
+            .segment()
+            .is_some_and(|segment| segment.coloncolon_token().is_none() && segment.syntax().children().count() == 1);
+    let Some(expression) = path.syntax().parent().filter(|parent| single && ast::PathExpr::can_cast(parent.kind()))
+    else {
+        return false;
+    };
     let binds = |pattern: Option<ast::Pat>| {
         pattern.is_some_and(|pattern| {
-            pattern.syntax().descendants().filter_map(ast::IdentPat::cast).any(|binding| binding.name().is_some_and(|it| it.text() == name))
+            pattern
+                .syntax()
+                .descendants()
+                .filter_map(ast::IdentPat::cast)
+                .any(|binding| binding.name().is_some_and(|it| it.text() == name))
         })
     };
-    let params_bind = |params: Option<ast::ParamList>| params.is_some_and(|params| params.params().any(|param| binds(param.pat())));
+    let params_bind =
+        |params: Option<ast::ParamList>| params.is_some_and(|params| params.params().any(|param| binds(param.pat())));
     let is = |node: Option<&SyntaxNode>, child: &SyntaxNode| node == Some(child);
     let mut child = expression;
     for node in child.ancestors().skip(1) {
@@ -1923,9 +2161,10 @@ fn a_local_binding(name_ref: &SyntaxNode, name: &str) -> bool {
             return false;
         }
         let bound = if let Some(block) = ast::StmtList::cast(node.clone()) {
-            let bound = block.statements().take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start()).any(
-                |statement| matches!(statement, ast::Stmt::LetStmt(binding) if binds(binding.pat())),
-            );
+            let bound = block
+                .statements()
+                .take_while(|statement| statement.syntax().text_range().end() <= child.text_range().start())
+                .any(|statement| matches!(statement, ast::Stmt::LetStmt(binding) if binds(binding.pat())));
             // A block's imports shadow the bindings outside it.
             if !bound && open(&block) {
                 return false;
@@ -1980,7 +2219,10 @@ fn in_a_macros_input(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool) -> 
 /// Whether `token` is in an attribute, or in an item under one that `read` says
 /// a macro reads.
 fn in_or_under_an_attribute(token: &SyntaxToken, read: &dyn Fn(&ast::Attr) -> bool) -> bool {
-    token.parent_ancestors().any(|node| node.kind() == SyntaxKind::ATTR || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| read(&attr))))
+    token.parent_ancestors().any(|node| {
+        node.kind() == SyntaxKind::ATTR
+            || ast::AnyHasAttrs::cast(node).is_some_and(|node| node.attrs().any(|attr| read(&attr)))
+    })
 }
 
 /// Whether a macro may read the item under `attr`, told from its text: any
@@ -2008,10 +2250,15 @@ fn where_a_path_can_be(token: &SyntaxToken, reading: Reading, locals: Locals) ->
     let holder = parent.parent().map(|node| node.kind());
     match parent.kind() {
         SyntaxKind::NAME => {
-            holder == Some(SyntaxKind::IDENT_PAT) && (reading.patterns == Patterns::Everywhere || in_an_open_block(&parent))
+            holder == Some(SyntaxKind::IDENT_PAT)
+                && (reading.patterns == Patterns::Everywhere || in_an_open_block(&parent))
         }
         SyntaxKind::NAME_REF if holder == Some(SyntaxKind::METHOD_CALL_EXPR) => reading.method_calls,
-        SyntaxKind::NAME_REF if reading.patterns == Patterns::InOpenBlocks && stands_alone(&parent) && !in_an_open_block(&parent) => false,
+        SyntaxKind::NAME_REF
+            if reading.patterns == Patterns::InOpenBlocks && stands_alone(&parent) && !in_an_open_block(&parent) =>
+        {
+            false
+        }
         SyntaxKind::NAME_REF => {
             !matches!(
                 holder,
@@ -2066,7 +2313,8 @@ mod tests {
 
     #[test]
     fn the_members_of_an_inherent_impl_are_plain_items_too() {
-        let members = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
+        let members =
+            |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
         let with_impl = format!("{FILE}impl S {{\n    fn a() -> u8 {{ 1 }}\n}}\n");
         // An impl added whole, a method added to one, changed, or moved to
         // another type by the impl's header.
@@ -2077,7 +2325,10 @@ mod tests {
         let more = with_impl.replace("}\n}\n", "}\n    pub const B: u8 = 2;\n    fn c(&self) {}\n}\n");
         assert_eq!(names(&with_impl, &more), Some(vec!["B".to_owned(), "c".to_owned()]));
         assert_eq!(names(&with_impl, &with_impl.replace("{ 1 }", "{ 2 }")), Some(vec!["a".to_owned()]));
-        assert_eq!(names(&more, &more.replace("impl S", "impl<T> W<T>")), Some(["B", "a", "c"].map(str::to_owned).to_vec()));
+        assert_eq!(
+            names(&more, &more.replace("impl S", "impl<T> W<T>")),
+            Some(["B", "a", "c"].map(str::to_owned).to_vec())
+        );
         // An impl with no members changes nothing.
         assert_eq!(names(FILE, &format!("{FILE}impl S {{}}\n")), Some(vec![]));
         assert_eq!(members(FILE, &format!("{FILE}fn f() {{}}\n")), Some(false));
@@ -2085,7 +2336,8 @@ mod tests {
 
     #[test]
     fn a_trait_impl_for_a_type_of_the_file_is_named_by_that_type() {
-        let impls = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.impls);
+        let impls =
+            |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.impls);
         let adding = |item: &str| format!("{FILE}{item}\n");
         let display = "impl fmt::Display for S {\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        Ok(())\n    }\n}";
         assert_eq!(names(FILE, &adding(display)), Some(vec!["S".to_owned()]));
@@ -2096,7 +2348,8 @@ mod tests {
         assert_eq!(names(&with, &with.replace("Ok(())", "write!(f, \"s\")")), None, "a macro call in it is not read");
         assert_eq!(names(&with, &with.replace("Ok(())", "Err(fmt::Error)")), Some(vec!["S".to_owned()]));
         assert_eq!(names(&with, &with.replace("Display", "Debug")), Some(vec!["S".to_owned()]));
-        let generic = "pub struct G<T>(T);\n\nimpl<T> Default for G<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}";
+        let generic =
+            "pub struct G<T>(T);\n\nimpl<T> Default for G<T> {\n    fn default() -> Self {\n        todo!()\n    }\n}";
         assert_eq!(names(FILE, &adding(&generic.replace("todo!()", "loop {}"))), Some(vec!["G".to_owned()]));
         assert_eq!(names(FILE, &adding("unsafe impl Send for S {}\nimpl Copy for S {}")), Some(vec!["S".to_owned()]));
         // For a type other code may hold under another name, or for any type:
@@ -2130,20 +2383,35 @@ mod tests {
 
     #[test]
     fn a_trait_impl_of_a_trait_of_the_file_is_named_by_that_trait_and_its_members() {
-        let changed = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| (changed.members, changed.impls));
-        let with_trait = format!("{FILE}pub trait Tr {{\n    type Out;\n    fn tr(&self) -> u8 {{ 0 }}\n    const K: u8;\n}}\n");
+        let changed = |before: &str, after: &str| {
+            items_changed(before, after, Edition::CURRENT).map(|changed| (changed.members, changed.impls))
+        };
+        let with_trait =
+            format!("{FILE}pub trait Tr {{\n    type Out;\n    fn tr(&self) -> u8 {{ 0 }}\n    const K: u8;\n}}\n");
         let adding = |item: &str| format!("{with_trait}{item}\n");
         // For any type, an alias, a parameter, std's: each member may be called
         // as a method on it.
-        for imp in ["impl<T> Tr for T {}", "impl Tr for u32 {}", "impl Tr for crate::S {}", "impl Tr for (S, S) {}", "impl Tr for dyn Send {}"] {
-            assert_eq!(names(&with_trait, &adding(imp)), Some(["K", "Out", "Tr", "tr"].map(str::to_owned).to_vec()), "{imp}");
+        for imp in [
+            "impl<T> Tr for T {}",
+            "impl Tr for u32 {}",
+            "impl Tr for crate::S {}",
+            "impl Tr for (S, S) {}",
+            "impl Tr for dyn Send {}",
+        ] {
+            assert_eq!(
+                names(&with_trait, &adding(imp)),
+                Some(["K", "Out", "Tr", "tr"].map(str::to_owned).to_vec()),
+                "{imp}"
+            );
             assert_eq!(changed(&with_trait, &adding(imp)), Some((true, true)), "{imp}");
         }
         // The trait added with its impl, a member changed in both: its names.
         let blanket = "pub trait New {\n    fn new_method(&self) {}\n}\n\nimpl<T: Copy> New for T {}";
         assert_eq!(names(FILE, &format!("{FILE}{blanket}\n")), Some(["New", "new_method"].map(str::to_owned).to_vec()));
         // None private: a method call resolves to a member wherever the trait is in scope.
-        let private = items_changed(FILE, &format!("{FILE}{}\n", blanket.replace("pub trait", "trait")), Edition::CURRENT).unwrap();
+        let private =
+            items_changed(FILE, &format!("{FILE}{}\n", blanket.replace("pub trait", "trait")), Edition::CURRENT)
+                .unwrap();
         assert!(!private.private.contains("new_method"), "{:?}", private.private);
         // A trait of another module, of a path, an alias or an import, or one
         // with a macro call among its members: the rest of the file changed.
@@ -2162,7 +2430,8 @@ mod tests {
 
     #[test]
     fn a_trait_is_its_header_and_its_members() {
-        let members = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
+        let members =
+            |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.members);
         let with_trait = format!("{FILE}pub trait Tr: Clone {{\n    fn m(&self) -> u8;\n}}\n");
         assert_eq!(names(FILE, &with_trait), Some(vec!["Tr".to_owned(), "m".to_owned()]));
         assert_eq!(members(FILE, &with_trait), Some(true));
@@ -2174,7 +2443,8 @@ mod tests {
         // The header changed: the trait and every member.
         assert_eq!(names(&with_trait, &with_trait.replace(": Clone", "")), Some(vec!["Tr".to_owned(), "m".to_owned()]));
         // An import is read as an import.
-        let imports = |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.imports);
+        let imports =
+            |before: &str, after: &str| items_changed(before, after, Edition::CURRENT).map(|changed| changed.imports);
         assert_eq!(imports(FILE, &with_trait), Some(false));
         assert_eq!(imports(FILE, &format!("{FILE}use std::io::Read;\n")), Some(true));
     }
@@ -2190,7 +2460,9 @@ mod tests {
             assert_eq!(names(FILE, &adding(module)), Some(vec!["m".to_owned()]), "{module}");
             assert_eq!(names(&adding(module), FILE), Some(vec!["m".to_owned()]), "{module}");
         }
-        let private = |module: &str| items_changed(FILE, &adding(module), Edition::CURRENT).map(|changed| changed.private.contains("m"));
+        let private = |module: &str| {
+            items_changed(FILE, &adding(module), Edition::CURRENT).map(|changed| changed.private.contains("m"))
+        };
         assert_eq!((private("mod m {}"), private("pub(crate) mod m {}")), (Some(true), Some(false)));
         // What reaches out of the module with no name: an impl (anywhere in it),
         // a trait, a macro's definition or call, an attribute, a module of its
@@ -2215,7 +2487,8 @@ mod tests {
     fn a_type_s_derives_by_name_make_its_impls() {
         let derives = |before: &str, after: &str| {
             items_changed(before, after, Edition::CURRENT).map(|changed| {
-                let mut derives: Vec<String> = changed.derives.into_iter().flat_map(|derived| derived.derives).collect();
+                let mut derives: Vec<String> =
+                    changed.derives.into_iter().flat_map(|derived| derived.derives).collect();
                 derives.sort();
                 derives.dedup();
                 (changed.names.into_iter().collect::<Vec<_>>(), derives)
@@ -2233,7 +2506,10 @@ mod tests {
         // function: not plain.
         assert_eq!(derives(&derived, &format!("{derived}fn f() {{}}\n")), Some((vec!["f".to_owned()], vec![])));
         let by_path = Some((vec!["S".to_owned()], vec!["serde::Serialize".to_owned()]));
-        assert_eq!(derives(FILE, &FILE.replace("pub struct S;", "#[derive(serde::Serialize)]\npub struct S;")), by_path);
+        assert_eq!(
+            derives(FILE, &FILE.replace("pub struct S;", "#[derive(serde::Serialize)]\npub struct S;")),
+            by_path
+        );
         for other in [
             "#[derive(::serde::Serialize)]\npub struct S;",
             "#[derive(serde::Serialize<u8>)]\npub struct S;",
@@ -2311,7 +2587,9 @@ const _: () = {
         // A glob alone is an item of its own, named by its path; in a group,
         // an `_` (a trait brought in unnamed), under an attribute: unread.
         assert_eq!(names_of("use std::fmt;", "use std::fmt::*;"), names(&["fmt"]));
-        let globs = |before: &str, after: &str| items_changed(&with(before), &with(after), Edition::CURRENT).map(|changed| changed.globs);
+        let globs = |before: &str, after: &str| {
+            items_changed(&with(before), &with(after), Edition::CURRENT).map(|changed| changed.globs)
+        };
         assert_eq!(globs("use std::fmt;", "use std::fmt::*;"), Some(vec![("std::fmt".to_owned(), true)]));
         assert_eq!(globs("use std::fmt;", "use std::fmt;\nuse std::io::*;"), Some(vec![("std::io".to_owned(), true)]));
         assert_eq!(globs("use std::io::*;", "pub use std::io::*;"), Some(vec![("std::io".to_owned(), false)]));
@@ -2341,7 +2619,9 @@ const _: () = {
         assert_eq!(adding("pub(self) struct T;"), only("T"));
         assert_eq!(adding("trait Tr {}"), only("Tr"));
         assert_eq!(adding("use std::io::Write;"), only("Write"));
-        for visible in ["pub fn f() {}", "pub(crate) fn f() {}", "pub(super) const C: u8 = 1;", "pub(in crate) static S: u8 = 1;"] {
+        for visible in
+            ["pub fn f() {}", "pub(crate) fn f() {}", "pub(super) const C: u8 = 1;", "pub(in crate) static S: u8 = 1;"]
+        {
             assert_eq!(adding(visible), none(), "{visible}");
         }
         assert_eq!(adding("pub use std::io::Write;"), (vec![], false));
@@ -2370,11 +2650,17 @@ const _: () = {
         assert_eq!(names(FILE, &format!("{FILE}mod m;\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}const _: () = ();\n")), None);
         // A derive by a path is read, then resolved (`derives_make_impls_for_their_types`).
-        assert_eq!(names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")), Some(vec!["S".to_owned()]));
+        assert_eq!(
+            names(FILE, &FILE.replace("pub struct S;", "#[derive(Clone, pm::Made)]\npub struct S;")),
+            Some(vec!["S".to_owned()])
+        );
         assert_eq!(names(FILE, &FILE.replace("pub struct S;", "pub struct S(m!());")), None);
         assert_eq!(names(FILE, &format!("{FILE}const C: u8 = {{ struct In; 1 }};\n")), None);
         assert_eq!(names(FILE, &format!("{FILE}#[no_mangle]\nfn malloc() {{}}\n")), None);
-        assert_eq!(names(FILE, &format!("{FILE}fn f() {{ impl Clone for S {{ fn clone(&self) -> S {{ S }} }} }}\n")), None);
+        assert_eq!(
+            names(FILE, &format!("{FILE}fn f() {{ impl Clone for S {{ fn clone(&self) -> S {{ S }} }} }}\n")),
+            None
+        );
         assert_eq!(names(FILE, &format!("{FILE}fn f() {{ my_macro!(); }}\n")), None);
         // An unclosed function takes the items after it into its body.
         let unclosed = FILE.replace("pub struct S;", "fn open() {\npub struct S;");
@@ -2390,7 +2676,10 @@ const _: () = {
         let naming = |text: &str, reading: Reading| naming(text, Edition::CURRENT, reading, &finders);
         let in_a_body = Naming::InPlainBodies { macro_calls: Vec::new() };
         assert_eq!(naming("fn f(v: &[u8]) -> usize { v.len() }", members), in_a_body);
-        assert_eq!(naming("fn f(v: &[u8]) -> usize { v.len() }", Reading::paths(Patterns::Everywhere)), Naming::Nowhere);
+        assert_eq!(
+            naming("fn f(v: &[u8]) -> usize { v.len() }", Reading::paths(Patterns::Everywhere)),
+            Naming::Nowhere
+        );
         assert_eq!(naming("const N: usize = V.len();", members), Naming::Elsewhere);
         // A field is no method.
         assert_eq!(naming("fn f(s: S) -> usize { s.len }", members), Naming::Nowhere);
@@ -2408,7 +2697,9 @@ const _: () = {
     #[test]
     fn a_function_is_named_only_where_a_path_can_be() {
         let finders = [memchr::memmem::Finder::new("len")];
-        let names = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::Everywhere), &finders) != Naming::Nowhere;
+        let names = |text: &str| {
+            naming(text, Edition::CURRENT, Reading::paths(Patterns::Everywhere), &finders) != Naming::Nowhere
+        };
         // Methods, fields, definitions and plain comments name no free function.
         for text in [
             "fn f(v: &[u8]) -> usize { v.len() + v\n    .len() + s.len }",
@@ -2464,7 +2755,9 @@ const _: () = {
         // In a closed file of another module a name standing alone (a path's
         // first segment, a lone identifier pattern) counts only in a block whose
         // imports, or what a macro there makes, may bring the function in.
-        let elsewhere = |text: &str| naming(text, Edition::CURRENT, Reading::paths(Patterns::InOpenBlocks), &finders) != Naming::Nowhere;
+        let elsewhere = |text: &str| {
+            naming(text, Edition::CURRENT, Reading::paths(Patterns::InOpenBlocks), &finders) != Naming::Nowhere
+        };
         for text in [
             "fn f() { let len = 1; }",
             "fn f(len: usize) {}",

@@ -23,9 +23,7 @@ use ra_ap_rustc_lexer::TokenKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use crate::engine::load::{
-    deferred_intrinsics::{finders_of, is_ident_byte, is_trivia, tokens, whole_word_at},
-};
+use crate::engine::load::deferred_intrinsics::{finders_of, is_ident_byte, is_trivia, tokens, whole_word_at};
 
 /// A macro another crate can call, as written in a file's text.
 pub(crate) struct ExportedMacro<'a> {
@@ -146,18 +144,29 @@ impl LibraryMacros {
                 let body = start..start + found.body.len();
                 let words = expandable_words(found.body);
                 let builds = built_identifiers(found.body);
-                macros.push(MacroBody { name: found.name.map(str::to_owned), text: index, body, held: false, words, builds });
+                macros.push(MacroBody {
+                    name: found.name.map(str::to_owned),
+                    text: index,
+                    body,
+                    held: false,
+                    words,
+                    builds,
+                });
             }
         }
         let holds = |outer: &MacroBody, inner: &MacroBody| {
-            outer.name.is_some() && outer.text == inner.text && outer.body.start < inner.body.start && inner.body.end <= outer.body.end
+            outer.name.is_some()
+                && outer.text == inner.text
+                && outer.body.start < inner.body.start
+                && inner.body.end <= outer.body.end
         };
         let mut templated = Vec::new();
         for index in 0..macros.len() {
             if macros[index].name.is_some() {
                 continue;
             }
-            let holders: Vec<usize> = (0..macros.len()).filter(|&outer| holds(&macros[outer], &macros[index])).collect();
+            let holders: Vec<usize> =
+                (0..macros.len()).filter(|&outer| holds(&macros[outer], &macros[index])).collect();
             macros[index].held = !holders.is_empty();
             templated.extend(holders.into_iter().filter_map(|outer| macros[outer].name.clone()));
         }
@@ -205,7 +214,11 @@ impl LibraryMacros {
     /// `words`, then every macro's name whose body spells one of them
     /// (`expandable_words`), and so on, with what `more` adds for each macro's name
     /// added; and whether a macro whose name no file spells was among them.
-    fn closed_under_bodies(&self, words: Vec<String>, more: impl Fn(&LibraryMacros, &str) -> Vec<String>) -> (Vec<String>, bool) {
+    fn closed_under_bodies(
+        &self,
+        words: Vec<String>,
+        more: impl Fn(&LibraryMacros, &str) -> Vec<String>,
+    ) -> (Vec<String>, bool) {
         let mut unnamed = false;
         let mut found = words;
         let mut seen: FxHashSet<String> = found.iter().cloned().collect();
@@ -324,7 +337,11 @@ fn expandable_words(body: &str) -> FxHashSet<String> {
     for (kind, piece) in tokens(body) {
         let counts = match kind {
             TokenKind::LineComment { doc_style } | TokenKind::BlockComment { doc_style, .. } => doc_style.is_some(),
-            TokenKind::Ident | TokenKind::RawIdent | TokenKind::Literal { .. } | TokenKind::Lifetime { .. } | TokenKind::RawLifetime => true,
+            TokenKind::Ident
+            | TokenKind::RawIdent
+            | TokenKind::Literal { .. }
+            | TokenKind::Lifetime { .. }
+            | TokenKind::RawLifetime => true,
             _ => false,
         };
         if counts {
@@ -385,7 +402,9 @@ fn built_identifiers(body: &str) -> Vec<BuiltIdentifier> {
                     identifier.push(None);
                     metavariable = false;
                 }
-                _ if matches!(kind, TokenKind::Literal { .. }) => identifier.push(Some(piece.trim_matches('"').to_owned())),
+                _ if matches!(kind, TokenKind::Literal { .. }) => {
+                    identifier.push(Some(piece.trim_matches('"').to_owned()))
+                }
                 _ => identifier.push(Some(piece.to_owned())),
             }
         }
@@ -461,8 +480,14 @@ mod tests {
         let one_group = "pub macro call { ($x:expr) => { helper($x) } }";
         assert_eq!(macros_spell_helper(one_group).as_deref(), Some("helper"));
         // A literal in a body (a path a derive reads from a string), a raw identifier.
-        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }").as_deref(), Some("helper"));
-        assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { r#helper() } }").as_deref(), Some("helper"));
+        assert_eq!(
+            macros_spell_helper("#[macro_export] macro_rules! m { () => { #[serde(with = \"helper\")] } }").as_deref(),
+            Some("helper")
+        );
+        assert_eq!(
+            macros_spell_helper("#[macro_export] macro_rules! m { () => { r#helper() } }").as_deref(),
+            Some("helper")
+        );
         // Parts of other words, and the word `macro` in prose, are not the name.
         assert_eq!(macros_spell_helper("#[macro_export] macro_rules! m { () => { helpers(); my_helper() } }"), None);
         assert_eq!(macros_spell_helper("// a pub macro that helps\nfn helper() {}"), None);
@@ -470,7 +495,8 @@ mod tests {
 
     #[test]
     fn exported_macros_are_read_with_their_names_and_bodies() {
-        let text = "#[macro_export]\nmacro_rules! outer {\n    ($n:ident) => { macro_rules! $n { () => { len() } } };\n}\n\
+        let text =
+            "#[macro_export]\nmacro_rules! outer {\n    ($n:ident) => { macro_rules! $n { () => { len() } } };\n}\n\
                     pub macro two($x:expr) { $x + 1 }\nmacro private() {}\n/// a macro in prose\n";
         let found: Vec<_> = exported_macros(text).map(|m| (m.name, m.body)).collect();
         assert_eq!(
@@ -530,25 +556,35 @@ mod tests {
             words
         };
         // Fields, methods and metavariables count; a plain comment does not.
-        assert_eq!(words("{ ($v:expr) => { self.len + $v.width() // a comment\n /* another */ }; }"), ["expr", "len", "self", "v", "width"]);
+        assert_eq!(
+            words("{ ($v:expr) => { self.len + $v.width() // a comment\n /* another */ }; }"),
+            ["expr", "len", "self", "v", "width"]
+        );
         // Literals, lifetimes, doc comments: whole words.
-        assert_eq!(words("{ () => { /// the len\n call!(\"width of\", 'cap) }; }"), ["call", "cap", "len", "of", "the", "width"]);
+        assert_eq!(
+            words("{ () => { /// the len\n call!(\"width of\", 'cap) }; }"),
+            ["call", "cap", "len", "of", "the", "width"]
+        );
     }
 
     #[test]
     fn the_macros_that_may_include_a_file_are_known() {
         let names = |texts: &[&str]| -> Option<Vec<String>> {
-            let including = library(texts).including.map(|finders| finders.iter().map(|f| String::from_utf8_lossy(f.needle()).into_owned()).collect());
+            let including = library(texts)
+                .including
+                .map(|finders| finders.iter().map(|f| String::from_utf8_lossy(f.needle()).into_owned()).collect());
             including.map(|mut names: Vec<String>| {
                 names.sort();
                 names
             })
         };
-        let text = "#[macro_export]\nmacro_rules! generated { () => { include!(concat!(env!(\"OUT_DIR\"), \"/g.rs\")); }; }\n\
+        let text =
+            "#[macro_export]\nmacro_rules! generated { () => { include!(concat!(env!(\"OUT_DIR\"), \"/g.rs\")); }; }\n\
                     #[macro_export]\nmacro_rules! wraps { () => { $crate::generated!(); }; }\n\
                     #[macro_export]\nmacro_rules! other { () => { 1 }; }\n";
         assert_eq!(names(&[text]), Some(vec!["generated".to_owned(), "wraps".to_owned()]));
-        let pasted = "paste::paste! {\n    #[macro_export]\n    macro_rules! [<make_ x>] { () => { include!(\"x.rs\") } }\n}\n";
+        let pasted =
+            "paste::paste! {\n    #[macro_export]\n    macro_rules! [<make_ x>] { () => { include!(\"x.rs\") } }\n}\n";
         assert_eq!(names(&[pasted]), None);
     }
 
@@ -562,7 +598,8 @@ mod tests {
         assert_eq!(bringing(&["let n = len as u64;\n"], "len"), Vec::<String>::new());
         // Renamed across lines and comments: a comment before `as` hides what is
         // renamed, so what it is renamed to counts for every macro.
-        let spread = "pub use crate::{\n    direct\n    as r#spread,\n};\npub use crate::unrelated /* hidden */ as commented;\n\
+        let spread =
+            "pub use crate::{\n    direct\n    as r#spread,\n};\npub use crate::unrelated /* hidden */ as commented;\n\
                       pub use crate::unrelated // hidden\n    as line_commented;\n";
         assert_eq!(bringing(&[renamed, spread], "len"), ["also", "commented", "direct", "line_commented", "spread"]);
         // Prose in a comment renames nothing, to the end of its line.
@@ -572,7 +609,8 @@ mod tests {
         assert_eq!(library(&[renamed, hidden]).bringing(&["len".to_owned()]), None);
         assert_eq!(library(&[renamed, hidden]).bringing(&["width".to_owned()]), Some(Vec::new()));
         // A macro that calls a defining one defines too: its calls' input is read.
-        let through = "#[macro_export]\nmacro_rules! through { ($n:ident) => { $crate::define!($n) }; }\nthrough!(indirect);\n";
+        let through =
+            "#[macro_export]\nmacro_rules! through { ($n:ident) => { $crate::define!($n) }; }\nthrough!(indirect);\n";
         assert_eq!(bringing(&[defining, through], "len"), ["define", "indirect", "through"]);
         // A name a procedural macro makes: no file spells it.
         let pasted = "paste::paste! {\n    #[macro_export]\n    macro_rules! [<make_ len>] { () => { len() } }\n}\n";

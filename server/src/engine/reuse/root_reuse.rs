@@ -52,17 +52,9 @@ use ra_ap_ide_db::RootDatabase;
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{
-    item_edits::{self, EditLog},
-};
-use crate::engine::{
-    Finding,
-    Location,
-    RootReport,
-};
-use crate::engine::proof::{
-    incremental::{AnswerStamp, WalkStamp},
-};
+use super::item_edits::{self, EditLog};
+use crate::engine::proof::incremental::{AnswerStamp, WalkStamp};
+use crate::engine::{Finding, Location, RootReport};
 
 /// What one root adds to an analysis.
 pub(crate) struct RootOutcome {
@@ -209,7 +201,20 @@ impl RootMemos {
     /// that was known without asking its walks.
     pub(crate) fn reusable(&mut self, root_db: &RootDatabase, root: &RootKey) -> Option<(&RootOutcome, bool)> {
         let db: &dyn HirDatabase = root_db;
-        let RootMemos { memos, edits, files, proofs, impl_edits, expansions_spelling, untouched, items, traits, macros, modules, .. } = self;
+        let RootMemos {
+            memos,
+            edits,
+            files,
+            proofs,
+            impl_edits,
+            expansions_spelling,
+            untouched,
+            items,
+            traits,
+            macros,
+            modules,
+            ..
+        } = self;
         let memo = memos.get_mut(root)?;
         let files_same = memo.files.iter().all(|(file, text)| Arc::ptr_eq(db.file_text(*file).text(db), text));
         if !files_same {
@@ -220,8 +225,15 @@ impl RootMemos {
         let names = (memo.seen != now).then(|| {
             proofs.entry(memo.seen).or_insert_with(|| {
                 let started = std::time::Instant::now();
-                let names = item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched);
-                tracing::debug!("edits {}..={}: other bodies untouched: {} ({:?})", memo.seen + 1, now, names.is_some(), started.elapsed());
+                let names =
+                    item_edits::touched_names_unspelled(&Semantics::new(root_db), edits, memo.seen, files, untouched);
+                tracing::debug!(
+                    "edits {}..={}: other bodies untouched: {} ({:?})",
+                    memo.seen + 1,
+                    now,
+                    names.is_some(),
+                    started.elapsed()
+                );
                 names
             })
         });
@@ -231,13 +243,16 @@ impl RootMemos {
         // brought one, under a name spelled nowhere else), a derive was found to
         // be the compiler's own under the macros of now only.
         let macros_changed = memo.macros != *macros;
-        let proven = names.and_then(|names| names.as_ref()).filter(|names| !(macros_changed && names.touches_derives())).filter(|names| {
-            memo.procedural.iter().all(|&call| {
-                !*expansions_spelling
-                    .entry((memo.seen, call))
-                    .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
-            })
-        });
+        let proven = names
+            .and_then(|names| names.as_ref())
+            .filter(|names| !(macros_changed && names.touches_derives()))
+            .filter(|names| {
+                memo.procedural.iter().all(|&call| {
+                    !*expansions_spelling
+                        .entry((memo.seen, call))
+                        .or_insert_with(|| names.spelled_in(&item_edits::expansion_text(db, call)))
+                })
+            });
         // A trait brought into a module's scope may take over a method call that
         // spells only the method; the edits may have done so only by defining
         // one, whose impls are for types under the touched names, or by private
@@ -252,7 +267,8 @@ impl RootMemos {
         // matter): one dropped takes the identities of its functions along, and
         // asking about them then is asking about what no longer exists.
         let closed = memo.closed && memo.modules == *modules;
-        let traits_changed = memo.traits != *traits && proven.is_none_or(|names| names.may_change_traits_in(memo_files()));
+        let traits_changed =
+            memo.traits != *traits && proven.is_none_or(|names| names.may_change_traits_in(memo_files()));
         if traits_changed && !closed {
             return None;
         }
@@ -281,10 +297,23 @@ impl RootMemos {
             && memo.modules == *modules
             && memo.traits == *traits
             && memo.macros == *macros
-            && *impl_edits.entry(memo.seen).or_insert_with(|| item_edits::only_trait_impls_changed(root_db, edits, memo.seen));
+            && *impl_edits
+                .entry(memo.seen)
+                .or_insert_with(|| item_edits::only_trait_impls_changed(root_db, edits, memo.seen));
         let walks_tell = walks_alone_tell || asks_answers;
-        let answers_same = || !asks_answers || memo.answers.iter().flatten().all(|&stamp| crate::engine::proof::incremental::answer_unchanged(db, stamp));
-        if !untouched && !(walks_tell && memo.walks.iter().all(|&stamp| crate::engine::proof::incremental::walk_unchanged(db, stamp)) && answers_same()) {
+        let answers_same = || {
+            !asks_answers
+                || memo
+                    .answers
+                    .iter()
+                    .flatten()
+                    .all(|&stamp| crate::engine::proof::incremental::answer_unchanged(db, stamp))
+        };
+        if !untouched
+            && !(walks_tell
+                && memo.walks.iter().all(|&stamp| crate::engine::proof::incremental::walk_unchanged(db, stamp))
+                && answers_same())
+        {
             return None;
         }
         memo.seen = now;
@@ -317,6 +346,22 @@ impl RootMemos {
         let seen = self.edits.taken();
         let ReachFacts { sees_every_impl, closed, answers } = facts;
         let (items, traits, macros, modules) = (self.items, self.traits, self.macros, self.modules);
-        self.memos.insert(root, Memo { walks, files, outcome, seen, items, traits, macros, modules, procedural, sees_every_impl, closed, answers });
+        self.memos.insert(
+            root,
+            Memo {
+                walks,
+                files,
+                outcome,
+                seen,
+                items,
+                traits,
+                macros,
+                modules,
+                procedural,
+                sees_every_impl,
+                closed,
+                answers,
+            },
+        );
     }
 }

@@ -25,17 +25,17 @@
 //! searched for: a workspace that includes a file (or calls a library's macro
 //! that may) is never sealed.
 
-use hir::{Semantics, db::HirDatabase};
-use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase};
+use hir::{db::HirDatabase, Semantics};
+use ra_ap_ide_db::{base_db::SourceDatabase, RootDatabase};
 use ra_ap_syntax::{
-    AstNode, SyntaxKind, SyntaxNode,
     ast::{self, HasAttrs, HasName},
+    AstNode, SyntaxKind, SyntaxNode,
 };
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::engine::load::deferred_intrinsics::spells_word;
 use super::library_macros::LibraryMacros;
+use crate::engine::load::deferred_intrinsics::spells_word;
 use crate::engine::load::Workspace;
 
 /// How deep macro expansions are followed into one another before the answer is
@@ -81,10 +81,12 @@ pub(crate) fn sealed_each(ws: &Workspace, files: &[FileId]) -> Vec<Result<usize,
         } else {
             let source = sema.parse(sema.attach_first_edition(file));
             let mut names = FxHashSet::default();
-            read_sealed(&sema, source.syntax(), &mut names, 0).and_then(|()| match names.iter().find(|name| !name.is_ascii()) {
-                // A name with other letters may be spelled in other bytes (NFC).
-                Some(name) => Err(format!("`{name}` is not ASCII")),
-                None => Ok(names),
+            read_sealed(&sema, source.syntax(), &mut names, 0).and_then(|()| {
+                match names.iter().find(|name| !name.is_ascii()) {
+                    // A name with other letters may be spelled in other bytes (NFC).
+                    Some(name) => Err(format!("`{name}` is not ASCII")),
+                    None => Ok(names),
+                }
             })
         };
         verdicts.add(file, read);
@@ -148,7 +150,11 @@ impl Verdicts {
     /// it are not sealed.
     fn spelled(&mut self, name: usize, file: Option<FileId>, place: &dyn Fn() -> String) {
         let spelled = String::from_utf8_lossy(self.finders[name].needle()).into_owned();
-        let or_brought = if self.bringing.iter().any(|(brought, _)| *brought == name) { " (or a macro that may bring it)" } else { "" };
+        let or_brought = if self.bringing.iter().any(|(brought, _)| *brought == name) {
+            " (or a macro that may bring it)"
+        } else {
+            ""
+        };
         for &owner in &self.owners[name] {
             if Some(self.files[owner]) != file && self.verdicts[owner].is_ok() {
                 self.verdicts[owner] = Err(format!("`{spelled}`{or_brought} is spelled {}", place()));
@@ -169,7 +175,8 @@ impl Verdicts {
         let mut local = Vec::new();
         let mut library = Vec::new();
         for (file, _) in ws.vfs.iter() {
-            let is_rust = ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
+            let is_rust =
+                ws.file_path(file).is_some_and(|path| path.extension().is_some_and(|extension| extension == "rs"));
             if !is_rust {
                 continue;
             }
@@ -196,9 +203,9 @@ impl Verdicts {
         for name in 0..self.finders.len() {
             let word = String::from_utf8_lossy(self.finders[name].needle()).into_owned();
             match library.bringing(&[word]) {
-                Some(macros) => {
-                    self.bringing.extend(macros.iter().map(|brought| (name, memchr::memmem::Finder::new(brought.as_bytes()).into_owned())))
-                }
+                Some(macros) => self.bringing.extend(
+                    macros.iter().map(|brought| (name, memchr::memmem::Finder::new(brought.as_bytes()).into_owned())),
+                ),
                 None => self.spelled(name, None, &|| "by a library's macro whose name no file spells".to_owned()),
             }
         }
@@ -236,7 +243,12 @@ fn path_of(ws: &Workspace, file: FileId) -> String {
 /// Reads code of a sealed file (or a macro's expansion in it): the names its
 /// bodies can be entered by go to `names`; `Err` when something in it may be
 /// entered without one.
-fn read_sealed(sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, names: &mut FxHashSet<String>, depth: usize) -> Result<(), String> {
+fn read_sealed(
+    sema: &Semantics<'_, RootDatabase>,
+    node: &SyntaxNode,
+    names: &mut FxHashSet<String>,
+    depth: usize,
+) -> Result<(), String> {
     for node in node.descendants() {
         let mut name_of = |name: Option<ast::Name>| {
             if let Some(name) = name {
@@ -248,7 +260,11 @@ fn read_sealed(sema: &Semantics<'_, RootDatabase>, node: &SyntaxNode, names: &mu
             let among_items = node.parent().is_some_and(|parent| {
                 matches!(
                     parent.kind(),
-                    SyntaxKind::SOURCE_FILE | SyntaxKind::ITEM_LIST | SyntaxKind::ASSOC_ITEM_LIST | SyntaxKind::EXTERN_ITEM_LIST | SyntaxKind::MACRO_ITEMS
+                    SyntaxKind::SOURCE_FILE
+                        | SyntaxKind::ITEM_LIST
+                        | SyntaxKind::ASSOC_ITEM_LIST
+                        | SyntaxKind::EXTERN_ITEM_LIST
+                        | SyntaxKind::MACRO_ITEMS
                 )
             });
             if among_items {
@@ -359,7 +375,13 @@ fn spelled_in_procedural_expansions(
                 for attr in item.attrs() {
                     let is_derive = attr.path().is_some_and(|path| path.syntax().text() == "derive");
                     if let Some(meta) = attr.meta().filter(|_| is_derive) {
-                        expansions.extend(sema.expand_derive_macro(&meta).into_iter().flatten().flatten().map(|expansion| expansion.value));
+                        expansions.extend(
+                            sema.expand_derive_macro(&meta)
+                                .into_iter()
+                                .flatten()
+                                .flatten()
+                                .map(|expansion| expansion.value),
+                        );
                     }
                 }
             }

@@ -20,16 +20,11 @@ use ra_ap_ide_db::base_db::{self, SourceDatabase};
 use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{
-    Analysis,
-    CheckConfig,
-    RootInstantiations,
-    Workspace,
-};
 use super::{
     edit_digest::FileDigest,
     summary_cache::{self, SummaryCache},
 };
+use crate::engine::{Analysis, CheckConfig, RootInstantiations, Workspace};
 
 /// Bump when `Analysis` changes shape or meaning.
 const FORMAT_VERSION: u32 = 3;
@@ -172,14 +167,20 @@ impl AnalysisStore {
         let started = Instant::now();
         let walked = analysis.walked_workspace_code.as_ref();
         // Parsing and hashing every file of a large workspace: on every core.
-        let digests = crate::engine::load::on_every_core::map(&ws.db, &self.hashed.editable, self.threads, 100, |db, (path, _, file)| {
-            let walked = walked?;
-            let mut digest = digest(db, *file, &analysis.root_instantiations)?;
-            for place in walked.iter().filter(|place| place.file == *path) {
-                digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
-            }
-            Some(digest)
-        });
+        let digests = crate::engine::load::on_every_core::map(
+            &ws.db,
+            &self.hashed.editable,
+            self.threads,
+            100,
+            |db, (path, _, file)| {
+                let walked = walked?;
+                let mut digest = digest(db, *file, &analysis.root_instantiations)?;
+                for place in walked.iter().filter(|place| place.file == *path) {
+                    digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
+                }
+                Some(digest)
+            },
+        );
         let editable = self
             .hashed
             .editable
@@ -228,18 +229,18 @@ fn settings_material(ws: &Workspace, config: &CheckConfig, summary_key: &[String
     material.push(format!("roots {:?}", config.roots));
     material.push(format!("line-only {:?}", config.line_only));
     material.push(format!("scratch {:?}", config.scratch));
-    material.push(format!(
-        "build scripts {} proc macros {}",
-        ws.build_scripts(),
-        ws.has_proc_macro_server()
-    ));
+    material.push(format!("build scripts {} proc macros {}", ws.build_scripts(), ws.has_proc_macro_server()));
     material
 }
 
 /// The digest of a workspace file, parsed as its first crate's edition, for an
 /// analysis whose generic roots bodies instantiate as `instantiations` says; `None`
 /// when any body may instantiate one.
-fn digest(db: &ra_ap_ide_db::RootDatabase, file: ra_ap_vfs::FileId, instantiations: &RootInstantiations) -> Option<FileDigest> {
+fn digest(
+    db: &ra_ap_ide_db::RootDatabase,
+    file: ra_ap_vfs::FileId,
+    instantiations: &RootInstantiations,
+) -> Option<FileDigest> {
     let names = match instantiations {
         RootInstantiations::NotFromBodies => &[][..],
         RootInstantiations::Named(names) => names.as_slice(),
@@ -278,13 +279,7 @@ fn fingerprint(ws: &Workspace, settings: &[String]) -> Hashed {
             let mut dependencies: Vec<String> = data
                 .dependencies
                 .iter()
-                .map(|dep| {
-                    format!(
-                        "{} = {}",
-                        dep.name,
-                        path_of(dep.crate_id.data(db).root_file_id)
-                    )
-                })
+                .map(|dep| format!("{} = {}", dep.name, path_of(dep.crate_id.data(db).root_file_id)))
                 .collect();
             dependencies.sort();
             format!(
@@ -309,11 +304,8 @@ fn fingerprint(ws: &Workspace, settings: &[String]) -> Hashed {
         }
     }
     crates.hash(&mut hasher);
-    let mut files: Vec<(String, ra_ap_vfs::FileId)> = ws
-        .vfs
-        .iter()
-        .map(|(file, path)| (path.to_string(), file))
-        .collect();
+    let mut files: Vec<(String, ra_ap_vfs::FileId)> =
+        ws.vfs.iter().map(|(file, path)| (path.to_string(), file)).collect();
     files.sort();
     let mut editable = Vec::new();
     for (path, file) in files {
@@ -351,14 +343,8 @@ fn forget_old_analyses(dir: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let stored = name
-            .to_str()
-            .is_some_and(|name| name.starts_with("analysis-") && name.ends_with(".json"));
-        let old = entry
-            .metadata()
-            .and_then(|meta| meta.modified())
-            .ok()
-            .and_then(|at| at.elapsed().ok());
+        let stored = name.to_str().is_some_and(|name| name.starts_with("analysis-") && name.ends_with(".json"));
+        let old = entry.metadata().and_then(|meta| meta.modified()).ok().and_then(|at| at.elapsed().ok());
         if stored && old.is_some_and(|old| old > KEPT_UNTOUCHED) {
             let _ = std::fs::remove_file(entry.path());
         }

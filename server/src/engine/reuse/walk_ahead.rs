@@ -12,24 +12,24 @@
 //! inference finds (ARCHITECTURE.md, "Inference on two threads").
 
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 
 use hir::db::HirDatabase;
 use hir_def::{FunctionId, HasModule};
 use hir_ty::next_solver::{GenericArgs, SolverDefId};
-use rustc_type_ir::inherent::GenericArgs as _;
 use ra_ap_ide_db::RootDatabase;
 use rustc_hash::FxHashSet;
+use rustc_type_ir::inherent::GenericArgs as _;
 
+use super::summary_cache::SummaryCache;
+use crate::engine::proof::summary::Summaries;
 use crate::engine::proof::{
     reach::{self, ReachPolicy},
     resolve,
     walk::{CallGraph, Node},
 };
 use crate::engine::source::roots;
-use super::summary_cache::SummaryCache;
-use crate::engine::proof::summary::Summaries;
 
 /// The thread walking ahead, while it runs. Dropping it stops the thread and
 /// waits for it (it holds a clone of the database, which an edit waits for).
@@ -124,7 +124,15 @@ fn walk_ahead(
         }
         let env = roots::env_of(db, func);
         let outside = resolve::outside_of_params(&mut graph, func, args, env);
-        reach::reach(&mut graph, Node::Fn { func, args }, env, outside, &policy, summaries.as_deref_mut().map(|s| s as &mut dyn Summaries), &mut walked);
+        reach::reach(
+            &mut graph,
+            Node::Fn { func, args },
+            env,
+            outside,
+            &policy,
+            summaries.as_deref_mut().map(|s| s as &mut dyn Summaries),
+            &mut walked,
+        );
         reached += 1;
     }
     reached

@@ -4,8 +4,8 @@
 //! stands on, from syntax alone; mapping items to functions is the caller's business.
 
 use ra_ap_syntax::{
-    AstNode, AstToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
     ast::{self},
+    AstNode, AstToken, SourceFile, SyntaxKind, SyntaxNode, SyntaxToken, TextRange,
 };
 
 /// One directive, parsed from a comment's text.
@@ -31,7 +31,9 @@ pub enum DirectiveForm {
 pub enum DirectiveParseError {
     UnknownWord(String),
     MissingKind,
-    MissingReason { kind: String },
+    MissingReason {
+        kind: String,
+    },
     /// `#[noalloc::root(..)]`: only `exempt` takes arguments.
     UnexpectedArguments(String),
 }
@@ -128,9 +130,11 @@ fn parse_exempt_arguments(arguments: &ast::TokenTree) -> Result<Directive, Direc
     let reason = match kinds.as_slice() {
         [SyntaxKind::IDENT] | [SyntaxKind::IDENT, SyntaxKind::COMMA] => String::new(),
         [SyntaxKind::IDENT, SyntaxKind::COMMA, SyntaxKind::STRING]
-        | [SyntaxKind::IDENT, SyntaxKind::COMMA, SyntaxKind::STRING, SyntaxKind::COMMA] => ast::String::cast(tokens[2].clone())
-            .and_then(|string| string.value().ok().map(|value| value.trim().to_owned()))
-            .unwrap_or_default(),
+        | [SyntaxKind::IDENT, SyntaxKind::COMMA, SyntaxKind::STRING, SyntaxKind::COMMA] => {
+            ast::String::cast(tokens[2].clone())
+                .and_then(|string| string.value().ok().map(|value| value.trim().to_owned()))
+                .unwrap_or_default()
+        }
         _ => return Err(DirectiveParseError::MissingKind),
     };
     if reason.is_empty() {
@@ -315,7 +319,11 @@ pub fn form_used(file: &SourceFile) -> DirectiveForm {
         .filter_map(ast::Attr::cast)
         .flat_map(|attr| attr.skip_cfg_attrs())
         .any(|meta| parse_attribute(&meta).is_some());
-    if uses_attributes { DirectiveForm::Attribute } else { DirectiveForm::Comment }
+    if uses_attributes {
+        DirectiveForm::Attribute
+    } else {
+        DirectiveForm::Comment
+    }
 }
 
 /// Where an item's code starts, after its attributes, doc comments and comments.
@@ -336,11 +344,7 @@ pub fn attached_directives(item: &SyntaxNode) -> Vec<Directive> {
                 parse_comment(token.text())?.ok().map(|directive| vec![directive])
             }
             ra_ap_syntax::NodeOrToken::Node(node) => Some(
-                ast::Attr::cast(node)?
-                    .skip_cfg_attrs()
-                    .iter()
-                    .filter_map(|meta| parse_attribute(meta)?.ok())
-                    .collect(),
+                ast::Attr::cast(node)?.skip_cfg_attrs().iter().filter_map(|meta| parse_attribute(meta)?.ok()).collect(),
             ),
             ra_ap_syntax::NodeOrToken::Token(_) => None,
         })
@@ -404,7 +408,7 @@ impl LineStarts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ra_ap_syntax::{Edition, ast::HasName};
+    use ra_ap_syntax::{ast::HasName, Edition};
 
     fn directives(src: &str) -> FileDirectives {
         collect(&SourceFile::parse(src, Edition::CURRENT).tree())
@@ -412,7 +416,11 @@ mod tests {
 
     #[test]
     fn directives_attached_to_an_item() {
-        let file = SourceFile::parse("// noalloc:append\n/// Pushes.\n#[inline]\nfn f() { // noalloc:root\n}\nfn g() {}\n", Edition::CURRENT).tree();
+        let file = SourceFile::parse(
+            "// noalloc:append\n/// Pushes.\n#[inline]\nfn f() { // noalloc:root\n}\nfn g() {}\n",
+            Edition::CURRENT,
+        )
+        .tree();
         let fns: Vec<_> = file.syntax().descendants().filter_map(ast::Fn::cast).collect();
         assert_eq!(attached_directives(fns[0].syntax()), vec![Directive::Append]);
         assert_eq!(attached_directives(fns[1].syntax()), vec![]);
@@ -430,10 +438,7 @@ mod tests {
         );
         assert_eq!(parse_comment("// an ordinary comment"), None);
         assert_eq!(parse_comment("/// noalloc:root"), None);
-        assert_eq!(
-            parse_comment("// noalloc:rooot"),
-            Some(Err(DirectiveParseError::UnknownWord("rooot".into())))
-        );
+        assert_eq!(parse_comment("// noalloc:rooot"), Some(Err(DirectiveParseError::UnknownWord("rooot".into()))));
         assert_eq!(
             parse_comment("// noalloc:exempt debug"),
             Some(Err(DirectiveParseError::MissingReason { kind: "debug".into() }))
@@ -508,7 +513,9 @@ fn f() {
 
     #[test]
     fn fixed_and_append_find_their_items() {
-        let d = directives("// noalloc:fixed\nstruct Ring;\n// noalloc:append\nfn push_it() {}\n// noalloc:fixed\nfn nope() {}\n");
+        let d = directives(
+            "// noalloc:fixed\nstruct Ring;\n// noalloc:append\nfn push_it() {}\n// noalloc:fixed\nfn nope() {}\n",
+        );
         assert_eq!(d.fixed_types.len(), 1);
         assert_eq!(d.append_fns.len(), 1);
         assert_eq!(d.errors.len(), 1);
@@ -545,7 +552,8 @@ static TABLE: [u8; 2] = [
         assert_eq!(d.roots.len(), 3);
         assert_eq!(d.fixed_types.len(), 1);
         assert_eq!(d.append_fns.len(), 1);
-        let exempt: Vec<_> = d.exemptions.iter().map(|e| (e.kind.as_str(), e.reason.as_str(), e.covered_lines())).collect();
+        let exempt: Vec<_> =
+            d.exemptions.iter().map(|e| (e.kind.as_str(), e.reason.as_str(), e.covered_lines())).collect();
         assert_eq!(exempt, [("measured", "runs once per process", 20..=22)]);
         assert!(d.errors.is_empty(), "{:?}", d.errors);
         let file = SourceFile::parse("#[noalloc::append]\n#[inline]\nfn f() {}\n", Edition::CURRENT).tree();

@@ -8,7 +8,7 @@
 //! impls that print alike, or two versions of one crate never share a key. Display
 //! names are `naming`'s; `FnNames` picks the ones that stay put across toolchains.
 
-use hir::{HasSource, db::HirDatabase};
+use hir::{db::HirDatabase, HasSource};
 use hir_def::{AdtId, FunctionId, ItemContainerId, Lookup, TraitId};
 use hir_expand::{HirFileId, InFile};
 use hir_ty::next_solver::{GenericArgs, Ty, TyKind};
@@ -121,7 +121,9 @@ fn names_workspace_item(db: &dyn HirDatabase, args: GenericArgs<'_>) -> bool {
             hir_def::CallableDefId::StructId(it) => local(it.krate(db)),
             hir_def::CallableDefId::EnumVariantId(it) => local(it.krate(db)),
         },
-        TyKind::Dynamic(..) => crate::engine::proof::walk::dyn_principal(ty).is_some_and(|trait_| local(trait_.krate(db))),
+        TyKind::Dynamic(..) => {
+            crate::engine::proof::walk::dyn_principal(ty).is_some_and(|trait_| local(trait_.krate(db)))
+        }
         // Closures, coroutines and opaque types have no identity anyway.
         _ => false,
     })
@@ -186,7 +188,10 @@ impl<'a> FnNames<'a> {
         }
         // std's facade re-exports core's and alloc's public modules at the same
         // paths (`std::iter` is `core::iter`, `std::vec` is `alloc::vec`).
-        let in_std = ["core::", "alloc::"].iter().find_map(|krate| public.strip_prefix(krate)).map(|rest| format!("std::{rest}"));
+        let in_std = ["core::", "alloc::"]
+            .iter()
+            .find_map(|krate| public.strip_prefix(krate))
+            .map(|rest| format!("std::{rest}"));
         in_std.is_some_and(|path| super::roots::wildcard_match(pattern, &path))
     }
 }
@@ -244,14 +249,23 @@ fn function_identity(db: &dyn HirDatabase, func: FunctionId) -> Option<FnIdentit
 pub(crate) fn trait_identity(db: &dyn HirDatabase, trait_: TraitId) -> Option<ItemIdentity> {
     let source = hir::Trait::from(trait_).source(db)?;
     let krate = trait_.lookup(db).container.krate(db);
-    Some(ItemIdentity { krate: crate_identity(db, krate), place: in_file_place(db, source.map(|s| s.syntax().clone()))? })
+    Some(ItemIdentity {
+        krate: crate_identity(db, krate),
+        place: in_file_place(db, source.map(|s| s.syntax().clone()))?,
+    })
 }
 
 fn adt_identity(db: &dyn HirDatabase, adt: AdtId) -> Option<ItemIdentity> {
     let (krate, source) = match adt {
-        AdtId::StructId(id) => (id.lookup(db).container.krate(db), hir::Struct::from(id).source(db)?.map(|s| s.syntax().clone())),
-        AdtId::EnumId(id) => (id.lookup(db).container.krate(db), hir::Enum::from(id).source(db)?.map(|s| s.syntax().clone())),
-        AdtId::UnionId(id) => (id.lookup(db).container.krate(db), hir::Union::from(id).source(db)?.map(|s| s.syntax().clone())),
+        AdtId::StructId(id) => {
+            (id.lookup(db).container.krate(db), hir::Struct::from(id).source(db)?.map(|s| s.syntax().clone()))
+        }
+        AdtId::EnumId(id) => {
+            (id.lookup(db).container.krate(db), hir::Enum::from(id).source(db)?.map(|s| s.syntax().clone()))
+        }
+        AdtId::UnionId(id) => {
+            (id.lookup(db).container.krate(db), hir::Union::from(id).source(db)?.map(|s| s.syntax().clone()))
+        }
     };
     Some(ItemIdentity { krate: crate_identity(db, krate), place: in_file_place(db, source)? })
 }
@@ -273,16 +287,19 @@ fn boxed(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<Box<TyIdentity>> {
 
 fn ty_identity(db: &dyn HirDatabase, ty: Ty<'_>) -> Option<TyIdentity> {
     Some(match ty.kind() {
-        TyKind::Adt(adt, args) => TyIdentity::Adt { item: adt_identity(db, adt.def_id())?, args: args_identity(db, args)? },
+        TyKind::Adt(adt, args) => {
+            TyIdentity::Adt { item: adt_identity(db, adt.def_id())?, args: args_identity(db, args)? }
+        }
         TyKind::Ref(_, inner, m) => TyIdentity::Ref { mutable: m.is_mut(), inner: boxed(db, inner)? },
         TyKind::RawPtr(inner, m) => TyIdentity::Ptr { mutable: m.is_mut(), inner: boxed(db, inner)? },
         TyKind::Slice(inner) => TyIdentity::Slice(boxed(db, inner)?),
         TyKind::Array(inner, len) => TyIdentity::Array { element: boxed(db, inner)?, len: format!("{len:?}") },
         TyKind::Tuple(tys) => TyIdentity::Tuple(tys.iter().map(|t| ty_identity(db, t)).collect::<Option<_>>()?),
         TyKind::FnDef(def, args) => match def.0 {
-            hir_def::CallableDefId::FunctionId(f) => {
-                TyIdentity::FnDef(Box::new(InstanceIdentity { func: function_identity(db, f)?, args: args_identity(db, args)? }))
-            }
+            hir_def::CallableDefId::FunctionId(f) => TyIdentity::FnDef(Box::new(InstanceIdentity {
+                func: function_identity(db, f)?,
+                args: args_identity(db, args)?,
+            })),
             _ => return None,
         },
         TyKind::Dynamic(..) => TyIdentity::Dyn {

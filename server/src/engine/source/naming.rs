@@ -7,10 +7,8 @@
 //! the path where it is defined. Display only: identities are `identity`'s.
 
 use hir_def::{
-    AdtId, FunctionId, ItemContainerId, Lookup, ModuleDefId, ModuleId, TraitId,
-    import_map::ImportMap,
-    item_scope::ItemInNs,
-    signatures::FunctionSignature,
+    import_map::ImportMap, item_scope::ItemInNs, signatures::FunctionSignature, AdtId, FunctionId, ItemContainerId,
+    Lookup, ModuleDefId, ModuleId, TraitId,
 };
 use hir_ty::{
     db::HirDatabase,
@@ -19,15 +17,12 @@ use hir_ty::{
 };
 use rustc_type_ir::inherent::IntoKind;
 
-
 /// `krate::a::b` for a module.
 pub(crate) fn module_path(db: &dyn HirDatabase, module: ModuleId) -> String {
     let module = hir::Module::from(module);
     let krate = module.krate(db);
-    let crate_name = krate
-        .display_name(db)
-        .map(|name| name.crate_name().to_string())
-        .unwrap_or_else(|| "<crate>".to_owned());
+    let crate_name =
+        krate.display_name(db).map(|name| name.crate_name().to_string()).unwrap_or_else(|| "<crate>".to_owned());
     let mut parts = vec![crate_name];
     let mut chain = module.path_to_root(db);
     chain.reverse();
@@ -105,7 +100,11 @@ fn type_prefix(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
                 .map(|t| ty_name(db, t))
                 .filter(|name| name != "Global")
                 .collect();
-            if shown.is_empty() { path } else { format!("{path}::<{}>", shown.join(", ")) }
+            if shown.is_empty() {
+                path
+            } else {
+                format!("{path}::<{}>", shown.join(", "))
+            }
         }
         _ => format!("<{}>", ty_name(db, ty)),
     }
@@ -135,7 +134,8 @@ pub(crate) fn is_exported(db: &dyn HirDatabase, func: FunctionId) -> bool {
             let self_ty = db.impl_self_ty(impl_).skip_binder();
             match db.impl_trait(impl_) {
                 Some(trait_ref) => {
-                    exported(ItemInNs::Types(ModuleDefId::TraitId(trait_ref.skip_binder().def_id.0))) && exported_ty(self_ty)
+                    exported(ItemInNs::Types(ModuleDefId::TraitId(trait_ref.skip_binder().def_id.0)))
+                        && exported_ty(self_ty)
                 }
                 None => {
                     hir::Function::from(func).visibility(db) == hir::Visibility::Public

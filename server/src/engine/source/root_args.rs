@@ -7,8 +7,11 @@ use hir::{ModuleDef, PathResolution, Semantics};
 use hir_def::{FunctionId, GenericDefId, GenericParamId};
 use hir_ty::next_solver::{DbInterner, GenericArg, GenericArgs, Region, Ty};
 use ra_ap_ide_db::RootDatabase;
-use ra_ap_syntax::{AstNode, ast::{self, HasGenericArgs}};
-use rustc_type_ir::{Mutability, inherent::Ty as _};
+use ra_ap_syntax::{
+    ast::{self, HasGenericArgs},
+    AstNode,
+};
+use rustc_type_ir::{inherent::Ty as _, Mutability};
 
 /// A pattern split into the path it matches and the generic arguments written
 /// after `::<` in any of its segments, in order (`a::Ring::<u8>::push::<i32>` is
@@ -78,7 +81,11 @@ fn split_top_level(list: &str) -> Vec<&str> {
 /// as `GenericArgs::identity_for_item` lists them) from the texts a pattern gave,
 /// read in the function's scope. Lifetimes are erased; a parameter left out takes
 /// its default when it has one.
-pub(crate) fn lower_root_args<'db>(db: &'db RootDatabase, func: FunctionId, texts: &[String]) -> Result<GenericArgs<'db>, String> {
+pub(crate) fn lower_root_args<'db>(
+    db: &'db RootDatabase,
+    func: FunctionId,
+    texts: &[String],
+) -> Result<GenericArgs<'db>, String> {
     let sema = Semantics::new(db);
     let function = hir::Function::from(func);
     let source = sema.source(function).ok_or("the function has no source")?;
@@ -116,7 +123,10 @@ fn apply<'db>(interner: DbInterner<'db>, def: GenericDefId, given: Vec<Ty<'db>>)
         }
     });
     if missing || given.next().is_some() {
-        return Err(format!("takes {expected} generic argument{}, {count} given", if expected == 1 { "" } else { "s" }));
+        return Err(format!(
+            "takes {expected} generic argument{}, {count} given",
+            if expected == 1 { "" } else { "s" }
+        ));
     }
     Ok(args)
 }
@@ -151,8 +161,13 @@ fn lower_text<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
     }
 }
 
-fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, ty: &ast::Type) -> Result<Ty<'db>, String> {
-    let unreadable = || format!("`{ty}` cannot be read here (write a concrete type: a path, `&T`, `[T]`, `[T; N]` or a tuple)");
+fn lower_type<'db>(
+    scope: &hir::SemanticsScope<'db>,
+    interner: DbInterner<'db>,
+    ty: &ast::Type,
+) -> Result<Ty<'db>, String> {
+    let unreadable =
+        || format!("`{ty}` cannot be read here (write a concrete type: a path, `&T`, `[T]`, `[T; N]` or a tuple)");
     let lowered = match ty {
         ast::Type::ParenType(inner) => lower_type(scope, interner, &inner.ty().ok_or_else(unreadable)?)?,
         ast::Type::RefType(reference) => {
@@ -160,7 +175,9 @@ fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
             let mutability = if reference.mut_token().is_some() { Mutability::Mut } else { Mutability::Not };
             Ty::new_ref(interner, Region::new_erased(interner), inner, mutability)
         }
-        ast::Type::SliceType(slice) => Ty::new_slice(interner, lower_type(scope, interner, &slice.ty().ok_or_else(unreadable)?)?),
+        ast::Type::SliceType(slice) => {
+            Ty::new_slice(interner, lower_type(scope, interner, &slice.ty().ok_or_else(unreadable)?)?)
+        }
         ast::Type::ArrayType(array) => {
             let element = lower_type(scope, interner, &array.ty().ok_or_else(unreadable)?)?;
             let len = array.const_arg().map(|c| c.syntax().text().to_string()).ok_or_else(unreadable)?;
@@ -168,7 +185,8 @@ fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
             Ty::new_array(interner, element, len)
         }
         ast::Type::TupleType(tuple) => {
-            let fields = tuple.fields().map(|field| lower_type(scope, interner, &field)).collect::<Result<Vec<_>, _>>()?;
+            let fields =
+                tuple.fields().map(|field| lower_type(scope, interner, &field)).collect::<Result<Vec<_>, _>>()?;
             Ty::new_tup(interner, &fields)
         }
         ast::Type::NeverType(_) => Ty::new(interner, rustc_type_ir::TyKind::Never),
@@ -179,7 +197,9 @@ fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
                 Some(list) => list
                     .generic_args()
                     .filter_map(|arg| match arg {
-                        ast::GenericArg::TypeArg(arg) => Some(arg.ty().ok_or_else(unreadable).and_then(|ty| lower_type(scope, interner, &ty))),
+                        ast::GenericArg::TypeArg(arg) => {
+                            Some(arg.ty().ok_or_else(unreadable).and_then(|ty| lower_type(scope, interner, &ty)))
+                        }
                         ast::GenericArg::LifetimeArg(_) => None,
                         _ => Some(Err(unreadable())),
                     })
@@ -201,7 +221,12 @@ fn lower_type<'db>(scope: &hir::SemanticsScope<'db>, interner: DbInterner<'db>, 
 }
 
 /// `adt` applied to `args` (lifetimes erased, defaults for what is left out).
-fn adt_ty<'db>(interner: DbInterner<'db>, adt: hir::Adt, args: Vec<Ty<'db>>, path: &ast::Path) -> Result<Ty<'db>, String> {
+fn adt_ty<'db>(
+    interner: DbInterner<'db>,
+    adt: hir::Adt,
+    args: Vec<Ty<'db>>,
+    path: &ast::Path,
+) -> Result<Ty<'db>, String> {
     let id = super::roots::adt_id(adt);
     let args = apply(interner, GenericDefId::AdtId(id), args).map_err(|wrong| format!("`{path}`: the type {wrong}"))?;
     Ok(Ty::new_adt(interner, id, args))
@@ -218,7 +243,10 @@ mod tests {
         assert_eq!(parse("a::f::<u32>"), RootPattern { path: "a::f".into(), args: vec!["u32".into()] });
         assert_eq!(
             parse("a::Ring::<u8>::push::<Vec<(u8, i32)>, [u8; 4]>"),
-            RootPattern { path: "a::Ring::push".into(), args: vec!["u8".into(), "Vec<(u8, i32)>".into(), "[u8; 4]".into()] }
+            RootPattern {
+                path: "a::Ring::push".into(),
+                args: vec!["u8".into(), "Vec<(u8, i32)>".into(), "[u8; 4]".into()]
+            }
         );
         assert_eq!(parse("a::*::<&str>"), RootPattern { path: "a::*".into(), args: vec!["&str".into()] });
         assert!(RootPattern::parse("a::f::<u32").is_err());

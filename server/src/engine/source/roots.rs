@@ -7,30 +7,29 @@
 
 use std::collections::VecDeque;
 
-use hir::{Semantics, db::HirDatabase};
+use hir::{db::HirDatabase, Semantics};
 use hir_def::{CallableDefId, DefWithBodyId, FunctionId, HasModule, ItemContainerId, ModuleDefId};
 use hir_ty::{
-    InferenceResult, ParamEnvAndCrate,
     next_solver::{DbInterner, GenericArgs, Region, RegionKind, SolverDefId, Ty, TyKind},
+    InferenceResult, ParamEnvAndCrate,
 };
-use rustc_type_ir::{TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt, inherent::{GenericArgs as _, IntoKind}};
-use ra_ap_ide_db::{RootDatabase, base_db::SourceDatabase as _};
-use ra_ap_syntax::{AstNode, ast::HasName};
+use ra_ap_ide_db::{base_db::SourceDatabase as _, RootDatabase};
+use ra_ap_syntax::{ast::HasName, AstNode};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-use crate::engine::{
-    CheckConfig,
-    ErrorFinding,
-    ErrorKind,
-    ExemptionReport,
-    Location,
-    analysis::{Analyzer, Exemption},
+use rustc_type_ir::{
+    inherent::{GenericArgs as _, IntoKind},
+    TypeFlags, TypeFoldable, TypeFolder, TypeSuperFoldable, TypeVisitableExt,
 };
+
 use super::{
     directives::{self, RootItem},
-    root_args::RootPattern,
     naming,
+    root_args::RootPattern,
+};
+use crate::engine::{
+    analysis::{Analyzer, Exemption},
+    CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Location,
 };
 
 pub(crate) struct RootFn {
@@ -65,15 +64,18 @@ impl Analyzer<'_> {
         // A file that never spells `noalloc` holds no directive (every form does):
         // only its syntax errors are read, on every core.
         let files = self.local_files();
-        let spells_noalloc: Vec<bool> = files.iter().map(|&file| db.file_text(file).text(db).contains("noalloc")).collect();
-        let plain: Vec<FileId> = files.iter().zip(&spells_noalloc).filter(|(_, spells)| !**spells).map(|(&file, _)| file).collect();
+        let spells_noalloc: Vec<bool> =
+            files.iter().map(|&file| db.file_text(file).text(db).contains("noalloc")).collect();
+        let plain: Vec<FileId> =
+            files.iter().zip(&spells_noalloc).filter(|(_, spells)| !**spells).map(|(&file, _)| file).collect();
         let threads = crate::engine::load::parallel_names::threads(config.jobs);
-        let plain_broken: FxHashSet<FileId> = crate::engine::load::on_every_core::map(db, &plain, threads, 50, |db, &file| {
-            has_syntax_errors(&Semantics::new(db), file).then_some(file)
-        })
-        .into_iter()
-        .flatten()
-        .collect();
+        let plain_broken: FxHashSet<FileId> =
+            crate::engine::load::on_every_core::map(db, &plain, threads, 50, |db, &file| {
+                has_syntax_errors(&Semantics::new(db), file).then_some(file)
+            })
+            .into_iter()
+            .flatten()
+            .collect();
         for (file, spells_noalloc) in files.into_iter().zip(spells_noalloc) {
             if !spells_noalloc {
                 if plain_broken.contains(&file) {
@@ -141,7 +143,9 @@ impl Analyzer<'_> {
                 let mapped = match item {
                     RootItem::Fn(f) => sema.to_def(&f).map(|f| funcs.push(f)).is_some(),
                     RootItem::Impl(i) => sema.to_def(&i).map(|imp| funcs.extend(impl_functions(db, imp))).is_some(),
-                    RootItem::Module(m) => sema.to_def(&m).map(|module| module_functions(db, module, &mut funcs)).is_some(),
+                    RootItem::Module(m) => {
+                        sema.to_def(&m).map(|module| module_functions(db, module, &mut funcs)).is_some()
+                    }
                 };
                 if !mapped {
                     // An item compiled out by a `cfg` is not part of this build (a
@@ -153,7 +157,10 @@ impl Analyzer<'_> {
                     }
                     if let Some(location) = self.location(file, range) {
                         let message = "noalloc:root on an item the analysis cannot see (is its file part of the crate's module tree?): nothing is checked here";
-                        errors.push((self.error(ErrorKind::MalformedDirective, location, message.to_owned(), None), None));
+                        errors.push((
+                            self.error(ErrorKind::MalformedDirective, location, message.to_owned(), None),
+                            None,
+                        ));
                     }
                     continue;
                 }
@@ -189,7 +196,8 @@ impl Analyzer<'_> {
                     matched[i] = true;
                     if !pattern.args.is_empty() {
                         if let Err(why) = super::root_args::lower_root_args(db, func, &pattern.args) {
-                            bad_root_arguments.push(format!("--root `{written}` on `{}`: {why}", naming::fn_path(db, func, None)));
+                            bad_root_arguments
+                                .push(format!("--root `{written}` on `{}`: {why}", naming::fn_path(db, func, None)));
                             continue;
                         }
                     }
@@ -200,8 +208,12 @@ impl Analyzer<'_> {
                     }
                 }
             }
-            unmatched_patterns =
-                patterns.iter().zip(matched).filter(|(_, matched)| !matched).map(|((written, _), _)| (*written).clone()).collect();
+            unmatched_patterns = patterns
+                .iter()
+                .zip(matched)
+                .filter(|(_, matched)| !matched)
+                .map(|((written, _), _)| (*written).clone())
+                .collect();
         }
         roots.sort_by(|a, b| a.location.cmp(&b.location));
         Roots { roots, errors, broken, unmatched_patterns, bad_root_arguments }
@@ -413,12 +425,21 @@ const FOLLOWED_INSTANCES: usize = 1024;
 /// is looked for in every body. So a generic root costs the bodies that mention
 /// it and its generic callers, not the workspace. `local` is the workspace's
 /// functions (the trait methods with bodies are added).
-pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, local: &[FunctionId]) -> Vec<GenericArgs<'db>> {
+pub(crate) fn instantiations<'db>(
+    db: &'db dyn HirDatabase,
+    func: FunctionId,
+    local: &[FunctionId],
+) -> Vec<GenericArgs<'db>> {
     let callers = generic_callers(db, func);
     let followed = &callers.followed;
     let targets = Targets::new(db, followed);
     let interner = DbInterner::new_no_crate(db);
-    let mut found = Found { args: vec![Vec::new(); followed.len()], queue: VecDeque::new(), propagated: 0, incomplete: callers.incomplete };
+    let mut found = Found {
+        args: vec![Vec::new(); followed.len()],
+        queue: VecDeque::new(),
+        propagated: 0,
+        incomplete: callers.incomplete,
+    };
     // The calls in the parameters of a function followed, by that function.
     let mut dependent: Vec<Vec<(usize, Site<'db>)>> = vec![Vec::new(); followed.len()];
     let generic = generic_bodies_of_workspace(db);
@@ -448,7 +469,8 @@ pub(crate) fn instantiations<'db>(db: &'db dyn HirDatabase, func: FunctionId, lo
             continue;
         }
         let env = env_of(db, followed[c]);
-        let mut instantiate = crate::engine::proof::subst::Instantiate::new(DbInterner::new_with(db, env.krate), env, caller_args);
+        let mut instantiate =
+            crate::engine::proof::subst::Instantiate::new(DbInterner::new_with(db, env.krate), env, caller_args);
         for &(target, site) in &dependent[c] {
             let args = match site {
                 Site::Args(args) | Site::Trait { args, .. } => erase_early_regions(interner, instantiate.args(args)),
@@ -589,7 +611,9 @@ impl<'a> Targets<'a> {
             if self.traits[target] != Some(trait_) || func == callee {
                 continue;
             }
-            if *name.get_or_insert_with(|| &hir_def::signatures::FunctionSignature::of(db, callee).name) != &self.names[target] {
+            if *name.get_or_insert_with(|| &hir_def::signatures::FunctionSignature::of(db, callee).name)
+                != &self.names[target]
+            {
                 continue;
             }
             let env = *env.get_or_insert_with(|| env_of(db, caller));
@@ -617,9 +641,11 @@ fn trait_site<'db>(
     let interner = DbInterner::new_with(db, env.krate);
     let args = crate::engine::proof::subst::settled(interner, args);
     match db.lookup_impl_method(env, callee, args) {
-        (either::Either::Left(impl_fn), impl_args) if impl_fn == target => {
-            Some(if impl_args.has_non_region_infer() { Site::Unknown } else { Site::Args(crate::engine::proof::subst::settled(interner, impl_args)) })
-        }
+        (either::Either::Left(impl_fn), impl_args) if impl_fn == target => Some(if impl_args.has_non_region_infer() {
+            Site::Unknown
+        } else {
+            Site::Args(crate::engine::proof::subst::settled(interner, impl_args))
+        }),
         (either::Either::Left(same), _) if same == callee => {
             Some(if args.has_non_region_param() { Site::Trait { callee, args } } else { Site::Unknown })
         }
@@ -638,7 +664,8 @@ pub(crate) fn implemented_trait(db: &dyn HirDatabase, func: FunctionId) -> Optio
 /// generic code calls `Clone::clone`, `Iterator::next`, `Drop::drop`, `fmt` on
 /// what it is handed, at types only it knows).
 fn instantiated_out_of_sight(db: &dyn HirDatabase, func: FunctionId) -> bool {
-    implemented_trait(db, func).is_some_and(|trait_| !hir_def::GenericDefId::TraitId(trait_).krate(db).data(db).origin.is_local())
+    implemented_trait(db, func)
+        .is_some_and(|trait_| !hir_def::GenericDefId::TraitId(trait_).krate(db).data(db).origin.is_local())
 }
 
 /// Whether `identity` (a function's own parameters) has type or const
@@ -661,13 +688,25 @@ fn erase_early_regions<'db>(interner: DbInterner<'db>, args: GenericArgs<'db>) -
             self.0
         }
         fn fold_ty(&mut self, ty: Ty<'db>) -> Ty<'db> {
-            if ty.has_type_flags(TypeFlags::HAS_RE_PARAM) { ty.super_fold_with(self) } else { ty }
+            if ty.has_type_flags(TypeFlags::HAS_RE_PARAM) {
+                ty.super_fold_with(self)
+            } else {
+                ty
+            }
         }
         fn fold_region(&mut self, region: Region<'db>) -> Region<'db> {
-            if let RegionKind::ReEarlyParam(_) = region.kind() { Region::new_erased(self.0) } else { region }
+            if let RegionKind::ReEarlyParam(_) = region.kind() {
+                Region::new_erased(self.0)
+            } else {
+                region
+            }
         }
     }
-    if args.has_type_flags(TypeFlags::HAS_RE_PARAM) { args.fold_with(&mut Erase(interner)) } else { args }
+    if args.has_type_flags(TypeFlags::HAS_RE_PARAM) {
+        args.fold_with(&mut Erase(interner))
+    } else {
+        args
+    }
 }
 
 /// The generic functions whose instantiations make a generic root's.
@@ -734,7 +773,10 @@ fn generic_callers(db: &dyn HirDatabase, root: FunctionId) -> GenericCallers {
 /// in parameters an instantiation of them decides. Trait methods with a default
 /// body included.
 fn generic_bodies_of_workspace(db: &dyn HirDatabase) -> Vec<FunctionId> {
-    crate::engine::load::workspace_crates(db).into_iter().flat_map(|krate| generic_bodies(db, krate).iter().copied()).collect()
+    crate::engine::load::workspace_crates(db)
+        .into_iter()
+        .flat_map(|krate| generic_bodies(db, krate).iter().copied())
+        .collect()
 }
 
 /// `generic_bodies_of_workspace` of one crate, read from the syntax of its
@@ -746,7 +788,9 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
     use ra_ap_syntax::ast::{self, HasGenericParams};
     // Type or const parameters declared.
     let declares = |list: Option<ast::GenericParamList>| {
-        list.is_some_and(|list| list.generic_params().any(|param| !matches!(param, ast::GenericParam::LifetimeParam(_))))
+        list.is_some_and(|list| {
+            list.generic_params().any(|param| !matches!(param, ast::GenericParam::LifetimeParam(_)))
+        })
     };
     // A function with a body and parameters of its own, `impl Trait` arguments included.
     let generic_fn = |func: FunctionId, container_generic: bool| {
@@ -754,7 +798,9 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
         node.body().is_some()
             && (container_generic
                 || declares(node.generic_param_list())
-                || node.param_list().is_some_and(|params| params.syntax().descendants().any(|n| ast::ImplTraitType::can_cast(n.kind()))))
+                || node.param_list().is_some_and(|params| {
+                    params.syntax().descendants().any(|n| ast::ImplTraitType::can_cast(n.kind()))
+                }))
     };
     let mut out = Vec::new();
     let mut add = |func: FunctionId, container_generic: bool| {
@@ -763,14 +809,19 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
         }
     };
     let functions = |items: &[(hir::Name, hir_def::AssocItemId)]| -> Vec<FunctionId> {
-        items.iter().filter_map(|&(_, item)| if let hir_def::AssocItemId::FunctionId(func) = item { Some(func) } else { None }).collect()
+        items
+            .iter()
+            .filter_map(|&(_, item)| if let hir_def::AssocItemId::FunctionId(func) = item { Some(func) } else { None })
+            .collect()
     };
     for (_, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
         for def in module.scope.declarations() {
             match def {
                 ModuleDefId::FunctionId(func) => add(func, false),
                 // `Self` is a parameter of every trait method.
-                ModuleDefId::TraitId(trait_) => functions(&trait_.trait_items(db).items).into_iter().for_each(|func| add(func, true)),
+                ModuleDefId::TraitId(trait_) => {
+                    functions(&trait_.trait_items(db).items).into_iter().for_each(|func| add(func, true))
+                }
                 _ => {}
             }
         }
@@ -785,12 +836,54 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
 /// Methods of the traits that operators, `for` loops, `?`, `.await`, calls of
 /// closures, drops and formatting call without naming them.
 const CALLED_WITHOUT_ITS_NAME: &[&str] = &[
-    "add", "sub", "mul", "div", "rem", "neg", "not", "bitand", "bitor", "bitxor", "shl", "shr",
-    "add_assign", "sub_assign", "mul_assign", "div_assign", "rem_assign", "bitand_assign",
-    "bitor_assign", "bitxor_assign", "shl_assign", "shr_assign", "index", "index_mut", "deref",
-    "deref_mut", "eq", "ne", "lt", "le", "gt", "ge", "partial_cmp", "cmp", "into_iter", "next",
-    "branch", "from_residual", "from_output", "from", "poll", "into_future", "call", "call_mut",
-    "call_once", "drop", "fmt", "clone",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "rem",
+    "neg",
+    "not",
+    "bitand",
+    "bitor",
+    "bitxor",
+    "shl",
+    "shr",
+    "add_assign",
+    "sub_assign",
+    "mul_assign",
+    "div_assign",
+    "rem_assign",
+    "bitand_assign",
+    "bitor_assign",
+    "bitxor_assign",
+    "shl_assign",
+    "shr_assign",
+    "index",
+    "index_mut",
+    "deref",
+    "deref_mut",
+    "eq",
+    "ne",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "partial_cmp",
+    "cmp",
+    "into_iter",
+    "next",
+    "branch",
+    "from_residual",
+    "from_output",
+    "from",
+    "poll",
+    "into_future",
+    "call",
+    "call_mut",
+    "call_once",
+    "drop",
+    "fmt",
+    "clone",
 ];
 
 /// The names a body must use to instantiate `func` (`instantiations`): those of

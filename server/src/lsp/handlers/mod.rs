@@ -16,10 +16,7 @@ pub(super) struct HandlerError {
 }
 
 pub(super) fn invalid_params(message: impl Into<String>) -> HandlerError {
-    HandlerError {
-        code: ErrorCode::InvalidParams,
-        message: message.into(),
-    }
+    HandlerError { code: ErrorCode::InvalidParams, message: message.into() }
 }
 
 pub(super) fn parse_params<P: DeserializeOwned>(params: serde_json::Value) -> Result<P, HandlerError> {

@@ -7,9 +7,9 @@ use std::path::Path;
 
 use lsp_types::{
     DidChangeConfigurationParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidChangeWatchedFilesRegistrationOptions, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, FileChangeType, FileSystemWatcher,
-    GlobPattern, MessageType, Registration, RegistrationParams,
+    DidChangeWatchedFilesRegistrationOptions, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, FileChangeType, FileSystemWatcher, GlobPattern, MessageType, Registration,
+    RegistrationParams,
 };
 
 use super::to_json;
@@ -21,10 +21,7 @@ pub(crate) fn on_initialized(server: &mut Server) {
     if server.caps.watch_files {
         let watchers = ["**/Cargo.toml", "**/Cargo.lock", "**/*.rs"]
             .into_iter()
-            .map(|glob| FileSystemWatcher {
-                glob_pattern: GlobPattern::String(glob.to_owned()),
-                kind: None,
-            })
+            .map(|glob| FileSystemWatcher { glob_pattern: GlobPattern::String(glob.to_owned()), kind: None })
             .collect();
         let options = DidChangeWatchedFilesRegistrationOptions { watchers };
         let registration = Registration {
@@ -34,9 +31,7 @@ pub(crate) fn on_initialized(server: &mut Server) {
         };
         server.request(
             "client/registerCapability",
-            RegistrationParams {
-                registrations: vec![registration],
-            },
+            RegistrationParams { registrations: vec![registration] },
             Pending::Ignore,
         );
     }
@@ -46,10 +41,7 @@ pub(crate) fn on_initialized(server: &mut Server) {
 fn pull_configuration(server: &mut Server) {
     if server.caps.configuration {
         let params = lsp_types::ConfigurationParams {
-            items: vec![lsp_types::ConfigurationItem {
-                scope_uri: None,
-                section: Some("noalloc".to_owned()),
-            }],
+            items: vec![lsp_types::ConfigurationItem { scope_uri: None, section: Some("noalloc".to_owned()) }],
         };
         server.request("workspace/configuration", params, Pending::Configuration);
     }
@@ -59,11 +51,7 @@ pub(crate) fn did_open(server: &mut Server, params: DidOpenTextDocumentParams) {
     let Some(path) = uri_to_path(&params.text_document.uri) else {
         return;
     };
-    server.docs.open(
-        path.clone(),
-        params.text_document.text.clone(),
-        params.text_document.version,
-    );
+    server.docs.open(path.clone(), params.text_document.text.clone(), params.text_document.version);
     push_text(server, &path, &params.text_document.text, true);
 }
 
@@ -71,17 +59,13 @@ pub(crate) fn did_change(server: &mut Server, params: DidChangeTextDocumentParam
     let Some(path) = uri_to_path(&params.text_document.uri) else {
         return;
     };
-    let text =
-        match server
-            .docs
-            .change(&path, params.text_document.version, params.content_changes)
-        {
-            Ok(doc) => doc.text.clone(),
-            Err(err) => {
-                tracing::warn!("didChange: {err}");
-                return;
-            }
-        };
+    let text = match server.docs.change(&path, params.text_document.version, params.content_changes) {
+        Ok(doc) => doc.text.clone(),
+        Err(err) => {
+            tracing::warn!("didChange: {err}");
+            return;
+        }
+    };
     push_text(server, &path, &text, false);
 }
 
@@ -178,9 +162,7 @@ pub(crate) fn did_change_watched_files(server: &mut Server, params: DidChangeWat
             _ => {
                 let known = matches!(&server.phase, Phase::Loaded { live, .. } if live.knows(&path));
                 let created = change.typ == FileChangeType::CREATED;
-                if created != known
-                    && path.starts_with(server.root.as_deref().unwrap_or(Path::new("/")))
-                {
+                if created != known && path.starts_with(server.root.as_deref().unwrap_or(Path::new("/"))) {
                     server.reload_wanted = true;
                 }
             }
@@ -189,6 +171,5 @@ pub(crate) fn did_change_watched_files(server: &mut Server, params: DidChangeWat
 }
 
 fn is_manifest(path: &Path) -> bool {
-    path.file_name()
-        .is_some_and(|n| n == "Cargo.toml" || n == "Cargo.lock")
+    path.file_name().is_some_and(|n| n == "Cargo.toml" || n == "Cargo.lock")
 }

@@ -5,9 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeLensParams,
-    Diagnostic, Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, NumberOrString,
-    Range, Uri, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeLensParams, Diagnostic, Hover,
+    HoverContents, HoverParams, MarkupContent, MarkupKind, NumberOrString, Range, Uri, WorkspaceEdit,
 };
 
 use super::{invalid_params, HandlerError};
@@ -19,8 +18,7 @@ use crate::lsp::to_proto::{self, Texts, SOURCE};
 
 /// The path and current text of a file the client asks about.
 fn file_of(server: &Server, uri: &Uri) -> Result<(PathBuf, String), HandlerError> {
-    let path = uri_to_path(uri)
-        .ok_or_else(|| invalid_params(format!("not a file URI: {}", uri.as_str())))?;
+    let path = uri_to_path(uri).ok_or_else(|| invalid_params(format!("not a file URI: {}", uri.as_str())))?;
     let text = match server.docs.get(&path) {
         Some(doc) => doc.text.clone(),
         None => std::fs::read_to_string(&path)
@@ -37,23 +35,13 @@ pub(crate) fn hover(server: &Server, params: HoverParams) -> Result<Option<Hover
     };
     let lookup = |p: &Path| server.text_of(p);
     let mut texts = Texts::new(&lookup, server.root.as_deref());
-    Ok(
-        to_proto::hover(analysis, &path, position.position, &mut texts).map(
-            |(markdown, range)| Hover {
-                contents: HoverContents::Markup(MarkupContent {
-                    kind: MarkupKind::Markdown,
-                    value: markdown,
-                }),
-                range: Some(range),
-            },
-        ),
-    )
+    Ok(to_proto::hover(analysis, &path, position.position, &mut texts).map(|(markdown, range)| Hover {
+        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: markdown }),
+        range: Some(range),
+    }))
 }
 
-pub(crate) fn code_lenses(
-    server: &Server,
-    params: CodeLensParams,
-) -> Result<Vec<lsp_types::CodeLens>, HandlerError> {
+pub(crate) fn code_lenses(server: &Server, params: CodeLensParams) -> Result<Vec<lsp_types::CodeLens>, HandlerError> {
     let (path, _) = file_of(server, &params.text_document.uri)?;
     let Some(analysis) = &server.analysis else {
         return Ok(Vec::new());
@@ -71,46 +59,33 @@ pub(crate) fn code_actions(
     let (path, text) = file_of(server, &uri)?;
     let wanted = |kind: &CodeActionKind| match &params.context.only {
         None => true,
-        Some(only) => only.iter().any(|o| {
-            kind.as_str() == o.as_str()
-                || kind.as_str().starts_with(&format!("{}.", o.as_str()))
-        }),
+        Some(only) => {
+            only.iter().any(|o| kind.as_str() == o.as_str() || kind.as_str().starts_with(&format!("{}.", o.as_str())))
+        }
     };
     let mut out = Vec::new();
-    let edit_action = |title: String,
-                       kind: CodeActionKind,
-                       edits: Vec<lsp_types::TextEdit>,
-                       diagnostic: Option<&Diagnostic>| {
-        CodeActionOrCommand::CodeAction(CodeAction {
-            title,
-            kind: Some(kind),
-            diagnostics: diagnostic.map(|d| vec![d.clone()]),
-            edit: Some(WorkspaceEdit {
-                changes: Some(std::iter::once((uri.clone(), edits)).collect()),
-                ..Default::default()
-            }),
-            command: None,
-            is_preferred: None,
-            disabled: None,
-            data: None,
-        })
-    };
+    let edit_action =
+        |title: String, kind: CodeActionKind, edits: Vec<lsp_types::TextEdit>, diagnostic: Option<&Diagnostic>| {
+            CodeActionOrCommand::CodeAction(CodeAction {
+                title,
+                kind: Some(kind),
+                diagnostics: diagnostic.map(|d| vec![d.clone()]),
+                edit: Some(WorkspaceEdit {
+                    changes: Some(std::iter::once((uri.clone(), edits)).collect()),
+                    ..Default::default()
+                }),
+                command: None,
+                is_preferred: None,
+                disabled: None,
+                data: None,
+            })
+        };
     // Our diagnostics in the range: those the client passes, else those published.
-    let mut findings: Vec<Diagnostic> = params
-        .context
-        .diagnostics
-        .iter()
-        .filter(|d| d.source.as_deref() == Some(SOURCE))
-        .cloned()
-        .collect();
+    let mut findings: Vec<Diagnostic> =
+        params.context.diagnostics.iter().filter(|d| d.source.as_deref() == Some(SOURCE)).cloned().collect();
     if findings.is_empty() {
         if let Some(published) = server.published.get(&path) {
-            findings.extend(
-                published
-                    .iter()
-                    .filter(|d| overlaps(d.range, params.range))
-                    .cloned(),
-            );
+            findings.extend(published.iter().filter(|d| overlaps(d.range, params.range)).cloned());
         }
     }
     let file = actions::parse(&text);
@@ -133,8 +108,7 @@ pub(crate) fn code_actions(
                 ));
             }
             if code == "may-grow" {
-                if let Some(edit) = actions::capacity_guard_edit(&file, &text, diagnostic.range)
-                {
+                if let Some(edit) = actions::capacity_guard_edit(&file, &text, diagnostic.range) {
                     out.push(edit_action(
                         "Reserve capacity: grow only when there is room".into(),
                         CodeActionKind::QUICKFIX,
@@ -142,9 +116,7 @@ pub(crate) fn code_actions(
                         Some(diagnostic),
                     ));
                 }
-                if let Some((field, edit)) =
-                    actions::with_capacity_edit(&file, &text, diagnostic.range)
-                {
+                if let Some((field, edit)) = actions::with_capacity_edit(&file, &text, diagnostic.range) {
                     out.push(edit_action(
                         format!("Reserve capacity: create `{field}` with `with_capacity`"),
                         CodeActionKind::QUICKFIX,
@@ -157,8 +129,7 @@ pub(crate) fn code_actions(
     }
     if wanted(&CodeActionKind::SOURCE) {
         if let Some(func) = actions::fn_at(&file, &text, params.range.start) {
-            let already_root =
-                actions::is_marked_root(&func) || is_root_at(server, &path, &text, &func);
+            let already_root = actions::is_marked_root(&func) || is_root_at(server, &path, &text, &func);
             if !already_root {
                 let name = actions::fn_display_name(&func);
                 let edit = actions::mark_root_edit(&text, &func);
@@ -184,12 +155,8 @@ fn is_root_at(server: &Server, path: &Path, text: &str, func: &ra_ap_syntax::ast
     let Some(name) = ra_ap_syntax::ast::HasName::name(func) else {
         return false;
     };
-    let line =
-        documents::position(text, name.syntax().text_range().start().into()).line + 1;
-    analysis
-        .roots
-        .iter()
-        .any(|r| r.location.file == path && r.location.line == line)
+    let line = documents::position(text, name.syntax().text_range().start().into()).line + 1;
+    analysis.roots.iter().any(|r| r.location.file == path && r.location.line == line)
 }
 
 fn overlaps(a: Range, b: Range) -> bool {
