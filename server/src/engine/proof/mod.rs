@@ -11,6 +11,7 @@ pub(crate) mod findings;
 pub mod impls;
 pub mod incremental;
 pub(crate) mod judge;
+pub(crate) mod model;
 pub(crate) mod reach;
 pub(crate) mod resolve;
 pub(crate) mod subst;
