@@ -159,6 +159,23 @@ def timings_line(path):
     return ""
 
 
+COSTLIEST = re.compile(r"^timings: root (.+) took (\d+) ms, reaching (\d+) functions$")
+
+
+def costliest_roots(path):
+    """The checker's `--timings` lines naming the roots that took longest."""
+    roots = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                m = COSTLIEST.match(line.strip())
+                if m:
+                    roots.append((m.group(1), f"{m.group(3)} ({m.group(2)} ms)"))
+    except OSError:
+        pass
+    return roots
+
+
 def cell(text, limit=240):
     text = text.replace("|", "\\|").replace("\n", " ")
     # Registry paths are long and say little: keep the crate-version part.
@@ -267,7 +284,7 @@ def record(results, name, version, status, stdout, stderr, time_file, timeout, m
         "summary": summary,
         "error_codes": codes,
         "internal_errors": internal,
-        "roots": root_figures(summary, root_lines),
+        "roots": root_figures(summary, root_lines) or costliest_roots(stderr),
         "note": note,
         "timings": timings_line(stderr),
         "stderr": stderr,
