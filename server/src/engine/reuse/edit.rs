@@ -238,8 +238,7 @@ impl Snapshot {
             let Some(dir) = &config.cache_dir else {
                 return analyze_watched(ws, config, None, Some(outcomes), watch);
             };
-            let mut allow = summary_cache::allow_key_material(&config.allow);
-            allow.push(format!("strict-panics {}", config.strict_panics));
+            let allow = summary_cache::verdict_settings_material(config);
             if summaries.as_ref().is_none_or(|s| s.dir != *dir || s.allow != allow) {
                 let material = summary_cache::key_material_for(ws, config);
                 let material: Vec<&str> = material.iter().map(String::as_str).collect();

@@ -129,7 +129,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 
 /// What the allowlist adds to the key: allowlisted functions change what closed
 /// summaries say.
-pub fn allow_key_material(allow: &[crate::engine::AllowEntry]) -> Vec<String> {
+fn allow_key_material(allow: &[crate::engine::AllowEntry]) -> Vec<String> {
     // The kind counts: a `growth:` entry changes how calls into the function are
     // judged inside the bodies whose summaries are kept, other kinds do not.
     allow.iter().map(|entry| format!("allow {}: {}", entry.kind, entry.path)).collect()
@@ -145,7 +145,14 @@ pub fn key_material_for(ws: &crate::engine::Workspace, config: &crate::engine::C
     material.push(format!("features {}", ws.features()));
     material.push(format!("target {}", ws.target().unwrap_or(std::env::consts::ARCH)));
     material.push(format!("profile {}", ws.profile()));
-    material.extend(allow_key_material(&config.allow));
+    material.extend(verdict_settings_material(config));
+    material
+}
+
+/// The settings that change verdicts (the allowlist, the panic policy), as key
+/// material: what summaries worked out under other settings cannot stand for.
+pub fn verdict_settings_material(config: &crate::engine::CheckConfig) -> Vec<String> {
+    let mut material = allow_key_material(&config.allow);
     material.push(format!("strict-panics {}", config.strict_panics));
     material
 }

@@ -107,7 +107,7 @@ pub(crate) fn code_actions(
                     Some(diagnostic),
                 ));
             }
-            if code == "may-grow" {
+            if code == FindingKind::MayGrow.code() {
                 if let Some(edit) = actions::capacity_guard_edit(&file, &text, diagnostic.range) {
                     out.push(edit_action(
                         "Reserve capacity: grow only when there is room".into(),
