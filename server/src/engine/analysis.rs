@@ -456,7 +456,7 @@ impl<'a> Analyzer<'a> {
                         Some(kept) => kept,
                         None => {
                             let root_name = root_name_of(db, root);
-                            crate::engine::panics::inject_for_tests(&root_name);
+                            crate::engine::panics::inject_root_panic_for_tests(&root_name);
                             let env = roots::env_of(db, root.func);
                             // A generic root is checked at each instantiation the workspace makes,
                             // or at the arguments its `--root` pattern gives.

@@ -2,7 +2,8 @@
 //! salsa's cancellations (an edit) that must unwind on. A panic on one root costs
 //! that root an error finding, never the run (`Analyzer::run`); the panic hook
 //! installed here notes where each panic happened, since a caught payload
-//! carries only the message.
+//! carries only the message. The tests' hooks that make an analysis or one
+//! root's check panic live here too.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -86,7 +87,7 @@ pub fn message_of(payload: &(dyn Any + Send)) -> String {
 /// path ends in `name` panics (`name:N`: the first N times only): how the tests
 /// show that one root's panic costs that root only, and that a later analysis
 /// checks it again. Unset, this does nothing.
-pub fn inject_for_tests(root_name: &str) {
+pub fn inject_root_panic_for_tests(root_name: &str) {
     use std::sync::atomic::{AtomicU64, Ordering};
     static TARGET: std::sync::OnceLock<Option<(String, u64)>> = std::sync::OnceLock::new();
     static TIMES: AtomicU64 = AtomicU64::new(0);
@@ -101,6 +102,23 @@ pub fn inject_for_tests(root_name: &str) {
         if root_name.ends_with(name.as_str()) && TIMES.fetch_add(1, Ordering::SeqCst) < *times {
             panic!("injected by NOALLOC_PANIC_ON_ROOT");
         }
+    }
+}
+
+/// With `NOALLOC_INJECT_ANALYSIS_PANICS=N` in the environment, the first N analyses
+/// of the process panic: how the protocol tests check that a panic in analysis is
+/// caught and survived. Unset, this does nothing.
+pub fn inject_analysis_panic_for_tests() {
+    use std::sync::atomic::{AtomicI64, Ordering};
+    static LEFT: AtomicI64 = AtomicI64::new(i64::MIN);
+    let _ = LEFT.compare_exchange(
+        i64::MIN,
+        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS").ok().and_then(|n| n.parse().ok()).unwrap_or(0),
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    if LEFT.fetch_sub(1, Ordering::SeqCst) > 0 {
+        panic!("injected by NOALLOC_INJECT_ANALYSIS_PANICS");
     }
 }
 

@@ -30,18 +30,24 @@ pub(crate) const MAX_NODES_PER_ROOT: usize = 200_000;
 /// `subst::MAX_TYPE_EXTENT`; `None` for any other node.
 fn too_large<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db>> {
     let db = graph.db;
-    let (large, what) = match *node {
-        Node::Fn { func, args } | Node::Derived { method: func, args } => {
-            (too_large_types(&args), crate::engine::source::naming::fn_path(db, func, None))
-        }
-        Node::Closure { closure, parent_args } => (
-            too_large_types(&parent_args),
-            format!("{}::{{closure}}", crate::engine::source::naming::owner_path(db, closure.loc(db).owner)),
-        ),
-        Node::DropGlue(ty) => (too_large_types(&ty), "core::ptr::drop_in_place".to_owned()),
-        Node::Init(_) => return None,
+    let large = match *node {
+        Node::Fn { args, .. } | Node::Derived { args, .. } => too_large_types(&args),
+        Node::Closure { parent_args, .. } => too_large_types(&parent_args),
+        Node::DropGlue(ty) => too_large_types(&ty),
+        Node::Init(_) => false,
     };
-    large.then(|| growing_without_end(what))
+    // Named only when reported: this runs on every edge the reach follows.
+    large.then(|| {
+        growing_without_end(match *node {
+            Node::Fn { func, .. } | Node::Derived { method: func, .. } => {
+                crate::engine::source::naming::fn_path(db, func, None)
+            }
+            Node::Closure { closure, .. } => {
+                format!("{}::{{closure}}", crate::engine::source::naming::owner_path(db, closure.loc(db).owner))
+            }
+            _ => "core::ptr::drop_in_place".to_owned(),
+        })
+    })
 }
 
 /// What one root reaches. Vertex 0 is the root.

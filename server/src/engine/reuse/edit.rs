@@ -234,7 +234,7 @@ impl Snapshot {
     ) -> Result<Analysis, AnalysisFailure> {
         let Home { ws, summaries, outcomes } = &mut self.home;
         let run = std::panic::AssertUnwindSafe(|| {
-            inject_panic_for_tests();
+            crate::engine::panics::inject_analysis_panic_for_tests();
             let Some(dir) = &config.cache_dir else {
                 return analyze_watched(ws, config, None, Some(outcomes), watch);
             };
@@ -310,22 +310,5 @@ impl Snapshot {
         let Snapshot { mut home, spare } = self;
         drop(std::mem::replace(&mut home.ws.db, spare));
         Returned(home)
-    }
-}
-
-/// With `NOALLOC_INJECT_ANALYSIS_PANICS=N` in the environment, the first N analyses
-/// of the process panic: how the protocol tests check that a panic in analysis is
-/// caught and survived. Unset, this does nothing.
-fn inject_panic_for_tests() {
-    use std::sync::atomic::{AtomicI64, Ordering};
-    static LEFT: AtomicI64 = AtomicI64::new(i64::MIN);
-    let _ = LEFT.compare_exchange(
-        i64::MIN,
-        std::env::var("NOALLOC_INJECT_ANALYSIS_PANICS").ok().and_then(|n| n.parse().ok()).unwrap_or(0),
-        Ordering::SeqCst,
-        Ordering::SeqCst,
-    );
-    if LEFT.fetch_sub(1, Ordering::SeqCst) > 0 {
-        panic!("injected by NOALLOC_INJECT_ANALYSIS_PANICS");
     }
 }
