@@ -749,6 +749,7 @@ struct StoredEdge<'db> {
     passed: PassedClosures,
     passes_owned: bool,
     fills: Vec<FilledPlace>,
+    dyn_args: Vec<(StoredTy, StoredTy)>,
 }
 
 #[derive(Debug, PartialEq, Eq, salsa::SalsaValue)]
@@ -846,6 +847,7 @@ impl<'db> StoredEdge<'db> {
             passed: edge.passed,
             passes_owned: edge.passes_owned,
             fills: edge.fills.clone(),
+            dyn_args: edge.dyn_args.iter().map(|(from, to)| (from.store(), to.store())).collect(),
         }
     }
 
@@ -861,6 +863,7 @@ impl<'db> StoredEdge<'db> {
             passed: self.passed,
             passes_owned: self.passes_owned,
             fills: self.fills.clone(),
+            dyn_args: self.dyn_args.iter().map(|(from, to)| (from.as_ref(), to.as_ref())).collect(),
         }
     }
 }

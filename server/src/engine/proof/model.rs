@@ -122,21 +122,46 @@ pub(crate) fn growing_without_end<'db>(what: String) -> Target<'db> {
     }
 }
 
-/// A fn-pointer signature with regions erased: its inputs and output spelled by
-/// `signature_shape`; `_` stands for a type the walk cannot pin down.
+/// A fn-pointer signature with regions erased: the shape of each input and of the
+/// output (`walk::signature_of`).
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub(crate) struct Signature {
-    pub shape: String,
-    pub arity: usize,
+    pub inputs: Vec<Shape>,
+    pub output: Shape,
 }
 
 impl Signature {
-    /// Whether a pointer of signature `self` may point at a function of `other`.
+    /// Whether a pointer of signature `self` may point at a function of `other`:
+    /// the same arity, and at every position types that may be the same.
     pub(crate) fn admits(&self, other: &Signature) -> bool {
-        if self.arity != other.arity {
-            return false;
+        self.inputs.len() == other.inputs.len()
+            && self.inputs.iter().zip(&other.inputs).all(|(a, b)| a.may_equal(b))
+            && self.output.may_equal(&other.output)
+    }
+}
+
+/// A type with its regions erased, as far as the walk can pin it down.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Shape {
+    /// A type the walk cannot pin down (a parameter, a projection, an inference
+    /// leftover): it may be any type.
+    Any,
+    /// A type constructor (a primitive, `&mut`, `*const`, a slice, an array, a
+    /// tuple, an ADT, a `dyn` by its principal trait, a fn pointer) and its type
+    /// arguments.
+    Ctor(String, Vec<Shape>),
+}
+
+impl Shape {
+    /// Whether the two may be the same type: equal constructors with arguments
+    /// that may be the same, position by position; `Any` may be anything.
+    pub(crate) fn may_equal(&self, other: &Shape) -> bool {
+        match (self, other) {
+            (Shape::Any, _) | (_, Shape::Any) => true,
+            (Shape::Ctor(a, xs), Shape::Ctor(b, ys)) => {
+                a == b && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| x.may_equal(y))
+            }
         }
-        self.shape == other.shape || self.shape.contains('_') || other.shape.contains('_')
     }
 }
 
@@ -191,6 +216,10 @@ pub(crate) struct Edge<'db> {
     /// For first-use setup: what it fills. Emptied anywhere in the root's reach,
     /// it is filled again on a later call, and the setup is judged.
     pub fills: Vec<FilledPlace>,
+    /// The call's arguments coerced to a `dyn` at the call: (concrete pointee, the
+    /// `dyn` type). The reach may judge the callee for exactly those types
+    /// (`reach::DynContext`).
+    pub dyn_args: Vec<(Ty<'db>, Ty<'db>)>,
 }
 
 impl<'db> Edge<'db> {
@@ -206,6 +235,7 @@ impl<'db> Edge<'db> {
             passed: PassedClosures::Callbacks,
             passes_owned: false,
             fills: Vec::new(),
+            dyn_args: Vec::new(),
         }
     }
 }

@@ -14,6 +14,7 @@ use rustc_type_ir::TypeVisitableExt;
 
 use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
+use super::dyn_context::{self, Coercion, DynContext};
 use super::{
     allowances::FilledPlace,
     judge::{follows, Verdict},
@@ -68,6 +69,12 @@ pub(crate) struct Reach<'db> {
     /// The walk stopped at `MAX_NODES_PER_ROOT`.
     pub truncated: bool,
     pub program: Program<'db>,
+    /// The `dyn` context each vertex is judged in (index into `contexts`; 0 is
+    /// the whole program's).
+    pub context: Vec<u32>,
+    pub contexts: Vec<DynContext<'db>>,
+    /// The coercions to `dyn Trait` of each vertex's own walk that makes any.
+    pub coerced_at: FxHashMap<usize, Vec<Coercion<'db>>>,
 }
 
 #[derive(Clone)]
@@ -348,8 +355,11 @@ pub(crate) fn reach<'db>(
         emptied: FxHashSet::default(),
         truncated: false,
         program: Program { outside, ..Program::default() },
+        context: Vec::new(),
+        contexts: vec![DynContext::default()],
+        coerced_at: FxHashMap::default(),
     };
-    let mut index: FxHashMap<Node<'db>, usize> = FxHashMap::default();
+    let mut index: FxHashMap<(Node<'db>, u32), usize> = FxHashMap::default();
     let mut queue: Vec<usize> = Vec::new();
     // What the allowed calls above each vertex may run back (indices into
     // `runs_back`, sorted): a summary stands in for a vertex below allowed calls
@@ -361,8 +371,9 @@ pub(crate) fn reach<'db>(
                       queue: &mut Vec<usize>,
                       above: &mut Vec<Vec<u32>>,
                       node: Node<'db>,
+                      context: u32,
                       inherited: &[u32]| {
-        if let Some(&v) = index.get(&node) {
+        if let Some(&v) = index.get(&(node, context)) {
             // New allowed calls above: what is below is looked at again.
             let before = above[v].len();
             for &c in inherited {
@@ -381,13 +392,14 @@ pub(crate) fn reach<'db>(
         reach.allowed.push(None);
         reach.edges.push(Vec::new());
         reach.adds.push(OwnAdditions::default());
+        reach.context.push(context);
         above.push(inherited.to_vec());
         let v = reach.nodes.len() - 1;
-        index.insert(node, v);
+        index.insert((node, context), v);
         queue.push(v);
         v
     };
-    vertex(&mut reach, &mut queue, &mut above, root, &[]);
+    vertex(&mut reach, &mut queue, &mut above, root, 0, &[]);
     // Calls resolved against the program: (vertex, edge), once each.
     let mut open: Vec<(usize, usize)> = Vec::new();
     let mut open_seen: FxHashSet<(usize, usize)> = FxHashSet::default();
@@ -437,6 +449,14 @@ pub(crate) fn reach<'db>(
                 statics: !walked.statics.is_empty(),
             };
             reach.program.absorb(&walked);
+            let coerced: Vec<Coercion<'db>> = walked
+                .coercions
+                .iter()
+                .filter_map(|&(from, to)| Some((from, dyn_principal(to)?, to)))
+                .collect();
+            if !coerced.is_empty() {
+                reach.coerced_at.insert(v, coerced);
+            }
             reach.emptied.extend(walked.empties.iter().copied());
             for &ty in &walked.untyped {
                 reach.program.read_from_outside(graph, ty, env);
@@ -475,7 +495,11 @@ pub(crate) fn reach<'db>(
                 resolved.targets = match &edge.target {
                     Target::Node(next) => match too_large(graph, next) {
                         Some(unknown) => vec![Resolved::Terminal(unknown)],
-                        None => vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, &below))],
+                        None => {
+                            let context =
+                                dyn_context::entered(graph, &mut reach.contexts, reach.context[v], edge, next, env);
+                            vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, context, &below))]
+                        }
                     },
                     Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
                         if open_seen.insert((v, e)) {
@@ -490,19 +514,30 @@ pub(crate) fn reach<'db>(
             reach.edges[v] = edges;
         }
         let mut changed = false;
+        let candidates = dyn_context::candidates(&reach);
         for &(v, e) in &open {
             let inherited = above[v].clone();
-            let targets = match reach.edges[v][e].edge.target.clone() {
-                Target::Dyn { method, args } => reach.program.dyn_targets(graph, method, args, env),
+            let context = reach.context[v];
+            let call = reach.edges[v][e].edge.target.clone();
+            let targets = match call.clone() {
+                Target::Dyn { method, args } => {
+                    let decided = (context != 0).then(|| {
+                        (&reach.contexts[context as usize].traits[..], &candidates[context as usize][..])
+                    });
+                    reach.program.dyn_targets(graph, method, args, env, decided)
+                }
                 Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),
                 Target::DynDrop(ty) => reach.program.dyn_drop_targets(graph, ty, env),
                 _ => Vec::new(),
             };
             for target in targets {
+                let kept = context != 0
+                    && dyn_context::keeps_context(graph, &reach.contexts[context as usize], &call, &target, env);
+                let context = if kept { context } else { 0 };
                 let resolved = match target {
                     Target::Node(next) => match too_large(graph, &next) {
                         Some(unknown) => Resolved::Terminal(unknown),
-                        None => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, &inherited)),
+                        None => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, context, &inherited)),
                     },
                     other => Resolved::Terminal(other),
                 };

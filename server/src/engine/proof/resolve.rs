@@ -21,14 +21,18 @@ use rustc_type_ir::{
     AliasTyKind, TypeVisitableExt,
 };
 
+use super::dyn_context::Coercion;
 use super::walk::{dyn_principal, CallGraph, Node, Signature, Target, UnknownKind, Walked};
 use crate::engine::source::naming;
 
 /// What may stand behind `dyn` values and fn pointers in one root's program.
 #[derive(Default)]
 pub(crate) struct Program<'db> {
-    /// Coercions to `dyn Trait`: (concrete type, trait).
-    pub coerced: Vec<(Ty<'db>, TraitId)>,
+    /// Coercions to `dyn Trait`: (concrete type, trait, the `dyn` type).
+    pub coerced: Vec<Coercion<'db>>,
+    /// Those of them made by the initialisers of statics and consts the program
+    /// reads (and what their calls coerce): a static is in every context.
+    pub static_coerced: Vec<Coercion<'db>>,
     /// Concrete types coerced to a `dyn` of auto traits only (`dyn Send`), which
     /// has no methods but has drop glue.
     pub coerced_auto: Vec<Ty<'db>>,
@@ -72,8 +76,8 @@ impl<'db> Program<'db> {
         for &(from, to) in &walked.coercions {
             match dyn_principal(to) {
                 Some(trait_) => {
-                    if !self.coerced.contains(&(from, trait_)) {
-                        self.coerced.push((from, trait_));
+                    if !self.coerced.contains(&(from, trait_, to)) {
+                        self.coerced.push((from, trait_, to));
                     }
                 }
                 None => {
@@ -96,6 +100,19 @@ impl<'db> Program<'db> {
         before != (self.coerced.len(), self.coerced_auto.len(), self.taken.len(), self.casts.len())
     }
 
+    /// `absorb` for what a static's or const's initialiser (or a function it calls)
+    /// adds: its coercions are in every context too.
+    fn absorb_static(&mut self, walked: &Walked<'db>) -> bool {
+        for &(from, to) in &walked.coercions {
+            if let Some(trait_) = dyn_principal(to) {
+                if !self.static_coerced.contains(&(from, trait_, to)) {
+                    self.static_coerced.push((from, trait_, to));
+                }
+            }
+        }
+        self.absorb(walked)
+    }
+
     /// Reads the initialiser of a static or const the program reads. What its type
     /// holds that the initialiser does not account for was set at run time by code
     /// outside the program.
@@ -109,7 +126,7 @@ impl<'db> Program<'db> {
             return false;
         }
         let walked = graph.walked(Node::Init(def), env);
-        let mut changed = self.absorb(&walked);
+        let mut changed = self.absorb_static(&walked);
         let ty = match def {
             DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
             DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
@@ -125,7 +142,7 @@ impl<'db> Program<'db> {
                 continue;
             }
             let callee = graph.walked(node, env);
-            changed |= self.absorb(&callee);
+            changed |= self.absorb_static(&callee);
             for &inner in &callee.statics {
                 changed |= self.read_static(graph, inner, env);
             }
@@ -205,13 +222,17 @@ impl<'db> Program<'db> {
         changed
     }
 
-    /// The targets of a `dyn Trait` method call.
+    /// The targets of a `dyn Trait` method call. In a `dyn` context that decides
+    /// the trait (`context`: its traits and its candidate coercions,
+    /// `dyn_context::candidates`), the types coerced there and in statics stand
+    /// behind it; elsewhere every type the program coerces.
     pub(crate) fn dyn_targets(
         &mut self,
         graph: &mut CallGraph<'db>,
         method: FunctionId,
         args: GenericArgs<'db>,
         env: ParamEnvAndCrate<'db>,
+        context: Option<(&[TraitId], &[Coercion<'db>])>,
     ) -> Vec<Target<'db>> {
         let db = graph.db;
         let hir_def::ItemContainerId::TraitId(trait_) = hir_def::Lookup::lookup(&method, db).container else {
@@ -242,8 +263,19 @@ impl<'db> Program<'db> {
                 targets.extend(all_impls(graph, method, trait_, args, env));
             }
         }
-        for &(concrete, coerced_trait) in &self.coerced {
-            if trait_or_super(db, coerced_trait, trait_) {
+        let called_dyn = args.as_slice().first().and_then(|arg| arg.ty());
+        let candidates: Vec<Coercion<'db>> = match context.filter(|(traits, _)| traits.contains(&trait_)) {
+            Some((_, in_context)) => {
+                in_context.iter().chain(self.static_coerced.iter().filter(|c| !in_context.contains(c))).copied().collect()
+            }
+            None => self.coerced.clone(),
+        };
+        for &(concrete, coerced_trait, coerced_dyn) in &candidates {
+            // A `dyn FnMut(usize) -> bool` holds only what was coerced to that
+            // type: the trait's arguments must agree, position by position.
+            let same_arguments = coerced_trait != trait_
+                || called_dyn.is_none_or(|called| trait_arguments_may_equal(db, called, coerced_dyn));
+            if trait_or_super(db, coerced_trait, trait_) && same_arguments {
                 let mut new_args: Vec<_> = args.as_slice().to_vec();
                 new_args[0] = concrete.into();
                 let (resolved, stamp) =
@@ -275,8 +307,8 @@ impl<'db> Program<'db> {
                 let mut types: Vec<Ty<'db>> = self
                     .coerced
                     .iter()
-                    .filter(|&&(_, coerced)| trait_or_super(db, coerced, trait_))
-                    .map(|&(ty, _)| ty)
+                    .filter(|&&(_, coerced, _)| trait_or_super(db, coerced, trait_))
+                    .map(|&(ty, _, _)| ty)
                     .collect();
                 let impls = super::impls::all_for_trait(db, trait_);
                 let outside =
@@ -309,7 +341,7 @@ impl<'db> Program<'db> {
                             .to_owned(),
                     ));
                 }
-                self.coerced_auto.iter().copied().chain(self.coerced.iter().map(|&(ty, _)| ty)).collect()
+                self.coerced_auto.iter().copied().chain(self.coerced.iter().map(|&(ty, _, _)| ty)).collect()
             }
         };
         for ty in types {
@@ -344,6 +376,28 @@ impl<'db> Program<'db> {
     /// Whether a pointer of `signature` may come from outside the program.
     pub(crate) fn fn_pointer_from_outside(&self, signature: &Signature) -> bool {
         self.outside.anything || self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
+    }
+}
+
+/// Whether two `dyn` types of one trait may be the same: their principal traits'
+/// arguments (`(usize,)` in `dyn FnMut(usize) -> bool`) may be the same types,
+/// position by position. Where either is not a `dyn` with a principal, yes.
+fn trait_arguments_may_equal<'db>(db: &dyn HirDatabase, a: Ty<'db>, b: Ty<'db>) -> bool {
+    fn principal_args<'db>(ty: Ty<'db>) -> Option<Vec<Ty<'db>>> {
+        let TyKind::Dynamic(preds, ..) = ty.kind() else { return None };
+        preds.iter().find_map(|pred| match pred.skip_binder() {
+            rustc_type_ir::ExistentialPredicate::Trait(trait_ref) => {
+                Some(trait_ref.args.as_slice().iter().filter_map(|arg| arg.ty()).collect())
+            }
+            _ => None,
+        })
+    }
+    match (principal_args(a), principal_args(b)) {
+        (Some(xs), Some(ys)) => {
+            xs.len() != ys.len()
+                || xs.iter().zip(&ys).all(|(x, y)| super::walk::type_shape(db, *x).may_equal(&super::walk::type_shape(db, *y)))
+        }
+        _ => true,
     }
 }
 

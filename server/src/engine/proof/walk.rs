@@ -33,7 +33,7 @@ use rustc_type_ir::{
 };
 
 pub(crate) use super::model::{
-    growing_without_end, Edge, Node, Panic, PassedClosures, Signature, Site, Target, UnknownKind, Walked,
+    growing_without_end, Edge, Node, Panic, PassedClosures, Shape, Signature, Site, Target, UnknownKind, Walked,
 };
 use super::{
     allowances::{
@@ -753,40 +753,35 @@ fn replace_self<'db>(args: GenericArgs<'db>, self_ty: Ty<'db>) -> GenericArgs<'d
 /// The signature a fn item, closure or fn pointer type has as a pointer.
 pub(crate) fn signature_of<'db>(db: &dyn HirDatabase, interner: DbInterner<'db>, ty: Ty<'db>) -> Option<Signature> {
     let sig = ty.callable_sig(interner)?.skip_binder();
-    let inputs = sig.inputs();
-    let mut shape = String::from("(");
-    for input in inputs.iter() {
-        shape.push_str(&type_shape(db, *input));
-        shape.push(',');
-    }
-    shape.push_str(")->");
-    shape.push_str(&type_shape(db, sig.output()));
-    Some(Signature { shape, arity: inputs.len() })
+    Some(Signature { inputs: sig.inputs().iter().map(|input| type_shape(db, *input)).collect(), output: type_shape(db, sig.output()) })
 }
 
-/// A type spelled with its regions erased; `_` for what a pointer's type cannot pin
-/// down (parameters, projections, inference leftovers).
-fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> String {
+/// A type's shape with its regions erased; `Shape::Any` for what a pointer's type
+/// cannot pin down (parameters, projections, inference leftovers).
+pub(crate) fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> Shape {
+    let ctor = |name: String, args: Vec<Shape>| Shape::Ctor(name, args);
     match ty.kind() {
-        TyKind::Ref(_, inner, m) => format!("&{}{}", if m.is_mut() { "mut " } else { "" }, type_shape(db, inner)),
-        TyKind::RawPtr(inner, m) => format!("*{}{}", if m.is_mut() { "mut " } else { "const " }, type_shape(db, inner)),
-        TyKind::Slice(inner) => format!("[{}]", type_shape(db, inner)),
-        TyKind::Array(inner, _) => format!("[{};N]", type_shape(db, inner)),
-        TyKind::Tuple(tys) => format!("({})", tys.iter().map(|t| type_shape(db, t)).collect::<Vec<_>>().join(",")),
-        TyKind::Adt(adt, args) => {
-            let args: Vec<String> = args.as_slice().iter().filter_map(|a| a.ty()).map(|t| type_shape(db, t)).collect();
-            format!("{:?}<{}>", adt.def_id(), args.join(","))
+        TyKind::Ref(_, inner, m) => ctor(if m.is_mut() { "&mut" } else { "&" }.to_owned(), vec![type_shape(db, inner)]),
+        TyKind::RawPtr(inner, m) => {
+            ctor(if m.is_mut() { "*mut" } else { "*const" }.to_owned(), vec![type_shape(db, inner)])
         }
-        TyKind::Dynamic(..) => format!("dyn {:?}", dyn_principal(ty)),
-        TyKind::FnPtr(..) => "fn".to_owned(),
+        TyKind::Slice(inner) => ctor("[]".to_owned(), vec![type_shape(db, inner)]),
+        TyKind::Array(inner, _) => ctor("[;N]".to_owned(), vec![type_shape(db, inner)]),
+        TyKind::Tuple(tys) => ctor("()".to_owned(), tys.iter().map(|t| type_shape(db, t)).collect()),
+        TyKind::Adt(adt, args) => ctor(
+            format!("{:?}", adt.def_id()),
+            args.as_slice().iter().filter_map(|a| a.ty()).map(|t| type_shape(db, t)).collect(),
+        ),
+        TyKind::Dynamic(..) => ctor(format!("dyn {:?}", dyn_principal(ty)), Vec::new()),
+        TyKind::FnPtr(..) => ctor("fn".to_owned(), Vec::new()),
         TyKind::Bool
         | TyKind::Char
         | TyKind::Int(_)
         | TyKind::Uint(_)
         | TyKind::Float(_)
         | TyKind::Str
-        | TyKind::Never => crate::engine::source::naming::ty_name(db, ty),
-        _ => "_".to_owned(),
+        | TyKind::Never => ctor(crate::engine::source::naming::ty_name(db, ty), Vec::new()),
+        _ => Shape::Any,
     }
 }
 
@@ -993,12 +988,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let first_use_of_param = first_use && !receiver(store, call).is_some_and(|r| is_static_place(store, r));
         let passes_owned = self.passes_owned(store, call);
         let fills = self.fills_at(store, call, receiver(store, call).filter(|_| first_use));
+        let dyn_args = self.dyn_args(store, call);
         for target in targets {
             let mut edge = Edge {
                 callee_label: label.clone(),
                 growth: growth.clone(),
                 passes_owned,
                 fills: fills.clone(),
+                dyn_args: dyn_args.clone(),
                 ..Edge::new(target, site)
             };
             edge.context = self.facts.context(call.into());
@@ -1010,6 +1007,31 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.panic = self.panic;
             self.out.edges.push(edge);
         }
+    }
+
+    /// The arguments of `call` (its receiver included) that are coerced to a `dyn`
+    /// as they are passed: (concrete pointee, the `dyn` type).
+    fn dyn_args(&mut self, store: &ExpressionStore, call: ExprId) -> Vec<(Ty<'db>, Ty<'db>)> {
+        let args: Vec<ExprId> = match &store[call] {
+            Expr::MethodCall { receiver, args, .. } => std::iter::once(*receiver).chain(args.iter().copied()).collect(),
+            Expr::Call { args, .. } => args.to_vec(),
+            _ => return Vec::new(),
+        };
+        let mut coerced = Vec::new();
+        for arg in args {
+            let Some(adjustments) = self.infer.expr_adjustment(arg) else { continue };
+            let Some(mut source) = self.expr_ty(arg) else { continue };
+            for adjustment in adjustments {
+                let target = self.inst.ty(adjustment.target.as_ref());
+                if let Adjust::Pointer(PointerCast::Unsize) = &adjustment.kind {
+                    if let (Some(from), Some(to)) = (pointee(source), pointee(target)) {
+                        coerced.extend(self.unsized_to_dyn(from, to));
+                    }
+                }
+                source = target;
+            }
+        }
+        coerced
     }
 
     /// A call that grows a buffer: a growth method of a std collection, or a

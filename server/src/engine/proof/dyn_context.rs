@@ -1,0 +1,273 @@
+//! `dyn` contexts: a call that coerces its argument to `dyn Trait` as it passes it
+//! (`core::fmt::write(&mut buf as &mut dyn Write, ..)`) is judged for exactly the
+//! types coerced there, the way a generic callee is judged per instance, when
+//! nothing else can hand the callee a `dyn Trait` value.
+//!
+//! The rule. In the sub-reach a context call enters, a `dyn Trait` value is one
+//! of: coerced at the entering call (`DynContext::entry`); coerced in the
+//! sub-reach or below it, and handed back up (`candidates`: every coercion of
+//! the vertices the context's vertices reach); held by a static (the program's
+//! `static_coerced`); or from outside (`resolve::Outside`, as in every context).
+//! That holds when the callee's parameters can hold no other `dyn` of a related
+//! trait (`entered`), and when a value that changes its type view inside the
+//! sub-reach is looked at again: the concrete `self` of a `dyn` call, the inputs a
+//! fn pointer's target reads at other types than the pointer says (an erased
+//! `NonNull<()>` read as `&T`), the value a `dyn` drop drops (`keeps_context`).
+//! Where any of that may hold a related `dyn`, the callee is judged in the whole
+//! program's context (context 0), which holds every coercion: sound, only less
+//! precise. A budget (`MAX_DYN_CONTEXTS`) bounds the copies of vertices.
+
+use hir_def::{FunctionId, TraitId};
+use hir_ty::{
+    next_solver::{GenericArgs, Ty, TyKind},
+    ParamEnvAndCrate,
+};
+use rustc_hash::FxHashSet;
+use rustc_type_ir::inherent::{IntoKind, Term as _};
+
+use super::resolve::trait_or_super;
+use super::walk::{dyn_principal, type_shape, CallGraph, Edge, Node, Signature, Target};
+
+/// How many contexts one root's reach may hold, besides the whole program's;
+/// past it, a context call is judged in its caller's context (sound: that
+/// context's candidates include whatever the call coerces).
+pub(crate) const MAX_DYN_CONTEXTS: usize = 32;
+
+/// How far into a type `may_hold_related` looks; past it, it may hold anything.
+const MAX_SCAN_DEPTH: usize = 32;
+
+/// A coercion to `dyn Trait`: (concrete type, trait, the `dyn` type).
+pub(crate) type Coercion<'db> = (Ty<'db>, TraitId, Ty<'db>);
+
+/// One context: the traits it decides and the coercions at the calls that enter
+/// it. Context 0 (`DynContext::default()`) is the whole program: it decides none.
+#[derive(Clone, PartialEq, Default)]
+pub(crate) struct DynContext<'db> {
+    /// Sorted, without repeats.
+    pub traits: Vec<TraitId>,
+    pub entry: Vec<Coercion<'db>>,
+}
+
+/// The context the callee of `edge` is judged in, called from a vertex in context
+/// `from`: a new one when the call coerces arguments to `dyn` and its callee can
+/// get no other `dyn` of their traits from its caller; else the caller's.
+pub(crate) fn entered<'db>(
+    graph: &mut CallGraph<'db>,
+    contexts: &mut Vec<DynContext<'db>>,
+    from: u32,
+    edge: &Edge<'db>,
+    callee: &Node<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> u32 {
+    if edge.dyn_args.is_empty() {
+        return from;
+    }
+    let Node::Fn { func, args } = *callee else { return from };
+    let entry: Vec<Coercion<'db>> =
+        edge.dyn_args.iter().filter_map(|&(concrete, dyn_ty)| Some((concrete, dyn_principal(dyn_ty)?, dyn_ty))).collect();
+    if entry.len() != edge.dyn_args.len() {
+        return from;
+    }
+    let mut traits: Vec<TraitId> = entry.iter().map(|&(_, trait_, _)| trait_).collect();
+    traits.sort_unstable();
+    traits.dedup();
+    if !hands_in_only_the_coerced(graph, func, args, &entry, &traits, env) {
+        return from;
+    }
+    let context = DynContext { traits, entry };
+    if let Some(at) = contexts.iter().position(|known| same_context(known, &context)) {
+        return at as u32;
+    }
+    if contexts.len() > MAX_DYN_CONTEXTS {
+        return from;
+    }
+    contexts.push(context);
+    (contexts.len() - 1) as u32
+}
+
+fn same_context<'db>(a: &DynContext<'db>, b: &DynContext<'db>) -> bool {
+    a.traits == b.traits
+        && a.entry.len() == b.entry.len()
+        && a.entry.iter().all(|c| b.entry.contains(c))
+        && b.entry.iter().all(|c| a.entry.contains(c))
+}
+
+/// Whether the parameters of `func` at `args` can hold a `dyn` of a trait related
+/// to `traits` only where the call passes the coerced arguments: one parameter
+/// that points straight at such a `dyn` per coerced argument, and nothing else
+/// (the coerced values' own types included) that may hold one.
+fn hands_in_only_the_coerced<'db>(
+    graph: &mut CallGraph<'db>,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+    entry: &[Coercion<'db>],
+    traits: &[TraitId],
+    env: ParamEnvAndCrate<'db>,
+) -> bool {
+    let db = graph.db;
+    let sig =
+        db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
+    let mut direct = 0;
+    for &input in sig.inputs().iter() {
+        let pointee = match input.kind() {
+            TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) => Some(inner),
+            _ => None,
+        };
+        if pointee.and_then(dyn_principal).is_some_and(|trait_| traits.contains(&trait_)) {
+            direct += 1;
+            continue;
+        }
+        if may_hold_related(graph, input, traits, env) {
+            return false;
+        }
+    }
+    direct == entry.len() && entry.iter().all(|&(concrete, _, _)| !may_hold_related(graph, concrete, traits, env))
+}
+
+/// Whether the target an open call of a vertex in a context resolved to stays in
+/// that context: what it reads at another type than the call passed (a `dyn`
+/// call's concrete `self`, a fn pointer's erased inputs, a dropped `dyn`'s
+/// value) holds no `dyn` of a related trait.
+pub(crate) fn keeps_context<'db>(
+    graph: &mut CallGraph<'db>,
+    context: &DynContext<'db>,
+    call: &Target<'db>,
+    target: &Target<'db>,
+    env: ParamEnvAndCrate<'db>,
+) -> bool {
+    let retyped: Vec<Ty<'db>> = match (call, target) {
+        (Target::Dyn { .. }, Target::Node(Node::Fn { func, args })) => {
+            inputs(graph, *func, *args).into_iter().take(1).collect()
+        }
+        (Target::FnPointer { signature, .. }, Target::Node(Node::Fn { func, args })) => {
+            retyped_inputs(graph, *func, *args, signature)
+        }
+        (Target::DynDrop(_), Target::Node(Node::DropGlue(ty))) => vec![*ty],
+        // A closure's captures, an instance of any other kind: not looked into.
+        _ => return false,
+    };
+    retyped.into_iter().all(|ty| !may_hold_related(graph, ty, &context.traits, env))
+}
+
+fn inputs<'db>(graph: &CallGraph<'db>, func: FunctionId, args: GenericArgs<'db>) -> Vec<Ty<'db>> {
+    let sig =
+        graph.db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
+    sig.inputs().iter().copied().collect()
+}
+
+/// The inputs of `func` whose types are not the ones the pointer's signature
+/// passes them as.
+fn retyped_inputs<'db>(
+    graph: &CallGraph<'db>,
+    func: FunctionId,
+    args: GenericArgs<'db>,
+    pointer: &Signature,
+) -> Vec<Ty<'db>> {
+    let inputs = inputs(graph, func, args);
+    if inputs.len() != pointer.inputs.len() {
+        return inputs;
+    }
+    inputs.into_iter().zip(&pointer.inputs).filter(|(ty, passed)| type_shape(graph.db, *ty) != **passed).map(|(ty, _)| ty).collect()
+}
+
+/// Whether a value of `ty` may hold a `dyn` of a trait related to `traits` (one of
+/// them, a subtrait or a supertrait), through references, pointers, type
+/// arguments and fields. What it cannot see into (a type parameter, a projection
+/// it cannot normalise, a closure's captures, past its depth) may.
+pub(crate) fn may_hold_related<'db>(
+    graph: &mut CallGraph<'db>,
+    ty: Ty<'db>,
+    traits: &[TraitId],
+    env: ParamEnvAndCrate<'db>,
+) -> bool {
+    let db = graph.db;
+    let related = |t: TraitId| traits.iter().any(|&c| trait_or_super(db, t, c) || trait_or_super(db, c, t));
+    let mut seen: FxHashSet<Ty<'db>> = FxHashSet::default();
+    let mut queue: std::collections::VecDeque<(Ty<'db>, usize)> = std::collections::VecDeque::from([(ty, 0)]);
+    let mut normalized = false;
+    while let Some((ty, depth)) = queue.pop_front() {
+        if !seen.insert(ty) {
+            continue;
+        }
+        if depth > MAX_SCAN_DEPTH {
+            return true;
+        }
+        match ty.kind() {
+            TyKind::Dynamic(preds, ..) => {
+                if dyn_principal(ty).is_some_and(related) {
+                    return true;
+                }
+                for pred in preds.iter() {
+                    if let rustc_type_ir::ExistentialPredicate::Projection(projection) = pred.skip_binder() {
+                        match projection.term.as_type() {
+                            Some(t) => queue.push_back((t, depth + 1)),
+                            None => return true,
+                        }
+                    }
+                }
+            }
+            TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
+                queue.push_back((inner, depth + 1))
+            }
+            TyKind::Adt(_, args) => {
+                for t in args.as_slice().iter().filter_map(|arg| arg.ty()) {
+                    queue.push_back((t, depth + 1));
+                }
+                for field in graph.field_types_noting_aliases(ty, env, &mut normalized) {
+                    queue.push_back((field, depth + 1));
+                }
+            }
+            TyKind::Tuple(tys) => queue.extend(tys.iter().map(|t| (t, depth + 1))),
+            TyKind::Alias(_) => {
+                let normalized =
+                    super::subst::Instantiate::new(graph.interner, env, GenericArgs::new_from_slice(&[])).ty(ty);
+                if normalized == ty {
+                    return true;
+                }
+                queue.push_back((normalized, depth));
+            }
+            TyKind::Bool
+            | TyKind::Char
+            | TyKind::Int(_)
+            | TyKind::Uint(_)
+            | TyKind::Float(_)
+            | TyKind::Str
+            | TyKind::Never
+            | TyKind::FnPtr(..)
+            | TyKind::FnDef(..) => {}
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// For each context but the whole program's, the coercions its `dyn` calls are
+/// resolved against: those entering it, and those of every vertex its vertices
+/// reach (a `dyn` made below may be handed back up). Index 0 is empty.
+pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Vec<Coercion<'db>>> {
+    let mut out: Vec<Vec<Coercion<'db>>> = vec![Vec::new(); reach.contexts.len()];
+    for (c, context) in reach.contexts.iter().enumerate().skip(1) {
+        let mut seen = vec![false; reach.nodes.len()];
+        let mut stack: Vec<usize> = (0..reach.nodes.len()).filter(|&v| reach.context[v] as usize == c).collect();
+        let mut found = context.entry.clone();
+        while let Some(v) = stack.pop() {
+            if std::mem::replace(&mut seen[v], true) {
+                continue;
+            }
+            for coercion in reach.coerced_at.get(&v).into_iter().flatten() {
+                if !found.contains(coercion) {
+                    found.push(*coercion);
+                }
+            }
+            for resolved in &reach.edges[v] {
+                stack.extend(resolved.callbacks.iter().copied());
+                stack.extend(resolved.targets.iter().filter_map(|target| match target {
+                    super::reach::Resolved::Vertex(j) => Some(*j),
+                    super::reach::Resolved::Terminal(_) => None,
+                }));
+            }
+        }
+        out[c] = found;
+    }
+    out
+}
