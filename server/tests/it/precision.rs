@@ -15,7 +15,19 @@ use crate::roots_table;
 use crate::soundness::{oracle_counts, own};
 
 /// Roots that never allocate but are still flagged, each with why.
-const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[];
+const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[
+    (
+        "precision::dispatch::pretty_debug_into_fixed",
+        "`{:#?}`'s PadAdapter holds the buffer's `dyn Write` in a field: its writes are judged against every writer the program coerces",
+    ),
+    (
+        "precision::dispatch::find_byte",
+        "memchr keeps its routine in a `static AtomicPtr<()>`: a raw pointer transmuted back to a fn pointer is not yet resolved against what was stored there",
+    ),
+    ("precision::dispatch::log_without_logger", "`impl Log for &T` over the no-op logger is not resolved from the types that flow there"),
+    ("precision::dispatch::double_each", "core's `<[T; N]>::map` calls a hand-written `FnMut` impl the walk does not resolve"),
+    ("precision::dispatch::poll_sum", "`poll` on an `async fn`'s opaque future through a generic `F: Future` has no known callee"),
+];
 
 #[test]
 fn precision_findings_match_golden() {

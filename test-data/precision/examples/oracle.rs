@@ -63,6 +63,26 @@ fn main() {
     case("precision::builtin_impls::local_pointer_allocates", count(|| keep(builtin_impls::local_pointer_allocates())));
     case("precision::builtin_impls::local_closure_pointer", count(|| keep(builtin_impls::local_closure_pointer(&u))));
 
+    // dispatch
+    let mut fixed = text::Fixed::new();
+    let point = dispatch::Point { x: 3, y: -4 };
+    let hay = b"a haystack with an x in it";
+    case("precision::dispatch::write_next_to_format", count(|| keep(dispatch::write_next_to_format(&mut fixed, 42))));
+    case("precision::dispatch::write_into_string_allocates", count(|| keep(dispatch::write_into_string_allocates(42))));
+    case("precision::dispatch::pretty_debug_into_fixed", count(|| keep(dispatch::pretty_debug_into_fixed(&mut fixed, &point))));
+    case("precision::dispatch::lookup_in_fresh_map", count(|| keep(dispatch::lookup_in_fresh_map(7))));
+    case("precision::dispatch::insert_into_fresh_map_allocates", count(|| keep(dispatch::insert_into_fresh_map_allocates(7))));
+    case("precision::dispatch::call_through_pointer", count(|| keep(dispatch::call_through_pointer(7))));
+    case("precision::dispatch::call_through_pointer_allocates", count(|| keep(dispatch::call_through_pointer_allocates(7))));
+    case("precision::dispatch::find_byte", count(|| keep(dispatch::find_byte(hay))));
+    case("precision::dispatch::find_every_byte_allocates", count(|| keep(dispatch::find_every_byte_allocates(hay))));
+    case("precision::dispatch::log_without_logger", count(|| keep(dispatch::log_without_logger(7))));
+    case("precision::dispatch::log_into_recorder_allocates", count(|| keep(dispatch::log_into_recorder_allocates(7))));
+    case("precision::dispatch::double_each", count(|| keep(dispatch::double_each(7))));
+    case("precision::dispatch::spell_each_allocates", count(|| keep(dispatch::spell_each_allocates(7))));
+    case("precision::dispatch::poll_sum", count(|| keep(dispatch::poll_sum(7))));
+    case("precision::dispatch::poll_spelled_allocates", count(|| keep(dispatch::poll_spelled_allocates(7))));
+
     // generic_roots
     let squares = [generic_roots::Square(3), generic_roots::Square(4)];
     let labels = [generic_roots::Label(12345)];

@@ -249,6 +249,11 @@ fn main() {
     case("soundness::untyped::cast_keeps_the_type", simple(|| keep(untyped::cast_keeps_the_type())));
 
     // dyns
+    let mut fixed = dyn_contexts::Fixed::new();
+    case("soundness::dyn_contexts::tee_into_fixed_allocates", simple(|| keep(dyn_contexts::tee_into_fixed_allocates(&mut fixed))));
+    case("soundness::dyn_contexts::indent_into_string_allocates", simple(|| keep(dyn_contexts::indent_into_string_allocates(42))));
+    case("soundness::dyn_contexts::indent_into_fixed", simple(|| keep(dyn_contexts::indent_into_fixed(&mut fixed, 42))));
+    case("soundness::dyn_contexts::scratch_into_fixed_allocates", simple(|| keep(dyn_contexts::scratch_into_fixed_allocates(&mut fixed))));
     let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };
     case("soundness::dyns::dispatch", simple(|| keep(dyns::dispatch(&server, 12))));
     let arc: Arc<dyn dyns::Handler> = Arc::new(dyns::Recorder);

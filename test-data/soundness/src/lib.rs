@@ -7,6 +7,7 @@ pub mod cache_keys;
 pub mod diverging;
 pub mod dispatch;
 pub mod drops;
+pub mod dyn_contexts;
 pub mod dyns;
 pub mod error_closures;
 pub mod fn_pointers;

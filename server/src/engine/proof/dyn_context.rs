@@ -14,7 +14,10 @@
 //! fn pointer's target reads at other types than the pointer says (an erased
 //! `NonNull<()>` read as `&T`), the value a `dyn` drop drops (`keeps_context`).
 //! Where any of that may hold a related `dyn`, the callee is judged in the whole
-//! program's context (context 0), which holds every coercion: sound, only less
+//! program's context (context 0), which holds every coercion, and the context it
+//! left is spoilt: what that callee may hand back (through its return or a
+//! `&mut`) is any `dyn` of the program, so the context's own `dyn` calls are then
+//! resolved against the whole program too. Sound, only less
 //! precise. A budget (`MAX_DYN_CONTEXTS`) bounds the copies of vertices.
 
 use hir_def::{FunctionId, TraitId};
@@ -46,6 +49,20 @@ pub(crate) struct DynContext<'db> {
     /// Sorted, without repeats.
     pub traits: Vec<TraitId>,
     pub entry: Vec<Coercion<'db>>,
+    /// A target of one of its open calls left it for the whole program's
+    /// (`keeps_context`): its `dyn` calls are resolved as the whole program's.
+    pub spoilt: bool,
+}
+
+impl<'db> DynContext<'db> {
+    /// The traits it decides, unless it is spoilt.
+    pub(crate) fn decides(&self) -> &[TraitId] {
+        if self.spoilt {
+            &[]
+        } else {
+            &self.traits
+        }
+    }
 }
 
 /// The context the callee of `edge` is judged in, called from a vertex in context
@@ -74,7 +91,7 @@ pub(crate) fn entered<'db>(
     if !hands_in_only_the_coerced(graph, func, args, &entry, &traits, env) {
         return from;
     }
-    let context = DynContext { traits, entry };
+    let context = DynContext { traits, entry, spoilt: false };
     if let Some(at) = contexts.iter().position(|known| same_context(known, &context)) {
         return at as u32;
     }
@@ -135,15 +152,20 @@ pub(crate) fn keeps_context<'db>(
     target: &Target<'db>,
     env: ParamEnvAndCrate<'db>,
 ) -> bool {
-    let retyped: Vec<Ty<'db>> = match (call, target) {
-        (Target::Dyn { .. }, Target::Node(Node::Fn { func, args })) => {
-            inputs(graph, *func, *args).into_iter().take(1).collect()
+    let Target::Node(node) = target else {
+        // Not walked: nothing below it to judge in any context.
+        return true;
+    };
+    let retyped: Vec<Ty<'db>> = match (call, *node) {
+        (Target::Dyn { .. }, Node::Fn { func, args } | Node::Derived { method: func, args }) => {
+            inputs(graph, func, args).into_iter().take(1).collect()
         }
-        (Target::FnPointer { signature, .. }, Target::Node(Node::Fn { func, args })) => {
-            retyped_inputs(graph, *func, *args, signature)
-        }
-        (Target::DynDrop(_), Target::Node(Node::DropGlue(ty))) => vec![*ty],
-        // A closure's captures, an instance of any other kind: not looked into.
+        (Target::FnPointer { signature, .. }, Node::Fn { func, args }) => retyped_inputs(graph, func, args, signature),
+        // Only a closure that captures nothing becomes a fn pointer.
+        (Target::FnPointer { .. }, Node::Closure { .. }) => Vec::new(),
+        (Target::DynDrop(_), Node::DropGlue(ty)) => vec![ty],
+        // A closure's captures behind a `dyn Fn`, an instance of any other kind:
+        // not looked into.
         _ => return false,
     };
     retyped.into_iter().all(|ty| !may_hold_related(graph, ty, &context.traits, env))

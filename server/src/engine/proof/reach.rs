@@ -522,7 +522,7 @@ pub(crate) fn reach<'db>(
             let targets = match call.clone() {
                 Target::Dyn { method, args } => {
                     let decided = (context != 0).then(|| {
-                        (&reach.contexts[context as usize].traits[..], &candidates[context as usize][..])
+                        (reach.contexts[context as usize].decides(), &candidates[context as usize][..])
                     });
                     reach.program.dyn_targets(graph, method, args, env, decided)
                 }
@@ -533,6 +533,9 @@ pub(crate) fn reach<'db>(
             for target in targets {
                 let kept = context != 0
                     && dyn_context::keeps_context(graph, &reach.contexts[context as usize], &call, &target, env);
+                if context != 0 && !kept {
+                    reach.contexts[context as usize].spoilt = true;
+                }
                 let context = if kept { context } else { 0 };
                 let resolved = match target {
                     Target::Node(next) => match too_large(graph, &next) {

@@ -273,8 +273,13 @@ impl<'db> Program<'db> {
         for &(concrete, coerced_trait, coerced_dyn) in &candidates {
             // A `dyn FnMut(usize) -> bool` holds only what was coerced to that
             // type: the trait's arguments must agree, position by position.
-            let same_arguments = coerced_trait != trait_
-                || called_dyn.is_none_or(|called| trait_arguments_may_equal(db, called, coerced_dyn));
+            // The `Fn` traits share their one argument (`Args`) along the
+            // supertrait chain: a `dyn Fn(&CStr)` upcast to `dyn FnMut` is still
+            // not a `dyn FnMut(usize)`.
+            let comparable =
+                coerced_trait == trait_ || (graph.is_fn_family_trait(coerced_trait) && graph.is_fn_family_trait(trait_));
+            let same_arguments =
+                !comparable || called_dyn.is_none_or(|called| trait_arguments_may_equal(db, called, coerced_dyn));
             if trait_or_super(db, coerced_trait, trait_) && same_arguments {
                 let mut new_args: Vec<_> = args.as_slice().to_vec();
                 new_args[0] = concrete.into();

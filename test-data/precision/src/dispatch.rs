@@ -1,0 +1,187 @@
+//! Calls through `dyn` values and fn pointers in real code, where the values that
+//! flow there decide the callee: `write!` into a fixed buffer next to a
+//! `format!`, closures behind `dyn FnMut` of other signatures, fn pointers of
+//! other signatures. Each clean root has a twin that allocates through the same
+//! mechanism.
+
+use core::fmt::Write;
+use std::collections::HashMap;
+
+use crate::text::Fixed;
+
+/// `write!` into a fixed buffer, in a root whose reach also formats into a
+/// `String` (exempted, cold): `core::fmt::write` runs with both, and the buffer's
+/// call is judged for the buffer alone.
+// noalloc:root
+pub fn write_next_to_format(out: &mut Fixed, n: u32) -> usize {
+    let _ = write!(out, "n={n} half={}", n / 2);
+    if n == u32::MAX {
+        // noalloc:exempt cold: never taken on the hot path
+        return format!("{n}").len();
+    }
+    out.as_str().len()
+}
+
+/// The twin: the same `write!`, into a new `String`.
+// noalloc:root
+pub fn write_into_string_allocates(n: u32) -> usize {
+    let mut out = String::new();
+    let _ = write!(out, "n={n} half={}", n / 2);
+    out.len()
+}
+
+/// A `Debug` impl through `debug_struct`: with `{:#?}` the pretty printer's own
+/// writer wraps the buffer's, next to a `format!`.
+pub struct Point {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl core::fmt::Debug for Point {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Point").field("x", &self.x).field("y", &self.y).finish()
+    }
+}
+
+// noalloc:root
+pub fn pretty_debug_into_fixed(out: &mut Fixed, p: &Point) -> usize {
+    let _ = write!(out, "{p:#?}");
+    if p.x == i32::MIN {
+        // noalloc:exempt cold: never taken on the hot path
+        return format!("{p:?}").len();
+    }
+    out.as_str().len()
+}
+
+/// A `HashMap` made and looked up: its lookup calls back through
+/// `&mut dyn FnMut(usize) -> bool`, which only closures of that signature stand
+/// behind (not the other closures the program coerces to `dyn FnMut`).
+// noalloc:root
+pub fn lookup_in_fresh_map(key: u64) -> bool {
+    let map: HashMap<u64, u32> = HashMap::new();
+    map.get(&key).is_some()
+}
+
+/// The twin: inserting into the fresh map allocates its table.
+// noalloc:root
+pub fn insert_into_fresh_map_allocates(key: u64) -> usize {
+    let mut map: HashMap<u64, u32> = HashMap::new();
+    map.insert(key, 1);
+    map.len()
+}
+
+fn twice(x: u32) -> u32 {
+    x * 2
+}
+
+fn spelled(x: u64) -> impl core::fmt::Display {
+    x.to_string()
+}
+
+fn spelled_string(x: u64) -> String {
+    x.to_string()
+}
+
+/// A fn pointer of `fn(u32) -> u32`: `spelled`, whose address the program also
+/// takes, returns a type the walk cannot pin down, but takes a `u64`: it is not
+/// behind the pointer.
+// noalloc:root
+pub fn call_through_pointer(x: u32) -> u32 {
+    std::hint::black_box(spelled);
+    let f: fn(u32) -> u32 = std::hint::black_box(twice);
+    f(x)
+}
+
+/// The twin: calling a `fn(u64) -> String` pointer allocates.
+// noalloc:root
+pub fn call_through_pointer_allocates(x: u64) -> usize {
+    let f: fn(u64) -> String = std::hint::black_box(spelled_string);
+    f(x).len()
+}
+
+/// memchr picks its routine for the CPU on the first call and keeps it in a
+/// `static AtomicPtr<()>` (`detect`, then the chosen fn cast to a raw pointer),
+/// called after a `transmute` back to a fn pointer.
+// noalloc:root
+pub fn find_byte(haystack: &[u8]) -> Option<usize> {
+    memchr::memchr(b'x', haystack)
+}
+
+/// The twin: the same search, collected.
+// noalloc:root
+pub fn find_every_byte_allocates(haystack: &[u8]) -> usize {
+    memchr::memchr_iter(b'x', haystack).collect::<Vec<_>>().len()
+}
+
+/// `log::info!` with no logger set goes through `log::logger()`'s `&dyn Log`
+/// (the no-op logger).
+// noalloc:root
+pub fn log_without_logger(n: u32) -> u32 {
+    log::info!("n={n}");
+    n + 1
+}
+
+/// A logger that formats each record into a `String`.
+pub struct Recorder;
+
+impl log::Log for Recorder {
+    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        std::hint::black_box(record.args().to_string());
+    }
+
+    fn flush(&self) {}
+}
+
+/// The twin: logging into a recorder through `&dyn Log` allocates.
+// noalloc:root
+pub fn log_into_recorder_allocates(n: u32) -> u32 {
+    let logger: &dyn log::Log = &Recorder;
+    logger.log(&log::Record::builder().args(format_args!("n={n}")).build());
+    n + 1
+}
+
+/// core's `<[T; N]>::map` calls a struct that implements `FnMut` by hand.
+// noalloc:root
+pub fn double_each(x: u32) -> u32 {
+    [x; 4].map(|v| v * 2).iter().sum()
+}
+
+/// The twin: mapping each element to a `String`.
+// noalloc:root
+pub fn spell_each_allocates(x: u32) -> usize {
+    [x; 4].map(|v| v.to_string()).iter().map(String::len).sum()
+}
+
+async fn add(a: u32, b: u32) -> u32 {
+    a + b
+}
+
+async fn add_spelled(a: u32, b: u32) -> usize {
+    (a + b).to_string().len()
+}
+
+/// Polls a future once, as an executor would, without knowing its type.
+pub fn poll_once<F: core::future::Future>(future: F) -> Option<F::Output> {
+    let mut future = core::pin::pin!(future);
+    let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        core::task::Poll::Ready(out) => Some(out),
+        core::task::Poll::Pending => None,
+    }
+}
+
+/// An `async fn`'s future polled through a generic `F: Future`.
+// noalloc:root
+pub fn poll_sum(a: u32) -> Option<u32> {
+    poll_once(add(a, 1))
+}
+
+/// The twin: the `async fn` allocates.
+// noalloc:root
+pub fn poll_spelled_allocates(a: u32) -> Option<usize> {
+    poll_once(add_spelled(a, 1))
+}
