@@ -541,7 +541,7 @@ fn sarif_output_is_valid_sarif_2_1_0() {
         |r| r["id"] == "allocation" && r["helpUri"].as_str().unwrap().ends_with("docs/finding-codes.md#allocation")
     ));
     let results = run["results"].as_array().unwrap();
-    assert_eq!(results.len(), 2);
+    assert_eq!(results.len(), 1);
     let result = results.iter().find(|r| r["locations"][0]["physicalLocation"]["region"]["startLine"] == 30).unwrap();
     assert_eq!(result["ruleId"], "allocation");
     assert_eq!(result["level"], "warning");

@@ -25,8 +25,6 @@ const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[
         "memchr keeps its routine in a `static AtomicPtr<()>`: a raw pointer transmuted back to a fn pointer is not yet resolved against what was stored there",
     ),
     ("precision::dispatch::log_without_logger", "`impl Log for &T` over the no-op logger is not resolved from the types that flow there"),
-    ("precision::dispatch::double_each", "core's `<[T; N]>::map` calls a hand-written `FnMut` impl the walk does not resolve"),
-    ("precision::dispatch::poll_sum", "`poll` on an `async fn`'s opaque future through a generic `F: Future` has no known callee"),
 ];
 
 #[test]

@@ -77,7 +77,6 @@ fn main() {
     case("precision::dispatch::find_byte", count(|| keep(dispatch::find_byte(hay))));
     case("precision::dispatch::find_every_byte_allocates", count(|| keep(dispatch::find_every_byte_allocates(hay))));
     case("precision::dispatch::log_without_logger", count(|| keep(dispatch::log_without_logger(7))));
-    case("precision::dispatch::log_into_recorder_allocates", count(|| keep(dispatch::log_into_recorder_allocates(7))));
     case("precision::dispatch::double_each", count(|| keep(dispatch::double_each(7))));
     case("precision::dispatch::spell_each_allocates", count(|| keep(dispatch::spell_each_allocates(7))));
     case("precision::dispatch::poll_sum", count(|| keep(dispatch::poll_sum(7))));

@@ -80,8 +80,11 @@ pub(crate) fn entered<'db>(
         return from;
     }
     let Node::Fn { func, args } = *callee else { return from };
-    let entry: Vec<Coercion<'db>> =
-        edge.dyn_args.iter().filter_map(|&(concrete, dyn_ty)| Some((concrete, dyn_principal(dyn_ty)?, dyn_ty))).collect();
+    let entry: Vec<Coercion<'db>> = edge
+        .dyn_args
+        .iter()
+        .filter_map(|&(concrete, dyn_ty)| Some((concrete, dyn_principal(dyn_ty)?, dyn_ty)))
+        .collect();
     if entry.len() != edge.dyn_args.len() {
         return from;
     }
@@ -122,8 +125,7 @@ fn hands_in_only_the_coerced<'db>(
     env: ParamEnvAndCrate<'db>,
 ) -> bool {
     let db = graph.db;
-    let sig =
-        db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
+    let sig = db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
     let mut direct = 0;
     for &input in sig.inputs().iter() {
         let pointee = match input.kind() {
@@ -189,7 +191,12 @@ fn retyped_inputs<'db>(
     if inputs.len() != pointer.inputs.len() {
         return inputs;
     }
-    inputs.into_iter().zip(&pointer.inputs).filter(|(ty, passed)| type_shape(graph.db, *ty) != **passed).map(|(ty, _)| ty).collect()
+    inputs
+        .into_iter()
+        .zip(&pointer.inputs)
+        .filter(|(ty, passed)| type_shape(graph.db, *ty) != **passed)
+        .map(|(ty, _)| ty)
+        .collect()
 }
 
 /// Whether a value of `ty` may hold a `dyn` of a trait related to `traits` (one of

@@ -6,8 +6,8 @@
 //! queries the proof asks (`incremental`).
 
 pub(crate) mod allowances;
-pub(crate) mod dyn_context;
 pub mod builtin;
+pub(crate) mod dyn_context;
 pub(crate) mod findings;
 pub mod impls;
 pub mod incremental;

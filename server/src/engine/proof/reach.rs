@@ -12,9 +12,9 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::TypeVisitableExt;
 
+use super::dyn_context::{self, Coercion, DynContext};
 use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
-use super::dyn_context::{self, Coercion, DynContext};
 use super::{
     allowances::FilledPlace,
     judge::{follows, Verdict},
@@ -449,11 +449,8 @@ pub(crate) fn reach<'db>(
                 statics: !walked.statics.is_empty(),
             };
             reach.program.absorb(&walked);
-            let coerced: Vec<Coercion<'db>> = walked
-                .coercions
-                .iter()
-                .filter_map(|&(from, to)| Some((from, dyn_principal(to)?, to)))
-                .collect();
+            let coerced: Vec<Coercion<'db>> =
+                walked.coercions.iter().filter_map(|&(from, to)| Some((from, dyn_principal(to)?, to))).collect();
             if !coerced.is_empty() {
                 reach.coerced_at.insert(v, coerced);
             }
@@ -521,9 +518,8 @@ pub(crate) fn reach<'db>(
             let call = reach.edges[v][e].edge.target.clone();
             let targets = match call.clone() {
                 Target::Dyn { method, args } => {
-                    let decided = (context != 0).then(|| {
-                        (reach.contexts[context as usize].decides(), &candidates[context as usize][..])
-                    });
+                    let decided = (context != 0)
+                        .then(|| (reach.contexts[context as usize].decides(), &candidates[context as usize][..]));
                     reach.program.dyn_targets(graph, method, args, env, decided)
                 }
                 Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),

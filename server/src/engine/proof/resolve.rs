@@ -265,9 +265,11 @@ impl<'db> Program<'db> {
         }
         let called_dyn = args.as_slice().first().and_then(|arg| arg.ty());
         let candidates: Vec<Coercion<'db>> = match context.filter(|(traits, _)| traits.contains(&trait_)) {
-            Some((_, in_context)) => {
-                in_context.iter().chain(self.static_coerced.iter().filter(|c| !in_context.contains(c))).copied().collect()
-            }
+            Some((_, in_context)) => in_context
+                .iter()
+                .chain(self.static_coerced.iter().filter(|c| !in_context.contains(c)))
+                .copied()
+                .collect(),
             None => self.coerced.clone(),
         };
         for &(concrete, coerced_trait, coerced_dyn) in &candidates {
@@ -276,8 +278,8 @@ impl<'db> Program<'db> {
             // The `Fn` traits share their one argument (`Args`) along the
             // supertrait chain: a `dyn Fn(&CStr)` upcast to `dyn FnMut` is still
             // not a `dyn FnMut(usize)`.
-            let comparable =
-                coerced_trait == trait_ || (graph.is_fn_family_trait(coerced_trait) && graph.is_fn_family_trait(trait_));
+            let comparable = coerced_trait == trait_
+                || (graph.is_fn_family_trait(coerced_trait) && graph.is_fn_family_trait(trait_));
             let same_arguments =
                 !comparable || called_dyn.is_none_or(|called| trait_arguments_may_equal(db, called, coerced_dyn));
             if trait_or_super(db, coerced_trait, trait_) && same_arguments {
@@ -367,6 +369,7 @@ impl<'db> Program<'db> {
 
     /// The targets of a call through a fn pointer of `signature`.
     pub(crate) fn fn_pointer_targets(&self, signature: &Signature) -> Vec<Target<'db>> {
+        tracing::trace!(target: "noalloc_ls::engine::reach", "fn pointer {signature:?} against {} taken: {:?}", self.taken.len(), self.taken.iter().map(|(_, taken)| taken).collect::<Vec<_>>());
         let mut targets: Vec<Target<'db>> = Vec::new();
         for (target, taken) in &self.taken {
             let direct = signature.admits(taken);
@@ -400,7 +403,10 @@ fn trait_arguments_may_equal<'db>(db: &dyn HirDatabase, a: Ty<'db>, b: Ty<'db>) 
     match (principal_args(a), principal_args(b)) {
         (Some(xs), Some(ys)) => {
             xs.len() != ys.len()
-                || xs.iter().zip(&ys).all(|(x, y)| super::walk::type_shape(db, *x).may_equal(&super::walk::type_shape(db, *y)))
+                || xs
+                    .iter()
+                    .zip(&ys)
+                    .all(|(x, y)| super::walk::type_shape(db, *x).may_equal(&super::walk::type_shape(db, *y)))
         }
         _ => true,
     }

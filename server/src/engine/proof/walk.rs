@@ -625,6 +625,9 @@ impl<'db> CallGraph<'db> {
             {
                 return vec![Target::Node(Node::Derived { method: func, args })];
             }
+            if let Some(body) = self.async_fn_polled(func, self_ty()) {
+                return vec![body];
+            }
             let (resolved, resolved_args) = db.lookup_impl_method(env, func, args);
             return match resolved {
                 // rust-analyzer gave up (ambiguity, or an item the selected impl
@@ -653,6 +656,26 @@ impl<'db> CallGraph<'db> {
             };
         }
         vec![self.resolve_concrete(func, args)]
+    }
+
+    /// `Future::poll` on the future an `async fn` returns (handed to generic code
+    /// as `F: Future`): that function's body, as where the future is made.
+    fn async_fn_polled(&mut self, func: FunctionId, self_ty: Option<Ty<'db>>) -> Option<Target<'db>> {
+        if Some(func) != self.lang.FuturePoll {
+            return None;
+        }
+        let TyKind::Coroutine(coroutine, args) = self_ty?.kind() else { return None };
+        let loc = coroutine.0.loc(self.db);
+        let ClosureKind::Coroutine {
+            kind: hir_def::hir::CoroutineKind::Async,
+            source: hir_def::hir::CoroutineSource::Fn,
+        } = loc.kind
+        else {
+            return None;
+        };
+        let hir_ty::InferBodyId::DefWithBodyId(DefWithBodyId::FunctionId(async_fn)) = loc.owner else { return None };
+        let parent_args = GenericArgs::new_from_slice(args.as_coroutine().parent_args());
+        Some(self.resolve_concrete(async_fn, parent_args))
     }
 
     fn resolve_concrete(&mut self, func: FunctionId, args: GenericArgs<'db>) -> Target<'db> {
@@ -728,13 +751,26 @@ impl<'db> CallGraph<'db> {
                 kind: if callee.has_param() { UnknownKind::Generic } else { UnknownKind::Opaque },
             }),
             _ => {
-                let (resolved, resolved_args) = self.db.lookup_impl_method(env, func, replace_self(args, callee));
-                match resolved {
-                    either::Either::Left(f) if f != func => Some(self.resolve_concrete(f, resolved_args)),
-                    _ => Some(Target::Unknown {
-                        what: format!("`{}`", crate::engine::source::naming::ty_name(self.db, callee)),
-                        kind: UnknownKind::Unresolved,
-                    }),
+                // A hand-written `Fn*` impl, on the type or on a reference to it
+                // (core's array `Drain` implements `FnMut` for `&mut Drain`): the
+                // callee as called, then with each reference taken off.
+                let mut receiver = self_ty;
+                loop {
+                    let (resolved, resolved_args) = self.db.lookup_impl_method(env, func, replace_self(args, receiver));
+                    if let either::Either::Left(f) = resolved {
+                        if f != func {
+                            break Some(self.resolve_concrete(f, resolved_args));
+                        }
+                    }
+                    match receiver.kind() {
+                        TyKind::Ref(_, inner, _) => receiver = inner,
+                        _ => {
+                            break Some(Target::Unknown {
+                                what: format!("`{}`", crate::engine::source::naming::ty_name(self.db, callee)),
+                                kind: UnknownKind::Unresolved,
+                            })
+                        }
+                    }
                 }
             }
         };
@@ -753,7 +789,10 @@ fn replace_self<'db>(args: GenericArgs<'db>, self_ty: Ty<'db>) -> GenericArgs<'d
 /// The signature a fn item, closure or fn pointer type has as a pointer.
 pub(crate) fn signature_of<'db>(db: &dyn HirDatabase, interner: DbInterner<'db>, ty: Ty<'db>) -> Option<Signature> {
     let sig = ty.callable_sig(interner)?.skip_binder();
-    Some(Signature { inputs: sig.inputs().iter().map(|input| type_shape(db, *input)).collect(), output: type_shape(db, sig.output()) })
+    Some(Signature {
+        inputs: sig.inputs().iter().map(|input| type_shape(db, *input)).collect(),
+        output: type_shape(db, sig.output()),
+    })
 }
 
 /// A type's shape with its regions erased; `Shape::Any` for what a pointer's type
