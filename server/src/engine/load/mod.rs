@@ -11,6 +11,7 @@ pub mod expand_ahead;
 pub mod module_files;
 pub(crate) mod on_every_core;
 pub(crate) mod parallel_names;
+pub mod std_layout;
 pub mod std_source;
 
 use std::path::{Path, PathBuf};
@@ -146,6 +147,8 @@ pub struct Workspace {
     pub vfs: Vfs,
     pub root: PathBuf,
     pub std_source: StdSource,
+    /// What this std release lacks of the layout rust-analyzer reads, and was added.
+    pub std_layout: std_layout::StdLayout,
     /// What the toolchain's `rustc -vV` printed when the workspace was loaded
     /// (`summary_cache::toolchain_version`): part of what a summary depends on.
     pub toolchain_version: String,
@@ -247,6 +250,8 @@ impl Workspace {
         if options.leave_out_proc_macro_dependencies {
             leave_out_proc_macro_dependencies(&mut db);
         }
+        // Before any name is resolved: what a std older than rust-analyzer's lacks.
+        let std_layout = std_layout::adapt(&mut db, &vfs, &std_source.library);
         let deferred_intrinsics = if options.defer_intrinsics {
             DeferredIntrinsics::defer(&mut db, &vfs, &std_source.library)
         } else {
@@ -257,6 +262,7 @@ impl Workspace {
             vfs,
             root,
             std_source,
+            std_layout,
             toolchain_version,
             features: options.features.clone(),
             target: options.target.clone(),
