@@ -111,6 +111,9 @@ impl std::fmt::Display for Features {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     NoStdSource,
+    /// The toolchain the workspace pins is not installed, or lacks std's source:
+    /// the message says which and the command that installs it.
+    PinnedToolchain(String),
     /// No `cargo` or `rustc`: the message says where it was looked for.
     NoToolchain(String),
     NoWorkspace(PathBuf),
@@ -121,6 +124,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::NoStdSource => f.write_str(MISSING_STD_SOURCE),
+            LoadError::PinnedToolchain(message) => f.write_str(message),
             LoadError::NoToolchain(message) => f.write_str(message),
             LoadError::NoWorkspace(path) => {
                 write!(f, "no cargo workspace at {}: pass the directory that holds Cargo.toml", path.display())
@@ -187,7 +191,23 @@ impl Workspace {
                 // we looked when it is nowhere, rather than cargo's "not found".
                 std_source::find_tool(std_source::Tool::Cargo).map_err(LoadError::NoToolchain)?;
                 let (found, printed_sysroot) = std_source::discover_from_env(&root);
-                (found.ok_or(LoadError::NoStdSource)?, printed_sysroot)
+                // A pinned toolchain rustup does not have: its own message, before
+                // a fallback std source is taken for it (cargo would not run anyway).
+                let pinned = || std_source::pinned_toolchain_problem(&root);
+                let found = match found {
+                    Some(found) if found.origin == std_source::StdSourceOrigin::Toolchain => found,
+                    Some(found) => match pinned() {
+                        Some(problem @ std_source::PinnedProblem::NotInstalled(_)) => {
+                            return Err(LoadError::PinnedToolchain(problem.message().to_owned()))
+                        }
+                        _ => found,
+                    },
+                    None => {
+                        return Err(pinned()
+                            .map_or(LoadError::NoStdSource, |problem| LoadError::PinnedToolchain(problem.message().to_owned())))
+                    }
+                };
+                (found, printed_sysroot)
             }
         };
         let utf8 = |path: PathBuf| {
