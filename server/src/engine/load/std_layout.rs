@@ -24,6 +24,13 @@
 //!   constructor's own calls (none: it stores two references) and the `fmt` each
 //!   `rt::Argument::new_*` takes the address of, which `core::fmt::write` calls.
 //!
+//! - `#[rustc_box]`: up to 1.86, `Box::new`'s own body is `#[rustc_box] Box::new(x)`
+//!   (and `vec!` of elements `#[rustc_box] Box::new([..])`), which the compiler
+//!   turns into its built-in allocation. rust-analyzer ignores the attribute, so
+//!   `Box::new` read as a call of itself and never allocated. [`adapt`] writes the
+//!   body as 1.87 and later have it (a `new_uninit` box written to), and drops the
+//!   attribute from `vec!`.
+//!
 //! Text is only ever appended at the end of a file or on the line of a closing
 //! brace, so no line of std's source moves. A std whose layout is neither native
 //! nor one of those is left as it is: its `format!` and `write!` calls stay
@@ -52,6 +59,9 @@ pub struct StdLayout {
     pub macros_added: Vec<&'static str>,
     /// How `Arguments` is built in this release, when `new`/`from_str` were added.
     pub format_args_adapter: Option<ConstructorLayout>,
+    /// `Box::new`'s allocation written out where the compiler makes it (`#[rustc_box]`,
+    /// the `box_new` intrinsic).
+    pub box_allocation_written: bool,
     /// The constructs not understood, each with why: the std is outside the range.
     pub not_understood: Vec<String>,
 }
@@ -137,13 +147,32 @@ pub fn adapt(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> StdLayout {
         }
     }
 
+    if let Some(boxed) = files.get(Krate::Alloc, "src/boxed.rs") {
+        let original = text(Some(boxed)).unwrap_or_default();
+        let with_body = box_new_intrinsic_with_body(&original);
+        let without_rustc_box = box_new_without_rustc_box(with_body.as_deref().unwrap_or(&original));
+        if let Some(new_text) = without_rustc_box.or(with_body) {
+            change.change_file(boxed, Some(new_text));
+            changed = true;
+            layout.box_allocation_written = true;
+        }
+        if let Some(macros) = files.get(Krate::Alloc, "src/macros.rs") {
+            let macros_text = text(Some(macros)).unwrap_or_default();
+            if macros_text.contains("#[rustc_box]") {
+                change.change_file(macros, Some(macros_text.replace("#[rustc_box]", "/* rustc_box */")));
+                changed = true;
+            }
+        }
+    }
+
     if changed {
         db.apply_change(change);
         tracing::info!(
-            "std at {}: macros exported from the prelude of {:?}; format_args! adapter {:?}",
+            "std at {}: macros exported from the prelude of {:?}; format_args! adapter {:?}; box allocation written {}",
             library.display(),
             layout.macros_added,
-            layout.format_args_adapter
+            layout.format_args_adapter,
+            layout.box_allocation_written
         );
     }
     layout
@@ -152,6 +181,7 @@ pub fn adapt(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> StdLayout {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Krate {
     Core,
+    Alloc,
     Std,
 }
 
@@ -159,6 +189,7 @@ impl Krate {
     fn name(self) -> &'static str {
         match self {
             Krate::Core => "core",
+            Krate::Alloc => "alloc",
             Krate::Std => "std",
         }
     }
@@ -166,7 +197,7 @@ impl Krate {
     /// A macro the crate's prelude exports once it exports its macros itself.
     fn native_marker(self) -> &'static str {
         match self {
-            Krate::Core => "write",
+            Krate::Core | Krate::Alloc => "write",
             Krate::Std => "format",
         }
     }
@@ -175,18 +206,21 @@ impl Krate {
 /// The files of `core` and `std` the database holds, by path below `library`.
 struct StdFiles {
     core: Vec<(FileId, PathBuf)>,
+    alloc: Vec<(FileId, PathBuf)>,
     std: Vec<(FileId, PathBuf)>,
 }
 
 impl StdFiles {
     fn find(vfs: &Vfs, library: &Path) -> StdFiles {
-        let (core_dir, std_dir) = (library.join("core"), library.join("std"));
-        let mut files = StdFiles { core: Vec::new(), std: Vec::new() };
+        let (core_dir, alloc_dir, std_dir) = (library.join("core"), library.join("alloc"), library.join("std"));
+        let mut files = StdFiles { core: Vec::new(), alloc: Vec::new(), std: Vec::new() };
         for (id, path) in vfs.iter() {
             let Some(path) = path.as_path() else { continue };
             let path: &Path = path.as_ref();
             if let Ok(rest) = path.strip_prefix(&core_dir) {
                 files.core.push((id, rest.to_path_buf()));
+            } else if let Ok(rest) = path.strip_prefix(&alloc_dir) {
+                files.alloc.push((id, rest.to_path_buf()));
             } else if let Ok(rest) = path.strip_prefix(&std_dir) {
                 files.std.push((id, rest.to_path_buf()));
             }
@@ -197,6 +231,7 @@ impl StdFiles {
     fn sources(&self, krate: Krate) -> impl Iterator<Item = (FileId, &Path)> {
         let files = match krate {
             Krate::Core => &self.core,
+            Krate::Alloc => &self.alloc,
             Krate::Std => &self.std,
         };
         files.iter().filter(|(_, p)| p.starts_with("src")).map(|(id, p)| (*id, p.as_path()))
@@ -303,6 +338,59 @@ fn prelude_with_root_macros(text: &str, names: &[String]) -> Option<String> {
     Some(out)
 }
 
+/// The allocation `Box::new` and `vec!` make, where the compiler makes it.
+const BOX_ALLOCATION: &str =
+    "unsafe { let mut boxed = Box::<T>::new_uninit(); boxed.as_mut_ptr().write(x); boxed.assume_init() }";
+
+/// `boxed.rs` with the `box_new` intrinsic (`vec!` calls it; 1.86 to 1.94, and
+/// `Box::new` itself in 1.86) given the body the compiler's version has, on the
+/// declaration's line: 1.86's fallback body is `unreachable!()`, for a compiler
+/// that always overrides it, and 1.87's has none ("intrinsic without a body").
+fn box_new_intrinsic_with_body(text: &str) -> Option<String> {
+    let declared = [
+        ("pub fn box_new<T>(x: T) -> Box<T>;", format!("pub fn box_new<T>(x: T) -> Box<T> {{ {BOX_ALLOCATION} }}")),
+        (
+            "pub fn box_new<T>(_x: T) -> Box<T> {\n    unreachable!()\n}",
+            format!("pub fn box_new<T>(x: T) -> Box<T> {{\n    {BOX_ALLOCATION}\n}}"),
+        ),
+    ];
+    let (from, to) = declared.iter().find(|(from, _)| text.contains(*from))?;
+    let at = text.find(*from)?;
+    // The attributes that make it an intrinsic go too, each on its own line: the
+    // body is what runs.
+    let attrs_start = text[..at].rfind("\n\n").map_or(0, |blank| blank + 2);
+    let attrs = text[attrs_start..at]
+        .replace("#[rustc_intrinsic_must_be_overridden]", "/* rustc_intrinsic_must_be_overridden */")
+        .replace("#[rustc_intrinsic]", "/* rustc_intrinsic */");
+    Some(format!("{}{attrs}{to}{}", &text[..attrs_start], &text[at + from.len()..]))
+}
+
+/// `boxed.rs` with every `#[rustc_box] Box::new(x)` (`Box::new`'s own body in
+/// 1.85, `box_new`'s under `cfg(bootstrap)` in 1.86) written as 1.87 has it (a
+/// `new_uninit` box, written to), each on the lines it replaces; `None` when there
+/// is none.
+fn box_new_without_rustc_box(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 256);
+    let mut rest = text;
+    let mut replaced = false;
+    while let Some(attr) = rest.find("#[rustc_box]") {
+        let after = &rest[attr + "#[rustc_box]".len()..];
+        let gap = after.len() - after.trim_start().len();
+        out.push_str(&rest[..attr]);
+        out.push_str("/* rustc_box */");
+        if after.trim_start().starts_with("Box::new(x)") {
+            out.push_str(&after[..gap]);
+            out.push_str(BOX_ALLOCATION);
+            rest = &after[gap + "Box::new(x)".len()..];
+            replaced = true;
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    replaced.then_some(out)
+}
+
 enum FormatArgsLayout {
     /// `Arguments::new(template, args)` and `from_str`: what rust-analyzer lowers to.
     Native,
@@ -389,6 +477,25 @@ mod tests {
         assert_eq!(use_leaves_public(lib), ["assert_eq", "try", "w", "vec"]);
         let macros = "#[macro_export]\n#[allow_internal_unstable(x)]\nmacro_rules! println { () => {} }\nmacro_rules! private { () => {} }\nmod m {\n    #[macro_export]\n    macro_rules! dbg { () => {} }\n}\n";
         assert_eq!(exported_macro_rules(macros), ["println", "dbg"]);
+    }
+
+    #[test]
+    fn box_new_allocates_where_rustc_box_did() {
+        let text = "    pub fn new(x: T) -> Self {\n        #[rustc_box]\n        Box::new(x)\n    }\n";
+        let out = box_new_without_rustc_box(text).unwrap();
+        assert_eq!(out.lines().count(), text.lines().count());
+        assert!(out.contains("        /* rustc_box */\n        unsafe { let mut boxed = Box::<T>::new_uninit();"));
+        assert_eq!(box_new_without_rustc_box("    pub fn new(x: T) -> Self {\n        return box_new(x);\n    }\n"), None);
+        let v186 = "pub fn box_new<T>(x: T) -> Box<T> {\n    #[rustc_box]\n    Box::new(x)\n}\n";
+        assert!(box_new_without_rustc_box(v186).unwrap().contains("    /* rustc_box */\n    unsafe { let mut boxed"));
+        let v187 = "#[rustc_intrinsic]\npub fn box_new<T>(x: T) -> Box<T>;\n";
+        let out = box_new_intrinsic_with_body(v187).unwrap();
+        assert_eq!(out.lines().count(), 2);
+        assert!(out.contains("/* rustc_intrinsic */\npub fn box_new<T>(x: T) -> Box<T> { unsafe { let mut boxed"));
+        let v186 = "#[rustc_intrinsic_must_be_overridden]\npub fn box_new<T>(_x: T) -> Box<T> {\n    unreachable!()\n}\n";
+        let out = box_new_intrinsic_with_body(v186).unwrap();
+        assert_eq!(out.lines().count(), v186.lines().count());
+        assert!(!out.contains("unreachable"));
     }
 
     #[test]
