@@ -67,8 +67,15 @@ fn same_verdicts_under_every_supported_std_release() {
             eprintln!("notice: std {release} skipped (not installed: rustup toolchain install {release} --profile minimal -c rust-src)");
             continue;
         };
-        let mut cmd =
-            noalloc(&["--check", fixture.to_str().unwrap(), "--message-format", "short", "--no-cache", "--color", "never"]);
+        let mut cmd = noalloc(&[
+            "--check",
+            fixture.to_str().unwrap(),
+            "--message-format",
+            "short",
+            "--no-cache",
+            "--color",
+            "never",
+        ]);
         let (code, stdout, stderr) = run(cmd.env("NOALLOC_TOOLCHAIN_SYSROOT", &sysroot));
         assert!(code == 0 || code == 1, "std {release}: exit {code}: {stderr}");
         assert!(!stderr.contains("layout noalloc does not read"), "std {release}: {stderr}");

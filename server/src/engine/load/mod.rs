@@ -203,8 +203,9 @@ impl Workspace {
                         _ => found,
                     },
                     None => {
-                        return Err(pinned()
-                            .map_or(LoadError::NoStdSource, |problem| LoadError::PinnedToolchain(problem.message().to_owned())))
+                        return Err(pinned().map_or(LoadError::NoStdSource, |problem| {
+                            LoadError::PinnedToolchain(problem.message().to_owned())
+                        }))
                     }
                 };
                 (found, printed_sysroot)

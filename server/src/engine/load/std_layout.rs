@@ -423,7 +423,9 @@ fn format_args_layout(fmt_mod: &str, fmt_rt: &str) -> FormatArgsLayout {
 /// building the `Arguments` with the release's own constructor.
 fn adapter_text(layout: ConstructorLayout) -> String {
     let build = match layout {
-        ConstructorLayout::WithUnsafeArg => "Arguments::new_v1_formatted(&[], args, &[], unsafe { rt::UnsafeArg::new() })",
+        ConstructorLayout::WithUnsafeArg => {
+            "Arguments::new_v1_formatted(&[], args, &[], unsafe { rt::UnsafeArg::new() })"
+        }
         ConstructorLayout::UnsafeFn => "unsafe { Arguments::new_v1_formatted(&[], args, &[]) }",
     };
     format!(
@@ -485,14 +487,18 @@ mod tests {
         let out = box_new_without_rustc_box(text).unwrap();
         assert_eq!(out.lines().count(), text.lines().count());
         assert!(out.contains("        /* rustc_box */\n        unsafe { let mut boxed = Box::<T>::new_uninit();"));
-        assert_eq!(box_new_without_rustc_box("    pub fn new(x: T) -> Self {\n        return box_new(x);\n    }\n"), None);
+        assert_eq!(
+            box_new_without_rustc_box("    pub fn new(x: T) -> Self {\n        return box_new(x);\n    }\n"),
+            None
+        );
         let v186 = "pub fn box_new<T>(x: T) -> Box<T> {\n    #[rustc_box]\n    Box::new(x)\n}\n";
         assert!(box_new_without_rustc_box(v186).unwrap().contains("    /* rustc_box */\n    unsafe { let mut boxed"));
         let v187 = "#[rustc_intrinsic]\npub fn box_new<T>(x: T) -> Box<T>;\n";
         let out = box_new_intrinsic_with_body(v187).unwrap();
         assert_eq!(out.lines().count(), 2);
         assert!(out.contains("/* rustc_intrinsic */\npub fn box_new<T>(x: T) -> Box<T> { unsafe { let mut boxed"));
-        let v186 = "#[rustc_intrinsic_must_be_overridden]\npub fn box_new<T>(_x: T) -> Box<T> {\n    unreachable!()\n}\n";
+        let v186 =
+            "#[rustc_intrinsic_must_be_overridden]\npub fn box_new<T>(_x: T) -> Box<T> {\n    unreachable!()\n}\n";
         let out = box_new_intrinsic_with_body(v186).unwrap();
         assert_eq!(out.lines().count(), v186.lines().count());
         assert!(!out.contains("unreachable"));
