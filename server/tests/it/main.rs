@@ -17,6 +17,7 @@ mod live_workspace;
 mod lsp;
 mod precision;
 mod soundness;
+mod toolchains;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};

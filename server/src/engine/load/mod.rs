@@ -11,6 +11,7 @@ pub mod expand_ahead;
 pub mod module_files;
 pub(crate) mod on_every_core;
 pub(crate) mod parallel_names;
+pub mod std_layout;
 pub mod std_source;
 
 use std::path::{Path, PathBuf};
@@ -110,6 +111,9 @@ impl std::fmt::Display for Features {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
     NoStdSource,
+    /// The toolchain the workspace pins is not installed, or lacks std's source:
+    /// the message says which and the command that installs it.
+    PinnedToolchain(String),
     /// No `cargo` or `rustc`: the message says where it was looked for.
     NoToolchain(String),
     NoWorkspace(PathBuf),
@@ -120,6 +124,7 @@ impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LoadError::NoStdSource => f.write_str(MISSING_STD_SOURCE),
+            LoadError::PinnedToolchain(message) => f.write_str(message),
             LoadError::NoToolchain(message) => f.write_str(message),
             LoadError::NoWorkspace(path) => {
                 write!(f, "no cargo workspace at {}: pass the directory that holds Cargo.toml", path.display())
@@ -146,6 +151,8 @@ pub struct Workspace {
     pub vfs: Vfs,
     pub root: PathBuf,
     pub std_source: StdSource,
+    /// What this std release lacks of the layout rust-analyzer reads, and was added.
+    pub std_layout: std_layout::StdLayout,
     /// What the toolchain's `rustc -vV` printed when the workspace was loaded
     /// (`summary_cache::toolchain_version`): part of what a summary depends on.
     pub toolchain_version: String,
@@ -184,7 +191,24 @@ impl Workspace {
                 // we looked when it is nowhere, rather than cargo's "not found".
                 std_source::find_tool(std_source::Tool::Cargo).map_err(LoadError::NoToolchain)?;
                 let (found, printed_sysroot) = std_source::discover_from_env(&root);
-                (found.ok_or(LoadError::NoStdSource)?, printed_sysroot)
+                // A pinned toolchain rustup does not have: its own message, before
+                // a fallback std source is taken for it (cargo would not run anyway).
+                let pinned = || std_source::pinned_toolchain_problem(&root);
+                let found = match found {
+                    Some(found) if found.origin == std_source::StdSourceOrigin::Toolchain => found,
+                    Some(found) => match pinned() {
+                        Some(problem @ std_source::PinnedProblem::NotInstalled(_)) => {
+                            return Err(LoadError::PinnedToolchain(problem.message().to_owned()))
+                        }
+                        _ => found,
+                    },
+                    None => {
+                        return Err(pinned().map_or(LoadError::NoStdSource, |problem| {
+                            LoadError::PinnedToolchain(problem.message().to_owned())
+                        }))
+                    }
+                };
+                (found, printed_sysroot)
             }
         };
         let utf8 = |path: PathBuf| {
@@ -247,6 +271,8 @@ impl Workspace {
         if options.leave_out_proc_macro_dependencies {
             leave_out_proc_macro_dependencies(&mut db);
         }
+        // Before any name is resolved: what a std older than rust-analyzer's lacks.
+        let std_layout = std_layout::adapt(&mut db, &vfs, &std_source.library);
         let deferred_intrinsics = if options.defer_intrinsics {
             DeferredIntrinsics::defer(&mut db, &vfs, &std_source.library)
         } else {
@@ -257,6 +283,7 @@ impl Workspace {
             vfs,
             root,
             std_source,
+            std_layout,
             toolchain_version,
             features: options.features.clone(),
             target: options.target.clone(),

@@ -64,13 +64,92 @@ pub fn toolchain_sysroot(workspace: &Path) -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT") {
         return Some(PathBuf::from(path));
     }
-    let rustc = find_tool(Tool::Rustc).ok()?;
-    let out = Command::new(rustc).args(["--print", "sysroot"]).current_dir(workspace).output().ok()?;
+    sysroot_or_error(workspace).ok()
+}
+
+/// `rustc --print sysroot` run in the workspace, or what it printed on stderr.
+fn sysroot_or_error(workspace: &Path) -> Result<PathBuf, String> {
+    let rustc = find_tool(Tool::Rustc)?;
+    let out = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .current_dir(workspace)
+        .output()
+        .map_err(|err| err.to_string())?;
     if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let path = String::from_utf8(out.stdout).map_err(|err| err.to_string())?;
+    Ok(PathBuf::from(path.trim()))
+}
+
+/// The toolchain a `rust-toolchain.toml` (or legacy `rust-toolchain`) file pins, in
+/// the workspace or a directory above it, as rustup looks for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PinnedToolchain {
+    /// The file's name (`rust-toolchain.toml`), as the message names it.
+    pub file: String,
+    pub channel: String,
+}
+
+/// The nearest toolchain file at or above `workspace` and the channel it pins;
+/// `None` when there is none or it pins no channel (only components, say).
+pub fn pinned_toolchain(workspace: &Path) -> Option<PinnedToolchain> {
+    for dir in workspace.ancestors() {
+        for file in ["rust-toolchain", "rust-toolchain.toml"] {
+            let Ok(text) = std::fs::read_to_string(dir.join(file)) else { continue };
+            let channel = match text.parse::<toml::Table>() {
+                Ok(table) => table.get("toolchain")?.get("channel")?.as_str()?.to_owned(),
+                // The legacy form: the channel alone on one line.
+                Err(_) if file == "rust-toolchain" && text.trim().lines().count() == 1 => text.trim().to_owned(),
+                Err(_) => return None,
+            };
+            return Some(PinnedToolchain { file: file.to_owned(), channel });
+        }
+    }
+    None
+}
+
+/// Why std's source was not found when the workspace pins a toolchain through a
+/// file and rustup picks it (no `RUSTUP_TOOLCHAIN` or sysroot override): the
+/// toolchain is not installed, or is installed without `rust-src`. `None` when no
+/// file pins one, or neither is the reason: the general message applies.
+pub fn pinned_toolchain_problem(workspace: &Path) -> Option<PinnedProblem> {
+    if std::env::var_os("RUSTUP_TOOLCHAIN").is_some() || std::env::var_os("NOALLOC_TOOLCHAIN_SYSROOT").is_some() {
         return None;
     }
-    let path = String::from_utf8(out.stdout).ok()?;
-    Some(PathBuf::from(path.trim()))
+    let pinned = pinned_toolchain(workspace)?;
+    pinned_problem(&pinned, sysroot_or_error(workspace))
+}
+
+/// What is missing of a pinned toolchain; each message names the command that
+/// installs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PinnedProblem {
+    /// The toolchain itself: cargo cannot run either, whatever std source is found.
+    NotInstalled(String),
+    /// Its `rust-src` component: `RUST_SRC_PATH` may stand in.
+    NoStdSource(String),
+}
+
+impl PinnedProblem {
+    pub fn message(&self) -> &str {
+        match self {
+            PinnedProblem::NotInstalled(message) | PinnedProblem::NoStdSource(message) => message,
+        }
+    }
+}
+
+fn pinned_problem(pinned: &PinnedToolchain, sysroot: Result<PathBuf, String>) -> Option<PinnedProblem> {
+    let PinnedToolchain { file, channel } = pinned;
+    match sysroot {
+        Err(stderr) if stderr.contains("is not installed") => Some(PinnedProblem::NotInstalled(format!(
+            "{file} pins {channel}, which is not installed: rustup toolchain install {channel} -c rust-src"
+        ))),
+        Ok(sysroot) if !is_library_dir(&sysroot.join("lib/rustlib/src/rust/library")) => Some(PinnedProblem::NoStdSource(format!(
+            "{file} pins {channel}, whose standard library source is not installed: rustup component add rust-src --toolchain {channel}"
+        ))),
+        _ => None,
+    }
 }
 
 /// Where `cargo` or `rustc` is, as rust-analyzer finds it; when it is nowhere, a
@@ -148,5 +227,32 @@ mod tests {
         assert_eq!(found, StdSource { library: debian_lib, origin: StdSourceOrigin::Debian });
 
         assert_eq!(discover(Some(&no_toolchain), None, &dir.path().join("nowhere")), None);
+    }
+
+    #[test]
+    fn a_pinned_toolchain_that_is_missing_says_how_to_install_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let workspace = dir.path().join("ws/member");
+        std::fs::create_dir_all(&workspace).unwrap();
+        assert_eq!(pinned_toolchain(&workspace), None);
+        std::fs::write(dir.path().join("ws/rust-toolchain.toml"), "[toolchain]\nchannel = \"1.95\"\n").unwrap();
+        let pinned = pinned_toolchain(&workspace).unwrap();
+        assert_eq!(pinned, PinnedToolchain { file: "rust-toolchain.toml".to_owned(), channel: "1.95".to_owned() });
+        let rustup = "error: toolchain '1.95-x86_64-unknown-linux-gnu' is not installed\nhelp: run `rustup toolchain install` to install it\n";
+        assert_eq!(
+            pinned_problem(&pinned, Err(rustup.to_owned())).as_ref().map(PinnedProblem::message),
+            Some("rust-toolchain.toml pins 1.95, which is not installed: rustup toolchain install 1.95 -c rust-src")
+        );
+        let sysroot = dir.path().join("sysroot");
+        assert_eq!(
+            pinned_problem(&pinned, Ok(sysroot.clone())).as_ref().map(PinnedProblem::message),
+            Some("rust-toolchain.toml pins 1.95, whose standard library source is not installed: rustup component add rust-src --toolchain 1.95")
+        );
+        fake_library(&sysroot.join("lib/rustlib/src/rust"));
+        assert_eq!(pinned_problem(&pinned, Ok(sysroot)), None);
+        assert_eq!(pinned_problem(&pinned, Err("some other failure".to_owned())), None);
+
+        std::fs::write(workspace.join("rust-toolchain"), "1.85\n").unwrap();
+        assert_eq!(pinned_toolchain(&workspace).unwrap().channel, "1.85");
     }
 }
