@@ -20,10 +20,6 @@ const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[
         "precision::dispatch::pretty_debug_into_fixed",
         "`{:#?}`'s PadAdapter holds the buffer's `dyn Write` in a field: its writes are judged against every writer the program coerces",
     ),
-    (
-        "precision::dispatch::find_byte",
-        "memchr keeps its routine in a `static AtomicPtr<()>`: a raw pointer transmuted back to a fn pointer is not yet resolved against what was stored there",
-    ),
     ("precision::dispatch::log_without_logger", "`impl Log for &T` over the no-op logger is not resolved from the types that flow there"),
 ];
 
@@ -85,12 +81,20 @@ fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
 
 /// `test-data/guarded-dependency`: a registry dependency (vendored) pushes only
 /// after `len() < capacity()` in its own body. That proof counts: calling it is
-/// clean; its method that pushes without one is flagged.
+/// clean; its method that pushes without one is flagged. Its CPU-dispatch statics
+/// (`static AtomicPtr<()>` in a block) call what their block stores: clean for a
+/// routine that does not allocate, flagged for one that does.
 #[test]
 fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
-    let (counts, wrong) = disagreements("guarded-dependency", &[]);
+    // Sound, not a false alarm of the engine's making: the setter in the block
+    // stores what its caller hands in, which may be any function.
+    let settable = [(
+        "guarded_dependency::dispatch_settable",
+        "the dispatch static's block has a setter that stores its caller's fn pointer",
+    )];
+    let (counts, wrong) = disagreements("guarded-dependency", &settable);
     assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
-    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 3, "{counts:?}");
+    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 5, "{counts:?}");
     let shared = fixture("guarded-dependency");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let short = render(

@@ -35,10 +35,22 @@ fn main() {
     let applied = count(|| {
         std::hint::black_box(guarded_dependency::apply_pointer(std::hint::black_box(2)));
     });
+    let dispatch_clean = count(|| {
+        std::hint::black_box(guarded_dependency::dispatch_clean(std::hint::black_box(2)));
+    });
+    let dispatch_allocates = count(|| {
+        std::hint::black_box(guarded_dependency::dispatch_allocates(std::hint::black_box(2)));
+    });
+    let dispatch_settable = count(|| {
+        std::hint::black_box(guarded_dependency::dispatch_settable(std::hint::black_box(2)));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
     println!("guarded_dependency::shape_handed_out\t{handed_out}");
     println!("guarded_dependency::total_area\t{areas}");
     println!("guarded_dependency::pointer_handed_out\t{pointer}");
     println!("guarded_dependency::apply_pointer\t{applied}");
+    println!("guarded_dependency::dispatch_clean\t{dispatch_clean}");
+    println!("guarded_dependency::dispatch_allocates\t{dispatch_allocates}");
+    println!("guarded_dependency::dispatch_settable\t{dispatch_settable}");
 }

@@ -56,3 +56,21 @@ pub fn apply_pointer(n: usize) -> usize {
     let f: fn(usize) -> usize = if n > 3 { double } else { guarded::grower() };
     f(n)
 }
+
+// A routine kept in a dependency's `static AtomicPtr<()>` and called after a
+// `transmute`: the functions the code of its block stores there.
+// noalloc:root
+pub fn dispatch_clean(n: usize) -> usize {
+    guarded::dispatched_halve(n)
+}
+
+// noalloc:root
+pub fn dispatch_allocates(n: usize) -> usize {
+    guarded::dispatched_grow(n)
+}
+
+// The block's code stores what its caller hands in: any function may be there.
+// noalloc:root
+pub fn dispatch_settable(n: usize) -> usize {
+    guarded::dispatched_settable(n, None)
+}

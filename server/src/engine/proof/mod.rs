@@ -1,6 +1,6 @@
 //! The proof: what a root reaches and whether any of it can allocate. The walk of
 //! one body (`walk`, its data model and the facts it records), the calls it
-//! cannot resolve alone (`resolve`, `dyn_context`, `impls`, `subst`), the reach over the whole
+//! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`, `impls`, `subst`), the reach over the whole
 //! call graph (`reach`), the rules that allow a call (`allowances`, `judge`,
 //! `builtin`), the findings at workspace lines (`findings`), and the salsa
 //! queries the proof asks (`incremental`).
@@ -8,6 +8,7 @@
 pub(crate) mod allowances;
 pub mod builtin;
 pub(crate) mod dyn_context;
+pub(crate) mod erased_statics;
 pub(crate) mod findings;
 pub mod impls;
 pub mod incremental;

@@ -63,6 +63,9 @@ pub(crate) struct Outside {
     /// bound, a projection it cannot normalise, an opaque type): it may hold a
     /// `dyn` of any trait and a fn pointer of any signature.
     pub anything: bool,
+    /// A static keeping a function's address as an erased pointer may hold one
+    /// the program does not take (`erased_statics`): any fn pointer may be it.
+    pub erased_addresses: bool,
     /// Whether a type looked into held a projection or an alias (a field's
     /// `<T as Tr>::Out`), normalised through the impls: what it holds may change
     /// with an impl, which no stamp records.
@@ -178,6 +181,21 @@ impl<'db> Program<'db> {
             }
             changed |= self.take_outside(held);
         }
+        // A block's static keeping a function's address as an erased pointer:
+        // what the code that can name it stores there.
+        if let (DefWithBodyId::StaticId(id), Some(ty)) = (def, ty) {
+            if super::erased_statics::is_erased_block_static(graph, id, ty, env) {
+                let mut erased_addresses = true;
+                if let Some(code) = super::erased_statics::code_naming(graph, id) {
+                    let (walks, from_outside) = super::erased_statics::storing_walks(graph, &code, env);
+                    for storing in &walks {
+                        changed |= self.absorb_static(storing);
+                    }
+                    erased_addresses = from_outside;
+                }
+                changed |= self.take_outside(Outside { erased_addresses, ..Outside::default() });
+            }
+        }
         for &inner in &walked.statics {
             changed |= self.read_static(graph, inner, env);
         }
@@ -205,6 +223,10 @@ impl<'db> Program<'db> {
         }
         if held.auto_dyn && !self.outside.auto_dyn {
             self.outside.auto_dyn = true;
+            changed = true;
+        }
+        if held.erased_addresses && !self.outside.erased_addresses {
+            self.outside.erased_addresses = true;
             changed = true;
         }
         if held.anything && !self.outside.anything {
@@ -383,7 +405,9 @@ impl<'db> Program<'db> {
 
     /// Whether a pointer of `signature` may come from outside the program.
     pub(crate) fn fn_pointer_from_outside(&self, signature: &Signature) -> bool {
-        self.outside.anything || self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
+        self.outside.anything
+            || self.outside.erased_addresses
+            || self.outside.fn_pointers.iter().any(|outside| outside.admits(signature))
     }
 }
 

@@ -1611,12 +1611,14 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// its initialiser is read for them.
     fn note_static(&mut self, expr: ExprId, ty: Option<Ty<'db>>) {
         let Some(ty) = ty else { return };
-        if !self.graph.holds_dyn_or_fn_pointer(ty, self.env) {
-            return;
-        }
+        let holds_pointers = self.graph.holds_dyn_or_fn_pointer(ty, self.env);
         match super::incremental::value_path(self.graph.db, self.owner, expr) {
-            Some(PathValue::Static(id)) => self.out.statics.push(DefWithBodyId::StaticId(id)),
-            Some(PathValue::Const(id)) => self.out.statics.push(DefWithBodyId::ConstId(id)),
+            Some(PathValue::Static(id))
+                if holds_pointers || super::erased_statics::is_erased_block_static(self.graph, id, ty, self.env) =>
+            {
+                self.out.statics.push(DefWithBodyId::StaticId(id))
+            }
+            Some(PathValue::Const(id)) if holds_pointers => self.out.statics.push(DefWithBodyId::ConstId(id)),
             _ => {}
         }
     }

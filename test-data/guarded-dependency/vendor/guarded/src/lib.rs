@@ -58,3 +58,61 @@ fn grow(n: usize) -> usize {
 pub fn grower() -> fn(usize) -> usize {
     grow
 }
+
+/// The CPU-dispatch idiom (memchr's): the routine is kept in a block's
+/// `static AtomicPtr<()>`, set first to `detect`, which stores the routine it
+/// picks and calls it; later calls go through a `transmute` back to a fn pointer.
+macro_rules! dispatch {
+    ($n:ident, $picked:ident) => {{
+        use core::sync::atomic::{AtomicPtr, Ordering};
+        type Erased = *mut ();
+        type Real = fn(usize) -> usize;
+        static FN: AtomicPtr<()> = AtomicPtr::new(detect as Erased);
+
+        fn detect(n: usize) -> usize {
+            let picked = $picked as Real;
+            FN.store(picked as Erased, Ordering::Relaxed);
+            picked(n)
+        }
+
+        let f = FN.load(Ordering::Relaxed);
+        unsafe { core::mem::transmute::<Erased, Real>(f)($n) }
+    }};
+}
+
+fn halve(n: usize) -> usize {
+    n / 2
+}
+
+/// Dispatches to `halve`.
+pub fn dispatched_halve(n: usize) -> usize {
+    dispatch!(n, halve)
+}
+
+/// Dispatches to `grow`, which allocates.
+pub fn dispatched_grow(n: usize) -> usize {
+    dispatch!(n, grow)
+}
+
+/// The same idiom, with a setter in the block that stores what its caller hands
+/// it: whatever that is may be behind the pointer.
+pub fn dispatched_settable(n: usize, replace: Option<fn(usize) -> usize>) -> usize {
+    use core::sync::atomic::{AtomicPtr, Ordering};
+    type Erased = *mut ();
+    type Real = fn(usize) -> usize;
+    static FN: AtomicPtr<()> = AtomicPtr::new(triple as Erased);
+
+    fn triple(n: usize) -> usize {
+        n * 3
+    }
+
+    fn set(f: Real) {
+        FN.store(f as Erased, Ordering::Relaxed);
+    }
+
+    if let Some(f) = replace {
+        set(f);
+    }
+    let f = FN.load(Ordering::Relaxed);
+    unsafe { core::mem::transmute::<Erased, Real>(f)(n) }
+}
