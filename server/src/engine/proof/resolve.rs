@@ -459,11 +459,23 @@ fn all_impls<'db>(
         None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..]
             .to_vec(),
     };
+    let called_dyn = args.as_slice().first().and_then(|arg| arg.ty()).filter(|ty| matches!(ty.kind(), TyKind::Dynamic(..)));
     let mut out = Vec::new();
     for impl_ in super::impls::all_for_trait(db, trait_) {
         let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
         if let Some(item) = super::impls::impl_item(db, id, method) {
-            let args = super::impls::own_args(interner, SolverDefId::FunctionId(item));
+            let mut args = super::impls::own_args(interner, SolverDefId::FunctionId(item));
+            // A forwarding impl (`impl<T: Log + ?Sized> Log for &T`, `Box<T>`,
+            // `Arc<T>`): what stands behind it from outside is again any value
+            // of the trait, so its parameter is the `dyn` itself, and its call on
+            // `T` a `dyn` call resolved as this one is.
+            if let (Some(called_dyn), Some(index)) = (called_dyn, forwarded_param(db, id)) {
+                let mut own: Vec<_> = args.as_slice().to_vec();
+                if index < own.len() {
+                    own[index] = called_dyn.into();
+                    args = GenericArgs::new_from_slice(&own);
+                }
+            }
             out.extend(graph.resolve_call(item, args, env));
             continue;
         }
@@ -478,6 +490,28 @@ fn all_impls<'db>(
         }
     }
     out
+}
+
+/// The index of the impl's type parameter its self type points at (`&T`, `&mut
+/// T`, `*const T`, or the first type argument of `Box<T>`, `Rc<T>`, `Arc<T>`).
+fn forwarded_param(db: &dyn HirDatabase, id: hir_def::ImplId) -> Option<usize> {
+    let self_ty = db.impl_self_ty(id).skip_binder();
+    let pointee = match self_ty.kind() {
+        TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) => inner,
+        TyKind::Adt(adt, adt_args) => {
+            let hir_def::AdtId::StructId(strukt) = adt.def_id() else { return None };
+            let name = hir_def::signatures::StructSignature::of(db, strukt).name.as_str().to_owned();
+            if !matches!(name.as_str(), "Box" | "Rc" | "Arc") {
+                return None;
+            }
+            adt_args.as_slice().first()?.ty()?
+        }
+        _ => return None,
+    };
+    match pointee.kind() {
+        TyKind::Param(param) => Some(param.index as usize),
+        _ => None,
+    }
 }
 
 /// How many impls of a trait a `dyn` from outside is resolved to, each walked at
