@@ -254,6 +254,9 @@ fn main() {
     case("soundness::dyn_contexts::indent_into_string_allocates", simple(|| keep(dyn_contexts::indent_into_string_allocates(42))));
     case("soundness::dyn_contexts::indent_into_fixed", simple(|| keep(dyn_contexts::indent_into_fixed(&mut fixed, 42))));
     case("soundness::dyn_contexts::scratch_into_fixed_allocates", simple(|| keep(dyn_contexts::scratch_into_fixed_allocates(&mut fixed))));
+    log::set_logger(&loggers::RECORDER).expect("the only logger");
+    log::set_max_level(log::LevelFilter::Info);
+    case("soundness::loggers::log_through_the_set_logger_allocates", simple(|| keep(loggers::log_through_the_set_logger_allocates(7))));
     let server = dyns::Server { handlers: vec![Box::new(dyns::Doubler), Box::new(dyns::Recorder)] };
     case("soundness::dyns::dispatch", simple(|| keep(dyns::dispatch(&server, 12))));
     let arc: Arc<dyn dyns::Handler> = Arc::new(dyns::Recorder);

@@ -12,6 +12,7 @@ pub mod dyns;
 pub mod error_closures;
 pub mod fn_pointers;
 pub mod foreign;
+pub mod loggers;
 pub mod refilled;
 pub mod rooms;
 pub mod settable;
