@@ -74,10 +74,34 @@ pub(crate) struct RootOutcome {
 }
 
 /// How an analysis merges findings: one per place, function and reasons.
-pub(crate) type FindingKey = (Location, String, Vec<String>);
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FindingKey {
+    pub location: Location,
+    /// The workspace function that holds the line, as findings name it.
+    pub function: String,
+    pub reasons: Vec<String>,
+}
+
+impl FindingKey {
+    pub(crate) fn new(location: Location, function: String, reasons: Vec<String>) -> FindingKey {
+        FindingKey { location, function, reasons }
+    }
+}
 
 /// What a root is: its function, the arguments its pattern gives, where it is.
-pub(crate) type RootKey = (FunctionId, Vec<String>, Location);
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct RootKey {
+    pub func: FunctionId,
+    /// The generic arguments its `--root` pattern gives, as written.
+    pub args: Vec<String>,
+    pub location: Location,
+}
+
+impl RootKey {
+    pub(crate) fn new(func: FunctionId, args: Vec<String>, location: Location) -> RootKey {
+        RootKey { func, args, location }
+    }
+}
 
 struct Memo {
     walks: Vec<WalkStamp>,
@@ -336,7 +360,7 @@ impl RootMemos {
         facts: ReachFacts,
         outcome: RootOutcome,
     ) {
-        let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.0)]);
+        let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.func)]);
         let files: FxHashSet<FileId> =
             bodies().map(|body| item_edits::body_file(db, body).original_file(db).file_id(db)).collect();
         let files = files.into_iter().map(|file| (file, db.file_text(file).text(db).clone())).collect();
