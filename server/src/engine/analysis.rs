@@ -22,12 +22,12 @@ use crate::engine::proof::{
     walk::{CallGraph, Node, Target, UnknownKind},
 };
 use crate::engine::reuse::{
-    root_reuse::{FindingKey, RootMemos, RootOutcome},
+    root_reuse::{FindingKey, ReuseContext, RootMemos, RootOutcome},
     summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
 };
 use crate::engine::source::{
     naming,
-    roots::{self, wildcard_match, ExemptLines},
+    roots::{self, ExemptLines},
 };
 mod run;
 
@@ -411,26 +411,28 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// What an outcome is reused under: the settings and the directives, written
-    /// out whole (compared, not hashed); and the macros and the traits in scope
+    /// What an outcome is reused under: the settings and the directives (compared
+    /// whole, `ReuseContext`); and the macros and the traits in scope
     /// (`incremental::scope_generations`). The rest of the item level is told
     /// apart (`RootMemos::begin`).
-    fn reuse_context(&self, config: &CheckConfig) -> (String, [u64; 2]) {
-        use std::fmt::Write as _;
+    fn reuse_context(&self, config: &CheckConfig) -> (ReuseContext, [u64; 2]) {
         let db: &dyn HirDatabase = self.db;
         let local = crate::engine::load::workspace_crates(self.db);
         let scopes = crate::engine::proof::incremental::scope_generations(db, local);
-        let mut context = format!("{config:?}\n");
-        for exemption in &self.exemptions {
-            let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
-        }
-        let mut lines: Vec<_> = self.exempt_lines.iter().collect();
-        lines.sort();
-        let _ = writeln!(context, "{lines:?}");
-        let mut marked: Vec<String> = self.fixed_types.iter().map(|adt| format!("{adt:?}")).collect();
-        marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
-        marked.sort();
-        let _ = writeln!(context, "{marked:?}");
+        let mut exempt_lines: Vec<((PathBuf, u32), usize)> =
+            self.exempt_lines.iter().map(|(line, &x)| (line.clone(), x)).collect();
+        exempt_lines.sort();
+        let mut fixed_types: Vec<hir_def::AdtId> = self.fixed_types.iter().copied().collect();
+        fixed_types.sort();
+        let mut append_fns: Vec<FunctionId> = self.append_fns.iter().copied().collect();
+        append_fns.sort();
+        let context = ReuseContext {
+            config: config.clone(),
+            exemptions: self.exemptions.iter().map(|exemption| (exemption.report.clone(), exemption.func)).collect(),
+            exempt_lines,
+            fixed_types,
+            append_fns,
+        };
         (context, scopes)
     }
 
@@ -723,7 +725,7 @@ impl<'a> Analyzer<'a> {
             let scratch = |holders: &[hir_def::AdtId]| {
                 holders.iter().any(|&adt| {
                     let path = naming::adt_path(db, adt);
-                    config.scratch.iter().any(|pattern| wildcard_match(pattern, &path))
+                    config.scratch.iter().any(|pattern| crate::stdx::wildcard_match(pattern, &path))
                 })
             };
             rules.apply(reach, v, &scratch);

@@ -121,7 +121,7 @@ use triomphe::Arc;
 
 use super::edit_digest::is_inert;
 use super::library_macros::LibraryMacros;
-use crate::engine::load::deferred_intrinsics::{finders_of, spells_word};
+use crate::stdx::{finders_of, path_of, spells_any, spells_word};
 
 /// The edits a live workspace took, numbered from 1, with each file's text before
 /// it; the last `EditLog::KEPT`.
@@ -726,12 +726,6 @@ fn module_subtree_files(sema: &Semantics<'_, RootDatabase>, file: FileId) -> Opt
 }
 
 /// `file`'s path, for the log.
-fn path_of(db: &dyn SourceDatabase, file: FileId) -> String {
-    let path =
-        db.source_root(db.file_source_root(file).source_root_id(db)).source_root(db).path_for_file(&file).cloned();
-    path.map_or_else(|| format!("{file:?}"), |path| path.to_string())
-}
-
 /// The edition `file` is parsed in: its first crate's (the names looked for are
 /// compared as text, so another crate's keywords change nothing).
 fn edition_of(db: &dyn SourceDatabase, file: FileId) -> Edition {
@@ -1860,13 +1854,6 @@ fn held_by_a_module(item: &SyntaxNode, node: &SyntaxNode) -> bool {
             Some(ast::Item::Module(module)) => module.item_list().is_some(),
             _ => false,
         }
-}
-
-/// Whether `text` holds one of the names as a whole word (a byte other than an
-/// ASCII letter, digit or `_` on either side): as an identifier, or in a comment
-/// or literal (an inline format argument, a path a derive reads from a string).
-fn spells_any(text: &str, names: &[memchr::memmem::Finder<'_>]) -> bool {
-    names.iter().any(|name| spells_word(text, name))
 }
 
 /// Where `text`, a touched file's, can name a free function called one of

@@ -54,7 +54,21 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::item_edits::{self, EditLog};
 use crate::engine::proof::incremental::{AnswerStamp, WalkStamp};
-use crate::engine::{Finding, Location, RootReport};
+use crate::engine::{CheckConfig, ExemptionReport, Finding, Location, RootReport};
+
+/// What outcomes are made under: the settings and the workspace's directives. An
+/// outcome made under another is not reused.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ReuseContext {
+    pub config: CheckConfig,
+    /// Each exemption as written (nothing let through yet), with its function.
+    pub exemptions: Vec<(ExemptionReport, Option<FunctionId>)>,
+    /// (file, 1-based line) -> index into `exemptions`, sorted.
+    pub exempt_lines: Vec<((std::path::PathBuf, u32), usize)>,
+    /// The types marked `noalloc:fixed` and the functions marked `noalloc:append`, sorted.
+    pub fixed_types: Vec<hir_def::AdtId>,
+    pub append_fns: Vec<FunctionId>,
+}
 
 /// What one root adds to an analysis.
 pub(crate) struct RootOutcome {
@@ -151,7 +165,7 @@ pub(crate) struct ReachFacts {
 #[derive(Default)]
 pub struct RootMemos {
     /// Settings and directives of the analysis that made them.
-    context: Option<String>,
+    context: Option<ReuseContext>,
     /// The item level of this analysis, the traits and the macros in scope.
     items: u64,
     traits: u64,
@@ -187,7 +201,13 @@ impl RootMemos {
     /// reused only when the edits since touched nothing but items under names no
     /// other code spells, or its reach resolved nothing outside its walks
     /// (`reusable`).
-    pub(crate) fn begin(&mut self, context: String, items: u64, [macros, traits]: [u64; 2], modules: Vec<ModuleId>) {
+    pub(crate) fn begin(
+        &mut self,
+        context: ReuseContext,
+        items: u64,
+        [macros, traits]: [u64; 2],
+        modules: Vec<ModuleId>,
+    ) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             self.untouched.forget_names();

@@ -240,7 +240,7 @@ impl Analyzer<'_> {
         for func in self.all_local_functions() {
             let names = paths.of(db, func);
             for (i, (written, pattern)) in patterns.iter().enumerate() {
-                if !names.iter().any(|name| wildcard_match(&pattern.path, name)) {
+                if !names.iter().any(|name| crate::stdx::wildcard_match(&pattern.path, name)) {
                     continue;
                 }
                 matched[i] = true;
@@ -981,41 +981,5 @@ fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
     names
 }
 
-/// `*` matches any run of characters; everything else matches itself. How
-/// `--root` patterns and allowlist lines match paths.
-pub fn wildcard_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
 /// Where exemptions stand: (file, 1-based line) -> index into the analysis's list.
 pub(crate) type ExemptLines = FxHashMap<(std::path::PathBuf, u32), usize>;
-
-#[cfg(test)]
-mod tests {
-    use super::wildcard_match;
-
-    #[test]
-    fn wildcards() {
-        assert!(wildcard_match("krate::m::f", "krate::m::f"));
-        assert!(!wildcard_match("krate::m::f", "krate::m::g"));
-        assert!(wildcard_match("krate::*", "krate::m::f"));
-        assert!(wildcard_match("*::handle", "krate::Server::handle"));
-        assert!(wildcard_match("krate::*::new*", "krate::a::b::new_with"));
-        assert!(!wildcard_match("krate::*::new", "other::a::new"));
-    }
-}
