@@ -470,7 +470,7 @@ impl<'db> Building<'db> {
         let standing_in =
             matches!(reach.edges[v].first(), Some(resolved) if matches!(resolved.edge.target, Target::Summary(_)));
         if !standing_in {
-            if let Some(cache) = cache.as_deref_mut() {
+            if let Some(cache) = cache {
                 cache.note_hit();
             }
             if !summary.adds.is_empty() {
