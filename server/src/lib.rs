@@ -8,4 +8,5 @@ pub mod cli;
 pub mod cross_check;
 pub mod engine;
 pub mod lsp;
+pub mod stdx;
 pub mod uri;

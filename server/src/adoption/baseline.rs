@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{line_location, read_kept_file, relative, Disagreement, FileError, SourceLines};
-use crate::engine::summary_cache::write_atomically;
 use crate::engine::Finding;
+use crate::stdx::write_atomically;
 
 /// One accepted finding. Two identical findings are two identical entries.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use super::{line_location, read_kept_file, relative, Disagreement, FileError, SourceLines};
-use crate::engine::summary_cache::write_atomically;
 use crate::engine::{ExemptionReport, Location};
+use crate::stdx::write_atomically;
 
 const HEADER: &str = "\
 # noalloc exemptions: every `// noalloc:exempt`, its reason, and what it lets through.

@@ -4,7 +4,8 @@
 //! or not), and where the engine flags a root whose compiled code is clean. Plain
 //! data in and out; `cli` prints it.
 
-use crate::engine::{wildcard_match, AllowEntry, Analysis, Location};
+use crate::engine::{AllowEntry, Analysis, Location};
+use crate::stdx::wildcard_match;
 
 use super::reach::{CompiledReach, CompiledStep};
 

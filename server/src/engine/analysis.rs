@@ -6,39 +6,34 @@
 //! allowances that need the workspace's directives and settings, and what goes
 //! into the on-disk summaries.
 
-use std::collections::VecDeque;
-use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, HasModule, Lookup};
-use hir_ty::next_solver::{GenericArgs, SolverDefId};
 use ra_ap_ide_db::{line_index::LineIndex, RootDatabase};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
-use rustc_type_ir::inherent::GenericArgs as _;
 
 use crate::engine::proof::{
     incremental::AllowMatch,
     judge::{self, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
-    reach::{self, Reach, ReachPolicy, Resolved, ResolvedEdge},
-    resolve,
-    summary::Summaries,
-    walk::{CallGraph, Node, Site, Target, UnknownKind},
+    reach::{Reach, Resolved, ResolvedEdge},
+    walk::{CallGraph, Node, Target, UnknownKind},
 };
 use crate::engine::reuse::{
-    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
+    root_reuse::{FindingKey, ReuseContext, RootMemos, RootOutcome},
     summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
 };
 use crate::engine::source::{
     naming,
-    roots::{self, wildcard_match, ExemptLines},
+    roots::{self, ExemptLines},
 };
+mod run;
+
 use crate::engine::{
-    panics::{CaughtPanic, Unwound},
-    AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport, Finding, FindingKind,
-    Location, PanicReport, RootCost, RootReport, Workspace, GROWTH_KIND,
+    panics::CaughtPanic, AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport,
+    Finding, FindingKind, Location, PanicReport, RootCost, RootReport, Workspace, GROWTH_KIND,
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched
@@ -296,6 +291,8 @@ impl<'a> Analyzer<'a> {
         }
     }
 
+    /// The whole analysis: names resolved, roots collected, every root judged in
+    /// the order the watch asks for (`run::RunState`), and the totals.
     fn run(
         mut self,
         config: &CheckConfig,
@@ -316,531 +313,136 @@ impl<'a> Analyzer<'a> {
         analysis.timings.name_resolution_ms = names_before + names_here;
         let found = self.collect_roots(config);
         analysis.timings.roots_ms = started.elapsed().as_millis() - names_here;
-        let mut pending_errors = found.errors;
+        self.take_directives(found.directives);
+        let pending_errors = found.errors;
         analysis.files_with_syntax_errors = found.broken;
         analysis.unmatched_root_patterns = found.unmatched_patterns;
         analysis.bad_root_arguments = found.bad_root_arguments;
         let roots = found.roots;
-        let Some(first_root) = roots.first() else {
+        if roots.is_empty() {
             // Nothing to walk; the directives are still read and their errors told.
             (analysis.exemptions, analysis.errors) = self.directives_report(&pending_errors);
             analysis.unused_allow = (0..config.allow.len()).collect();
             analysis.timings.analysis_ms = names_before + started.elapsed().as_millis();
             return analysis;
-        };
-        let db: &dyn HirDatabase = self.db;
-        let mut graph = CallGraph::new(db, first_root.func.krate(db));
+        }
         let mut opened = config.cache_dir.as_ref().filter(|_| summaries.is_none()).map(|dir| {
             let material = summary_cache::key_material_for(self.ws, config);
             SummaryCache::open(dir, &material.iter().map(String::as_str).collect::<Vec<_>>())
         });
-        let mut cache = summaries.or(opened.as_mut());
-        // Each finding with the index of the first root (in `roots`) that reports it:
-        // its chain is that root's, whatever order the roots are judged in.
-        let mut findings: FxHashMap<FindingKey, (Finding, usize)> = FxHashMap::default();
-        let mut checked_overall: FxHashSet<salsa::Id> = FxHashSet::default();
-        let mut walked_nodes: FxHashSet<Node<'_>> = FxHashSet::default();
+        let cache = summaries.or(opened.as_mut());
         let inference_before = crate::engine::proof::incremental::inference_nanos();
-        let (mut reach_time, mut judge_time, mut summaries_time) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-        let mut local_functions: Option<Vec<FunctionId>> = None;
-        // The order of work. Unwatched: the roots in order. Watched: (1) the roots
-        // defined in the watched files, (2) the others, each reached first and judged
-        // at once if its reach holds code of a watched file, else put off to (3).
-        // After (2) no root left can say anything about the watched files.
-        let first_files = FirstFiles::new(watch.first_files(), self.ws);
-        // A sealed watched file (no code outside it can reach code in it) is
-        // complete once its own roots are judged: they go first, it is told then.
-        // The other watched files are complete after (2).
-        let sealed = first_files.sealed(self.ws);
-        let mut order: Vec<usize> = Vec::with_capacity(roots.len());
-        let mut placed = vec![false; roots.len()];
-        let mut tells: VecDeque<(usize, PathBuf)> = VecDeque::new();
-        for (given, _) in sealed.iter().filter(|(_, sealed)| *sealed) {
-            let own: Vec<usize> =
-                (0..roots.len()).filter(|&r| !placed[r] && given.is(&roots[r].location.file)).collect();
-            own.iter().for_each(|&r| placed[r] = true);
-            order.extend(own);
-            tells.push_back((order.len(), given.path.clone()));
-        }
-        let unsealed: Vec<PathBuf> =
-            sealed.into_iter().filter(|(_, sealed)| !*sealed).map(|(given, _)| given.path).collect();
-        let (watched, others): (Vec<usize>, Vec<usize>) =
-            (0..roots.len()).filter(|&r| !placed[r]).partition(|&r| first_files.holds(&roots[r].location.file));
-        order.extend(watched);
-        order.extend(others);
-        // Until an analysis of this load has finished, nothing is in salsa's memos
-        // and every root is walked: a second core walks ahead from the far end of
-        // the order, stopping where a summary read so far answers, as this thread
-        // does (it infers no body a summary stands in for).
-        let threads = crate::engine::load::parallel_names::threads(config.jobs);
-        let walk_ahead = (threads > 1 && roots.len() > 1 && !self.ws.analysis_finished())
-            .then(|| {
-                let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
-                let summaries = cache.as_deref().map(SummaryCache::read_only_copy);
-                crate::engine::reuse::walk_ahead::WalkAhead::start(self.db, order, config.strict_panics, summaries)
-            })
-            .flatten();
-        // The time each root (by index) took, over its passes.
-        let mut root_ms: FxHashMap<usize, u128> = FxHashMap::default();
-        let mut put_off = VecDeque::new();
-        let mut kept_nodes = 0;
-        let mut next_in_order = 0;
-        let mut unsealed_told = unsealed.is_empty();
-        let mut reports: Vec<(usize, RootReport)> = Vec::with_capacity(roots.len());
-        // Outcomes of the analyses before are reused, and this one's kept, whether
-        // or not files are watched: the first analysis after a load is watched, and
-        // keeping nothing from it made the first edit after a load judge every root.
-        let mut memos = outcomes;
-        if let Some(memos) = memos.as_deref_mut() {
-            let local = crate::engine::load::workspace_crates(self.db);
-            let (context, scopes) = self.reuse_context(config);
-            let modules = crate::engine::proof::incremental::workspace_modules(self.db, local.clone());
-            memos.begin(context, crate::engine::proof::incremental::items_generation(self.db, local), scopes, modules);
-        }
-        loop {
-            while let Some((_, file)) = tells.front().filter(|(at, _)| *at == next_in_order) {
-                let file = file.clone();
-                self.tell_complete(
-                    watch,
-                    std::slice::from_ref(&file),
-                    (&findings, &reports, &pending_errors),
-                    walked_nodes.len(),
-                );
-                tells.pop_front();
-            }
-            if !unsealed_told && next_in_order == order.len() {
-                unsealed_told = true;
-                self.tell_complete(watch, &unsealed, (&findings, &reports, &pending_errors), walked_nodes.len());
-            }
-            // `read_before`, for a root put off: the walks it read when it was
-            // reached first, which its kept reaches are judged from.
-            let (r, probe, kept, read_before) = if let Some(&r) = order.get(next_in_order) {
-                if let Some(walk_ahead) = &walk_ahead {
-                    walk_ahead.analysis_at(next_in_order);
-                }
-                next_in_order += 1;
-                let probe = !unsealed.is_empty() && !first_files.holds(&roots[r].location.file);
-                (r, probe, None, None)
-            } else {
-                match put_off.pop_front() {
-                    Some((r, kept, read_before)) => (r, false, kept, Some(read_before)),
-                    None => break,
-                }
-            };
-            let root = &roots[r];
-            let root_started = Instant::now();
-            let mut kept = kept;
-            // The sets every root adds to, while this root's additions are apart.
-            let mut taken: Option<Shared> = None;
-            let mut attempts = 0;
-            loop {
-                let judged = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    let root_key: RootKey = (root.func, root.args.clone(), root.location.clone());
-                    if let Some(memos) = memos.as_deref_mut() {
-                        // A root put off was found not reusable when it was reached first.
-                        if read_before.is_none() {
-                            if let Some((outcome, unasked)) = memos.reusable(self.db, &root_key) {
-                                self.apply_outcome(outcome, r, &mut findings, &mut checked_overall);
-                                reports.push((r, outcome.report.clone()));
-                                analysis.timings.roots_reused += 1;
-                                analysis.timings.roots_reused_unasked += usize::from(unasked);
-                                watch.root_judged(reports.len(), roots.len());
-                                return;
-                            }
-                        }
-                        graph.record_walks();
-                    }
-                    // Checked at the instantiations the workspace makes: any body may add one.
-                    let mut keepable = memos.is_some();
-                    let (root_name, never_instantiated, reaches) = match kept.take() {
-                        Some(kept) => kept,
-                        None => {
-                            let root_name = root_name_of(db, root);
-                            crate::engine::panics::inject_root_panic_for_tests(&root_name);
-                            let env = roots::env_of(db, root.func);
-                            // A generic root is checked at each instantiation the workspace makes,
-                            // or at the arguments its `--root` pattern gives.
-                            let identity =
-                                GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(root.func));
-                            let explicit = (!root.args.is_empty()).then(|| {
-                                crate::engine::source::root_args::lower_root_args(self.db, root.func, &root.args)
-                            });
-                            let instances = if let Some(explicit) = explicit {
-                                // Read once already when the roots were collected.
-                                explicit.into_iter().collect()
-                            } else if roots::is_generic(identity) {
-                                keepable = false;
-                                analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
-                                let local = local_functions.get_or_insert_with(|| {
-                                    let local = self.all_local_functions();
-                                    // What each body names, read on every core first (syntax, or
-                                    // a lowered body), when there are enough to share.
-                                    let threads = crate::engine::load::parallel_names::threads(config.jobs);
-                                    crate::engine::load::on_every_core::map(
-                                        self.db,
-                                        &local,
-                                        threads,
-                                        500,
-                                        |db, &func| {
-                                            crate::engine::proof::incremental::names_in_body(db, func);
-                                        },
-                                    );
-                                    local
-                                });
-                                roots::instantiations(db, root.func, local)
-                            } else {
-                                vec![identity]
-                            };
-                            let never_instantiated = instances.is_empty();
-                            let instances = if never_instantiated { vec![identity] } else { instances };
-                            let mut reaches = Vec::with_capacity(instances.len());
-                            for args in instances {
-                                let reach_started = Instant::now();
-                                let root_node = Node::Fn { func: root.func, args };
-                                let outside = resolve::outside_of_params(&mut graph, root.func, args, env);
-                                let is_local = |node: &Node<'_>| is_local(db, node);
-                                let grows = |func: FunctionId| self.growth_entry(func, config).is_some();
-                                let policy = ReachPolicy {
-                                    is_local: &is_local,
-                                    strict_panics: config.strict_panics,
-                                    grows: &grows,
-                                    stop: None,
-                                };
-                                let mut reach = reach::reach(
-                                    &mut graph,
-                                    root_node,
-                                    env,
-                                    outside,
-                                    &policy,
-                                    cache.as_deref_mut().map(|c| c as &mut dyn Summaries),
-                                    &mut walked_nodes,
-                                );
-                                reach_time += reach_started.elapsed();
-                                if reach.truncated {
-                                    // Reported at the root itself.
-                                    let body = hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(root.func));
-                                    let site = Site {
-                                        owner: DefWithBodyId::FunctionId(root.func),
-                                        expr: body.root_expr().into(),
-                                    };
-                                    if let Some(last) = reach.edges[0].last_mut() {
-                                        last.edge.site = Some(site);
-                                    }
-                                }
-                                reaches.push(reach);
-                            }
-                            (root_name, never_instantiated, reaches)
-                        }
-                    };
-                    if probe && !self.holds_code_of(&reaches, &first_files) {
-                        // Judged in the last pass: its reaches are kept for it while they are
-                        // small, else built again then (the walks are salsa's by then).
-                        let nodes: usize = reaches.iter().map(|reach| reach.nodes.len()).sum();
-                        let keep = kept_nodes + nodes <= PUT_OFF_NODES_KEPT;
-                        kept_nodes += if keep { nodes } else { 0 };
-                        let read = if memos.is_some() { graph.recorded_walks() } else { Vec::new() };
-                        put_off.push_back((r, keep.then_some((root_name, never_instantiated, reaches)), read));
-                        return;
-                    }
-                    // The lines with findings, over every instantiation of this root.
-                    let mut root_lines = FxHashSet::default();
-                    let mut functions_checked = 0;
-                    let mut allowed = Vec::new();
-                    // What this root adds, apart from what the others add (`apply_outcome`
-                    // merges it): its own findings, and the shared sets taken out meanwhile.
-                    taken = Some(self.take_shared());
-                    let mut root_findings: FxHashMap<FindingKey, (Finding, usize)> = FxHashMap::default();
-                    let mut root_checked: FxHashSet<Node<'_>> = FxHashSet::default();
-                    // The workspace bodies it walks: functions (a closure's is its
-                    // holder's), and statics' and consts' initialisers.
-                    let mut bodies: FxHashSet<DefWithBodyId> = FxHashSet::default();
-                    let mut summarised_now: FxHashSet<Node<'_>> = FxHashSet::default();
-                    let (mut sees_every_impl, mut closed) = (false, true);
-                    let mut answers = Some(Vec::new());
-                    for mut reach in reaches {
-                        root_checked.extend(reach.nodes.iter().copied());
-                        sees_every_impl |= reach.sees_every_impl();
-                        closed &= reach.resolves_nothing_outside_walks();
-                        match &mut answers {
-                            Some(answers) if !reach.program.outside.normalized => {
-                                answers.extend(reach.program.answers.iter().copied())
-                            }
-                            _ => answers = None,
-                        }
-                        for (node, &local) in reach.nodes.iter().zip(&reach.local) {
-                            match (local, holder_fn(db, node), node) {
-                                (true, Some(func), _) => {
-                                    bodies.insert(func.into());
-                                }
-                                // Workspace code outside a function (a const's closure): its
-                                // file is not known here, so the outcome is not kept.
-                                (true, None, _) => keepable = false,
-                                (false, _, Node::Init(def)) if def.module(db).krate(db).data(db).origin.is_local() => {
-                                    bodies.insert(*def);
-                                }
-                                _ => {}
-                            }
-                        }
-                        let judge_started = Instant::now();
-                        self.mark_allowances(&mut reach, config);
-                        // Never instantiated: checked at its own parameters for what it does
-                        // whatever they are; its calls on them are one finding that says so.
-                        let generic_calls = never_instantiated && strip_generic_calls(&mut reach);
-                        if generic_calls {
-                            let reason = GENERIC_ROOT_NEVER_INSTANTIATED.to_owned();
-                            let key = (root.location.clone(), root_name.clone(), vec![reason.clone()]);
-                            let finding = Finding {
-                                kind: FindingKind::Allocation,
-                                location: root.location.clone(),
-                                function: root_name.clone(),
-                                roots: vec![root_name.clone()],
-                                reasons: vec![reason],
-                                chain: Vec::new(),
-                                allocates_in: None,
-                                buffer: None,
-                            };
-                            root_findings.insert(key, (finding, r));
-                            root_lines.insert((root.location.file.clone(), root.location.line));
-                        }
-                        judge::find_callbacks(db, &mut reach, &|node| holder_fn(db, node));
-                        let judged = Judged::new(&reach, &self.allowed_terminals);
-                        let reported = reach.reported();
-                        judge_time += judge_started.elapsed();
-                        // `NOALLOC_LOG=noalloc_ls::engine::reach=trace`: every vertex and edge.
-                        if tracing::enabled!(target: "noalloc_ls::engine::reach", tracing::Level::TRACE) {
-                            for (v, node) in reach.nodes.iter().enumerate() {
-                                tracing::trace!(target: "noalloc_ls::engine::reach", "{root_name} [{v}] {} any={} own={} reported={}", node.name(db), judged.any[v], judged.own[v], reported[v]);
-                                for resolved in &reach.edges[v] {
-                                    tracing::trace!(target: "noalloc_ls::engine::reach", "    {:?} first_use={} -> {:?} callbacks {:?}", resolved.verdict, resolved.edge.context.first_use, resolved.targets.iter().map(|t| match t { Resolved::Vertex(j) => format!("[{j}]"), Resolved::Terminal(t) => format!("{t:?}").chars().take(60).collect() }).collect::<Vec<_>>(), resolved.callbacks);
-                                }
-                            }
-                        }
-                        if let Some(cache) = cache.as_mut() {
-                            // A reach with calls on open parameters taken out is no summary.
-                            if !reach.truncated && !generic_calls {
-                                let summaries_started = Instant::now();
-                                // A reach that walked what it now summarises (the first
-                                // analysis of an empty cache) is kept too, but not the
-                                // walks of what it summarised: the next analysis answers
-                                // those from their summaries, which stand for closed code
-                                // outside the workspace that no edit of it changes (why
-                                // they are kept across runs). Not keeping the outcome had
-                                // the first edit after a load judge those roots again
-                                // (`lsp_bench specifics`: edits up to 221 ms, against at
-                                // most 107 ms); keeping those walks had an edit that asks
-                                // them verify 2,720 walks, not 1,210.
-                                summarised_now.extend(self.remember_closed(&mut graph, &reach, &judged, cache));
-                                summaries_time += summaries_started.elapsed();
-                            }
-                        }
-                        self.note_used_allowances(&reach, &judged);
-                        for (i, node) in reach.nodes.iter().enumerate() {
-                            if !reach.local[i] || !reported[i] {
-                                continue;
-                            }
-                            if let Some(func) = holder_fn(db, node) {
-                                let reached_by = self.reached_by.entry(func).or_default();
-                                if !reached_by.contains(&root_name) {
-                                    reached_by.push(root_name.clone());
-                                }
-                            }
-                            for (e, resolved) in reach.edges[i].iter().enumerate() {
-                                let Some(site) = resolved.edge.site else { continue };
-                                if let Some(x) = resolved.exempted {
-                                    if let Some(let_through) = self.let_through(&reach, &judged, i, resolved) {
-                                        let lets = &mut self.exemptions[x].report.lets_through;
-                                        if !lets.contains(&let_through) {
-                                            lets.push(let_through);
-                                        }
-                                    }
-                                    continue;
-                                }
-                                let Some((kind, reason, buffer)) = self.reason(&reach, &judged, i, resolved) else {
-                                    continue;
-                                };
-                                let Some(location) = self.site_location(site) else { continue };
-                                let function = self.holder_name(node);
-                                let chain = self.chain(&reach, &judged, i, e);
-                                root_lines.insert((location.file.clone(), location.line));
-                                let key = (location.clone(), function.clone(), vec![reason.clone()]);
-                                let allocates_in = crate::engine::first_allocating(&chain);
-                                let finding = match root_findings.entry(key) {
-                                    std::collections::hash_map::Entry::Vacant(slot) => {
-                                        let finding = Finding {
-                                            kind,
-                                            location,
-                                            function,
-                                            roots: Vec::new(),
-                                            reasons: vec![reason],
-                                            allocates_in,
-                                            chain,
-                                            buffer,
-                                        };
-                                        &mut slot.insert((finding, r)).0
-                                    }
-                                    // This root's first finding of the line keeps its chain.
-                                    std::collections::hash_map::Entry::Occupied(slot) => &mut slot.into_mut().0,
-                                };
-                                if !finding.roots.contains(&root_name) {
-                                    finding.roots.push(root_name.clone());
-                                }
-                            }
-                        }
-                        allowed.extend(self.allowed_calls(&reach, &judged));
-                        functions_checked += reach.nodes.len();
-                    }
-                    let report = RootReport {
-                        function: root_name,
-                        location: root.location.clone(),
-                        functions_checked,
-                        findings: root_lines.len(),
-                        allowed,
-                    };
-                    let mut outcome = self.restore_shared(taken.take().expect("taken above"), report.clone());
-                    outcome.findings = root_findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
-                    outcome.checked = root_checked
-                        .into_iter()
-                        .map(|node| crate::engine::proof::incremental::instance_number(db, node))
-                        .collect();
-                    self.apply_outcome(&outcome, r, &mut findings, &mut checked_overall);
-                    if let Some(memos) = memos.as_deref_mut().filter(|_| keepable) {
-                        let mut walks = graph.recorded_walks();
-                        walks.extend(read_before.iter().flatten().copied());
-                        walks.retain(|&stamp| {
-                            !summarised_now.contains(&crate::engine::proof::incremental::walked_node(db, stamp))
-                        });
-                        walks.sort_unstable();
-                        walks.dedup();
-                        // Each open call was resolved again on every round of its reach.
-                        if let Some(answers) = &mut answers {
-                            answers.sort_unstable();
-                            answers.dedup();
-                        }
-                        memos.keep(
-                            db,
-                            root_key,
-                            walks,
-                            &bodies,
-                            ReachFacts { sees_every_impl, closed, answers },
-                            outcome,
-                        );
-                    }
-                    reports.push((r, report));
-                    watch.root_judged(reports.len(), roots.len());
-                }));
-                let Err(payload) = judged else { break };
-                // The root has no verdict; nothing it added stays, and nothing
-                // of the graph or the solver's cache it may have left half-made.
-                if let Some(others) = taken.take() {
-                    self.put_back_shared(others);
-                }
-                graph = CallGraph::new(db, first_root.func.krate(db));
-                crate::engine::proof::subst::forget_solver_cache(graph.interner, roots::env_of(db, root.func));
-                let caught = match crate::engine::panics::classify(payload) {
-                    Unwound::Cancelled(payload) => std::panic::resume_unwind(payload),
-                    // Asked again on this thread, the query gives its own panic
-                    // (or, if it came of the other thread's order, an answer).
-                    Unwound::PanicElsewhere if attempts == 0 => {
-                        attempts += 1;
-                        continue;
-                    }
-                    Unwound::PanicElsewhere => CaughtPanic {
-                        message: "a query this root needs panicked on another thread".to_owned(),
-                        location: None,
-                    },
-                    Unwound::Panicked(caught) => caught,
-                };
-                let root_name = root_name_of(db, root);
-                tracing::error!("checking {root_name} panicked: {caught}");
-                pending_errors.push((internal_error(&root_name, &root.location, caught), None));
-                let report = RootReport {
-                    function: root_name,
-                    location: root.location.clone(),
-                    functions_checked: 0,
-                    findings: 0,
-                    allowed: Vec::new(),
-                };
-                reports.push((r, report));
-                watch.root_judged(reports.len(), roots.len());
-                break;
-            }
-            *root_ms.entry(r).or_default() += root_started.elapsed().as_millis();
-        }
-        reports.sort_by_key(|(r, _)| *r);
-        analysis.timings.costliest_roots = costliest(&reports, &root_ms);
-        analysis.roots = reports.into_iter().map(|(_, report)| report).collect();
-        analysis.findings = merge_by_line(findings.into_values().map(|(finding, _)| finding).collect());
-        (analysis.exemptions, analysis.errors) = self.directives_report(&pending_errors);
-        analysis.functions_checked = checked_overall.len();
-        analysis.unused_allow = (0..config.allow.len()).filter(|i| !self.used_allow.contains(i)).collect();
-        analysis.timings.bodies_walked = walked_nodes.len();
-        // Every walked function's place, or none: one left out would let an edit
-        // of its body pass as unread.
-        analysis.walked_workspace_code = if analysis.timings.roots_reused == 0 {
-            // A closure in a static's, a constant's or a discriminant's initialiser
-            // is in no function's body: the item level, all of which counts. One in
-            // an anonymous constant may be in any body: nothing is known then.
-            let holders: Option<FxHashSet<Option<FunctionId>>> = walked_nodes
-                .iter()
-                .filter(|node| is_local(db, node))
-                .map(|node| match holder_fn(db, node) {
-                    Some(func) => Some(Some(func)),
-                    None => matches!(*node, Node::Closure { closure, .. }
-                        if matches!(closure.loc(db).owner, hir_ty::InferBodyId::DefWithBodyId(_)))
-                    .then_some(None),
-                })
-                .collect();
-            let walked: Option<Vec<Location>> = holders
-                .and_then(|holders| holders.into_iter().flatten().map(|func| self.item_location(func)).collect());
-            walked.map(|mut walked| {
-                walked.sort();
-                walked.dedup();
-                walked
-            })
-        } else {
-            None
-        };
-        if let Some(walk_ahead) = walk_ahead {
-            analysis.timings.roots_walked_ahead = walk_ahead.finish();
-        }
-        self.ws.note_analysis_finished();
-        if let Some(cache) = cache.as_mut() {
-            if let Err(err) = cache.save() {
-                tracing::warn!("could not write {}: {err}", cache.path().display());
-            }
-            analysis.timings.cache_hits = cache.hits;
-            analysis.timings.cache_entries = cache.len();
-        }
-        analysis.timings.analysis_ms = names_before + started.elapsed().as_millis();
-        analysis.timings.reach_ms = reach_time.as_millis();
-        analysis.timings.judge_ms = judge_time.as_millis();
-        analysis.timings.summaries_ms = summaries_time.as_millis();
-        analysis.timings.inference_ms =
-            u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
-        analysis
+        let ws = self.ws;
+        let mut state = run::RunState::new(self, config, roots, cache, outcomes, watch, analysis, pending_errors);
+        let sealed = state.first_files.sealed(ws);
+        let order = run::order_roots(&state.roots, &state.first_files, sealed);
+        state.start_walk_ahead(&order.order);
+        state.begin_reuse();
+        state.judge_roots(order);
+        state.finish(started, names_before, inference_before)
     }
 
-    /// What an outcome is reused under: the settings and the directives, written
-    /// out whole (compared, not hashed); and the macros and the traits in scope
+    /// Root `r`'s findings in one judged reach, added to `findings` (each with the
+    /// root's index), their lines to `lines`; what its exemptions let through, and
+    /// the workspace functions it reports lines of, noted.
+    #[allow(clippy::too_many_arguments)]
+    fn record_findings(
+        &mut self,
+        r: usize,
+        root_name: &str,
+        reach: &Reach<'_>,
+        judged: &Judged,
+        reported: &[bool],
+        findings: &mut FxHashMap<FindingKey, (Finding, usize)>,
+        lines: &mut FxHashSet<(PathBuf, u32)>,
+    ) {
+        let db: &dyn HirDatabase = self.db;
+        for (i, node) in reach.nodes.iter().enumerate() {
+            if !reach.local[i] || !reported[i] {
+                continue;
+            }
+            if let Some(func) = holder_fn(db, node) {
+                let reached_by = self.reached_by.entry(func).or_default();
+                if !reached_by.iter().any(|name| name == root_name) {
+                    reached_by.push(root_name.to_owned());
+                }
+            }
+            for (e, resolved) in reach.edges[i].iter().enumerate() {
+                let Some(site) = resolved.edge.site else { continue };
+                if let Some(x) = resolved.exempted {
+                    if let Some(let_through) = self.let_through(reach, judged, i, resolved) {
+                        let lets = &mut self.exemptions[x].report.lets_through;
+                        if !lets.contains(&let_through) {
+                            lets.push(let_through);
+                        }
+                    }
+                    continue;
+                }
+                let Some((kind, reason, buffer)) = self.reason(reach, judged, i, resolved) else {
+                    continue;
+                };
+                let Some(location) = self.site_location(site) else { continue };
+                let function = self.holder_name(node);
+                let chain = self.chain(reach, judged, i, e);
+                lines.insert((location.file.clone(), location.line));
+                let key = FindingKey::new(location.clone(), function.clone(), vec![reason.clone()]);
+                let allocates_in = crate::engine::first_allocating(&chain);
+                let finding = match findings.entry(key) {
+                    std::collections::hash_map::Entry::Vacant(slot) => {
+                        let finding = Finding {
+                            kind,
+                            location,
+                            function,
+                            roots: Vec::new(),
+                            reasons: vec![reason],
+                            allocates_in,
+                            chain,
+                            buffer,
+                        };
+                        &mut slot.insert((finding, r)).0
+                    }
+                    // This root's first finding of the line keeps its chain.
+                    std::collections::hash_map::Entry::Occupied(slot) => &mut slot.into_mut().0,
+                };
+                if !finding.roots.iter().any(|name| name == root_name) {
+                    finding.roots.push(root_name.to_owned());
+                }
+            }
+        }
+    }
+
+    /// What an outcome is reused under: the settings and the directives (compared
+    /// whole, `ReuseContext`); and the macros and the traits in scope
     /// (`incremental::scope_generations`). The rest of the item level is told
     /// apart (`RootMemos::begin`).
-    fn reuse_context(&self, config: &CheckConfig) -> (String, [u64; 2]) {
-        use std::fmt::Write as _;
+    fn reuse_context(&self, config: &CheckConfig) -> (ReuseContext, [u64; 2]) {
         let db: &dyn HirDatabase = self.db;
         let local = crate::engine::load::workspace_crates(self.db);
         let scopes = crate::engine::proof::incremental::scope_generations(db, local);
-        let mut context = format!("{config:?}\n");
-        for exemption in &self.exemptions {
-            let _ = writeln!(context, "{:?} {:?}", exemption.report, exemption.func);
-        }
-        let mut lines: Vec<_> = self.exempt_lines.iter().collect();
-        lines.sort();
-        let _ = writeln!(context, "{lines:?}");
-        let mut marked: Vec<String> = self.fixed_types.iter().map(|adt| format!("{adt:?}")).collect();
-        marked.extend(self.append_fns.iter().map(|func| format!("{func:?}")));
-        marked.sort();
-        let _ = writeln!(context, "{marked:?}");
+        let mut exempt_lines: Vec<((PathBuf, u32), usize)> =
+            self.exempt_lines.iter().map(|(line, &x)| (line.clone(), x)).collect();
+        exempt_lines.sort();
+        let mut fixed_types: Vec<hir_def::AdtId> = self.fixed_types.iter().copied().collect();
+        fixed_types.sort();
+        let mut append_fns: Vec<FunctionId> = self.append_fns.iter().copied().collect();
+        append_fns.sort();
+        let context = ReuseContext {
+            config: config.clone(),
+            exemptions: self.exemptions.iter().map(|exemption| (exemption.report.clone(), exemption.func)).collect(),
+            exempt_lines,
+            fixed_types,
+            append_fns,
+        };
         (context, scopes)
+    }
+
+    /// Holds the workspace's directives for the run: the rules read them.
+    fn take_directives(&mut self, directives: roots::Directives) {
+        let roots::Directives { exemptions, exempt_lines, fixed_types, append_fns } = directives;
+        self.exemptions = exemptions;
+        self.exempt_lines = exempt_lines;
+        self.fixed_types = fixed_types;
+        self.append_fns = append_fns;
     }
 
     /// Resolves the names of the workspace's crates and of every crate they import:
@@ -1123,7 +725,7 @@ impl<'a> Analyzer<'a> {
             let scratch = |holders: &[hir_def::AdtId]| {
                 holders.iter().any(|&adt| {
                     let path = naming::adt_path(db, adt);
-                    config.scratch.iter().any(|pattern| wildcard_match(pattern, &path))
+                    config.scratch.iter().any(|pattern| crate::stdx::wildcard_match(pattern, &path))
                 })
             };
             rules.apply(reach, v, &scratch);

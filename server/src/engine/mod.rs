@@ -24,10 +24,9 @@ pub use load::{LoadError, LoadOptions, Workspace};
 pub use panics::{note_panic_locations, CaughtPanic};
 pub use reuse::root_reuse::RootMemos;
 pub use reuse::stored_analysis::AnalysisStore;
-pub use source::roots::wildcard_match;
 
 /// What to check, beyond the directives in the code.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct CheckConfig {
     /// Extra roots by path (`krate::m::f`), `*` matching any run of characters.
     pub roots: Vec<String>,
@@ -55,7 +54,7 @@ pub const GROWTH_KIND: &str = "growth";
 
 /// One allowlist line: calls of functions matching `path` are not reported; for a
 /// `growth` line, calls of them are judged as growth of their receiver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct AllowEntry {
     /// `amortized`, `measured`, `debug`, `profiling`, or `growth` (`GROWTH_KIND`).
     pub kind: String,
@@ -66,7 +65,7 @@ pub struct AllowEntry {
 }
 
 /// Where an allowlist line comes from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum AllowSource {
     /// noalloc's own list; every entry says why.
     BuiltIn { reason: &'static str },
@@ -250,7 +249,7 @@ impl ErrorKind {
 }
 
 /// An exemption as written, and what it lets through.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ExemptionReport {
     /// Where the comment is.
     pub location: Location,

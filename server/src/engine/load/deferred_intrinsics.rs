@@ -30,6 +30,8 @@ use ra_ap_rustc_lexer::{tokenize, FrontmatterAllowed, TokenKind};
 use ra_ap_vfs::{FileId, Vfs};
 use rustc_hash::FxHashSet;
 
+use crate::stdx::{is_ident_byte, whole_word_at};
+
 /// Where the deferrable modules are, below std's `library` directory.
 const INTRINSIC_DIRS: [&str; 2] = ["stdarch/crates/core_arch/src/x86", "stdarch/crates/core_arch/src/x86_64"];
 
@@ -226,17 +228,6 @@ fn core_enables_deferrable_feature(db: &RootDatabase, tier: Tier) -> bool {
     })
 }
 
-/// Whether `b` can be part of an ASCII identifier.
-pub(crate) fn is_ident_byte(b: u8) -> bool {
-    b == b'_' || b.is_ascii_alphanumeric()
-}
-
-/// Whether the `len` bytes at `at` are a whole word: no byte of an ASCII
-/// identifier right before or after them.
-pub(crate) fn whole_word_at(bytes: &[u8], at: usize, len: usize) -> bool {
-    (at == 0 || !is_ident_byte(bytes[at - 1])) && bytes.get(at + len).is_none_or(|&b| !is_ident_byte(b))
-}
-
 /// The tokens of `text`, Rust source, each with its text.
 pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (TokenKind, &str)> {
     let mut offset = 0usize;
@@ -250,18 +241,6 @@ pub(crate) fn tokens(text: &str) -> impl Iterator<Item = (TokenKind, &str)> {
 /// Whether a token is whitespace or a comment.
 pub(crate) fn is_trivia(kind: TokenKind) -> bool {
     matches!(kind, TokenKind::Whitespace | TokenKind::LineComment { .. } | TokenKind::BlockComment { .. })
-}
-
-/// Whether `text` holds `word` (a finder's needle) as a whole word: in code, a
-/// comment or a literal.
-pub(crate) fn spells_word(text: &str, word: &memchr::memmem::Finder<'_>) -> bool {
-    let bytes = text.as_bytes();
-    word.find_iter(bytes).any(|at| whole_word_at(bytes, at, word.needle().len()))
-}
-
-/// A finder for each of `words`.
-pub(crate) fn finders_of<'a>(words: impl IntoIterator<Item = &'a String>) -> Vec<memchr::memmem::Finder<'static>> {
-    words.into_iter().map(|word| memchr::memmem::Finder::new(word.as_bytes()).into_owned()).collect()
 }
 
 /// Where in `text` an identifier in `names` begins (all of them begin with `_`),

@@ -128,62 +128,12 @@ enum Job {
 /// or cancellation is raised again on this thread.
 pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
     let scope = crate::engine::proof::impls::linked_crates(db).clone();
-    let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
-    let mut waiting_on = FxHashMap::default();
-    let mut ready = Vec::new();
-    for &krate in &scope {
-        let deps: Vec<Crate> =
-            krate.data(db).dependencies.iter().map(|dep| dep.crate_id).filter(|dep| scope.contains(dep)).collect();
-        for &dep in &deps {
-            dependents.entry(dep).or_default().push(krate);
-        }
-        if deps.is_empty() {
-            ready.push(krate);
-        } else {
-            waiting_on.insert(krate, deps.len());
-        }
-    }
-    // The order their def maps can start in: dependencies first.
-    let mut crates_to_read_ahead = VecDeque::with_capacity(scope.len());
-    let (mut starting, mut waiting) = (VecDeque::from(ready.clone()), waiting_on.clone());
-    while let Some(krate) = starting.pop_front() {
-        crates_to_read_ahead.push_back(krate);
-        release_dependents(&dependents, &mut waiting, krate, |dependent| starting.push_back(dependent));
-    }
-    // Dependents first: each crate's set is its direct dependents' and theirs.
-    let mut waiting_sets: FxHashMap<Crate, FxHashSet<Crate>> = FxHashMap::default();
-    for &krate in crates_to_read_ahead.iter().rev() {
-        let mut set = FxHashSet::default();
-        for dependent in dependents.get(&krate).into_iter().flatten() {
-            set.insert(*dependent);
-            set.extend(waiting_sets.get(dependent).into_iter().flatten().copied());
-        }
-        waiting_sets.insert(krate, set);
-    }
-    let waited_by = waiting_sets.into_iter().map(|(krate, set)| (krate, set.len())).collect();
-    let schedule = Mutex::new(Schedule {
-        ready,
-        waiting_on,
-        waited_by,
-        left: scope.len(),
-        working: 0,
-        impls_pending: VecDeque::new(),
-        collecting_impls: 0,
-        panicked: None,
-        read_ahead: Vec::new(),
-        crates_to_expand_ahead: crates_to_read_ahead.clone(),
-        crates_to_read_ahead,
-        built: FxHashSet::default(),
-        read_ahead_files: 0,
-        read_ahead_time: Duration::ZERO,
-        expanded_ahead: 0,
-        expand_ahead_time: Duration::ZERO,
-    });
+    let (schedule, dependents) = schedule_for(db, &scope);
+    let schedule = Mutex::new(schedule);
     let changed = Condvar::new();
-    let lock = || schedule.lock().unwrap_or_else(|e| e.into_inner());
     let work = |db: &RootDatabase| loop {
         let job = {
-            let mut state = lock();
+            let mut state = lock(&schedule);
             loop {
                 if state.panicked.is_some() {
                     return;
@@ -198,61 +148,9 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
             }
         };
         let started = std::time::Instant::now();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| match &job {
-            Job::DefMap(krate) => {
-                hir_def::nameres::crate_def_map(db, *krate);
-                Vec::new()
-            }
-            Job::Impls(krate) => {
-                hir_ty::method_resolution::TraitImpls::for_crate(db, *krate);
-                hir_ty::method_resolution::InherentImpls::for_crate(db, *krate);
-                Vec::new()
-            }
-            Job::ReadAhead(file) => module_files::read_ahead(db, file),
-            Job::ReadAheadFromRoot(krate) => module_files::read_ahead(db, &ModuleFile::crate_root(db, *krate)),
-            Job::ExpandAhead(krate) => {
-                let files = module_files::files_of_crate(db, *krate);
-                // Until the crate's def map is built, or another can start.
-                let stop = || {
-                    let state = lock();
-                    state.built.contains(krate) || !state.ready.is_empty()
-                };
-                let expanded = expand_ahead::expand_ahead(db, *krate, &files, &stop);
-                lock().expanded_ahead += expanded.len();
-                Vec::new()
-            }
-        }));
-        let mut state = lock();
-        match job {
-            Job::DefMap(krate) => {
-                // `NOALLOC_LOG=noalloc_ls::engine::parallel_names=debug`: where name resolution goes.
-                tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
-                state.working -= 1;
-                if outcome.is_ok() {
-                    state.built.insert(krate);
-                    state.left -= 1;
-                    state.impls_pending.push_back(krate);
-                    let Schedule { waiting_on, ready, .. } = &mut *state;
-                    release_dependents(&dependents, waiting_on, krate, |dependent| ready.push(dependent));
-                }
-            }
-            Job::Impls(krate) => {
-                tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
-                state.collecting_impls -= 1;
-            }
-            Job::ReadAhead(_) | Job::ReadAheadFromRoot(_) => {
-                state.read_ahead_files += 1;
-                state.read_ahead_time += started.elapsed();
-            }
-            Job::ExpandAhead(krate) => {
-                tracing::debug!(
-                    "macro calls of {} expanded ahead for {} ms",
-                    crate_name(db, krate),
-                    started.elapsed().as_millis()
-                );
-                state.expand_ahead_time += started.elapsed()
-            }
-        }
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| run_job(db, &job, &schedule)));
+        let mut state = lock(&schedule);
+        state.job_done(db, job, &dependents, started, outcome.is_ok());
         match outcome {
             // Popped first: the file's last module, so that a def map being built,
             // which reads from the first, meets it halfway.
@@ -288,6 +186,138 @@ pub(crate) fn resolve_names(db: &RootDatabase, threads: usize) {
         schedule.expanded_ahead,
         schedule.expand_ahead_time.as_millis()
     );
+}
+
+fn lock(schedule: &Mutex<Schedule>) -> std::sync::MutexGuard<'_, Schedule> {
+    schedule.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The schedule of `scope`'s def maps, each crate once its dependencies are
+/// done, and each crate's dependents in `scope`.
+fn schedule_for(db: &RootDatabase, scope: &FxHashSet<Crate>) -> (Schedule, FxHashMap<Crate, Vec<Crate>>) {
+    let mut dependents: FxHashMap<Crate, Vec<Crate>> = FxHashMap::default();
+    let mut waiting_on = FxHashMap::default();
+    let mut ready = Vec::new();
+    for &krate in scope {
+        let deps: Vec<Crate> =
+            krate.data(db).dependencies.iter().map(|dep| dep.crate_id).filter(|dep| scope.contains(dep)).collect();
+        for &dep in &deps {
+            dependents.entry(dep).or_default().push(krate);
+        }
+        if deps.is_empty() {
+            ready.push(krate);
+        } else {
+            waiting_on.insert(krate, deps.len());
+        }
+    }
+    // The order their def maps can start in: dependencies first.
+    let mut crates_to_read_ahead = VecDeque::with_capacity(scope.len());
+    let (mut starting, mut waiting) = (VecDeque::from(ready.clone()), waiting_on.clone());
+    while let Some(krate) = starting.pop_front() {
+        crates_to_read_ahead.push_back(krate);
+        release_dependents(&dependents, &mut waiting, krate, |dependent| starting.push_back(dependent));
+    }
+    // Dependents first: each crate's set is its direct dependents' and theirs.
+    let mut waiting_sets: FxHashMap<Crate, FxHashSet<Crate>> = FxHashMap::default();
+    for &krate in crates_to_read_ahead.iter().rev() {
+        let mut set = FxHashSet::default();
+        for dependent in dependents.get(&krate).into_iter().flatten() {
+            set.insert(*dependent);
+            set.extend(waiting_sets.get(dependent).into_iter().flatten().copied());
+        }
+        waiting_sets.insert(krate, set);
+    }
+    let waited_by = waiting_sets.into_iter().map(|(krate, set)| (krate, set.len())).collect();
+    let schedule = Schedule {
+        ready,
+        waiting_on,
+        waited_by,
+        left: scope.len(),
+        working: 0,
+        impls_pending: VecDeque::new(),
+        collecting_impls: 0,
+        panicked: None,
+        read_ahead: Vec::new(),
+        crates_to_expand_ahead: crates_to_read_ahead.clone(),
+        crates_to_read_ahead,
+        built: FxHashSet::default(),
+        read_ahead_files: 0,
+        read_ahead_time: Duration::ZERO,
+        expanded_ahead: 0,
+        expand_ahead_time: Duration::ZERO,
+    };
+    (schedule, dependents)
+}
+
+/// Does one job; gives the module files a file read ahead declares.
+fn run_job(db: &RootDatabase, job: &Job, schedule: &Mutex<Schedule>) -> Vec<ModuleFile> {
+    match job {
+        Job::DefMap(krate) => {
+            hir_def::nameres::crate_def_map(db, *krate);
+            Vec::new()
+        }
+        Job::Impls(krate) => {
+            hir_ty::method_resolution::TraitImpls::for_crate(db, *krate);
+            hir_ty::method_resolution::InherentImpls::for_crate(db, *krate);
+            Vec::new()
+        }
+        Job::ReadAhead(file) => module_files::read_ahead(db, file),
+        Job::ReadAheadFromRoot(krate) => module_files::read_ahead(db, &ModuleFile::crate_root(db, *krate)),
+        Job::ExpandAhead(krate) => {
+            let files = module_files::files_of_crate(db, *krate);
+            // Until the crate's def map is built, or another can start.
+            let stop = || {
+                let state = lock(schedule);
+                state.built.contains(krate) || !state.ready.is_empty()
+            };
+            let expanded = expand_ahead::expand_ahead(db, *krate, &files, &stop);
+            lock(schedule).expanded_ahead += expanded.len();
+            Vec::new()
+        }
+    }
+}
+
+impl Schedule {
+    /// `job`, started at `started`, is over (`succeeded`: without a panic).
+    fn job_done(
+        &mut self,
+        db: &RootDatabase,
+        job: Job,
+        dependents: &FxHashMap<Crate, Vec<Crate>>,
+        started: std::time::Instant,
+        succeeded: bool,
+    ) {
+        match job {
+            Job::DefMap(krate) => {
+                // `NOALLOC_LOG=noalloc_ls::engine::parallel_names=debug`: where name resolution goes.
+                tracing::debug!("def map of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                self.working -= 1;
+                if succeeded {
+                    self.built.insert(krate);
+                    self.left -= 1;
+                    self.impls_pending.push_back(krate);
+                    let Schedule { waiting_on, ready, .. } = self;
+                    release_dependents(dependents, waiting_on, krate, |dependent| ready.push(dependent));
+                }
+            }
+            Job::Impls(krate) => {
+                tracing::debug!("impls of {} in {} ms", crate_name(db, krate), started.elapsed().as_millis());
+                self.collecting_impls -= 1;
+            }
+            Job::ReadAhead(_) | Job::ReadAheadFromRoot(_) => {
+                self.read_ahead_files += 1;
+                self.read_ahead_time += started.elapsed();
+            }
+            Job::ExpandAhead(krate) => {
+                tracing::debug!(
+                    "macro calls of {} expanded ahead for {} ms",
+                    crate_name(db, krate),
+                    started.elapsed().as_millis()
+                );
+                self.expand_ahead_time += started.elapsed()
+            }
+        }
+    }
 }
 
 /// `krate`'s def map is built: each crate that waited for it alone is `ready`.

@@ -131,7 +131,7 @@ pub(crate) fn grows(matches: impl Fn(&str) -> bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{allows, grows};
-    use crate::engine::wildcard_match;
+    use crate::stdx::wildcard_match;
 
     fn path(path: &'static str) -> impl Fn(&str) -> bool {
         move |pattern| wildcard_match(pattern, path)

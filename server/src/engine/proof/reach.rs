@@ -12,9 +12,9 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::TypeVisitableExt;
 
-use super::dyn_context::{self, Coercion, DynContext};
 use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
+use super::dyn_context::{self, Coercion, DynContext};
 use super::{
     allowances::FilledPlace,
     judge::{follows, Verdict},
@@ -345,35 +345,97 @@ pub(crate) fn reach<'db>(
     mut cache: Option<&mut dyn Summaries>,
     walked_nodes: &mut rustc_hash::FxHashSet<Node<'db>>,
 ) -> Reach<'db> {
-    let mut reach = Reach {
-        nodes: Vec::new(),
-        local: Vec::new(),
-        closure: Vec::new(),
-        allowed: Vec::new(),
-        edges: Vec::new(),
-        adds: Vec::new(),
-        emptied: FxHashSet::default(),
-        truncated: false,
-        program: Program { outside, ..Program::default() },
-        context: Vec::new(),
-        contexts: vec![DynContext::default()],
-        coerced_at: FxHashMap::default(),
-    };
-    let mut index: FxHashMap<(Node<'db>, u32), usize> = FxHashMap::default();
-    let mut queue: Vec<usize> = Vec::new();
-    // What the allowed calls above each vertex may run back (indices into
-    // `runs_back`, sorted): a summary stands in for a vertex below allowed calls
-    // only when its reach holds none of it, since what they call back is judged.
-    let mut runs_back: Vec<RunsBack> = Vec::new();
-    let mut runs_back_index: FxHashMap<RunsBack, u32> = FxHashMap::default();
-    let mut above: Vec<Vec<u32>> = Vec::new();
-    let mut vertex = |reach: &mut Reach<'db>,
-                      queue: &mut Vec<usize>,
-                      above: &mut Vec<Vec<u32>>,
-                      node: Node<'db>,
-                      context: u32,
-                      inherited: &[u32]| {
-        if let Some(&v) = index.get(&(node, context)) {
+    let mut building = Building::new(outside);
+    building.vertex(policy, root, 0, &[]);
+    let mut walked_count = 0;
+    loop {
+        while let Some(v) = building.queue.pop() {
+            walked_count += 1;
+            let stopped = policy.stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
+            if walked_count > MAX_NODES_PER_ROOT || stopped {
+                building.reach.truncated = true;
+                building.queue.clear();
+                break;
+            }
+            if !building.reach.local[v]
+                && !building.walked_anyway.contains(&v)
+                && building.summary_stands_in(graph, v, cache.as_deref_mut())
+            {
+                continue;
+            }
+            walked_nodes.insert(building.reach.nodes[v]);
+            building.walk_vertex(graph, v, env, policy);
+        }
+        let mut changed = building.resolve_open_calls(graph, env, policy);
+        // A summary stands in for its instance only while no open call could be
+        // resolved against what its reach adds: else the instance is walked, and
+        // what it adds taken in.
+        if !building.summarised_adding.is_empty() && !building.open.is_empty() {
+            changed |= building.walk_summaries_resolved_against(graph);
+        }
+        if building.reach.truncated || (!changed && building.queue.is_empty()) {
+            break;
+        }
+    }
+    building.finish(graph)
+}
+
+/// A reach while it is built: its vertices by node, the vertices left to walk,
+/// the open calls, and what the allowed calls above each vertex may run back.
+struct Building<'db> {
+    reach: Reach<'db>,
+    /// Each vertex by its node and `dyn` context.
+    index: FxHashMap<(Node<'db>, u32), usize>,
+    queue: Vec<usize>,
+    /// What the allowed calls above each vertex may run back (indices into
+    /// `runs_back`, sorted): a summary stands in for a vertex below allowed calls
+    /// only when its reach holds none of it, since what they call back is judged.
+    runs_back: Vec<RunsBack>,
+    runs_back_index: FxHashMap<RunsBack, u32>,
+    above: Vec<Vec<u32>>,
+    /// Calls resolved against the program: (vertex, edge), once each.
+    open: Vec<(usize, usize)>,
+    open_seen: FxHashSet<(usize, usize)>,
+    /// Vertices answered by a summary whose reach adds to the program, and those
+    /// walked anyway because an open call could be resolved against what it adds.
+    summarised_adding: Vec<usize>,
+    walked_anyway: FxHashSet<usize>,
+}
+
+impl<'db> Building<'db> {
+    fn new(outside: Outside) -> Self {
+        Building {
+            reach: Reach {
+                nodes: Vec::new(),
+                local: Vec::new(),
+                closure: Vec::new(),
+                allowed: Vec::new(),
+                edges: Vec::new(),
+                adds: Vec::new(),
+                emptied: FxHashSet::default(),
+                truncated: false,
+                program: Program { outside, ..Program::default() },
+                context: Vec::new(),
+                contexts: vec![DynContext::default()],
+                coerced_at: FxHashMap::default(),
+            },
+            index: FxHashMap::default(),
+            queue: Vec::new(),
+            runs_back: Vec::new(),
+            runs_back_index: FxHashMap::default(),
+            above: Vec::new(),
+            open: Vec::new(),
+            open_seen: FxHashSet::default(),
+            summarised_adding: Vec::new(),
+            walked_anyway: FxHashSet::default(),
+        }
+    }
+
+    /// The vertex of `node` in `dyn` context `context`, made and queued if new;
+    /// `inherited`: what the allowed calls above it may run back.
+    fn vertex(&mut self, policy: &ReachPolicy<'_>, node: Node<'db>, context: u32, inherited: &[u32]) -> usize {
+        let (reach, queue, above) = (&mut self.reach, &mut self.queue, &mut self.above);
+        if let Some(&v) = self.index.get(&(node, context)) {
             // New allowed calls above: what is below is looked at again.
             let before = above[v].len();
             for &c in inherited {
@@ -395,125 +457,138 @@ pub(crate) fn reach<'db>(
         reach.context.push(context);
         above.push(inherited.to_vec());
         let v = reach.nodes.len() - 1;
-        index.insert((node, context), v);
+        self.index.insert((node, context), v);
         queue.push(v);
         v
-    };
-    vertex(&mut reach, &mut queue, &mut above, root, 0, &[]);
-    // Calls resolved against the program: (vertex, edge), once each.
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    let mut open_seen: FxHashSet<(usize, usize)> = FxHashSet::default();
-    // Vertices answered by a summary whose reach adds to the program, and those
-    // walked anyway because an open call could be resolved against what it adds.
-    let mut summarised_adding: Vec<usize> = Vec::new();
-    let mut walked_anyway: FxHashSet<usize> = FxHashSet::default();
-    let mut walked_count = 0;
-    loop {
-        while let Some(v) = queue.pop() {
-            walked_count += 1;
-            let stopped = policy.stop.is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed));
-            if walked_count > MAX_NODES_PER_ROOT || stopped {
-                reach.truncated = true;
-                queue.clear();
-                break;
-            }
-            if !reach.local[v] && !walked_anyway.contains(&v) {
-                let cached = cache.as_deref_mut().and_then(|cache| {
-                    let key = graph.instance_key(reach.nodes[v])?;
-                    cache.get(key)
-                });
-                if let Some(summary) = cached {
-                    if above[v].iter().all(|&c| !runs_back[c as usize].may_run(&summary.calls_back)) {
-                        let standing_in = matches!(reach.edges[v].first(), Some(resolved) if matches!(resolved.edge.target, Target::Summary(_)));
-                        if !standing_in {
-                            if let Some(cache) = cache.as_deref_mut() {
-                                cache.note_hit();
-                            }
-                            if !summary.adds.is_empty() {
-                                summarised_adding.push(v);
-                            }
-                            let target = Target::Summary(summary);
-                            let targets = vec![Resolved::Terminal(target.clone())];
-                            reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
-                        }
-                        continue;
-                    }
-                }
-            }
-            walked_nodes.insert(reach.nodes[v]);
-            let walked = graph.walked(reach.nodes[v], env);
-            reach.adds[v] = OwnAdditions {
-                dyn_traits: walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect(),
-                auto_dyn: walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none()),
-                fn_pointers: !(walked.address_taken.is_empty() && walked.fn_casts.is_empty()),
-                statics: !walked.statics.is_empty(),
-            };
-            reach.program.absorb(&walked);
-            let coerced: Vec<Coercion<'db>> =
-                walked.coercions.iter().filter_map(|&(from, to)| Some((from, dyn_principal(to)?, to))).collect();
-            if !coerced.is_empty() {
-                reach.coerced_at.insert(v, coerced);
-            }
-            reach.emptied.extend(walked.empties.iter().copied());
-            for &ty in &walked.untyped {
-                reach.program.read_from_outside(graph, ty, env);
-            }
-            for &def in &walked.statics {
-                reach.program.read_static(graph, def, env);
-            }
-            let inherited = above[v].clone();
-            let mut edges = Vec::with_capacity(walked.edges.len());
-            for (e, edge) in walked.edges.iter().enumerate() {
-                let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
-                if let (None, Target::Node(Node::Fn { func, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site)
-                {
-                    if (policy.grows)(*func) {
-                        resolved.edge.growth = graph.growth_at(site, *func);
-                    }
-                }
-                let edge = &resolved.edge;
-                if !follows(edge, policy.strict_panics) {
-                    resolved.verdict = Verdict::Cut;
-                    edges.push(resolved);
-                    continue;
-                }
-                let mut below = std::borrow::Cow::Borrowed(&inherited[..]);
-                if edge.growth.is_some() || edge.context.first_use {
-                    let criterion = RunsBack::of(graph, &reach.nodes[v], edge);
-                    let next = runs_back.len() as u32;
-                    let c = *runs_back_index.entry(criterion.clone()).or_insert_with(|| {
-                        runs_back.push(criterion);
-                        next
-                    });
-                    if let Err(at) = below.binary_search(&c) {
-                        below.to_mut().insert(at, c);
-                    }
-                }
-                resolved.targets = match &edge.target {
-                    Target::Node(next) => match too_large(graph, next) {
-                        Some(unknown) => vec![Resolved::Terminal(unknown)],
-                        None => {
-                            let context =
-                                dyn_context::entered(graph, &mut reach.contexts, reach.context[v], edge, next, env);
-                            vec![Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, *next, context, &below))]
-                        }
-                    },
-                    Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
-                        if open_seen.insert((v, e)) {
-                            open.push((v, e));
-                        }
-                        Vec::new()
-                    }
-                    other => vec![Resolved::Terminal(other.clone())],
-                };
-                edges.push(resolved);
-            }
-            reach.edges[v] = edges;
+    }
+
+    /// Whether a summary stands in for vertex `v` (outside the workspace): one is
+    /// cached and its reach holds nothing the allowed calls above may run back.
+    fn summary_stands_in(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        v: usize,
+        mut cache: Option<&mut (dyn Summaries + '_)>,
+    ) -> bool {
+        let reach = &mut self.reach;
+        let cached = cache.as_deref_mut().and_then(|cache| {
+            let key = graph.instance_key(reach.nodes[v])?;
+            cache.get(key)
+        });
+        let Some(summary) = cached else { return false };
+        if !self.above[v].iter().all(|&c| !self.runs_back[c as usize].may_run(&summary.calls_back)) {
+            return false;
         }
+        let standing_in =
+            matches!(reach.edges[v].first(), Some(resolved) if matches!(resolved.edge.target, Target::Summary(_)));
+        if !standing_in {
+            if let Some(cache) = cache {
+                cache.note_hit();
+            }
+            if !summary.adds.is_empty() {
+                self.summarised_adding.push(v);
+            }
+            let target = Target::Summary(summary);
+            let targets = vec![Resolved::Terminal(target.clone())];
+            reach.edges[v] = vec![ResolvedEdge::new(Edge::new(target, None), targets)];
+        }
+        true
+    }
+
+    /// Walks vertex `v`: what it adds to the program, and its edges, their
+    /// targets made vertices or left open.
+    fn walk_vertex(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        v: usize,
+        env: ParamEnvAndCrate<'db>,
+        policy: &ReachPolicy<'_>,
+    ) {
+        let walked = graph.walked(self.reach.nodes[v], env);
+        let reach = &mut self.reach;
+        reach.adds[v] = OwnAdditions {
+            dyn_traits: walked.coercions.iter().filter_map(|&(_, to)| dyn_principal(to)).collect(),
+            auto_dyn: walked.coercions.iter().any(|&(_, to)| dyn_principal(to).is_none()),
+            fn_pointers: !(walked.address_taken.is_empty() && walked.fn_casts.is_empty()),
+            statics: !walked.statics.is_empty(),
+        };
+        reach.program.absorb(&walked);
+        let coerced: Vec<Coercion<'db>> =
+            walked.coercions.iter().filter_map(|&(from, to)| Some((from, dyn_principal(to)?, to))).collect();
+        if !coerced.is_empty() {
+            reach.coerced_at.insert(v, coerced);
+        }
+        reach.emptied.extend(walked.empties.iter().copied());
+        for &ty in &walked.untyped {
+            reach.program.read_from_outside(graph, ty, env);
+        }
+        for &def in &walked.statics {
+            reach.program.read_static(graph, def, env);
+        }
+        let inherited = self.above[v].clone();
+        let mut edges = Vec::with_capacity(walked.edges.len());
+        for (e, edge) in walked.edges.iter().enumerate() {
+            let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
+            if let (None, Target::Node(Node::Fn { func, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site) {
+                if (policy.grows)(*func) {
+                    resolved.edge.growth = graph.growth_at(site, *func);
+                }
+            }
+            let edge = &resolved.edge;
+            if !follows(edge, policy.strict_panics) {
+                resolved.verdict = Verdict::Cut;
+                edges.push(resolved);
+                continue;
+            }
+            let mut below = std::borrow::Cow::Borrowed(&inherited[..]);
+            if edge.growth.is_some() || edge.context.first_use {
+                let criterion = RunsBack::of(graph, &self.reach.nodes[v], edge);
+                let next = self.runs_back.len() as u32;
+                let runs_back = &mut self.runs_back;
+                let c = *self.runs_back_index.entry(criterion.clone()).or_insert_with(|| {
+                    runs_back.push(criterion);
+                    next
+                });
+                if let Err(at) = below.binary_search(&c) {
+                    below.to_mut().insert(at, c);
+                }
+            }
+            resolved.targets = match &edge.target {
+                Target::Node(next) => match too_large(graph, next) {
+                    Some(unknown) => vec![Resolved::Terminal(unknown)],
+                    None => {
+                        let reach = &mut self.reach;
+                        let context = dyn_context::entered(graph, &mut reach.contexts, reach.context[v], edge, next, env);
+                        vec![Resolved::Vertex(self.vertex(policy, *next, context, &below))]
+                    }
+                },
+                Target::Dyn { .. } | Target::FnPointer { .. } | Target::DynDrop(_) => {
+                    if self.open_seen.insert((v, e)) {
+                        self.open.push((v, e));
+                    }
+                    Vec::new()
+                }
+                other => vec![Resolved::Terminal(other.clone())],
+            };
+            edges.push(resolved);
+        }
+        self.reach.edges[v] = edges;
+    }
+
+    /// Resolves every open call against the program as it stands; whether a
+    /// target was added.
+    fn resolve_open_calls(
+        &mut self,
+        graph: &mut CallGraph<'db>,
+        env: ParamEnvAndCrate<'db>,
+        policy: &ReachPolicy<'_>,
+    ) -> bool {
         let mut changed = false;
-        let candidates = dyn_context::candidates(&reach);
-        for &(v, e) in &open {
-            let inherited = above[v].clone();
+        let candidates = dyn_context::candidates(&self.reach);
+        for i in 0..self.open.len() {
+            let (v, e) = self.open[i];
+            let inherited = self.above[v].clone();
+            let reach = &mut self.reach;
             let context = reach.context[v];
             let call = reach.edges[v][e].edge.target.clone();
             let targets = match call.clone() {
@@ -527,6 +602,10 @@ pub(crate) fn reach<'db>(
                 _ => Vec::new(),
             };
             for target in targets {
+                // A target that reads a value at another type than the call
+                // passed, which may hold a related `dyn`, leaves the context (and
+                // spoils it: see `dyn_context`).
+                let reach = &mut self.reach;
                 let kept = context != 0
                     && dyn_context::keeps_context(graph, &reach.contexts[context as usize], &call, &target, env);
                 if context != 0 && !kept {
@@ -536,71 +615,79 @@ pub(crate) fn reach<'db>(
                 let resolved = match target {
                     Target::Node(next) => match too_large(graph, &next) {
                         Some(unknown) => Resolved::Terminal(unknown),
-                        None => Resolved::Vertex(vertex(&mut reach, &mut queue, &mut above, next, context, &inherited)),
+                        None => Resolved::Vertex(self.vertex(policy, next, context, &inherited)),
                     },
                     other => Resolved::Terminal(other),
                 };
+                let reach = &mut self.reach;
                 if reach.edges[v].len() > e && !reach.edges[v][e].targets.contains(&resolved) {
                     reach.edges[v][e].targets.push(resolved);
                     changed = true;
                 }
             }
         }
-        // A summary stands in for its instance only while no open call could be
-        // resolved against what its reach adds: else the instance is walked, and
-        // what it adds taken in.
-        if !summarised_adding.is_empty() && !open.is_empty() {
-            let calls = OpenCalls::of(graph, &reach, &open);
-            summarised_adding.retain(|&v| {
-                let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target)
-                else {
-                    return false;
-                };
-                if !calls.may_resolve_against(&summary.adds) {
-                    return true;
+        changed
+    }
+
+    /// The summaries an open call could be resolved against what their reach adds:
+    /// their instances are walked instead. Whether there were any.
+    fn walk_summaries_resolved_against(&mut self, graph: &mut CallGraph<'db>) -> bool {
+        let mut changed = false;
+        let calls = OpenCalls::of(graph, &self.reach, &self.open);
+        let (reach, queue, walked_anyway) = (&mut self.reach, &mut self.queue, &mut self.walked_anyway);
+        self.summarised_adding.retain(|&v| {
+            let Some(Target::Summary(summary)) = reach.edges[v].first().map(|resolved| &resolved.edge.target) else {
+                return false;
+            };
+            if !calls.may_resolve_against(&summary.adds) {
+                return true;
+            }
+            walked_anyway.insert(v);
+            reach.edges[v].clear();
+            queue.push(v);
+            changed = true;
+            false
+        });
+        changed
+    }
+
+    /// The reach once built: what stays open after the fixpoint is reported, never
+    /// dropped, and a truncated reach says so at its root.
+    fn finish(self, graph: &mut CallGraph<'db>) -> Reach<'db> {
+        let mut reach = self.reach;
+        for &(v, e) in &self.open {
+            let resolved = &mut reach.edges[v][e];
+            let unknown = match &resolved.edge.target {
+                Target::FnPointer { what, signature } if reach.program.fn_pointer_from_outside(signature) => {
+                    Some(format!("{what} (a fn pointer from the root's caller or a static set at run time)"))
                 }
-                walked_anyway.insert(v);
-                reach.edges[v].clear();
-                queue.push(v);
-                changed = true;
-                false
-            });
-        }
-        if reach.truncated || (!changed && queue.is_empty()) {
-            break;
-        }
-    }
-    // What stays open after the fixpoint is reported, never dropped.
-    for &(v, e) in &open {
-        let resolved = &mut reach.edges[v][e];
-        let unknown = match &resolved.edge.target {
-            Target::FnPointer { what, signature } if reach.program.fn_pointer_from_outside(signature) => {
-                Some(format!("{what} (a fn pointer from the root's caller or a static set at run time)"))
+                Target::FnPointer { what, .. } if resolved.targets.is_empty() => {
+                    Some(format!("{what} (no function of its signature has its address taken)"))
+                }
+                Target::Dyn { method, .. } if resolved.targets.is_empty() => {
+                    let db = graph.db;
+                    let trait_ = crate::engine::source::naming::trait_path_of(db, *method);
+                    let name = hir_def::signatures::FunctionSignature::of(db, *method).name.as_str().to_owned();
+                    Some(format!(
+                        "dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"
+                    ))
+                }
+                // A `dyn` value no coercion of the program made and nothing outside
+                // handed in is never dropped: there is none.
+                _ => None,
+            };
+            if let Some(what) = unknown {
+                resolved.targets.push(Resolved::Terminal(Target::Unknown { what, kind: UnknownKind::Opaque }));
             }
-            Target::FnPointer { what, .. } if resolved.targets.is_empty() => {
-                Some(format!("{what} (no function of its signature has its address taken)"))
-            }
-            Target::Dyn { method, .. } if resolved.targets.is_empty() => {
-                let db = graph.db;
-                let trait_ = crate::engine::source::naming::trait_path_of(db, *method);
-                let name = hir_def::signatures::FunctionSignature::of(db, *method).name.as_str().to_owned();
-                Some(format!("dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"))
-            }
-            // A `dyn` value no coercion of the program made and nothing outside
-            // handed in is never dropped: there is none.
-            _ => None,
-        };
-        if let Some(what) = unknown {
-            resolved.targets.push(Resolved::Terminal(Target::Unknown { what, kind: UnknownKind::Opaque }));
         }
+        if reach.truncated {
+            let what = format!("the analysis stopped after {MAX_NODES_PER_ROOT} instances (polymorphic recursion?)");
+            let edge = Edge::new(Target::Unknown { what, kind: UnknownKind::Truncated }, None);
+            let target = Resolved::Terminal(edge.target.clone());
+            reach.edges[0].push(ResolvedEdge::new(edge, vec![target]));
+        }
+        reach
     }
-    if reach.truncated {
-        let what = format!("the analysis stopped after {MAX_NODES_PER_ROOT} instances (polymorphic recursion?)");
-        let edge = Edge::new(Target::Unknown { what, kind: UnknownKind::Truncated }, None);
-        let target = Resolved::Terminal(edge.target.clone());
-        reach.edges[0].push(ResolvedEdge::new(edge, vec![target]));
-    }
-    reach
 }
 
 #[cfg(test)]

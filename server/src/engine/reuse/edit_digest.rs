@@ -196,32 +196,13 @@ fn has_impl_trait(node: &SyntaxNode) -> bool {
 }
 
 /// A built-in attribute that neither reads a body nor makes items, or a tool's
-/// (`#[unsafe(no_mangle)]` as `#[no_mangle]`).
+/// (`#[unsafe(no_mangle)]` as `#[no_mangle]`): those inert anywhere
+/// (`stdx::INERT_ATTRIBUTES`), and those of code generation and linkage, which
+/// change no body's walk (`sealed_files` does not count the linkage ones: they
+/// make a function reachable by its symbol). Layout (`repr`) is not counted.
 pub(crate) fn is_inert(attr: &ast::Attr) -> bool {
-    const INERT: [&str; 22] = [
-        "allow",
-        "warn",
-        "deny",
-        "forbid",
-        "expect",
-        "deprecated",
-        "doc",
-        "inline",
-        "cold",
-        "must_use",
-        "track_caller",
-        "cfg",
-        "test",
-        "ignore",
-        "should_panic",
-        "target_feature",
-        "no_mangle",
-        "export_name",
-        "link_section",
-        "link_name",
-        "optimize",
-        "coverage",
-    ];
+    const CODE_GENERATION: [&str; 7] =
+        ["target_feature", "no_mangle", "export_name", "link_section", "link_name", "optimize", "coverage"];
     let Some(meta) = attr.meta() else { return false };
     let meta = meta.syntax().text().to_string();
     let meta = match meta.strip_prefix("unsafe") {
@@ -231,7 +212,7 @@ pub(crate) fn is_inert(attr: &ast::Attr) -> bool {
     let path_len = meta.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).unwrap_or(meta.len());
     let segments: Vec<&str> = meta[..path_len].split("::").collect();
     match segments.as_slice() {
-        [name] => INERT.contains(name),
+        [name] => crate::stdx::INERT_ATTRIBUTES.contains(name) || CODE_GENERATION.contains(name),
         [tool, _] => matches!(*tool, "rustfmt" | "clippy" | "rust_analyzer"),
         _ => false,
     }

@@ -23,7 +23,8 @@ use ra_ap_rustc_lexer::TokenKind;
 use rustc_hash::{FxHashMap, FxHashSet};
 use triomphe::Arc;
 
-use crate::engine::load::deferred_intrinsics::{finders_of, is_ident_byte, is_trivia, tokens, whole_word_at};
+use crate::engine::load::deferred_intrinsics::{is_trivia, tokens};
+use crate::stdx::{finders_of, is_ident_byte, whole_word_at};
 
 /// A macro another crate can call, as written in a file's text.
 pub(crate) struct ExportedMacro<'a> {

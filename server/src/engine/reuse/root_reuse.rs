@@ -54,7 +54,21 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::item_edits::{self, EditLog};
 use crate::engine::proof::incremental::{AnswerStamp, WalkStamp};
-use crate::engine::{Finding, Location, RootReport};
+use crate::engine::{CheckConfig, ExemptionReport, Finding, Location, RootReport};
+
+/// What outcomes are made under: the settings and the workspace's directives. An
+/// outcome made under another is not reused.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ReuseContext {
+    pub config: CheckConfig,
+    /// Each exemption as written (nothing let through yet), with its function.
+    pub exemptions: Vec<(ExemptionReport, Option<FunctionId>)>,
+    /// (file, 1-based line) -> index into `exemptions`, sorted.
+    pub exempt_lines: Vec<((std::path::PathBuf, u32), usize)>,
+    /// The types marked `noalloc:fixed` and the functions marked `noalloc:append`, sorted.
+    pub fixed_types: Vec<hir_def::AdtId>,
+    pub append_fns: Vec<FunctionId>,
+}
 
 /// What one root adds to an analysis.
 pub(crate) struct RootOutcome {
@@ -74,10 +88,34 @@ pub(crate) struct RootOutcome {
 }
 
 /// How an analysis merges findings: one per place, function and reasons.
-pub(crate) type FindingKey = (Location, String, Vec<String>);
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct FindingKey {
+    pub location: Location,
+    /// The workspace function that holds the line, as findings name it.
+    pub function: String,
+    pub reasons: Vec<String>,
+}
+
+impl FindingKey {
+    pub(crate) fn new(location: Location, function: String, reasons: Vec<String>) -> FindingKey {
+        FindingKey { location, function, reasons }
+    }
+}
 
 /// What a root is: its function, the arguments its pattern gives, where it is.
-pub(crate) type RootKey = (FunctionId, Vec<String>, Location);
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct RootKey {
+    pub func: FunctionId,
+    /// The generic arguments its `--root` pattern gives, as written.
+    pub args: Vec<String>,
+    pub location: Location,
+}
+
+impl RootKey {
+    pub(crate) fn new(func: FunctionId, args: Vec<String>, location: Location) -> RootKey {
+        RootKey { func, args, location }
+    }
+}
 
 struct Memo {
     walks: Vec<WalkStamp>,
@@ -127,7 +165,7 @@ pub(crate) struct ReachFacts {
 #[derive(Default)]
 pub struct RootMemos {
     /// Settings and directives of the analysis that made them.
-    context: Option<String>,
+    context: Option<ReuseContext>,
     /// The item level of this analysis, the traits and the macros in scope.
     items: u64,
     traits: u64,
@@ -163,7 +201,13 @@ impl RootMemos {
     /// reused only when the edits since touched nothing but items under names no
     /// other code spells, or its reach resolved nothing outside its walks
     /// (`reusable`).
-    pub(crate) fn begin(&mut self, context: String, items: u64, [macros, traits]: [u64; 2], modules: Vec<ModuleId>) {
+    pub(crate) fn begin(
+        &mut self,
+        context: ReuseContext,
+        items: u64,
+        [macros, traits]: [u64; 2],
+        modules: Vec<ModuleId>,
+    ) {
         if self.context.as_ref() != Some(&context) {
             self.memos.clear();
             self.untouched.forget_names();
@@ -336,7 +380,7 @@ impl RootMemos {
         facts: ReachFacts,
         outcome: RootOutcome,
     ) {
-        let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.0)]);
+        let bodies = || bodies.iter().copied().chain([DefWithBodyId::FunctionId(root.func)]);
         let files: FxHashSet<FileId> =
             bodies().map(|body| item_edits::body_file(db, body).original_file(db).file_id(db)).collect();
         let files = files.into_iter().map(|file| (file, db.file_text(file).text(db).clone())).collect();

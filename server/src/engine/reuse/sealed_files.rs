@@ -35,8 +35,8 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::library_macros::LibraryMacros;
-use crate::engine::load::deferred_intrinsics::spells_word;
 use crate::engine::load::Workspace;
+use crate::stdx::spells_word;
 
 /// How deep macro expansions are followed into one another before the answer is
 /// "cannot tell".
@@ -46,27 +46,12 @@ const EXPANSION_DEPTH: usize = 8;
 /// to be read: that would cost more than it saves.
 const FILES_EXPANDED: usize = 500;
 
-/// Attributes that change nothing any other code can reach: lints, inlining, cfg
-/// (rust-analyzer has already applied it), layout, tests and docs.
-const INERT_ATTRIBUTES: &[&str] = &[
-    "doc",
-    "allow",
-    "warn",
-    "deny",
-    "forbid",
-    "expect",
-    "inline",
-    "cold",
-    "must_use",
-    "track_caller",
-    "cfg",
-    "repr",
-    "non_exhaustive",
-    "deprecated",
-    "test",
-    "ignore",
-    "should_panic",
-];
+/// Attributes that change nothing any other code can reach: those inert anywhere
+/// (`stdx::INERT_ATTRIBUTES`), and layout. Not those of linkage (`no_mangle`,
+/// `export_name`, ...), which make a function reachable by its symbol;
+/// `target_feature`, `optimize` and `coverage` would be inert here too, and are
+/// not counted yet.
+const LAYOUT_ATTRIBUTES: [&str; 2] = ["repr", "non_exhaustive"];
 
 /// For each of `files`, whether no code outside it can reach code written in it:
 /// `Ok` with how many names it defines, else why not.
@@ -184,7 +169,7 @@ impl Verdicts {
             let crates = ra_ap_ide_db::base_db::relevant_crates(db, file);
             if ws.local_rust_file_path(file).is_some() || crates.iter().any(|krate| krate.data(db).origin.is_local()) {
                 if text.contains("include!") {
-                    return Err(format!("{} includes a file", path_of(ws, file)));
+                    return Err(format!("{} includes a file", crate::stdx::path_of(&ws.db, file)));
                 }
                 local.push(file);
             } else {
@@ -214,7 +199,7 @@ impl Verdicts {
                 return Ok(());
             }
             for name in spelled(db.file_text(file).text(db), &self.live_finders()) {
-                self.spelled(name, Some(file), &|| format!("in {}", path_of(ws, file)));
+                self.spelled(name, Some(file), &|| format!("in {}", crate::stdx::path_of(&ws.db, file)));
             }
         }
         let procedural = ra_ap_ide_db::base_db::all_crates(db).iter().any(|krate| krate.data(db).is_proc_macro);
@@ -229,15 +214,13 @@ impl Verdicts {
             let mut found = Vec::new();
             spelled_in_procedural_expansions(sema, source.syntax(), &self.live_finders(), 0, &mut found)?;
             for name in found {
-                self.spelled(name, Some(file), &|| format!("by a procedural macro in {}", path_of(ws, file)));
+                self.spelled(name, Some(file), &|| {
+                    format!("by a procedural macro in {}", crate::stdx::path_of(&ws.db, file))
+                });
             }
         }
         Ok(())
     }
-}
-
-fn path_of(ws: &Workspace, file: FileId) -> String {
-    ws.file_path(file).map_or_else(|| format!("{file:?}"), |path| path.display().to_string())
 }
 
 /// Reads code of a sealed file (or a macro's expansion in it): the names its
@@ -320,12 +303,15 @@ fn read_node(node: &SyntaxNode, name_of: &mut impl FnMut(Option<ast::Name>)) -> 
     Ok(())
 }
 
-/// Whether `attr` is one of `INERT_ATTRIBUTES`, or a tool's (`rustfmt::skip`,
+/// Whether `attr` is inert (`stdx::INERT_ATTRIBUTES`, `LAYOUT_ATTRIBUTES`), or a tool's (`rustfmt::skip`,
 /// `clippy::…`).
 fn inert(attr: &ast::Attr) -> bool {
     let Some(path) = attr.path() else { return false };
     let text = path.syntax().text().to_string();
-    INERT_ATTRIBUTES.contains(&text.as_str()) || text.starts_with("rustfmt::") || text.starts_with("clippy::")
+    crate::stdx::INERT_ATTRIBUTES.contains(&text.as_str())
+        || LAYOUT_ATTRIBUTES.contains(&text.as_str())
+        || text.starts_with("rustfmt::")
+        || text.starts_with("clippy::")
 }
 
 /// The names (their index) `text` holds as a whole word (in code, a comment or a

@@ -205,7 +205,7 @@ impl AnalysisStore {
             analysis,
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
-        summary_cache::write_atomically(&self.path, &bytes)
+        crate::stdx::write_atomically(&self.path, &bytes)
     }
 
     pub fn path(&self) -> &Path {

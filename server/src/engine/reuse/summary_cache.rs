@@ -108,23 +108,10 @@ impl SummaryCache {
             entries: self.entries.iter().map(|(k, v)| (k.identity().clone(), (**v).clone())).collect(),
         };
         let bytes = serde_json::to_vec(&file).map_err(std::io::Error::other)?;
-        write_atomically(&self.path, &bytes)?;
+        crate::stdx::write_atomically(&self.path, &bytes)?;
         self.dirty = false;
         Ok(())
     }
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`:
-/// an interrupted write leaves the old file as it was.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|err| err.error)?;
-    Ok(())
 }
 
 /// What the allowlist adds to the key: allowlisted functions change what closed
@@ -306,26 +293,5 @@ mod tests {
         });
         // Whatever won the last rename is a usable cache.
         assert!(!SummaryCache::open(dir.path(), &["shared"]).is_empty());
-    }
-
-    #[test]
-    fn an_interrupted_write_leaves_the_old_file() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("baseline.json");
-        write_atomically(&path, b"old").unwrap();
-        // A write that fails before the rename (the target's directory entry is
-        // replaced by a directory, so persisting cannot succeed) keeps the old bytes
-        // of a sibling file intact and leaves no partial file behind.
-        let blocked = dir.path().join("blocked");
-        std::fs::create_dir(&blocked).unwrap();
-        std::fs::write(blocked.join("inner"), b"x").unwrap();
-        assert!(write_atomically(&blocked, b"new").is_err());
-        assert_eq!(std::fs::read(&path).unwrap(), b"old");
-        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|name| name.starts_with(".tmp"))
-            .collect();
-        assert!(leftovers.is_empty(), "{leftovers:?}");
     }
 }

@@ -68,7 +68,11 @@ pub enum ArgIdentity {
     Ty(TyIdentity),
     /// Lifetimes are erased.
     Lifetime,
-    /// A const, as its value prints.
+    /// A const, as its value prints. Kept as rust-analyzer's `Debug` text (as is
+    /// `TyIdentity::Array::len`): the next solver's `Const` offers no other form
+    /// covering every kind of const (values, parameters, unevaluated), a value
+    /// prints as its bytes, the same in every process, and the text is part of
+    /// the summaries' keys on disk.
     Const(String),
 }
 
@@ -170,7 +174,7 @@ impl<'a> FnNames<'a> {
     /// Whether a pattern (`*` matches any run of characters) names the function
     /// where it is defined.
     pub(crate) fn defined_matches(&self, pattern: &str) -> bool {
-        super::roots::wildcard_match(pattern, &self.defined)
+        crate::stdx::wildcard_match(pattern, &self.defined)
     }
 
     /// Whether a pattern names the function by either path.
@@ -179,11 +183,11 @@ impl<'a> FnNames<'a> {
             return true;
         }
         let last = pattern.rsplit("::").next().unwrap_or(pattern);
-        if !super::roots::wildcard_match(last, &self.name) {
+        if !crate::stdx::wildcard_match(last, &self.name) {
             return false;
         }
         let public = self.public.get_or_init(|| super::naming::fn_path(self.db, self.func, None));
-        if super::roots::wildcard_match(pattern, public) {
+        if crate::stdx::wildcard_match(pattern, public) {
             return true;
         }
         // std's facade re-exports core's and alloc's public modules at the same
@@ -192,7 +196,7 @@ impl<'a> FnNames<'a> {
             .iter()
             .find_map(|krate| public.strip_prefix(krate))
             .map(|rest| format!("std::{rest}"));
-        in_std.is_some_and(|path| super::roots::wildcard_match(pattern, &path))
+        in_std.is_some_and(|path| crate::stdx::wildcard_match(pattern, &path))
     }
 }
 

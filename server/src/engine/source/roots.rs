@@ -40,10 +40,13 @@ pub(crate) struct RootFn {
     pub args: Vec<String>,
 }
 
-/// The roots, the directive errors, the files that do not parse, and the `--root`
-/// patterns that matched no function or whose generic arguments cannot be read.
+/// The roots, the directives beside them, the directive errors, the files that do
+/// not parse, and the `--root` patterns that matched no function or whose generic
+/// arguments cannot be read.
+#[derive(Default)]
 pub(crate) struct Roots {
     pub roots: Vec<RootFn>,
+    pub directives: Directives,
     /// Each error with the function it stands in, whose roots it gets once known.
     pub errors: Vec<(ErrorFinding, Option<FunctionId>)>,
     pub broken: Vec<std::path::PathBuf>,
@@ -52,15 +55,28 @@ pub(crate) struct Roots {
     pub bad_root_arguments: Vec<String>,
 }
 
+/// The directives other than roots: exemptions, `noalloc:fixed` types and
+/// `noalloc:append` functions.
+#[derive(Default)]
+pub(crate) struct Directives {
+    pub exemptions: Vec<Exemption>,
+    /// (file, 1-based line) -> index into `exemptions`.
+    pub exempt_lines: ExemptLines,
+    pub fixed_types: FxHashSet<hir_def::AdtId>,
+    pub append_fns: FxHashSet<FunctionId>,
+}
+
+/// Roots already found, by function and pattern arguments.
+type SeenRoots = FxHashSet<(FunctionId, Vec<String>)>;
+
 impl Analyzer<'_> {
-    /// Roots from directives and `--root` patterns; malformed directives as errors.
+    /// Roots from directives and `--root` patterns, the other directives, and
+    /// malformed directives as errors.
     pub(crate) fn collect_roots(&mut self, config: &CheckConfig) -> Roots {
         let db = self.db;
         let sema = Semantics::new(db);
-        let mut roots: Vec<RootFn> = Vec::new();
-        let mut errors = Vec::new();
-        let mut seen = FxHashSet::default();
-        let mut broken = Vec::new();
+        let mut found = Roots::default();
+        let mut seen = SeenRoots::default();
         // A file that never spells `noalloc` holds no directive (every form does):
         // only its syntax errors are read, on every core.
         let files = self.local_files();
@@ -79,144 +95,176 @@ impl Analyzer<'_> {
         for (file, spells_noalloc) in files.into_iter().zip(spells_noalloc) {
             if !spells_noalloc {
                 if plain_broken.contains(&file) {
-                    broken.extend(self.ws.file_path(file));
+                    found.broken.extend(self.ws.file_path(file));
                 }
                 continue;
             }
-            let source = sema.parse_guess_edition(file);
-            if has_syntax_errors(&sema, file) {
-                broken.extend(self.ws.file_path(file));
+            self.read_file_directives(&sema, file, config, &mut seen, &mut found);
+        }
+        if !config.roots.is_empty() {
+            self.roots_of_patterns(config, &mut seen, &mut found);
+        }
+        found.roots.sort_by(|a, b| a.location.cmp(&b.location));
+        found
+    }
+
+    /// The directives of one file that spells `noalloc`, added to `found`.
+    fn read_file_directives(
+        &mut self,
+        sema: &Semantics<'_, RootDatabase>,
+        file: FileId,
+        config: &CheckConfig,
+        seen: &mut SeenRoots,
+        found: &mut Roots,
+    ) {
+        let source = sema.parse_guess_edition(file);
+        if has_syntax_errors(sema, file) {
+            found.broken.extend(self.ws.file_path(file));
+        }
+        let read = directives::collect(&source);
+        let function_at = |offset: ra_ap_syntax::TextSize| {
+            source
+                .syntax()
+                .token_at_offset(offset)
+                .right_biased()
+                .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
+                .and_then(|f| sema.to_def(&f))
+                .and_then(function_id)
+        };
+        for error in read.errors {
+            if let Some(location) = self.location(file, error.range) {
+                let func = function_at(error.range.start());
+                found.errors.push((self.error(ErrorKind::MalformedDirective, location, error.message, func), func));
             }
-            let found = directives::collect(&source);
-            let function_at = |offset: ra_ap_syntax::TextSize| {
-                source
-                    .syntax()
-                    .token_at_offset(offset)
-                    .right_biased()
-                    .and_then(|token| token.parent_ancestors().find_map(ra_ap_syntax::ast::Fn::cast))
-                    .and_then(|f| sema.to_def(&f))
-                    .and_then(function_id)
-            };
-            for error in found.errors {
-                if let Some(location) = self.location(file, error.range) {
-                    let func = function_at(error.range.start());
-                    errors.push((self.error(ErrorKind::MalformedDirective, location, error.message, func), func));
+        }
+        let directives = &mut found.directives;
+        for site in read.exemptions {
+            let Some(location) = self.location(file, site.comment) else { continue };
+            let func = function_at(site.comment.start());
+            let covered_line = site.covered_line + 1;
+            let line_only = config.line_only.contains(&site.kind);
+            for line in site.covered_lines() {
+                directives.exempt_lines.insert((location.file.clone(), line + 1), directives.exemptions.len());
+            }
+            directives.exemptions.push(Exemption {
+                report: ExemptionReport {
+                    location,
+                    covered_line,
+                    kind: site.kind,
+                    reason: site.reason,
+                    line_only,
+                    lets_through: Vec::new(),
+                },
+                func,
+            });
+        }
+        for adt in &read.fixed_types {
+            if let Some(adt) = sema.to_def(adt) {
+                directives.fixed_types.insert(adt_id(adt));
+            }
+        }
+        for f in &read.append_fns {
+            if let Some(id) = sema.to_def(f).and_then(function_id) {
+                directives.append_fns.insert(id);
+            }
+        }
+        for (range, item) in read.roots {
+            self.roots_of_directive(sema, file, range, item, seen, found);
+        }
+    }
+
+    /// The functions a `noalloc:root` directive at `range` stands on, added to
+    /// `found`; an item it cannot map to a function is an error.
+    fn roots_of_directive(
+        &mut self,
+        sema: &Semantics<'_, RootDatabase>,
+        file: FileId,
+        range: ra_ap_syntax::TextRange,
+        item: RootItem,
+        seen: &mut SeenRoots,
+        found: &mut Roots,
+    ) {
+        let db = self.db;
+        let mut funcs = Vec::new();
+        let node = match &item {
+            RootItem::Fn(f) => f.syntax().clone(),
+            RootItem::Impl(i) => i.syntax().clone(),
+            RootItem::Module(m) => m.syntax().clone(),
+        };
+        let mapped = match item {
+            RootItem::Fn(f) => sema.to_def(&f).map(|f| funcs.push(f)).is_some(),
+            RootItem::Impl(i) => sema.to_def(&i).map(|imp| funcs.extend(impl_functions(db, imp))).is_some(),
+            RootItem::Module(m) => sema.to_def(&m).map(|module| module_functions(db, module, &mut funcs)).is_some(),
+        };
+        if !mapped {
+            // An item compiled out by a `cfg` is not part of this build (a
+            // feature-gated root with the feature off). Anything else that
+            // maps to no function (a file outside the module tree, an item
+            // the analysis cannot see) must not pass by silence.
+            if compiled_out(&node) {
+                return;
+            }
+            if let Some(location) = self.location(file, range) {
+                let message = "noalloc:root on an item the analysis cannot see (is its file part of the crate's module tree?): nothing is checked here";
+                found
+                    .errors
+                    .push((self.error(ErrorKind::MalformedDirective, location, message.to_owned(), None), None));
+            }
+            return;
+        }
+        for f in funcs {
+            let Some(id) = function_id(f) else { continue };
+            if seen.insert((id, Vec::new())) {
+                let location = self.fn_location(id).or_else(|| self.location(file, range));
+                if let Some(location) = location {
+                    found.roots.push(RootFn { func: id, location, args: Vec::new() });
                 }
             }
-            for site in found.exemptions {
-                let Some(location) = self.location(file, site.comment) else { continue };
-                let func = function_at(site.comment.start());
-                let covered_line = site.covered_line + 1;
-                let line_only = config.line_only.contains(&site.kind);
-                for line in site.covered_lines() {
-                    self.exempt_lines.insert((location.file.clone(), line + 1), self.exemptions.len());
-                }
-                self.exemptions.push(Exemption {
-                    report: ExemptionReport {
-                        location,
-                        covered_line,
-                        kind: site.kind,
-                        reason: site.reason,
-                        line_only,
-                        lets_through: Vec::new(),
-                    },
-                    func,
-                });
+        }
+    }
+
+    /// The functions the `--root` patterns match, by any path a user may write,
+    /// added to `found`, with the patterns that match none and those whose
+    /// arguments cannot be read.
+    fn roots_of_patterns(&mut self, config: &CheckConfig, seen: &mut SeenRoots, found: &mut Roots) {
+        let db = self.db;
+        let mut patterns = Vec::new();
+        for pattern in &config.roots {
+            match RootPattern::parse(pattern) {
+                Ok(parsed) => patterns.push((pattern, parsed)),
+                Err(message) => found.bad_root_arguments.push(message),
             }
-            for adt in &found.fixed_types {
-                if let Some(adt) = sema.to_def(adt) {
-                    self.fixed_types.insert(adt_id(adt));
-                }
-            }
-            for f in &found.append_fns {
-                if let Some(id) = sema.to_def(f).and_then(function_id) {
-                    self.append_fns.insert(id);
-                }
-            }
-            for (range, item) in found.roots {
-                let mut funcs = Vec::new();
-                let node = match &item {
-                    RootItem::Fn(f) => f.syntax().clone(),
-                    RootItem::Impl(i) => i.syntax().clone(),
-                    RootItem::Module(m) => m.syntax().clone(),
-                };
-                let mapped = match item {
-                    RootItem::Fn(f) => sema.to_def(&f).map(|f| funcs.push(f)).is_some(),
-                    RootItem::Impl(i) => sema.to_def(&i).map(|imp| funcs.extend(impl_functions(db, imp))).is_some(),
-                    RootItem::Module(m) => {
-                        sema.to_def(&m).map(|module| module_functions(db, module, &mut funcs)).is_some()
-                    }
-                };
-                if !mapped {
-                    // An item compiled out by a `cfg` is not part of this build (a
-                    // feature-gated root with the feature off). Anything else that
-                    // maps to no function (a file outside the module tree, an item
-                    // the analysis cannot see) must not pass by silence.
-                    if compiled_out(&node) {
-                        continue;
-                    }
-                    if let Some(location) = self.location(file, range) {
-                        let message = "noalloc:root on an item the analysis cannot see (is its file part of the crate's module tree?): nothing is checked here";
-                        errors.push((
-                            self.error(ErrorKind::MalformedDirective, location, message.to_owned(), None),
-                            None,
-                        ));
-                    }
+        }
+        let paths = self.user_paths();
+        let mut matched = vec![false; patterns.len()];
+        for func in self.all_local_functions() {
+            let names = paths.of(db, func);
+            for (i, (written, pattern)) in patterns.iter().enumerate() {
+                if !names.iter().any(|name| crate::stdx::wildcard_match(&pattern.path, name)) {
                     continue;
                 }
-                for f in funcs {
-                    let Some(id) = function_id(f) else { continue };
-                    if seen.insert((id, Vec::new())) {
-                        let location = self.fn_location(id).or_else(|| self.location(file, range));
-                        if let Some(location) = location {
-                            roots.push(RootFn { func: id, location, args: Vec::new() });
-                        }
-                    }
-                }
-            }
-        }
-        let mut unmatched_patterns = Vec::new();
-        let mut bad_root_arguments = Vec::new();
-        if !config.roots.is_empty() {
-            let mut patterns = Vec::new();
-            for pattern in &config.roots {
-                match RootPattern::parse(pattern) {
-                    Ok(parsed) => patterns.push((pattern, parsed)),
-                    Err(message) => bad_root_arguments.push(message),
-                }
-            }
-            let paths = self.user_paths();
-            let mut matched = vec![false; patterns.len()];
-            for func in self.all_local_functions() {
-                let names = paths.of(db, func);
-                for (i, (written, pattern)) in patterns.iter().enumerate() {
-                    if !names.iter().any(|name| wildcard_match(&pattern.path, name)) {
+                matched[i] = true;
+                if !pattern.args.is_empty() {
+                    if let Err(why) = super::root_args::lower_root_args(db, func, &pattern.args) {
+                        found
+                            .bad_root_arguments
+                            .push(format!("--root `{written}` on `{}`: {why}", naming::fn_path(db, func, None)));
                         continue;
                     }
-                    matched[i] = true;
-                    if !pattern.args.is_empty() {
-                        if let Err(why) = super::root_args::lower_root_args(db, func, &pattern.args) {
-                            bad_root_arguments
-                                .push(format!("--root `{written}` on `{}`: {why}", naming::fn_path(db, func, None)));
-                            continue;
-                        }
-                    }
-                    if seen.insert((func, pattern.args.clone())) {
-                        if let Some(location) = self.fn_location(func) {
-                            roots.push(RootFn { func, location, args: pattern.args.clone() });
-                        }
+                }
+                if seen.insert((func, pattern.args.clone())) {
+                    if let Some(location) = self.fn_location(func) {
+                        found.roots.push(RootFn { func, location, args: pattern.args.clone() });
                     }
                 }
             }
-            unmatched_patterns = patterns
-                .iter()
-                .zip(matched)
-                .filter(|(_, matched)| !matched)
-                .map(|((written, _), _)| (*written).clone())
-                .collect();
         }
-        roots.sort_by(|a, b| a.location.cmp(&b.location));
-        Roots { roots, errors, broken, unmatched_patterns, bad_root_arguments }
+        found.unmatched_patterns = patterns
+            .iter()
+            .zip(matched)
+            .filter(|(_, matched)| !matched)
+            .map(|((written, _), _)| (*written).clone())
+            .collect();
     }
 
     pub(crate) fn fn_location(&mut self, func: FunctionId) -> Option<Location> {
@@ -933,41 +981,5 @@ fn names_of(db: &dyn HirDatabase, func: FunctionId) -> Vec<hir::Name> {
     names
 }
 
-/// `*` matches any run of characters; everything else matches itself. How
-/// `--root` patterns and allowlist lines match paths.
-pub fn wildcard_match(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || !text[first.len()..].ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for part in &parts[1..parts.len() - 1] {
-        match rest.find(part) {
-            Some(at) => rest = &rest[at + part.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
 /// Where exemptions stand: (file, 1-based line) -> index into the analysis's list.
 pub(crate) type ExemptLines = FxHashMap<(std::path::PathBuf, u32), usize>;
-
-#[cfg(test)]
-mod tests {
-    use super::wildcard_match;
-
-    #[test]
-    fn wildcards() {
-        assert!(wildcard_match("krate::m::f", "krate::m::f"));
-        assert!(!wildcard_match("krate::m::f", "krate::m::g"));
-        assert!(wildcard_match("krate::*", "krate::m::f"));
-        assert!(wildcard_match("*::handle", "krate::Server::handle"));
-        assert!(wildcard_match("krate::*::new*", "krate::a::b::new_with"));
-        assert!(!wildcard_match("krate::*::new", "other::a::new"));
-    }
-}
