@@ -176,7 +176,7 @@ pub(crate) fn keeps_context<'db>(
 fn inputs<'db>(graph: &CallGraph<'db>, func: FunctionId, args: GenericArgs<'db>) -> Vec<Ty<'db>> {
     let sig =
         graph.db.callable_item_signature(func.into()).instantiate(graph.interner, args).skip_norm_wip().skip_binder();
-    sig.inputs().iter().copied().collect()
+    sig.inputs().to_vec()
 }
 
 /// The inputs of `func` whose types are not the ones the pointer's signature

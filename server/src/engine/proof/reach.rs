@@ -12,9 +12,9 @@ use hir_ty::ParamEnvAndCrate;
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::TypeVisitableExt;
 
+use super::dyn_context::{self, Coercion, DynContext};
 use super::subst::too_large_types;
 use super::summary::{Additions, CallsBack, Summaries};
-use super::dyn_context::{self, Coercion, DynContext};
 use super::{
     allowances::FilledPlace,
     judge::{follows, Verdict},
@@ -558,7 +558,8 @@ impl<'db> Building<'db> {
                     Some(unknown) => vec![Resolved::Terminal(unknown)],
                     None => {
                         let reach = &mut self.reach;
-                        let context = dyn_context::entered(graph, &mut reach.contexts, reach.context[v], edge, next, env);
+                        let context =
+                            dyn_context::entered(graph, &mut reach.contexts, reach.context[v], edge, next, env);
                         vec![Resolved::Vertex(self.vertex(policy, *next, context, &below))]
                     }
                 },

@@ -459,7 +459,8 @@ fn all_impls<'db>(
         None => GenericArgs::identity_for_item(interner, SolverDefId::FunctionId(method)).as_slice()[trait_params..]
             .to_vec(),
     };
-    let called_dyn = args.as_slice().first().and_then(|arg| arg.ty()).filter(|ty| matches!(ty.kind(), TyKind::Dynamic(..)));
+    let called_dyn =
+        args.as_slice().first().and_then(|arg| arg.ty()).filter(|ty| matches!(ty.kind(), TyKind::Dynamic(..)));
     let mut out = Vec::new();
     for impl_ in super::impls::all_for_trait(db, trait_) {
         let Ok(id) = hir_def::ImplId::try_from(impl_) else { continue };
