@@ -273,6 +273,22 @@ pub(crate) struct Exemption {
 }
 
 impl<'a> Analyzer<'a> {
+    /// What turning a judged reach into findings reads of this analysis.
+    pub(crate) fn findings(&mut self) -> crate::engine::proof::findings::FindingsContext<'_> {
+        crate::engine::proof::findings::FindingsContext {
+            db: self.db,
+            ws: self.ws,
+            line_indexes: &mut self.line_indexes,
+            exemptions: &self.exemptions,
+            allowed_terminals: &self.allowed_terminals,
+        }
+    }
+
+    /// Where a range of a workspace file is, as users read it.
+    pub(crate) fn location(&mut self, file: FileId, range: ra_ap_syntax::TextRange) -> Option<Location> {
+        self.findings().location(file, range)
+    }
+
     fn new(ws: &'a Workspace) -> Self {
         Analyzer {
             ws,
@@ -370,7 +386,7 @@ impl<'a> Analyzer<'a> {
             for (e, resolved) in reach.edges[i].iter().enumerate() {
                 let Some(site) = resolved.edge.site else { continue };
                 if let Some(x) = resolved.exempted {
-                    if let Some(let_through) = self.let_through(reach, judged, i, resolved) {
+                    if let Some(let_through) = self.findings().let_through(reach, judged, i, resolved) {
                         let lets = &mut self.exemptions[x].report.lets_through;
                         if !lets.contains(&let_through) {
                             lets.push(let_through);
@@ -378,12 +394,12 @@ impl<'a> Analyzer<'a> {
                     }
                     continue;
                 }
-                let Some((kind, reason, buffer)) = self.reason(reach, judged, i, resolved) else {
+                let Some((kind, reason, buffer)) = self.findings().reason(reach, judged, i, resolved) else {
                     continue;
                 };
-                let Some(location) = self.site_location(site) else { continue };
-                let function = self.holder_name(node);
-                let chain = self.chain(reach, judged, i, e);
+                let Some(location) = self.findings().site_location(site) else { continue };
+                let function = self.findings().holder_name(node);
+                let chain = self.findings().chain(reach, judged, i, e);
                 lines.insert((location.file.clone(), location.line));
                 let key = FindingKey::new(location.clone(), function.clone(), vec![reason.clone()]);
                 let allocates_in = crate::engine::first_allocating(&chain);
@@ -661,7 +677,7 @@ impl<'a> Analyzer<'a> {
                     let held = match source.file_id.file_id() {
                         Some(file) => real_files.insert(file) && files.ids.contains(&file.file_id(db)),
                         // In a macro's expansion: where findings place it.
-                        None => self.site_location(site).is_some_and(|location| files.holds(&location.file)),
+                        None => self.findings().site_location(site).is_some_and(|location| files.holds(&location.file)),
                     };
                     if held {
                         return true;
@@ -734,7 +750,7 @@ impl<'a> Analyzer<'a> {
             }
             for e in 0..reach.edges[v].len() {
                 let Some(site) = reach.edges[v][e].edge.site else { continue };
-                if let Some(location) = self.site_location(site) {
+                if let Some(location) = self.findings().site_location(site) {
                     if let Some(&x) = self.exempt_lines.get(&(location.file, location.line)) {
                         let resolved = &mut reach.edges[v][e];
                         resolved.exempted = Some(x);
@@ -763,8 +779,9 @@ impl<'a> Analyzer<'a> {
                     _ if builds_error => AllowanceKind::ErrorPath,
                     _ => continue,
                 };
-                let Some(location) = self.site_location(site) else { continue };
-                let callee = resolved.targets.first().map(|t| self.target_name(reach, t)).unwrap_or_default();
+                let Some(location) = self.findings().site_location(site) else { continue };
+                let callee =
+                    resolved.targets.first().map(|t| self.findings().target_name(reach, t)).unwrap_or_default();
                 let call = AllowedCall { kind, location, callee };
                 if !out.contains(&call) {
                     out.push(call);
@@ -972,7 +989,8 @@ impl<'a> Analyzer<'a> {
             }
             let flags = judged.own[v];
             let chain = if flags != 0 {
-                self.chain_from(reach, judged, Resolved::Vertex(v))
+                self.findings()
+                    .chain_from(reach, judged, Resolved::Vertex(v))
                     .into_iter()
                     .map(|step| CachedStep {
                         function: step.function,

@@ -16,9 +16,21 @@ use super::{
     walk::{Node, Site, Target},
 };
 use crate::engine::source::naming;
-use crate::engine::{analysis::Analyzer, ChainStep, FindingKind, Location};
+use crate::engine::{analysis::Exemption, ChainStep, FindingKind, Location, Workspace};
 
-impl Analyzer<'_> {
+/// What turning a judged reach into findings reads of the analysis: the database,
+/// the workspace's files (and their line indexes, filled as asked), the
+/// exemptions, and the foreign functions and intrinsics the allowlist lets
+/// through.
+pub(crate) struct FindingsContext<'a> {
+    pub db: &'a ra_ap_ide_db::RootDatabase,
+    pub ws: &'a Workspace,
+    pub line_indexes: &'a mut rustc_hash::FxHashMap<FileId, std::sync::Arc<LineIndex>>,
+    pub exemptions: &'a [Exemption],
+    pub allowed_terminals: &'a FxHashSet<hir_def::FunctionId>,
+}
+
+impl FindingsContext<'_> {
     /// What an exempted edge lets through: the reason a finding would give, or for a
     /// workspace callee that allocates inside, the callee.
     pub(crate) fn let_through(
