@@ -255,15 +255,8 @@ pub(crate) fn may_hold_related<'db>(
                 }
                 queue.push_back((normalized, depth));
             }
-            TyKind::Bool
-            | TyKind::Char
-            | TyKind::Int(_)
-            | TyKind::Uint(_)
-            | TyKind::Float(_)
-            | TyKind::Str
-            | TyKind::Never
-            | TyKind::FnPtr(..)
-            | TyKind::FnDef(..) => {}
+            TyKind::FnPtr(..) | TyKind::FnDef(..) => {}
+            _ if super::walk::is_primitive(ty) => {}
             _ => return true,
         }
     }

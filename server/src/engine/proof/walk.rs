@@ -813,15 +813,17 @@ pub(crate) fn type_shape(db: &dyn HirDatabase, ty: Ty<'_>) -> Shape {
         ),
         TyKind::Dynamic(..) => ctor(format!("dyn {:?}", dyn_principal(ty)), Vec::new()),
         TyKind::FnPtr(..) => ctor("fn".to_owned(), Vec::new()),
-        TyKind::Bool
-        | TyKind::Char
-        | TyKind::Int(_)
-        | TyKind::Uint(_)
-        | TyKind::Float(_)
-        | TyKind::Str
-        | TyKind::Never => ctor(crate::engine::source::naming::ty_name(db, ty), Vec::new()),
+        _ if is_primitive(ty) => ctor(crate::engine::source::naming::ty_name(db, ty), Vec::new()),
         _ => Shape::Any,
     }
+}
+
+/// A `bool`, `char`, number, `str` or `!`: a type that holds nothing else.
+pub(crate) fn is_primitive(ty: Ty<'_>) -> bool {
+    matches!(
+        ty.kind(),
+        TyKind::Bool | TyKind::Char | TyKind::Int(_) | TyKind::Uint(_) | TyKind::Float(_) | TyKind::Str | TyKind::Never
+    )
 }
 
 /// The receiver of a method call, or the first argument of a path call.
