@@ -20,7 +20,6 @@ const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[
         "precision::dispatch::pretty_debug_into_fixed",
         "`{:#?}`'s PadAdapter holds the buffer's `dyn Write` in a field: its writes are judged against every writer the program coerces",
     ),
-    ("precision::dispatch::log_without_logger", "`impl Log for &T` over the no-op logger is not resolved from the types that flow there"),
 ];
 
 #[test]

@@ -87,9 +87,9 @@ fn spelled_string(x: u64) -> String {
 /// behind the pointer.
 // noalloc:root
 pub fn call_through_pointer(x: u32) -> u32 {
-    std::hint::black_box(spelled);
+    let spelled_at = spelled as fn(u64) -> _ as usize;
     let f: fn(u32) -> u32 = std::hint::black_box(twice);
-    f(x)
+    f(x) + u32::from(spelled_at == 0)
 }
 
 /// The twin: calling a `fn(u64) -> String` pointer allocates.
