@@ -3,22 +3,32 @@
 //! types coerced there, the way a generic callee is judged per instance, when
 //! nothing else can hand the callee a `dyn Trait` value.
 //!
-//! The rule. In the sub-reach a context call enters, a `dyn Trait` value is one
-//! of: coerced at the entering call (`DynContext::entry`); coerced in the
-//! sub-reach or below it, and handed back up (`candidates`: every coercion of
-//! the vertices the context's vertices reach); held by a static (the program's
-//! `static_coerced`); or from outside (`resolve::Outside`, as in every context).
-//! That holds when the callee's parameters can hold no other `dyn` of a related
-//! trait (`entered`), and when a value that changes its type view inside the
-//! sub-reach is looked at again: the concrete `self` of a `dyn` call, the inputs a
-//! fn pointer's target reads at other types than the pointer says (an erased
-//! `NonNull<()>` read as `&T`), the value a `dyn` drop drops (`keeps_context`).
-//! Where any of that may hold a related `dyn`, the callee is judged in the whole
-//! program's context (context 0), which holds every coercion, and the context it
-//! left is spoilt: what that callee may hand back (through its return or a
-//! `&mut`) is any `dyn` of the program, so the context's own `dyn` calls are then
-//! resolved against the whole program too. Sound, only less
-//! precise. A budget (`MAX_DYN_CONTEXTS`) bounds the copies of vertices.
+//! The rule. A context owns the traits of the `dyn`s its entering call coerces
+//! (`DynContext::own`) and inherits its caller's context's decisions for the
+//! others (`parent`: `DynContext { own: [Debug], parent: X }` inside `X { own:
+//! [Write] }` when a `Debug` impl runs below `write!`). Below a context's vertices,
+//! a `dyn Trait` value of a trait it owns is one of: coerced at its entering call
+//! (`entry`); coerced by a vertex its vertices reach, and handed back up
+//! (`candidates`); held by a static (the program's `static_coerced`); or from
+//! outside (`resolve::Outside`, as in every context). That holds when:
+//! - the callee's parameters can hold no other `dyn` of a related trait
+//!   (`entered`);
+//! - a value that changes its type view below it holds no `dyn` it decides:
+//!   the inputs a fn pointer's target reads at other types than the pointer
+//!   says (an erased `NonNull<()>` read as `&T`), the value a `dyn` drop drops,
+//!   the concrete `self` of a `dyn` call of a trait no context of the chain
+//!   decides (`target_context`). Where one may, the callee is judged in the
+//!   nearest enclosing context that decides none of what it may hold (context
+//!   0, the whole program's, at the end);
+//! - the concrete `self` of a `dyn` call of a trait some context owns is judged
+//!   in that owner's context: it is a value of that owner's flow;
+//! - no vertex its vertices reach is judged outside it (`candidates`): such a
+//!   vertex may hand back any `dyn` its own context allows, so the context is
+//!   spoilt and its traits are decided by the next owner up the chain, or by the
+//!   whole program.
+//!
+//! Sound, only less precise where a rule cannot tell. A budget
+//! (`MAX_DYN_CONTEXTS`) bounds the copies of vertices.
 
 use hir_def::{FunctionId, TraitId};
 use hir_ty::{
@@ -42,27 +52,58 @@ const MAX_SCAN_DEPTH: usize = 32;
 /// A coercion to `dyn Trait`: (concrete type, trait, the `dyn` type).
 pub(crate) type Coercion<'db> = (Ty<'db>, TraitId, Ty<'db>);
 
-/// One context: the traits it decides and the coercions at the calls that enter
-/// it. Context 0 (`DynContext::default()`) is the whole program: it decides none.
+/// One context: the traits it owns, the coercions at the calls that enter it, and
+/// the context whose decisions it inherits for other traits. Context 0
+/// (`DynContext::default()`) is the whole program: it decides nothing.
 #[derive(Clone, PartialEq, Default)]
 pub(crate) struct DynContext<'db> {
     /// Sorted, without repeats.
-    pub traits: Vec<TraitId>,
+    pub own: Vec<TraitId>,
     pub entry: Vec<Coercion<'db>>,
-    /// A target of one of its open calls left it for the whole program's
-    /// (`keeps_context`): its `dyn` calls are resolved as the whole program's.
-    pub spoilt: bool,
+    pub parent: u32,
 }
 
-impl<'db> DynContext<'db> {
-    /// The traits it decides, unless it is spoilt.
-    pub(crate) fn decides(&self) -> &[TraitId] {
-        if self.spoilt {
-            &[]
-        } else {
-            &self.traits
-        }
+/// The traits decided along the chain from context `c` up.
+fn chain_traits(contexts: &[DynContext<'_>], mut c: u32) -> Vec<TraitId> {
+    let mut traits = Vec::new();
+    while c != 0 {
+        traits.extend(contexts[c as usize].own.iter().copied());
+        c = contexts[c as usize].parent;
     }
+    traits
+}
+
+/// Whether context `inner` is `outer` or lies below it.
+fn within(contexts: &[DynContext<'_>], mut inner: u32, outer: u32) -> bool {
+    loop {
+        if inner == outer {
+            return true;
+        }
+        if inner == 0 {
+            return false;
+        }
+        inner = contexts[inner as usize].parent;
+    }
+}
+
+/// The candidates a `dyn` call of `trait_` in context `c` is resolved against:
+/// those of the nearest context up the chain that owns the trait and is not
+/// spoilt (`candidates`); `None`: the whole program's.
+pub(crate) fn decision<'a, 'db>(
+    contexts: &[DynContext<'db>],
+    candidates: &'a [Option<Vec<Coercion<'db>>>],
+    mut c: u32,
+    trait_: TraitId,
+) -> Option<&'a [Coercion<'db>]> {
+    while c != 0 {
+        if contexts[c as usize].own.contains(&trait_) {
+            if let Some(found) = &candidates[c as usize] {
+                return Some(found);
+            }
+        }
+        c = contexts[c as usize].parent;
+    }
+    None
 }
 
 /// The context the callee of `edge` is judged in, called from a vertex in context
@@ -88,13 +129,13 @@ pub(crate) fn entered<'db>(
     if entry.len() != edge.dyn_args.len() {
         return from;
     }
-    let mut traits: Vec<TraitId> = entry.iter().map(|&(_, trait_, _)| trait_).collect();
-    traits.sort_unstable();
-    traits.dedup();
-    if !hands_in_only_the_coerced(graph, func, args, &entry, &traits, env) {
+    let mut own: Vec<TraitId> = entry.iter().map(|&(_, trait_, _)| trait_).collect();
+    own.sort_unstable();
+    own.dedup();
+    if !hands_in_only_the_coerced(graph, func, args, &entry, &own, env) {
         return from;
     }
-    let context = DynContext { traits, entry, spoilt: false };
+    let context = DynContext { own, entry, parent: from };
     if let Some(at) = contexts.iter().position(|known| same_context(known, &context)) {
         return at as u32;
     }
@@ -106,7 +147,8 @@ pub(crate) fn entered<'db>(
 }
 
 fn same_context<'db>(a: &DynContext<'db>, b: &DynContext<'db>) -> bool {
-    a.traits == b.traits
+    a.own == b.own
+        && a.parent == b.parent
         && a.entry.len() == b.entry.len()
         && a.entry.iter().all(|c| b.entry.contains(c))
         && b.entry.iter().all(|c| a.entry.contains(c))
@@ -143,21 +185,38 @@ fn hands_in_only_the_coerced<'db>(
     direct == entry.len() && entry.iter().all(|&(concrete, _, _)| !may_hold_related(graph, concrete, traits, env))
 }
 
-/// Whether the target an open call of a vertex in a context resolved to stays in
-/// that context: what it reads at another type than the call passed (a `dyn`
-/// call's concrete `self`, a fn pointer's erased inputs, a dropped `dyn`'s
-/// value) holds no `dyn` of a related trait.
-pub(crate) fn keeps_context<'db>(
+/// The context the target of an open call of a vertex in context `context` is
+/// judged in. A `dyn` call of a trait a context of the chain owns: that owner's
+/// (the value is of its flow). Otherwise the nearest context up the chain whose
+/// decisions what the target reads at another type than the call passed (a `dyn`
+/// call's concrete `self`, a fn pointer's erased inputs, a dropped `dyn`'s value)
+/// cannot break: it holds no `dyn` of a trait decided there.
+pub(crate) fn target_context<'db>(
     graph: &mut CallGraph<'db>,
-    context: &DynContext<'db>,
+    contexts: &[DynContext<'db>],
+    context: u32,
     call: &Target<'db>,
     target: &Target<'db>,
     env: ParamEnvAndCrate<'db>,
-) -> bool {
+) -> u32 {
+    if context == 0 {
+        return 0;
+    }
     let Target::Node(node) = target else {
         // Not walked: nothing below it to judge in any context.
-        return true;
+        return context;
     };
+    if let Target::Dyn { method, .. } = call {
+        if let Some(trait_) = trait_of(graph, *method) {
+            let mut owner = context;
+            while owner != 0 {
+                if contexts[owner as usize].own.contains(&trait_) {
+                    return owner;
+                }
+                owner = contexts[owner as usize].parent;
+            }
+        }
+    }
     let retyped: Vec<Ty<'db>> = match (call, *node) {
         (Target::Dyn { .. }, Node::Fn { func, args } | Node::Derived { method: func, args }) => {
             inputs(graph, func, args).into_iter().take(1).collect()
@@ -168,9 +227,24 @@ pub(crate) fn keeps_context<'db>(
         (Target::DynDrop(_), Node::DropGlue(ty)) => vec![ty],
         // A closure's captures behind a `dyn Fn`, an instance of any other kind:
         // not looked into.
-        _ => return false,
+        _ => return 0,
     };
-    retyped.into_iter().all(|ty| !may_hold_related(graph, ty, &context.traits, env))
+    let mut at = context;
+    while at != 0 {
+        let decided = chain_traits(contexts, at);
+        if retyped.iter().all(|&ty| !may_hold_related(graph, ty, &decided, env)) {
+            break;
+        }
+        at = contexts[at as usize].parent;
+    }
+    at
+}
+
+pub(crate) fn trait_of(graph: &CallGraph<'_>, method: FunctionId) -> Option<TraitId> {
+    match hir_def::Lookup::lookup(&method, graph.db).container {
+        hir_def::ItemContainerId::TraitId(trait_) => Some(trait_),
+        _ => None,
+    }
 }
 
 fn inputs<'db>(graph: &CallGraph<'db>, func: FunctionId, args: GenericArgs<'db>) -> Vec<Ty<'db>> {
@@ -263,18 +337,26 @@ pub(crate) fn may_hold_related<'db>(
     false
 }
 
-/// For each context but the whole program's, the coercions its `dyn` calls are
-/// resolved against: those entering it, and those of every vertex its vertices
-/// reach (a `dyn` made below may be handed back up). Index 0 is empty.
-pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Vec<Coercion<'db>>> {
-    let mut out: Vec<Vec<Coercion<'db>>> = vec![Vec::new(); reach.contexts.len()];
+/// For each context but the whole program's, the coercions the `dyn` calls of the
+/// traits it owns are resolved against: those entering it, and those of every
+/// vertex its vertices reach (a `dyn` made below may be handed back up). `None`
+/// for a spoilt context: one from whose vertices a vertex judged outside it is
+/// reached, which may hand back any `dyn` its own context allows. Index 0 is
+/// `None`.
+pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Option<Vec<Coercion<'db>>>> {
+    let mut out: Vec<Option<Vec<Coercion<'db>>>> = vec![None; reach.contexts.len()];
     for (c, context) in reach.contexts.iter().enumerate().skip(1) {
         let mut seen = vec![false; reach.nodes.len()];
         let mut stack: Vec<usize> = (0..reach.nodes.len()).filter(|&v| reach.context[v] as usize == c).collect();
         let mut found = context.entry.clone();
+        let mut spoilt = false;
         while let Some(v) = stack.pop() {
             if std::mem::replace(&mut seen[v], true) {
                 continue;
+            }
+            if !within(&reach.contexts, reach.context[v], c as u32) {
+                spoilt = true;
+                break;
             }
             for coercion in reach.coerced_at.get(&v).into_iter().flatten() {
                 if !found.contains(coercion) {
@@ -289,7 +371,7 @@ pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Vec<Coerc
                 }));
             }
         }
-        out[c] = found;
+        out[c] = (!spoilt).then_some(found);
     }
     out
 }

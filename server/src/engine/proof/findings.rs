@@ -93,7 +93,7 @@ impl FindingsContext<'_> {
             // lines (errors are judged where they are dropped or returned): the
             // errors it builds count here.
             Resolved::Vertex(j) => judged.own[*j] | (judged.any[*j] & !NORMAL),
-            Resolved::Terminal(terminal) => terminal_flags(terminal, &self.allowed_terminals),
+            Resolved::Terminal(terminal) => terminal_flags(terminal, self.allowed_terminals),
         }
     }
 
@@ -231,7 +231,7 @@ impl FindingsContext<'_> {
         let resolved = &reach.edges[v][e];
         let candidates =
             resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j)));
-        let found = candidates.into_iter().find(|t| judged.flags(t, &self.allowed_terminals) != 0);
+        let found = candidates.into_iter().find(|t| judged.flags(t, self.allowed_terminals) != 0);
         match found {
             Some(target) => self.chain_from(reach, judged, target),
             None => Vec::new(),

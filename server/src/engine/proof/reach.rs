@@ -594,8 +594,8 @@ impl<'db> Building<'db> {
             let call = reach.edges[v][e].edge.target.clone();
             let targets = match call.clone() {
                 Target::Dyn { method, args } => {
-                    let decided = (context != 0)
-                        .then(|| (reach.contexts[context as usize].decides(), &candidates[context as usize][..]));
+                    let decided = dyn_context::trait_of(graph, method)
+                        .and_then(|trait_| dyn_context::decision(&reach.contexts, &candidates, context, trait_));
                     reach.program.dyn_targets(graph, method, args, env, decided)
                 }
                 Target::FnPointer { signature, .. } => reach.program.fn_pointer_targets(&signature),
@@ -604,15 +604,9 @@ impl<'db> Building<'db> {
             };
             for target in targets {
                 // A target that reads a value at another type than the call
-                // passed, which may hold a related `dyn`, leaves the context (and
-                // spoils it: see `dyn_context`).
-                let reach = &mut self.reach;
-                let kept = context != 0
-                    && dyn_context::keeps_context(graph, &reach.contexts[context as usize], &call, &target, env);
-                if context != 0 && !kept {
-                    reach.contexts[context as usize].spoilt = true;
-                }
-                let context = if kept { context } else { 0 };
+                // passed is judged where what it may hold is decided (see
+                // `dyn_context`).
+                let context = dyn_context::target_context(graph, &self.reach.contexts, context, &call, &target, env);
                 let resolved = match target {
                     Target::Node(next) => match too_large(graph, &next) {
                         Some(unknown) => Resolved::Terminal(unknown),

@@ -245,16 +245,16 @@ impl<'db> Program<'db> {
     }
 
     /// The targets of a `dyn Trait` method call. In a `dyn` context that decides
-    /// the trait (`context`: its traits and its candidate coercions,
-    /// `dyn_context::candidates`), the types coerced there and in statics stand
-    /// behind it; elsewhere every type the program coerces.
+    /// the trait (`decided`: its candidate coercions, `dyn_context::decision`),
+    /// the types coerced there and in statics stand behind it; elsewhere every
+    /// type the program coerces.
     pub(crate) fn dyn_targets(
         &mut self,
         graph: &mut CallGraph<'db>,
         method: FunctionId,
         args: GenericArgs<'db>,
         env: ParamEnvAndCrate<'db>,
-        context: Option<(&[TraitId], &[Coercion<'db>])>,
+        decided: Option<&[Coercion<'db>]>,
     ) -> Vec<Target<'db>> {
         let db = graph.db;
         let hir_def::ItemContainerId::TraitId(trait_) = hir_def::Lookup::lookup(&method, db).container else {
@@ -286,8 +286,8 @@ impl<'db> Program<'db> {
             }
         }
         let called_dyn = args.as_slice().first().and_then(|arg| arg.ty());
-        let candidates: Vec<Coercion<'db>> = match context.filter(|(traits, _)| traits.contains(&trait_)) {
-            Some((_, in_context)) => in_context
+        let candidates: Vec<Coercion<'db>> = match decided {
+            Some(in_context) => in_context
                 .iter()
                 .chain(self.static_coerced.iter().filter(|c| !in_context.contains(c)))
                 .copied()
