@@ -76,6 +76,11 @@ fn main() {
     case("precision::dispatch::call_through_pointer_allocates", count(|| keep(dispatch::call_through_pointer_allocates(7))));
     case("precision::dispatch::find_byte", count(|| keep(dispatch::find_byte(hay))));
     case("precision::dispatch::find_every_byte_allocates", count(|| keep(dispatch::find_every_byte_allocates(hay))));
+    let text = b"a haystack with a needle and another needle in it, long enough for the vector routines to run";
+    case("precision::dispatch::valid_utf8", count(|| keep(dispatch::valid_utf8(text))));
+    case("precision::dispatch::valid_utf8_owned_allocates", count(|| keep(dispatch::valid_utf8_owned_allocates(text))));
+    case("precision::dispatch::find_word", count(|| keep(dispatch::find_word(text))));
+    case("precision::dispatch::find_every_word_allocates", count(|| keep(dispatch::find_every_word_allocates(text))));
     case("precision::dispatch::log_without_logger", count(|| keep(dispatch::log_without_logger(7))));
     case("precision::dispatch::double_each", count(|| keep(dispatch::double_each(7))));
     case("precision::dispatch::spell_each_allocates", count(|| keep(dispatch::spell_each_allocates(7))));

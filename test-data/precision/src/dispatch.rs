@@ -164,3 +164,28 @@ pub fn poll_sum(a: u32) -> Option<u32> {
 pub fn poll_spelled_allocates(a: u32) -> Option<usize> {
     poll_once(add_spelled(a, 1))
 }
+
+/// simdutf8 picks its validator for the CPU the same way (a block's
+/// `static AtomicPtr<()>`).
+// noalloc:root
+pub fn valid_utf8(bytes: &[u8]) -> bool {
+    simdutf8::basic::from_utf8(bytes).is_ok()
+}
+
+/// The twin: the validated text, owned.
+// noalloc:root
+pub fn valid_utf8_owned_allocates(bytes: &[u8]) -> usize {
+    simdutf8::basic::from_utf8(bytes).map(str::to_owned).map_or(0, |s| s.len())
+}
+
+/// memmem's substring search, through the same dispatch.
+// noalloc:root
+pub fn find_word(haystack: &[u8]) -> Option<usize> {
+    memchr::memmem::find(haystack, b"needle")
+}
+
+/// The twin: every match, collected.
+// noalloc:root
+pub fn find_every_word_allocates(haystack: &[u8]) -> usize {
+    memchr::memmem::find_iter(haystack, b"needle").collect::<Vec<_>>().len()
+}
