@@ -490,7 +490,6 @@ impl<'de> Reader<'de> {
             }
         }
         let raw = &self.input[start..i];
-        // noalloc:exempt measured: simdutf8 dispatches through a CPU-feature cache (a fn pointer kept in an AtomicPtr); its validators only read the input
         if non_ascii && simdutf8::basic::from_utf8(raw).is_err() {
             let valid = core::str::from_utf8(raw).err().map_or(0, |e| e.valid_up_to());
             self.pos = start + valid;
