@@ -266,6 +266,14 @@ fn main() {
         }),
     );
 
+    // counting
+    case("precision::counting::thread_local_try_with", count(|| keep(counting::thread_local_try_with(3))));
+    case("precision::counting::thread_local_try_with_allocates", count(|| keep(counting::thread_local_try_with_allocates(3))));
+    case("precision::counting::thread_local_set_and_replace", count(|| keep(counting::thread_local_set_and_replace(3))));
+    case("precision::counting::thread_local_set_allocates", count(|| keep(counting::thread_local_set_allocates(3))));
+    case("precision::counting::asm_add_one", count(|| keep(counting::asm_add_one(3))));
+    case("precision::counting::asm_call_allocates", count(counting::asm_call_allocates));
+
     for (name, n) in out {
         println!("{name}\t{n}");
     }

@@ -4,6 +4,7 @@
 pub mod buffered_io;
 pub mod builtin_impls;
 pub mod containers;
+pub mod counting;
 pub mod dispatch;
 pub mod errors;
 pub mod generic_roots;

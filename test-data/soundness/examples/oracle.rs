@@ -313,6 +313,8 @@ fn main() {
 
     // foreign
     case("soundness::foreign::inline_assembly", simple(|| keep(foreign::inline_assembly(7))));
+    #[cfg(target_arch = "x86_64")]
+    case("soundness::foreign::inline_assembly_loop", simple(|| keep(foreign::inline_assembly_loop(7))));
     case("soundness::foreign::calls_c", simple(|| keep(foreign::calls_c(c"hello"))));
     case("soundness::foreign::process_id", simple(|| keep(foreign::process_id())));
 

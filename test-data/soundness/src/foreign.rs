@@ -21,3 +21,12 @@ pub fn calls_c(s: &std::ffi::CStr) -> usize {
 pub fn process_id() -> u32 {
     std::process::id()
 }
+
+/// A jump inside the template: the reader does not follow it, so it is reported.
+#[cfg(target_arch = "x86_64")]
+// noalloc:root
+pub fn inline_assembly_loop(n: u64) -> u64 {
+    let mut left = n | 1;
+    unsafe { asm!("2:", "dec {0}", "jnz 2b", inout(reg) left) };
+    left
+}

@@ -2,7 +2,7 @@
 //! one body (`walk`, its data model and the facts it records), the calls it
 //! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`, `impls`, `subst`), the reach over the whole
 //! call graph (`reach`), the rules that allow a call (`allowances`, `judge`,
-//! `builtin`), the findings at workspace lines (`findings`), and the salsa
+//! `builtin`, `inline_asm`), the findings at workspace lines (`findings`), and the salsa
 //! queries the proof asks (`incremental`).
 
 pub(crate) mod allowances;
@@ -12,6 +12,7 @@ pub(crate) mod erased_statics;
 pub(crate) mod findings;
 pub mod impls;
 pub mod incremental;
+pub(crate) mod inline_asm;
 pub(crate) mod judge;
 pub(crate) mod model;
 pub(crate) mod reach;

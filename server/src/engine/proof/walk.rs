@@ -131,6 +131,13 @@ const FIRST_USE_METHODS: &[&str] = &[
 /// initialiser is elsewhere): `LocalKey::with` and friends.
 const EVERY_CALL_METHODS: &[&str] = &["with", "with_borrow", "with_borrow_mut"];
 
+/// `LocalKey`'s methods past `with`: each initialises the thread-local on first
+/// use, as `with` does, and otherwise runs its closure (judged on every call) or
+/// moves values in and out of the `Cell`/`RefCell` it holds, running no trait
+/// method of the value but its drop (a `Drop` of the user's is judged as a
+/// callback). Not `take`: it runs the value's `Default`, which may allocate.
+const LOCAL_KEY_METHODS: &[&str] = &["try_with", "update", "set", "get", "replace"];
+
 /// `Option`'s methods that fill it when empty: first-use setup on a field or static.
 const OPTION_FIRST_USE_METHODS: &[&str] = &["get_or_insert_with", "get_or_insert"];
 
@@ -147,6 +154,7 @@ const DOWNCASTS: &[&str] = &[
 /// Whether `Owner::method` of std initialises its value on first use.
 fn initialises_on_first_use(owner: &str, method: &str) -> bool {
     (FIRST_USE_TYPES.contains(&owner) && FIRST_USE_METHODS.contains(&method))
+        || (owner == "LocalKey" && LOCAL_KEY_METHODS.contains(&method))
         || (owner == "Option" && OPTION_FIRST_USE_METHODS.contains(&method))
 }
 
@@ -1042,7 +1050,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
-            if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) {
+            if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) && !LOCAL_KEY_METHODS.contains(&name.as_str())
+            {
                 edge.passed = PassedClosures::Fill;
             }
             edge.panic = self.panic;
@@ -1176,7 +1185,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         call: ExprId,
     ) -> bool {
         // The name first: most calls are ruled out before their owner is looked up.
-        if !FIRST_USE_METHODS.contains(&name) && !OPTION_FIRST_USE_METHODS.contains(&name) {
+        if !FIRST_USE_METHODS.contains(&name)
+            && !OPTION_FIRST_USE_METHODS.contains(&name)
+            && !LOCAL_KEY_METHODS.contains(&name)
+        {
             return false;
         }
         // An `Option` can be emptied again: first use only in the user's own code
@@ -1300,8 +1312,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 );
                 return;
             }
-            Expr::InlineAsm(_) => {
-                self.unknown(expr, "inline assembly (not visible)".to_owned(), UnknownKind::Asm);
+            Expr::InlineAsm(asm) => {
+                if !super::inline_asm::stays_inside(self.graph.db, self.owner, expr, asm) {
+                    self.unknown(expr, "inline assembly that may call or jump".to_owned(), UnknownKind::Asm);
+                }
                 store.walk_child_exprs(expr, |child| self.visit_expr(store, child));
                 return;
             }
