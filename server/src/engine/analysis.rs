@@ -16,10 +16,12 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::proof::{
+    allowances::Growth,
     incremental::AllowMatch,
     judge::{self, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
     reach::{Reach, Resolved, ResolvedEdge},
-    walk::{CallGraph, Node, Target, UnknownKind},
+    room::RoomProof,
+    walk::{CallGraph, Node, Site, Target, UnknownKind},
 };
 use crate::engine::reuse::{
     root_reuse::{FindingKey, ReuseContext, RootMemos, RootOutcome},
@@ -33,7 +35,7 @@ mod run;
 
 use crate::engine::{
     panics::CaughtPanic, AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport,
-    Finding, FindingKind, Location, PanicReport, RootCost, RootReport, Workspace, GROWTH_KIND,
+    Finding, FindingKind, Location, PanicReport, RoomUse, RootCost, RootReport, Workspace, GROWTH_KIND,
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched
@@ -782,13 +784,29 @@ impl<'a> Analyzer<'a> {
                 let Some(location) = self.findings().site_location(site) else { continue };
                 let callee =
                     resolved.targets.first().map(|t| self.findings().target_name(reach, t)).unwrap_or_default();
-                let call = AllowedCall { kind, location, callee };
+                let room = match (kind, &resolved.edge.growth) {
+                    (AllowanceKind::Room, Some(Growth { proof: Some(proof), .. })) => self.room_use(site, proof),
+                    _ => None,
+                };
+                let call = AllowedCall { kind, location, callee, room };
                 if !out.contains(&call) {
                     out.push(call);
                 }
             }
         }
         out
+    }
+
+    /// What the proof that covered a growth at `site` proves, where, and what the
+    /// growth used of it (`--report`).
+    fn room_use(&mut self, site: Site, proof: &RoomProof) -> Option<RoomUse> {
+        let at = |expr: hir_def::hir::ExprId| Site { owner: site.owner, expr: expr.into() };
+        let proven_at = self.findings().site_location(at(proof.at))?;
+        let each_pass = match &proof.pass {
+            Some(pass) => Some((pass.room.describe(), self.findings().site_location(at(pass.at))?)),
+            None => None,
+        };
+        Some(RoomUse { room: proof.amount.describe(), proven_at, each_pass, appends: proof.need.describe() })
     }
 
     /// The allowlist entries that name `func`, looked up once for both kinds.

@@ -305,6 +305,24 @@ pub struct AllowedCall {
     pub location: Location,
     /// What the line calls, as findings name it.
     pub callee: String,
+    /// For growth with room: the proof that covered it, and what it used.
+    #[serde(default)]
+    pub room: Option<RoomUse>,
+}
+
+/// The comparison that let a growth through (`--report`), so that a reviewer can
+/// check the arithmetic: the room it proves, where, and what the growth appends.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RoomUse {
+    /// The room proven, as the source spells it (`payload.len() + 4`).
+    pub room: String,
+    /// Where the comparison is.
+    pub proven_at: Location,
+    /// Inside a loop of a bounded number of passes: the room each pass may use,
+    /// and where the loop is.
+    pub each_pass: Option<(String, Location)>,
+    /// What the growth appends (`4`, `payload.len()`).
+    pub appends: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -384,7 +384,8 @@ fn a_baseline_names_no_std_internals_and_holds_under_another_std_source() {
 fn growth_lines_judge_calls_as_growth_of_their_receiver() {
     // `test-data/growth-allow` names allow.txt in its Cargo.toml; that file's
     // `growth: smallvec::SmallVec::append` makes the call with room clean and the
-    // one without a `may grow`, and the line counts as used.
+    // one without a `may grow`, and the line counts as used. `--report` names the
+    // proof that let the call with room through, and what the call used of it.
     let fixture = test_data("growth-allow");
     let check = |extra: &[&str]| {
         let mut args =
@@ -393,7 +394,10 @@ fn growth_lines_judge_calls_as_growth_of_their_receiver() {
         run(&mut noalloc(&args))
     };
     let (code, stdout, stderr) = check(&[]);
-    assert_eq!((code, stdout.as_str()), (1, "src/lib.rs:14: growth_allow::append_anyway: may grow `v`\n"), "{stderr}");
+    let expected = "src/lib.rs:14: growth_allow::append_anyway: may grow `v`\n\
+        src/lib.rs:8: growth with room: smallvec::SmallVec::<[u32; 8]>::append appends `more.len()` \
+        of the room for `more.len()` proven at src/lib.rs:7\n";
+    assert_eq!((code, stdout.as_str()), (1, expected), "{stderr}");
 
     // The same line from `--allow`; without it, both calls are judged by append's body.
     let dir = tempfile::tempdir().unwrap();

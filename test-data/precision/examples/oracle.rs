@@ -273,6 +273,35 @@ fn main() {
     case("precision::counting::thread_local_set_allocates", count(|| keep(counting::thread_local_set_allocates(3))));
     case("precision::counting::asm_add_one", count(|| keep(counting::asm_add_one(3))));
     case("precision::counting::asm_call_allocates", count(counting::asm_call_allocates));
+    // Room arithmetic: the clean roots get buffers with room (emptied by each call);
+    // each twin gets a fresh buffer (made before the count) with room for exactly
+    // what its proof says, and writes past it.
+    let payload = [9u8; 8];
+    let numbers: Vec<u32> = (0..32).collect();
+    let mut bytes_out: Vec<u8> = Vec::with_capacity(64);
+    let mut words: Vec<u32> = Vec::with_capacity(64);
+    let mut small: smallvec::SmallVec<[u32; 16]> = smallvec::SmallVec::new();
+    let mut name = String::with_capacity(32);
+    let from = String::from("a name of some length");
+    let mut fresh_bytes: Vec<Vec<u8>> = (0..8).map(|_| Vec::with_capacity(8)).collect();
+    let fresh_words = |n: usize| -> Vec<Vec<u32>> { (0..8).map(|_| Vec::with_capacity(n)).collect() };
+    let mut room_for_two = fresh_words(2);
+    let mut room_for_one = fresh_words(1);
+    let mut room_for_sixteen = fresh_words(16);
+    let mut room_for_all = fresh_words(numbers.len());
+    let mut short_names: Vec<String> = (0..8).map(|_| String::with_capacity(4)).collect();
+    case("precision::counting::frame_with_room", count(|| { bytes_out.clear(); keep(counting::frame_with_room(&mut bytes_out, &payload)) }));
+    case("precision::counting::frame_room_for_payload_allocates", count(|| { let mut out = fresh_bytes.pop().unwrap(); keep(counting::frame_room_for_payload_allocates(&mut out, &payload)); keep(out) }));
+    case("precision::counting::two_pushes_with_room_for_two", count(|| { words.clear(); keep(counting::two_pushes_with_room_for_two(&mut words, 1)) }));
+    case("precision::counting::three_pushes_with_room_for_two_allocates", count(|| { let mut v = room_for_two.pop().unwrap(); keep(counting::three_pushes_with_room_for_two_allocates(&mut v, 1)); keep(v) }));
+    case("precision::counting::pushes_after_assert", count(|| { words.clear(); counting::pushes_after_assert(&mut words, 1) }));
+    case("precision::counting::pushes_after_assert_for_one_allocates", count(|| { let mut v = room_for_one.pop().unwrap(); counting::pushes_after_assert_for_one_allocates(&mut v, 1); keep(v) }));
+    case("precision::counting::clone_name_with_room", count(|| { name.clear(); keep(counting::clone_name_with_room(&mut name, &from)) }));
+    case("precision::counting::clone_name_allocates", count(|| { let mut short = short_names.pop().unwrap(); counting::clone_name_allocates(&mut short, &from); keep(short) }));
+    case("precision::counting::push_first_sixteen", count(|| { words.clear(); keep(counting::push_first_sixteen(&mut words, &numbers)) }));
+    case("precision::counting::push_first_seventeen_allocates", count(|| { let mut v = room_for_sixteen.pop().unwrap(); keep(counting::push_first_seventeen_allocates(&mut v, &numbers)); keep(v) }));
+    case("precision::counting::push_each_with_room", count(|| { words.clear(); small.clear(); keep(counting::push_each_with_room(&mut words, &mut small, &numbers)) }));
+    case("precision::counting::push_each_twice_allocates", count(|| { let mut v = room_for_all.pop().unwrap(); keep(counting::push_each_twice_allocates(&mut v, &numbers)); keep(v) }));
 
     for (name, n) in out {
         println!("{name}\t{n}");

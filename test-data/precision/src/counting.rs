@@ -81,3 +81,133 @@ pub fn asm_call_allocates() {
     // SAFETY: as above.
     unsafe { std::arch::asm!("bl {f}", f = sym grow_a_buffer, clobber_abi("C")) };
 }
+
+/// One comparison proves room for a length-prefixed frame: the 4 bytes of the
+/// prefix and the payload, appended by two growths that use it up together.
+// noalloc:root
+pub fn frame_with_room(out: &mut Vec<u8>, payload: &[u8]) -> bool {
+    if out.capacity() - out.len() >= payload.len() + 4 {
+        out.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        out.extend_from_slice(payload);
+        return true;
+    }
+    false
+}
+
+/// Room for the payload, not for its prefix too.
+// noalloc:root
+pub fn frame_room_for_payload_allocates(out: &mut Vec<u8>, payload: &[u8]) -> bool {
+    if out.capacity() - out.len() >= payload.len() {
+        out.extend_from_slice(&(payload.len() as u32).to_be_bytes());
+        out.extend_from_slice(payload);
+        return true;
+    }
+    false
+}
+
+/// `len() + 2 <= capacity()` is room for two pushes.
+// noalloc:root
+pub fn two_pushes_with_room_for_two(v: &mut Vec<u32>, x: u32) -> bool {
+    if v.len() + 2 <= v.capacity() {
+        v.push(x);
+        v.push(x + 1);
+        return true;
+    }
+    false
+}
+
+/// Three pushes on room for two: the third may grow.
+// noalloc:root
+pub fn three_pushes_with_room_for_two_allocates(v: &mut Vec<u32>, x: u32) -> bool {
+    if v.len() + 2 <= v.capacity() {
+        v.push(x);
+        v.push(x + 1);
+        v.push(x + 2);
+        return true;
+    }
+    false
+}
+
+/// An assertion is a proof after it.
+// noalloc:root
+pub fn pushes_after_assert(v: &mut Vec<u32>, x: u32) {
+    assert!(v.capacity() - v.len() >= 2, "room for two");
+    v.push(x);
+    v.push(x + 1);
+}
+
+/// It proves what it says: room for one, not two.
+// noalloc:root
+pub fn pushes_after_assert_for_one_allocates(v: &mut Vec<u32>, x: u32) {
+    assert!(v.len() < v.capacity());
+    v.push(x);
+    v.push(x + 1);
+}
+
+/// `clone_from` copies into the buffer it has when it has the room.
+// noalloc:root
+pub fn clone_name_with_room(name: &mut String, from: &String) -> bool {
+    if name.capacity() - name.len() >= from.len() {
+        name.clone_from(from);
+        return true;
+    }
+    false
+}
+
+/// Without the room it grows the buffer.
+// noalloc:root
+pub fn clone_name_allocates(name: &mut String, from: &String) {
+    name.clone_from(from);
+}
+
+/// A loop of at most 16 passes, each pushing one, on room for 16.
+// noalloc:root
+pub fn push_first_sixteen(v: &mut Vec<u32>, xs: &[u32]) -> bool {
+    if v.capacity() - v.len() >= 16 {
+        for &x in xs.iter().take(16) {
+            v.push(x);
+        }
+        return true;
+    }
+    false
+}
+
+/// At most 17 passes on room for 16.
+// noalloc:root
+pub fn push_first_seventeen_allocates(v: &mut Vec<u32>, xs: &[u32]) -> bool {
+    if v.capacity() - v.len() >= 16 {
+        for &x in xs.iter().take(17) {
+            v.push(x);
+        }
+        return true;
+    }
+    false
+}
+
+/// A pass for each element of `xs`, on room for `xs.len()`; into a `SmallVec` too.
+// noalloc:root
+pub fn push_each_with_room(v: &mut Vec<u32>, small: &mut smallvec::SmallVec<[u32; 16]>, xs: &[u32]) -> bool {
+    if v.capacity() - v.len() < xs.len() || small.capacity() - small.len() < 16 {
+        return false;
+    }
+    for &x in xs {
+        v.push(x);
+    }
+    for &x in xs.iter().take(16) {
+        small.push(x);
+    }
+    true
+}
+
+/// Two pushes a pass on room for one a pass.
+// noalloc:root
+pub fn push_each_twice_allocates(v: &mut Vec<u32>, xs: &[u32]) -> bool {
+    if v.capacity() - v.len() < xs.len() {
+        return false;
+    }
+    for &x in xs {
+        v.push(x);
+        v.push(x);
+    }
+    true
+}

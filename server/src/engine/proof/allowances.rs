@@ -12,12 +12,19 @@ use hir::db::HirDatabase;
 use hir_def::DefWithBodyId;
 use hir_def::{
     expr_store::ExpressionStore,
-    hir::{ArithOp, BinaryOp, CmpOp, Expr, ExprId, ExprOrPatId, LogicOp, Ordering, Pat, PatId, Statement, UnaryOp},
+    hir::{
+        ArithOp, BinaryOp, CmpOp, Expr, ExprId, ExprOrPatId, LogicOp, LoopSource, MatchArm, Ordering, Pat, PatId,
+        Statement, UnaryOp,
+    },
     lang_item::LangItems,
     CallableDefId,
 };
 
-use super::{incremental::PathValue, walk::strip_refs};
+use super::{
+    incremental::PathValue,
+    room::{Amount, Pass, RoomProof},
+    walk::strip_refs,
+};
 use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};
 use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::IntoKind;
@@ -52,16 +59,15 @@ pub(crate) enum FilledPlace {
     Type(hir_def::AdtId),
 }
 
-/// How much room a comparison proves a buffer has.
+/// How much a growth appends, by the kind of call.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(crate) enum Room {
-    /// `len() < capacity()`: room for one more element.
+    /// One element (`push`, `insert`).
     One,
-    /// `capacity() - len() >= n`, `len() + n <= capacity()`: room for `n`.
+    /// What it is given: a slice, a `str`, a count (`extend_from_slice`, `reserve`).
     Many,
-    /// What a `String`'s `push` or `insert` of a `char` needs: up to 4 bytes
-    /// (`capacity() - len() >= 4`). Needed, never proven: `len() < capacity()`
-    /// leaves room for one byte.
+    /// What a `String`'s `push` or `insert` of a `char` needs: up to 4 bytes.
+    /// `len() < capacity()` leaves room for one byte.
     Char,
 }
 
@@ -70,9 +76,10 @@ pub(crate) enum Room {
 pub(crate) struct Growth {
     /// The buffer as written: `self.buf`, `out`.
     pub buffer: String,
-    /// The comparison that proves room for what the call adds, if one does. A proof
-    /// is used up by the first growth it covers (`judge`).
-    pub proof: Option<ExprId>,
+    /// The comparison that proves room for what the call adds, if one does, and
+    /// what the call appends. A proof is used up by the growths it covers, in
+    /// body order (`judge`, `room::Ledger`).
+    pub proof: Option<RoomProof>,
     /// The buffer is reached through `self` or a `&mut` binding: it outlives the call.
     pub long_lived: bool,
     /// The buffer is a field of `self` (room is trusted in `noalloc:fixed` types).
@@ -81,24 +88,21 @@ pub(crate) struct Growth {
     pub holders: Vec<hir_def::AdtId>,
 }
 
-/// How much a `capacity() - len() >= n` proof covers.
-#[derive(Clone, PartialEq, Eq, Debug)]
-enum Amount {
-    /// A literal count.
-    Literal(u128),
-    /// The length of a place: `xs.len()`, or a binding set to it.
-    LenOf(String),
-    /// Anything else: covers no growth.
-    Other,
-}
-
-/// One proof in scope: the buffer, what it covers, and the comparison.
+/// One proof in scope: the buffer, the room it has, the comparison, and inside
+/// a loop of a bounded number of passes, the share of it each pass may use.
 #[derive(Clone, PartialEq, Eq, Debug)]
 struct Proof {
     place: String,
-    room: Room,
     amount: Amount,
     at: ExprId,
+    pass: Option<Pass>,
+}
+
+impl Proof {
+    /// The room a growth here may use: the proof's, or a pass's share of it.
+    fn room(&self) -> &Amount {
+        self.pass.as_ref().map_or(&self.amount, |pass| &pass.room)
+    }
 }
 
 type Rooms = Rc<Vec<Proof>>;
@@ -115,9 +119,14 @@ struct Scope {
 impl Scope {
     /// The proofs that still hold once `written` (places, as `place_key` spells
     /// them) may have been replaced, taken or shrunk: none about them, nor about
-    /// what they hold.
+    /// what they hold, nor any whose amount reads a length they may change
+    /// (`xs.push(..)` changes `xs.len()`).
     fn without_rooms_of(&self, written: &[String]) -> Scope {
-        let stale = |proof: &Proof| written.iter().any(|place| holds(place, &proof.place));
+        let stale = |proof: &Proof| {
+            written.iter().any(|place| {
+                holds(place, &proof.place) || proof.amount.reads(place.strip_suffix(".*").unwrap_or(place))
+            })
+        };
         if !self.rooms.iter().any(stale) {
             return self.clone();
         }
@@ -172,24 +181,14 @@ impl BodyFacts {
         }
     }
 
-    /// The comparison that proves room at `expr` for a growth of the buffer `place`
-    /// (as `place_key` spells it) by `need`; for a growth by many, by the length of
-    /// `appended`.
-    pub(crate) fn room(&self, expr: ExprId, place: &str, need: Room, appended: Option<&str>) -> Option<ExprId> {
+    /// The latest comparison in scope at `expr` that proves room for a growth of
+    /// the buffer `place` (as `place_key` spells it) by `need` on its own. Whether
+    /// it still has that room when the growth runs is the ledger's to say.
+    pub(crate) fn room(&self, expr: ExprId, place: &str, need: &Amount) -> Option<RoomProof> {
         let scope = self.scopes.get(&ExprOrPatId::ExprId(expr))?;
-        scope
-            .rooms
-            .iter()
-            .rev()
-            .filter(|proof| proof.place == place)
-            .find(|proof| match (need, proof.room, &proof.amount) {
-                (Room::One, Room::One, _) => true,
-                (Room::One, Room::Many, Amount::Literal(n)) => *n >= 1,
-                (Room::Char, Room::Many, Amount::Literal(n)) => *n >= 4,
-                (Room::Many, Room::Many, Amount::LenOf(of)) => appended == Some(of.as_str()),
-                _ => false,
-            })
-            .map(|proof| proof.at)
+        scope.rooms.iter().rev().find(|proof| proof.place == place && proof.room().covers(need)).map(|proof| {
+            RoomProof { at: proof.at, amount: proof.amount.clone(), pass: proof.pass.clone(), need: need.clone() }
+        })
     }
 
     /// Reads the facts of a body whose root expression is `root`.
@@ -213,6 +212,7 @@ impl BodyFacts {
             lang,
             own_code,
             lengths: FxHashMap::default(),
+            for_passes: FxHashMap::default(),
             out: BodyFacts::default(),
         };
         collector.visit(root, &Scope::default(), true);
@@ -232,6 +232,8 @@ struct Collector<'a, 'db> {
     lang: &'a LangItems,
     /// Bindings set to a place's length (`let n = xs.len()`): `n` -> `xs`.
     lengths: FxHashMap<String, String>,
+    /// `for` loops (their `loop`) and bounds on how many passes each makes.
+    for_passes: FxHashMap<ExprId, Vec<Amount>>,
     out: BodyFacts,
 }
 
@@ -256,7 +258,9 @@ impl Collector<'_, '_> {
                             self.visit_pat(*pat, &scope);
                             let length = match (&store[*pat], initializer) {
                                 (Pat::Bind { id, .. }, Some(init)) => match self.measure(*init) {
-                                    Measure::Len(of) => Some((store[*id].name.as_str().to_owned(), of)),
+                                    Measure::Count(amount) if amount.constant == 0 && amount.lengths.len() == 1 => {
+                                        Some((store[*id].name.as_str().to_owned(), amount.lengths[0].clone()))
+                                    }
                                     _ => None,
                                 },
                                 _ => None,
@@ -281,10 +285,11 @@ impl Collector<'_, '_> {
                             let written = self.written_places(*expr);
                             self.forget_lengths(&written);
                             scope = scope.without_rooms_of(&written);
-                            // `if v.len() == v.capacity() { return/break }`: room after it.
-                            if let Expr::If { condition, then_branch, else_branch: None } = &store[*expr] {
-                                if self.diverges(*then_branch) {
-                                    let (_, if_false) = self.room_facts(*condition);
+                            // `if v.len() == v.capacity() { return/break }`, and
+                            // `assert!(v.capacity() - v.len() >= n)`: room after it.
+                            if let Some((condition, then_branch)) = self.guard(*expr) {
+                                if self.diverges(then_branch) {
+                                    let (_, if_false) = self.room_facts(condition);
                                     scope = scope.with_rooms(&if_false);
                                 }
                             }
@@ -312,6 +317,7 @@ impl Collector<'_, '_> {
                 }
             }
             Expr::Match { expr: scrutinee, arms } => {
+                self.note_for_loop(*scrutinee, arms);
                 match self.try_operand(*scrutinee) {
                     // `x?`: `match Try::branch(x) { .. }`; `x`'s error is returned.
                     Some(operand) => {
@@ -333,9 +339,13 @@ impl Collector<'_, '_> {
                 }
             }
             Expr::Return { expr: Some(value) } => self.visit(*value, &scope, true),
-            Expr::Loop { body, .. } => {
-                // A proof made before the loop covers one growth, not one a pass.
-                let mut body_scope = Scope { context: scope.context, rooms: Rooms::default() };
+            Expr::Loop { body, source, .. } => {
+                // A proof made before the loop covers one growth, not one a pass;
+                // but a `for` loop of at most `n` passes may use a share of it on
+                // each pass (`for &x in xs.iter().take(16) { v.push(x) }`).
+                let passes = if *source == LoopSource::ForLoop { self.for_passes.remove(&expr) } else { None };
+                let shares = passes.map(|passes| self.shares(&scope.rooms, &passes, expr)).unwrap_or_default();
+                let mut body_scope = Scope { context: scope.context, rooms: Rc::new(shares) };
                 body_scope.context.repeats = true;
                 self.visit(*body, &body_scope, false);
             }
@@ -478,11 +488,147 @@ impl Collector<'_, '_> {
         }
     }
 
+    /// `for pat in head { .. }` lowers to `match IntoIterator::into_iter(head) {
+    /// mut iter => loop { .. } }`: notes bounds on how many passes the loop makes.
+    fn note_for_loop(&mut self, scrutinee: ExprId, arms: &[MatchArm]) {
+        let store = self.store;
+        let [arm] = arms else { return };
+        if !matches!(store[arm.expr], Expr::Loop { source: LoopSource::ForLoop, .. }) {
+            return;
+        }
+        let Expr::Call { callee, args } = &store[scrutinee] else { return };
+        let [head] = args.as_ref() else { return };
+        let into_iter = self.infer.type_of_expr_or_pat((*callee).into()).is_some_and(|ty| {
+            matches!(ty.kind(), TyKind::FnDef(def, _)
+                if matches!(def.0, CallableDefId::FunctionId(f) if Some(f) == self.lang.IntoIterIntoIter))
+        });
+        if into_iter {
+            let passes = self.passes(*head);
+            if !passes.is_empty() {
+                self.for_passes.insert(arm.expr, passes);
+            }
+        }
+    }
+
+    /// Bounds on how many items `iterable` yields: a `take(n)`, the length of the
+    /// slice, array, `Vec`, `VecDeque` or `str` it goes over, the end of a range of
+    /// unsigned integers, through std's adapters that yield no more than they are
+    /// given (`iter`, `copied`, `map`, `filter`, `enumerate`, `zip`, ...).
+    fn passes(&self, iterable: ExprId) -> Vec<Amount> {
+        let store = self.store;
+        let mut bounds = Vec::new();
+        match &store[iterable] {
+            Expr::MethodCall { receiver, method_name, args, .. } if self.is_std_method(iterable) => {
+                match (method_name.as_str(), args.as_ref()) {
+                    ("take", [n]) => {
+                        if let Measure::Count(n) = self.measure(*n) {
+                            bounds.push(n);
+                        }
+                        bounds.extend(self.passes(*receiver));
+                    }
+                    ("zip", [other]) => {
+                        bounds.extend(self.passes(*receiver));
+                        bounds.extend(self.passes(*other));
+                    }
+                    (
+                        "iter" | "iter_mut" | "into_iter" | "copied" | "cloned" | "enumerate" | "map" | "filter"
+                        | "filter_map" | "map_while" | "take_while" | "skip_while" | "skip" | "step_by" | "rev"
+                        | "inspect" | "fuse" | "peekable" | "bytes" | "chars" | "char_indices",
+                        _,
+                    ) => bounds.extend(self.passes(*receiver)),
+                    _ => {}
+                }
+            }
+            Expr::Ref { expr: inner, .. } => bounds.extend(self.passes(*inner)),
+            Expr::RecordLit { fields, .. } if self.is_range_of_unsigned(iterable) => {
+                let field = |name: &str| fields.iter().find(|f| f.name.as_str() == name).map(|f| self.measure(f.expr));
+                match (field("start"), field("end")) {
+                    (Some(Measure::Count(start)), Some(Measure::Count(end)))
+                        if start.lengths.is_empty() && end.lengths.is_empty() =>
+                    {
+                        bounds.push(Amount::constant(end.constant.saturating_sub(start.constant)))
+                    }
+                    (_, Some(Measure::Count(end))) => bounds.push(end),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        let Some(ty) = self.infer.type_of_expr_or_pat(iterable.into()).map(strip_refs) else { return bounds };
+        match ty.kind() {
+            TyKind::Array(_, len) => {
+                bounds.extend(hir_ty::consteval::try_const_usize(self.db, len).map(Amount::constant))
+            }
+            TyKind::Slice(_) | TyKind::Str => bounds.extend(place_key(store, iterable).map(Amount::length_of)),
+            TyKind::Adt(adt, _) => {
+                let sequence = matches!(adt.def_id(), hir_def::AdtId::StructId(id)
+                    if matches!(hir::Struct::from(id).name(self.db).as_str(), "Vec" | "VecDeque")
+                        && hir_def::HasModule::krate(&id, self.db).data(self.db).origin.is_lang());
+                if sequence {
+                    bounds.extend(place_key(store, iterable).map(Amount::length_of));
+                }
+            }
+            _ => {}
+        }
+        bounds
+    }
+
+    /// Whether the method call `expr` resolves to a method of std (core, alloc, std).
+    fn is_std_method(&self, expr: ExprId) -> bool {
+        self.infer
+            .method_resolution(expr)
+            .is_some_and(|(func, _)| hir_def::HasModule::krate(&func, self.db).data(self.db).origin.is_lang())
+    }
+
+    /// Whether `expr` is `a..b` of an unsigned integer type.
+    fn is_range_of_unsigned(&self, expr: ExprId) -> bool {
+        let Some(ty) = self.infer.type_of_expr_or_pat(expr.into()) else { return false };
+        let TyKind::Adt(adt, args) = ty.kind() else { return false };
+        matches!(adt.def_id(), hir_def::AdtId::StructId(id) if Some(id) == self.lang.Range)
+            && args.as_slice().first().and_then(|a| a.ty()).is_some_and(|t| matches!(t.kind(), TyKind::Uint(_)))
+    }
+
+    /// The proofs a loop of at most `passes` passes gives each pass: of each proof
+    /// in scope (not already a share), as much room a pass as fits all the passes
+    /// within it, taken from it once.
+    fn shares(&self, rooms: &[Proof], passes: &[Amount], at: ExprId) -> Vec<Proof> {
+        rooms
+            .iter()
+            .filter(|proof| proof.pass.is_none())
+            .filter_map(|proof| {
+                let (each, bound) = passes
+                    .iter()
+                    .filter_map(|bound| Some((proof.amount.times_within(bound)?.min(64), bound)))
+                    .max_by_key(|(each, _)| *each)?;
+                (each > 0).then_some(())?;
+                let taken = bound.times(each)?;
+                let pass = Pass { at, room: Amount::constant(each), taken };
+                Some(Proof { pass: Some(pass), ..proof.clone() })
+            })
+            .collect()
+    }
+
+    /// `if condition { then }` with no `else`, also as the only thing in a block
+    /// (`assert!(c)` expands to `{ if !(c) { panic!(..); } }`).
+    fn guard(&self, expr: ExprId) -> Option<(ExprId, ExprId)> {
+        let store = self.store;
+        match &store[expr] {
+            Expr::If { condition, then_branch, else_branch: None } => Some((*condition, *then_branch)),
+            Expr::Block { label: None, statements, tail: None, .. } => match statements.as_ref() {
+                [Statement::Expr { expr, .. }] => self.guard(*expr),
+                _ => None,
+            },
+            Expr::Block { label: None, statements, tail: Some(tail), .. } if statements.is_empty() => self.guard(*tail),
+            _ => None,
+        }
+    }
+
     fn diverges(&self, expr: ExprId) -> bool {
         if self.infer.type_of_expr_or_pat(expr.into()).is_some_and(|ty| ty.is_never()) {
             return true;
         }
-        // A block whose last statement is `return`, `break` or `continue`.
+        // A block whose last statement is `return`, `break` or `continue`, or a call
+        // that never returns (`panic!(..);`).
         let store = self.store;
         match &store[expr] {
             // Its own `break 'label` leaves it, not the code around it.
@@ -490,6 +636,7 @@ impl Collector<'_, '_> {
             Expr::Block { statements, tail: None, .. } => match statements.last() {
                 Some(Statement::Expr { expr, .. }) => {
                     matches!(store[*expr], Expr::Return { .. } | Expr::Break { .. } | Expr::Continue { .. })
+                        || self.infer.type_of_expr_or_pat((*expr).into()).is_some_and(|ty| ty.is_never())
                 }
                 _ => false,
             },
@@ -700,10 +847,11 @@ impl Collector<'_, '_> {
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::CmpOp(cmp)) } => {
                 let (lhs, rhs) = (self.measure(*lhs), self.measure(*rhs));
                 let (if_true, if_false) = compare(lhs, *cmp, rhs);
-                let prove = |facts: Vec<(String, Room, Amount)>| {
+                let prove = |facts: Vec<(String, Amount)>| {
                     facts
                         .into_iter()
-                        .map(|(place, room, amount)| Proof { place, room, amount, at: condition })
+                        .filter(|(_, amount)| !amount.is_zero())
+                        .map(|(place, amount)| Proof { place, amount, at: condition, pass: None })
                         .collect()
                 };
                 (prove(if_true), prove(if_false))
@@ -716,36 +864,45 @@ impl Collector<'_, '_> {
         let store = self.store;
         match &store[expr] {
             Expr::Path(_) => match place_key(store, expr).and_then(|name| self.lengths.get(&name)) {
-                Some(of) => Measure::Count(Amount::LenOf(of.clone())),
-                None => Measure::Other,
+                Some(of) => Measure::Count(Amount::length_of(of.clone())),
+                None => self.constant(expr).map_or(Measure::Other, |n| Measure::Count(Amount::constant(n))),
             },
             Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() => {
                 let Some(place) = place_key(store, *receiver) else { return Measure::Other };
                 match method_name.as_str() {
-                    "len" => Measure::Len(place),
+                    "len" => Measure::Count(Amount::length_of(place)),
                     "capacity" => Measure::Cap(place),
                     _ => Measure::Other,
                 }
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::ArithOp(ArithOp::Sub)) } => {
                 match (self.measure(*lhs), self.measure(*rhs)) {
-                    (Measure::Cap(a), Measure::Len(b)) if a == b => Measure::Spare(a),
+                    (Measure::Cap(a), Measure::Count(b)) if b == Amount::length_of(a.clone()) => Measure::Spare(a),
                     _ => Measure::Other,
                 }
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::ArithOp(ArithOp::Add)) } => {
                 match (self.measure(*lhs), self.measure(*rhs)) {
-                    (Measure::Len(place), other) | (other, Measure::Len(place)) => {
-                        Measure::LenPlus(place, other.amount())
-                    }
+                    (Measure::Count(a), Measure::Count(b)) => a.plus(&b).map_or(Measure::Other, Measure::Count),
                     _ => Measure::Other,
                 }
             }
-            Expr::Literal(hir_def::hir::Literal::Int(0, _) | hir_def::hir::Literal::Uint(0, _)) => Measure::Zero,
-            Expr::Literal(hir_def::hir::Literal::Uint(n, _)) => Measure::Count(Amount::Literal(*n)),
-            Expr::Literal(hir_def::hir::Literal::Int(n, _)) if *n > 0 => Measure::Count(Amount::Literal(*n as u128)),
+            Expr::Literal(hir_def::hir::Literal::Uint(n, _)) => Measure::Count(Amount::constant(*n)),
+            Expr::Literal(hir_def::hir::Literal::Int(n, _)) if *n >= 0 => Measure::Count(Amount::constant(*n as u128)),
             _ => Measure::Other,
         }
+    }
+
+    /// The value of a path to a `const` item of an unsigned type, evaluated.
+    fn constant(&self, expr: ExprId) -> Option<u128> {
+        let PathValue::Const(konst) = super::incremental::value_path(self.db, self.owner, expr)? else { return None };
+        let ty = self.infer.type_of_expr_or_pat(expr.into())?;
+        if !matches!(ty.kind(), TyKind::Uint(_)) {
+            return None;
+        }
+        let interner = hir_ty::next_solver::DbInterner::new_no_crate(self.db);
+        let value = self.db.const_eval(konst, hir_ty::next_solver::GenericArgs::empty(interner), None).ok()?;
+        Some(hir_ty::consteval::allocation_as_usize(value))
     }
 }
 
@@ -765,66 +922,53 @@ const FILLING_METHODS: &[&str] = &[
 /// One side of a comparison about a buffer.
 #[derive(Clone, PartialEq, Eq, Debug)]
 enum Measure {
-    Len(String),
+    /// A count: constants and lengths added (`v.len()`, `v.len() + 4`,
+    /// `payload.len() + 4`, a binding set to a length, a `const`).
+    Count(Amount),
     Cap(String),
     /// `capacity() - len()`
     Spare(String),
-    /// `len() + n`
-    LenPlus(String, Amount),
-    /// A count: a literal, or a length.
-    Count(Amount),
-    Zero,
     Other,
 }
 
-impl Measure {
-    /// How much this side counts when it is the amount of a growth.
-    fn amount(&self) -> Amount {
-        match self {
-            Measure::Count(amount) => amount.clone(),
-            Measure::Len(place) => Amount::LenOf(place.clone()),
-            _ => Amount::Other,
-        }
-    }
-}
-
-/// What `lhs cmp rhs` proves when true, and when false: (buffer, room, amount).
-fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Vec<(String, Room, Amount)>, Vec<(String, Room, Amount)>) {
+/// What `lhs cmp rhs` proves when true, and when false: (buffer, room).
+fn compare(lhs: Measure, cmp: CmpOp, rhs: Measure) -> (Vec<(String, Amount)>, Vec<(String, Amount)>) {
     use Measure::*;
-    let one = |p: String| (p, Room::One, Amount::Literal(1));
+    let one = |p: &str| (p.to_owned(), Amount::constant(1));
+    let and_one = |n: Amount| n.plus(&Amount::constant(1));
     // Write every comparison as `a < b` or `a <= b`, or an equality.
     let (a, b, strict) = match cmp {
         CmpOp::Ord { ordering: Ordering::Less, strict } => (lhs, rhs, strict),
         CmpOp::Ord { ordering: Ordering::Greater, strict } => (rhs, lhs, strict),
         CmpOp::Eq { negated } => {
-            let place = match (&lhs, &rhs) {
-                (Len(p), Cap(q)) | (Cap(p), Len(q)) if p == q => Some(one(p.clone())),
-                (Spare(p), Zero) | (Zero, Spare(p)) => Some(one(p.clone())),
+            let full = match (&lhs, &rhs) {
+                (Count(n), Cap(p)) | (Cap(p), Count(n)) if *n == Amount::length_of(p.clone()) => Some(one(p)),
+                (Spare(p), Count(n)) | (Count(n), Spare(p)) if n.is_zero() => Some(one(p)),
                 _ => None,
             };
-            let facts: Vec<_> = place.into_iter().collect();
+            let facts: Vec<_> = full.into_iter().collect();
             // `len == cap` is true when full: room when false.
             return if negated { (facts, Vec::new()) } else { (Vec::new(), facts) };
         }
     };
     let (mut if_true, mut if_false) = (Vec::new(), Vec::new());
     match (a, b) {
-        // len < cap
-        (Len(p), Cap(q)) if p == q && strict => if_true.push(one(p)),
-        // cap <= len: full
-        (Cap(p), Len(q)) if p == q && !strict => if_false.push(one(p)),
-        // len + n <= cap
-        (LenPlus(p, n), Cap(q)) if p == q => if_true.push((p, Room::Many, n)),
-        // cap < len + n: not enough
-        (Cap(p), LenPlus(q, n)) if p == q => if_false.push((q, Room::Many, n)),
-        // 0 < cap - len
-        (Zero, Spare(p)) if strict => if_true.push(one(p)),
-        // n <= cap - len
-        (n, Spare(p)) => if_true.push((p, Room::Many, n.amount())),
-        // cap - len <= 0
-        (Spare(p), Zero) if !strict => if_false.push(one(p)),
-        // cap - len < n
-        (Spare(p), n) => if_false.push((p, Room::Many, n.amount())),
+        // len + n < cap, len + n <= cap: room for n + 1, for n
+        (Count(sum), Cap(p)) => {
+            if let Some(n) = sum.without_length_of(&p) {
+                if_true.extend(if strict { and_one(n) } else { Some(n) }.map(|n| (p, n)));
+            }
+        }
+        // cap < len + n, cap <= len + n: when false, room for n, for n + 1
+        (Cap(p), Count(sum)) => {
+            if let Some(n) = sum.without_length_of(&p) {
+                if_false.extend(if strict { Some(n) } else { and_one(n) }.map(|n| (p, n)));
+            }
+        }
+        // n < cap - len, n <= cap - len
+        (Count(n), Spare(p)) => if_true.extend(if strict { and_one(n) } else { Some(n) }.map(|n| (p, n))),
+        // cap - len < n, cap - len <= n: when false, room for n, for n + 1
+        (Spare(p), Count(n)) => if_false.extend(if strict { Some(n) } else { and_one(n) }.map(|n| (p, n))),
         _ => {}
     }
     (if_true, if_false)
@@ -985,13 +1129,27 @@ mod tests {
     use super::*;
 
     fn len(p: &str) -> Measure {
-        Measure::Len(p.to_owned())
+        Measure::Count(Amount::length_of(p.to_owned()))
     }
     fn cap(p: &str) -> Measure {
         Measure::Cap(p.to_owned())
     }
+    fn spare(p: &str) -> Measure {
+        Measure::Spare(p.to_owned())
+    }
+    fn count(n: u128) -> Measure {
+        Measure::Count(Amount::constant(n))
+    }
+    fn plus(a: Measure, b: Measure) -> Measure {
+        match (a, b) {
+            (Measure::Count(a), Measure::Count(b)) => Measure::Count(a.plus(&b).unwrap()),
+            _ => Measure::Other,
+        }
+    }
     const LT: CmpOp = CmpOp::Ord { ordering: Ordering::Less, strict: true };
+    const LE: CmpOp = CmpOp::Ord { ordering: Ordering::Less, strict: false };
     const GE: CmpOp = CmpOp::Ord { ordering: Ordering::Greater, strict: false };
+    const GT: CmpOp = CmpOp::Ord { ordering: Ordering::Greater, strict: true };
     const EQ: CmpOp = CmpOp::Eq { negated: false };
 
     #[test]
@@ -1009,20 +1167,28 @@ mod tests {
 
     #[test]
     fn comparisons_that_prove_room() {
-        let one = vec![("v".to_owned(), Room::One, Amount::Literal(1))];
-        let of_xs = vec![("v".to_owned(), Room::Many, Amount::LenOf("xs".into()))];
-        assert_eq!(compare(len("v"), LT, cap("v")), (one.clone(), vec![]));
-        assert_eq!(compare(len("v"), EQ, cap("v")), (vec![], one.clone()));
-        assert_eq!(compare(len("v"), GE, cap("v")), (vec![], one.clone()));
-        assert_eq!(compare(Measure::Spare("v".into()), GE, len("xs")), (of_xs.clone(), vec![]));
-        let le = CmpOp::Ord { ordering: Ordering::Less, strict: false };
-        assert_eq!(compare(Measure::LenPlus("v".into(), Amount::LenOf("xs".into())), le, cap("v")), (of_xs, vec![]));
-        // A room for an amount the code does not spell covers nothing in particular.
-        let other = vec![("v".to_owned(), Room::Many, Amount::Other)];
-        assert_eq!(compare(Measure::Spare("v".into()), GE, Measure::Other), (other, vec![]));
+        let room = |n: u128, lengths: &[&str]| {
+            let mut amount = Amount::constant(n);
+            for place in lengths {
+                amount = amount.plus(&Amount::length_of((*place).to_owned())).unwrap();
+            }
+            vec![("v".to_owned(), amount)]
+        };
+        assert_eq!(compare(len("v"), LT, cap("v")), (room(1, &[]), vec![]));
+        assert_eq!(compare(len("v"), EQ, cap("v")), (vec![], room(1, &[])));
+        assert_eq!(compare(len("v"), GE, cap("v")), (vec![], room(1, &[])));
+        assert_eq!(compare(spare("v"), GE, len("xs")), (room(0, &["xs"]), vec![]));
+        assert_eq!(compare(plus(len("v"), len("xs")), LE, cap("v")), (room(0, &["xs"]), vec![]));
+        assert_eq!(compare(plus(len("xs"), len("v")), LE, cap("v")), (room(0, &["xs"]), vec![]));
+        // A sum: room for what it adds up to.
+        assert_eq!(compare(spare("v"), GE, plus(len("payload"), count(4))), (room(4, &["payload"]), vec![]));
+        assert_eq!(compare(spare("v"), GT, count(3)), (room(4, &[]), vec![]));
+        assert_eq!(compare(spare("v"), LT, count(8)), (vec![], room(8, &[])));
+        // A room for an amount the code does not spell is no proof.
+        assert_eq!(compare(spare("v"), GE, Measure::Other), (vec![], vec![]));
         // Another buffer's capacity proves nothing.
         assert_eq!(compare(len("v"), LT, cap("w")), (vec![], vec![]));
         // `len() > capacity()` is never true and proves nothing.
-        assert_eq!(compare(cap("v"), LT, len("v")), (vec![], vec![]));
+        assert_eq!(compare(cap("v"), LT, len("v")), (vec![], room(0, &[])));
     }
 }

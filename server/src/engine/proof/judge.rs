@@ -8,14 +8,15 @@
 //! impls) is judged as if called from the allowed line.
 
 use hir::db::HirDatabase;
-use hir_def::{hir::ExprId, FunctionId, ItemContainerId, Lookup};
+use hir_def::{FunctionId, ItemContainerId, Lookup};
 use hir_ty::next_solver::{GenericArgs, Ty};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::{
     allowances::CallContext,
     reach::{Reach, Resolved},
-    walk::{Edge, Node, Panic, PassedClosures, Target},
+    room::Ledger,
+    walk::{Edge, Node, Panic, PassedClosures, Site, Target},
 };
 
 /// How an edge is judged, after the allowances.
@@ -43,11 +44,12 @@ pub(crate) fn follows(edge: &Edge<'_>, strict_panics: bool) -> bool {
     }
 }
 
-/// The growth verdicts of one vertex: growth with an unused room proof, in a
-/// `noalloc:fixed` type's method or a `noalloc:append` function, is allowed; other
-/// growth in the workspace may grow. A proof is used up by the first growth it
-/// covers. Outside the workspace (std, dependencies) only room proofs count, and
-/// growth without one is judged by what it calls.
+/// The growth verdicts of one vertex: growth that the room left of its proof
+/// covers (`room::Ledger`), in a `noalloc:fixed` type's method or a
+/// `noalloc:append` function, is allowed; other growth in the workspace may grow.
+/// A proof is used up by the growths it covers, in body order. Outside the
+/// workspace (std, dependencies) only room proofs count, and growth without one
+/// is judged by what it calls.
 pub(crate) struct GrowthRules {
     pub in_workspace: bool,
     pub in_append_fn: bool,
@@ -62,13 +64,21 @@ impl GrowthRules {
     /// Verdicts for the growth edges of a vertex, in order. `scratch(holders)` says
     /// whether a place's holders make it a `--scratch` buffer.
     pub(crate) fn apply(&self, reach: &mut Reach<'_>, v: usize, scratch: &dyn Fn(&[hir_def::AdtId]) -> bool) {
-        let mut used: FxHashSet<ExprId> = FxHashSet::default();
+        let mut ledger = Ledger::default();
+        // A call with several targets is charged once.
+        let mut charged: FxHashMap<Option<Site>, bool> = FxHashMap::default();
         for resolved in reach.edges[v].iter_mut() {
             let Some(growth) = &resolved.edge.growth else { continue };
             if resolved.verdict != Verdict::Judged {
                 continue;
             }
-            let room = growth.proof.is_some_and(|proof| used.insert(proof));
+            let room = match &growth.proof {
+                Some(proof) => match resolved.edge.site {
+                    Some(site) => *charged.entry(Some(site)).or_insert_with(|| ledger.charge(proof)),
+                    None => ledger.charge(proof),
+                },
+                None => false,
+            };
             let trusted = self.in_append_fn || (self.in_fixed_type && growth.on_self);
             if room || trusted {
                 resolved.verdict = Verdict::Allowed;

@@ -41,6 +41,7 @@ use super::{
         Growth, Room,
     },
     incremental::PathValue,
+    room::{Amount, RoomProof},
     subst::Instantiate,
 };
 
@@ -94,6 +95,7 @@ const GROWS_BY_MANY: &[&str] = &[
     "write_all",
     "resize",
     "resize_with",
+    "clone_from",
 ];
 
 /// Lazy cells and their methods that initialise on first use.
@@ -311,7 +313,7 @@ impl<'db> CallGraph<'db> {
         let need = growth_entry_need(FunctionSignature::of(db, func).name.as_str());
         let facts = self.facts_of(site.owner);
         let infer = InferenceResult::of(db, site.owner);
-        growth_of_call(store, &facts, call, need, true, &mut |e| infer.type_of_expr_or_pat(e.into()))
+        growth_of_call(db, store, &facts, call, need, true, &mut |e| infer.type_of_expr_or_pat(e.into()))
     }
 
     /// The standard-library type a method belongs to (`Vec`, `OnceLock`, ...): its
@@ -843,21 +845,41 @@ fn receiver(store: &ExpressionStore, call: ExprId) -> Option<ExprId> {
     }
 }
 
-/// What a call appends, as `place_key` spells it: the argument of `push_str(s)`,
-/// `extend_from_slice(xs)` (the second argument of a path call); for a count
-/// (`reserve(xs.len())`, `resize(xs.len(), 0)`), the place whose length it is.
-fn appended(store: &ExpressionStore, call: ExprId) -> Option<String> {
+/// What a call appends: the length of the argument of `push_str(s)`,
+/// `extend_from_slice(xs)` (the second argument of a path call), or for a count
+/// (`reserve(xs.len())`, `resize(xs.len(), 0)`) the length it names; the length
+/// of an array (`&n.to_be_bytes()`) or a string literal, or a constant count
+/// (`reserve(16)`).
+fn appended<'db>(
+    db: &'db dyn HirDatabase,
+    store: &ExpressionStore,
+    call: ExprId,
+    ty_of: &mut dyn FnMut(ExprId) -> Option<Ty<'db>>,
+) -> Option<Amount> {
     let arg = match &store[call] {
         Expr::MethodCall { args, .. } => args.first().copied(),
         Expr::Call { args, .. } => args.get(1).copied(),
         _ => None,
     }?;
-    match &store[arg] {
-        Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "len" => {
-            place_key(store, *receiver)
-        }
-        _ => place_key(store, arg),
+    let mut inner = arg;
+    while let Expr::Ref { expr, .. } = &store[inner] {
+        inner = *expr;
     }
+    match &store[inner] {
+        Expr::MethodCall { receiver, method_name, args, .. } if args.is_empty() && method_name.as_str() == "len" => {
+            return place_key(store, *receiver).map(Amount::length_of);
+        }
+        Expr::Literal(hir_def::hir::Literal::String(text)) => {
+            return Some(Amount::constant(text.as_str().len() as u128))
+        }
+        Expr::Literal(hir_def::hir::Literal::Uint(n, _)) => return Some(Amount::constant(*n)),
+        Expr::Literal(hir_def::hir::Literal::Int(n, _)) => return u128::try_from(*n).ok().map(Amount::constant),
+        _ => {}
+    }
+    if let Some(TyKind::Array(_, len)) = ty_of(arg).map(|ty| strip_refs(ty).kind()) {
+        return hir_ty::consteval::try_const_usize(db, len).map(Amount::constant);
+    }
+    place_key(store, arg).map(Amount::length_of)
 }
 
 /// How much a call of a `growth:` allowlist function adds, by its name: the length
@@ -888,6 +910,7 @@ fn pushes_ascii_literal(store: &ExpressionStore, call: ExprId) -> bool {
 /// `ty_of` gives an expression's type (for the types that hold the place's fields,
 /// and whether it is behind `&mut`).
 fn growth_of_call<'db>(
+    db: &'db dyn HirDatabase,
     store: &ExpressionStore,
     facts: &BodyFacts,
     call: ExprId,
@@ -897,8 +920,13 @@ fn growth_of_call<'db>(
 ) -> Option<Growth> {
     let receiver = receiver(store, call)?;
     let buffer = place_key(store, receiver)?;
-    let appended = if need == Room::Many && length_counts { appended(store, call) } else { None };
-    let proof = facts.room(call, &buffer, need, appended.as_deref());
+    let appends = match need {
+        Room::One => Some(Amount::constant(1)),
+        Room::Char => Some(Amount::constant(4)),
+        Room::Many if length_counts => appended(db, store, call, ty_of),
+        Room::Many => None,
+    };
+    let proof = appends.and_then(|appends| facts.room(call, &buffer, &appends));
     // The place's base, and the types that hold its fields.
     let mut base = receiver;
     let mut holders = Vec::new();
@@ -1110,6 +1138,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             if !GROWABLE.contains(&owner.as_str()) {
                 return None;
             }
+            // `clone_from` reuses the buffer of a `Vec` or `String` with the room;
+            // a map's rebuilds its table unless the sizes match.
+            if name == "clone_from" && !matches!(owner.as_str(), "Vec" | "String") {
+                return None;
+            }
             // A sequence of zero-sized elements never allocates: its capacity is
             // `usize::MAX` from the start.
             zero_sized = matches!(owner.as_str(), "Vec" | "VecDeque" | "BinaryHeap")
@@ -1126,10 +1159,12 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             }
         };
         let facts = self.facts.clone();
-        let mut growth = growth_of_call(store, &facts, call, need, length_counts, &mut |expr| self.expr_ty(expr))?;
+        let db = self.graph.db;
+        let mut growth = growth_of_call(db, store, &facts, call, need, length_counts, &mut |expr| self.expr_ty(expr))?;
         if zero_sized {
-            // Room that is never used up: the call's own proof.
-            growth.proof = Some(call);
+            // Room that is never used up: the call's own proof, of what it needs.
+            let need = Amount::constant(1);
+            growth.proof = Some(RoomProof { at: call, amount: need.clone(), pass: None, need });
         }
         Some(growth)
     }
