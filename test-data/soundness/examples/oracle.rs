@@ -340,6 +340,18 @@ fn main() {
     }
 
     // rooms
+    let mut four = counting::Buffers::room_for_four();
+    let reset = |b: &mut counting::Buffers| *b = counting::Buffers::room_for_four();
+    let one = [9u8];
+    case("soundness::counting::length_grown_after_proof", measure(&mut four, reset, |b| keep(counting::length_grown_after_proof(&mut b.v, &mut b.xs))));
+    case("soundness::counting::push_after_bounded_loop", measure(&mut four, reset, |b| keep(counting::push_after_bounded_loop(&mut b.v, &b.xs))));
+    case("soundness::counting::two_loops_one_proof", measure(&mut four, reset, |b| keep(counting::two_loops_one_proof(&mut b.v, &b.xs))));
+    case("soundness::counting::loop_over_another_length", measure(&mut four, reset, |b| keep(counting::loop_over_another_length(&mut b.v, &one, &[1, 2, 3, 4, 5]))));
+    case("soundness::counting::const_room_for_two", measure(&mut four, |b| { reset(b); b.v.extend_from_slice(&[0, 0]) }, |b| keep(counting::const_room_for_two(&mut b.v))));
+    case("soundness::counting::assert_of_another_buffer", measure(&mut four, reset, |b| { b.xs.push(5); counting::assert_of_another_buffer(&mut b.v, &b.xs) }));
+    case("soundness::counting::clone_from_with_room_for_another", measure(&mut four, reset, |b| { b.xs.push(5); keep(counting::clone_from_with_room_for_another(&mut b.v, &b.xs, &one)) }));
+    case("soundness::counting::thread_local_take_box", simple(|| keep(counting::thread_local_take_box())));
+
     let mut bufs = rooms::Buffers::nearly_full();
     let refill = |b: &mut rooms::Buffers| *b = rooms::Buffers::nearly_full();
     let full = |b: &mut rooms::Buffers| b.v = b.w.clone();

@@ -4,6 +4,7 @@
 pub mod allowances;
 pub mod asyncs;
 pub mod cache_keys;
+pub mod counting;
 pub mod diverging;
 pub mod dispatch;
 pub mod drops;
