@@ -301,6 +301,8 @@ fn main() {
     case("precision::counting::push_first_sixteen", count(|| { words.clear(); keep(counting::push_first_sixteen(&mut words, &numbers)) }));
     case("precision::counting::push_first_seventeen_allocates", count(|| { let mut v = room_for_sixteen.pop().unwrap(); keep(counting::push_first_seventeen_allocates(&mut v, &numbers)); keep(v) }));
     case("precision::counting::push_each_with_room", count(|| { words.clear(); small.clear(); keep(counting::push_each_with_room(&mut words, &mut small, &numbers)) }));
+    case("precision::counting::const_room_with_room", count(|| { bytes_out.clear(); keep(counting::const_room_with_room(&mut bytes_out)) }));
+    case("precision::counting::push_by_index_with_room", count(|| { words.clear(); keep(counting::push_by_index_with_room(&mut words, &numbers)) }));
     case("precision::counting::push_each_twice_allocates", count(|| { let mut v = room_for_all.pop().unwrap(); keep(counting::push_each_twice_allocates(&mut v, &numbers)); keep(v) }));
 
     for (name, n) in out {

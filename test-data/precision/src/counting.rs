@@ -211,3 +211,28 @@ pub fn push_each_twice_allocates(v: &mut Vec<u32>, xs: &[u32]) -> bool {
     }
     true
 }
+
+/// Room for a `const` amount.
+pub const FRAME: usize = 3;
+
+/// A `const` amount is evaluated: room for three, three appended.
+// noalloc:root
+pub fn const_room_with_room(v: &mut Vec<u8>) -> bool {
+    if v.capacity() - v.len() >= FRAME {
+        v.extend_from_slice(&[1, 2, 3]);
+        return true;
+    }
+    false
+}
+
+/// A pass for each index below `xs.len()`, on room for `xs.len()`.
+// noalloc:root
+pub fn push_by_index_with_room(v: &mut Vec<u32>, xs: &[u32]) -> bool {
+    if v.len() + xs.len() > v.capacity() {
+        return false;
+    }
+    for i in 0..xs.len() {
+        v.push(xs[i] * 2);
+    }
+    true
+}
