@@ -303,6 +303,9 @@ fn main() {
     case("precision::counting::push_each_with_room", count(|| { words.clear(); small.clear(); keep(counting::push_each_with_room(&mut words, &mut small, &numbers)) }));
     case("precision::counting::const_room_with_room", count(|| { bytes_out.clear(); keep(counting::const_room_with_room(&mut bytes_out)) }));
     case("precision::counting::push_by_index_with_room", count(|| { words.clear(); keep(counting::push_by_index_with_room(&mut words, &numbers)) }));
+    let mut slab: slab::Slab<u32> = slab::Slab::with_capacity(4);
+    case("precision::counting::slab_insert_with_room", count(|| { slab.clear(); keep(counting::slab_insert_with_room(&mut slab, 1)) }));
+    case("precision::counting::slab_insert_allocates", count(|| { let mut empty = slab::Slab::new(); keep(counting::slab_insert_allocates(&mut empty, 1)); keep(empty) }));
     case("precision::counting::push_each_twice_allocates", count(|| { let mut v = room_for_all.pop().unwrap(); keep(counting::push_each_twice_allocates(&mut v, &numbers)); keep(v) }));
 
     for (name, n) in out {

@@ -236,3 +236,20 @@ pub fn push_by_index_with_room(v: &mut Vec<u32>, xs: &[u32]) -> bool {
     }
     true
 }
+
+/// `slab::Slab::insert` fills a vacant slot or pushes on its entries: with
+/// `len() < capacity()` there is a vacant slot or room for the push (a built-in
+/// `growth:` entry says so).
+// noalloc:root
+pub fn slab_insert_with_room(slab: &mut slab::Slab<u32>, x: u32) -> Option<usize> {
+    if slab.len() < slab.capacity() {
+        return Some(slab.insert(x));
+    }
+    None
+}
+
+/// Without the check it may grow.
+// noalloc:root
+pub fn slab_insert_allocates(slab: &mut slab::Slab<u32>, x: u32) -> usize {
+    slab.insert(x)
+}

@@ -84,6 +84,11 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
         "bytes::*BytesMut::reserve",
         "allocates only when `capacity() - len()` is less than asked for (`BytesMut::remaining_mut` is no proof: it counts what could be allocated)",
     ),
+    (
+        "growth",
+        "slab::*Slab::insert",
+        "fills the next vacant slot, or pushes on its entries when none is vacant (then `len()` equals the entries' length): room is `len() < capacity()`, the entries' capacity",
+    ),
     ("growth", "smallvec::*SmallVec::push", "writes in place (inline or on the heap); grows (allocates) only when full: room is `len() < capacity()`"),
     ("growth", "smallvec::*SmallVec::insert", "shifts in place; grows (allocates) only when full: room is `len() < capacity()`"),
     (
