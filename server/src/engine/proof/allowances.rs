@@ -69,6 +69,8 @@ pub(crate) enum Room {
     /// What a `String`'s `push` or `insert` of a `char` needs: up to 4 bytes.
     /// `len() < capacity()` leaves room for one byte.
     Char,
+    /// A fixed number of bytes (`BufMut::put_u32`: 4).
+    Bytes(u128),
 }
 
 /// A call that grows a buffer.

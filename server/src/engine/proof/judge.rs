@@ -110,8 +110,13 @@ pub(crate) fn find_callbacks(
             if resolved.edge.growth.is_some() {
                 for target in &resolved.targets {
                     if let Resolved::Vertex(j) = target {
-                        if let Node::Fn { args, .. } = reach.nodes[*j] {
-                            element_types.extend(args.as_slice().iter().filter_map(|a| a.ty()));
+                        if let Node::Fn { func, args } = reach.nodes[*j] {
+                            // A trait's method (`BufMut::put_u32`) is generic over its
+                            // `Self`, the buffer that grows: its own methods are the
+                            // growth, not callbacks.
+                            let own_self =
+                                usize::from(matches!(func.lookup(db).container, ItemContainerId::TraitId(_)));
+                            element_types.extend(args.as_slice().iter().skip(own_self).filter_map(|a| a.ty()));
                         }
                     }
                 }

@@ -884,13 +884,22 @@ fn appended<'db>(
 
 /// How much a call of a `growth:` allowlist function adds, by its name: the length
 /// of what it is given for the names that append many (`extend_from_slice`,
-/// `put_slice`, `reserve`, ...), one element otherwise, as `Vec::push`.
+/// `put_slice`, `reserve`, ...), the width of a fixed-width put of a byte buffer
+/// (`put_u32`, `put_f64_le`: 4, 8 bytes), one element otherwise, as `Vec::push`.
 fn growth_entry_need(name: &str) -> Room {
     let many = GROWS_BY_MANY.contains(&name) || name.ends_with("_slice") || name.starts_with("reserve");
     if many {
-        Room::Many
-    } else {
-        Room::One
+        return Room::Many;
+    }
+    let width = name
+        .strip_prefix("put_")
+        .map(|rest| rest.trim_end_matches("_le").trim_end_matches("_ne"))
+        .and_then(|ty| ty.strip_prefix(['u', 'i', 'f']))
+        .and_then(|bits| bits.parse::<u128>().ok())
+        .filter(|bits| matches!(bits, 8 | 16 | 32 | 64 | 128));
+    match width {
+        Some(bits) if bits > 8 => Room::Bytes(bits / 8),
+        _ => Room::One,
     }
 }
 
@@ -923,6 +932,7 @@ fn growth_of_call<'db>(
     let appends = match need {
         Room::One => Some(Amount::constant(1)),
         Room::Char => Some(Amount::constant(4)),
+        Room::Bytes(n) => Some(Amount::constant(n)),
         Room::Many if length_counts => appended(db, store, call, ty_of),
         Room::Many => None,
     };
@@ -2165,9 +2175,12 @@ mod tests {
 
     #[test]
     fn a_growth_entry_adds_one_element_unless_its_name_says_many() {
-        for one in ["push", "insert", "put_u8", "push_back"] {
+        for one in ["push", "insert", "put_u8", "put_i8", "push_back", "put_uint"] {
             assert_eq!(growth_entry_need(one), Room::One, "{one}");
         }
+        assert_eq!(growth_entry_need("put_u32"), Room::Bytes(4));
+        assert_eq!(growth_entry_need("put_f64_le"), Room::Bytes(8));
+        assert_eq!(growth_entry_need("put_i128_ne"), Room::Bytes(16));
         for many in
             ["put_slice", "extend_from_slice", "insert_from_slice", "extend", "reserve", "reserve_exact", "append"]
         {
