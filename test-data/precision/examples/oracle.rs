@@ -81,6 +81,9 @@ fn main() {
     case("precision::dispatch::valid_utf8_owned_allocates", count(|| keep(dispatch::valid_utf8_owned_allocates(text))));
     case("precision::dispatch::find_word", count(|| keep(dispatch::find_word(text))));
     case("precision::dispatch::find_every_word_allocates", count(|| keep(dispatch::find_every_word_allocates(text))));
+    let finder = memchr::memmem::Finder::new(b"needle");
+    case("precision::dispatch::count_with_finder", count(|| keep(dispatch::count_with_finder(&finder, text))));
+    case("precision::dispatch::collect_with_finder_allocates", count(|| keep(dispatch::collect_with_finder_allocates(&finder, text))));
     case("precision::dispatch::log_without_logger", count(|| keep(dispatch::log_without_logger(7))));
     case("precision::dispatch::double_each", count(|| keep(dispatch::double_each(7))));
     case("precision::dispatch::spell_each_allocates", count(|| keep(dispatch::spell_each_allocates(7))));
