@@ -80,7 +80,8 @@ fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
 /// routine that does not allocate, flagged for one that does. Its private
 /// fn-pointer fields, in values the roots' callers built, hold what its own code
 /// stores there: clean when none of those routines allocates, flagged when one
-/// does, and when the crate stores its caller's pointer or lends the field out.
+/// does, and when the crate stores its caller's pointer, lends the field out or
+/// keeps it in a cell its callers set.
 #[test]
 fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     // Sound, not a false alarm of the engine's making: the setter in the block

@@ -63,6 +63,11 @@ fn main() {
     let run_slot = count(|| {
         std::hint::black_box(guarded_dependency::run_slot(&slot, std::hint::black_box(12345)));
     });
+    let cell_slot = guarded::CellSlot::new();
+    cell_slot.set(guarded_dependency::spelled_len);
+    let run_cell_slot = count(|| {
+        std::hint::black_box(guarded_dependency::run_cell_slot(&cell_slot, std::hint::black_box(12345)));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
     println!("guarded_dependency::shape_handed_out\t{handed_out}");
@@ -76,4 +81,5 @@ fn main() {
     println!("guarded_dependency::count_with\t{count_with}");
     println!("guarded_dependency::run_hooked\t{run_hooked}");
     println!("guarded_dependency::run_slot\t{run_slot}");
+    println!("guarded_dependency::run_cell_slot\t{run_cell_slot}");
 }
