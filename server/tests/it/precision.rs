@@ -92,7 +92,7 @@ fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     )];
     let (counts, wrong) = disagreements("guarded-dependency", &settable);
     assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
-    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 6, "{counts:?}");
+    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 7, "{counts:?}");
     let shared = fixture("guarded-dependency");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let short = render(

@@ -68,6 +68,15 @@ fn main() {
     let run_cell_slot = count(|| {
         std::hint::black_box(guarded_dependency::run_cell_slot(&cell_slot, std::hint::black_box(12345)));
     });
+    let (halving, doubling) = (guarded::Stepper::halving(), guarded::Stepper::doubling());
+    let step_with = count(|| {
+        std::hint::black_box(guarded_dependency::step_with(&halving, std::hint::black_box(12)));
+        std::hint::black_box(guarded_dependency::step_with(&doubling, std::hint::black_box(12)));
+    });
+    let growing = guarded::Grower::growing();
+    let grow_with = count(|| {
+        std::hint::black_box(guarded_dependency::grow_with(&growing, std::hint::black_box(12)));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
     println!("guarded_dependency::shape_handed_out\t{handed_out}");
@@ -82,4 +91,6 @@ fn main() {
     println!("guarded_dependency::run_hooked\t{run_hooked}");
     println!("guarded_dependency::run_slot\t{run_slot}");
     println!("guarded_dependency::run_cell_slot\t{run_cell_slot}");
+    println!("guarded_dependency::step_with\t{step_with}");
+    println!("guarded_dependency::grow_with\t{grow_with}");
 }

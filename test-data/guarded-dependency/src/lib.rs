@@ -110,3 +110,15 @@ pub fn spelled_len(n: usize) -> usize {
 pub fn run_cell_slot(slot: &guarded::CellSlot, n: usize) -> usize {
     slot.run(n)
 }
+
+// `Stepper::with` is private: its callers hand it `halve` or `twice`.
+// noalloc:root
+pub fn step_with(stepper: &guarded::Stepper, n: usize) -> usize {
+    stepper.step(n)
+}
+
+// `Grower::with`'s callers hand it `halve` or `grow`, which allocates.
+// noalloc:root
+pub fn grow_with(grower: &guarded::Grower, n: usize) -> usize {
+    grower.step(n)
+}

@@ -134,6 +134,9 @@ fn main() {
     case("precision::errors::parse_or_zero", count(|| keep(errors::parse_or_zero("1234567890"))));
     case("precision::errors::std_error_mapped", count(|| keep(errors::std_error_mapped("70000"))));
     case("precision::errors::describe", count(|| keep(errors::describe(errors::ParseError::TooLong { len: 12 }, &mut fixed))));
+    case("precision::errors::boxed_error_once", count(|| keep(errors::boxed_error_once("12345"))));
+    case("precision::errors::boxed_errors_in_a_loop_allocate", count(|| keep(errors::boxed_errors_in_a_loop_allocate(&["12", "x", "3a"]))));
+    case("precision::errors::error_in_a_binding_swallowed_allocates", count(|| keep(errors::error_in_a_binding_swallowed_allocates(42))));
     case("precision::errors::first_error", count(|| keep(errors::first_error(&["1", "", "2"]))));
     case("precision::errors::error_to_string_allocates", count(|| keep(errors::error_to_string_allocates(errors::ParseError::Empty))));
     case("precision::errors::boxed_error_allocates", count(|| keep(errors::boxed_error_allocates("abc"))));

@@ -7,8 +7,11 @@
 //! outside holds in such a field is therefore what that code stores there: the
 //! functions whose address it takes and the types it coerces, read from the walks
 //! of the bodies that store into it (`Program::read_sealed_fields` takes them in).
-//! Where a store's value is not made in its own body (a parameter, a call's
-//! result, a static), or the field is lent out mutably (`&mut s.call`, a `ref mut`
+//! A store's value made from a parameter of a function that is not `pub` is
+//! followed to every call of that function (its callers are in the code its
+//! visibility admits), and those callers are walked too. Where a store's value
+//! is not made that way (a call's result, a parameter of a `pub` function or of
+//! a trait's method, a function whose address is taken), or the field is lent out mutably (`&mut s.call`, a `ref mut`
 //! binding, a destructuring assignment), what the field holds cannot be told and it
 //! is read as a value from outside, as every field was before.
 //!
@@ -85,7 +88,7 @@ pub(crate) struct FieldStores<'db> {
 pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldStores<'db> {
     let db = graph.db;
     let from_outside = FieldStores { storing: Vec::new(), from_outside: true };
-    let Some(bodies) = bodies_in_scope(db, field) else { return from_outside };
+    let Some(bodies) = bodies_seeing_field(db, field) else { return from_outside };
     let name = field.parent.fields(db).fields()[field.local_id].name.clone();
     let mut stores = FieldStores { storing: Vec::new(), from_outside: false };
     for def in bodies {
@@ -102,17 +105,42 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
             continue;
         }
         let infer = InferenceResult::of(db, def);
-        let reading = BodyStores { db, body, infer, owner: def, field };
+        let scan = Scan::default();
+        let reading = BodyStores { db, body, infer, owner: def, field, scan: &scan };
         match reading.stores() {
             Some(true) => {
                 stores.storing.push(node_of(graph, def));
                 stores.storing.extend(reading.closures());
+                // The callers whose arguments a store takes its value from.
+                for caller in scan.callers.into_inner() {
+                    let node = node_of(graph, caller);
+                    if !stores.storing.contains(&node) {
+                        stores.storing.push(node);
+                        let body = Body::of(db, caller);
+                        let infer = InferenceResult::of(db, caller);
+                        let scan = Scan::default();
+                        let reading = BodyStores { db, body, infer, owner: caller, field, scan: &scan };
+                        stores.storing.extend(reading.closures());
+                    }
+                }
             }
             Some(false) => {}
-            None => return from_outside,
+            None => {
+                tracing::debug!(target: "noalloc_ls::engine::reach", "sealed field {field:?} ({}): a store or loan in {} from outside", name.as_str(), crate::engine::source::naming::owner_path(db, hir_ty::InferBodyId::DefWithBodyId(def)));
+                return from_outside;
+            }
         }
     }
     stores
+}
+
+/// What following a store's value into the callers of its function found: the
+/// calling bodies, and the parameters being followed (a cycle holds what its
+/// other callers give).
+#[derive(Default)]
+struct Scan {
+    callers: std::cell::RefCell<Vec<DefWithBodyId>>,
+    following: std::cell::RefCell<Vec<(hir_def::FunctionId, usize)>>,
 }
 
 /// The node that walks `def`'s body at its own generic parameters.
@@ -126,9 +154,18 @@ fn node_of<'db>(graph: &CallGraph<'db>, def: DefWithBodyId) -> Node<'db> {
 }
 
 /// The bodies of the code `field` is visible from; `None` past `MAX_SCOPE_BODIES`.
-fn bodies_in_scope(db: &dyn HirDatabase, field: FieldId) -> Option<Vec<DefWithBodyId>> {
+fn bodies_seeing_field(db: &dyn HirDatabase, field: FieldId) -> Option<Vec<DefWithBodyId>> {
     let visibility = hir_def::signatures::VariantFields::field_visibilities(db, field.parent)[field.local_id];
-    let krate = field.parent.module(db).krate(db);
+    bodies_in_scope(db, visibility, field.parent.module(db).krate(db))
+}
+
+/// The bodies of the code of crate `krate` that `visibility` admits; `None` past
+/// `MAX_SCOPE_BODIES`.
+fn bodies_in_scope(
+    db: &dyn HirDatabase,
+    visibility: hir_def::visibility::Visibility,
+    krate: ra_ap_ide_db::base_db::Crate,
+) -> Option<Vec<DefWithBodyId>> {
     let def_map = crate_def_map(db, krate);
     let mut bodies: Vec<DefWithBodyId> = Vec::new();
     for (module_id, module) in def_map.modules() {
@@ -194,6 +231,7 @@ struct BodyStores<'a, 'db> {
     infer: &'a InferenceResult<'db>,
     owner: DefWithBodyId,
     field: FieldId,
+    scan: &'a Scan,
 }
 
 impl<'db> BodyStores<'_, 'db> {
@@ -304,8 +342,9 @@ impl<'db> BodyStores<'_, 'db> {
 
     /// Whether the value of `expr` is made in this body from functions, closures
     /// and coercions its walk sees (or is the field itself, copied): a fn item, a
-    /// closure, a local set only from such values, a branch or constructor of
-    /// them, an expression that never returns.
+    /// closure, a static or const (or a shared reference to one), a local set
+    /// only from such values, a branch or constructor of them, an expression that
+    /// never returns.
     fn made_here(&self, expr: ExprId, depth: usize) -> bool {
         if depth > MAX_VALUE_DEPTH {
             return false;
@@ -325,10 +364,13 @@ impl<'db> BodyStores<'_, 'db> {
             |exprs: &mut dyn Iterator<Item = ExprId>| Iterator::all(&mut &mut *exprs, |e| self.made_here(e, depth + 1));
         match &self.body[expr] {
             Expr::Path(_) => {
-                ty.is_some_and(|ty| matches!(ty.kind(), TyKind::FnDef(..))) || self.local_made_here(expr, depth)
+                ty.is_some_and(|ty| matches!(ty.kind(), TyKind::FnDef(..)))
+                    || self.names_static_or_const(expr)
+                    || self.local_made_here(expr, depth)
             }
             Expr::Closure { .. } | Expr::Literal(_) => true,
             Expr::Cast { expr: inner, .. } => self.made_here(*inner, depth + 1),
+            Expr::Ref { expr: inner, mutability, .. } if !mutability.is_mut() => self.made_here(*inner, depth + 1),
             Expr::Block { statements, tail, label: None, .. } | Expr::Unsafe { statements, tail, .. } => {
                 let _ = statements;
                 tail.is_none_or(|tail| self.made_here(tail, depth + 1))
@@ -346,6 +388,15 @@ impl<'db> BodyStores<'_, 'db> {
             Expr::Field { .. } => self.is_field(expr),
             _ => false,
         }
+    }
+
+    /// Whether path `expr` names a static or a const: the walk reads its
+    /// initialiser (`Walked::statics`), and the program takes in what it holds.
+    fn names_static_or_const(&self, expr: ExprId) -> bool {
+        matches!(
+            super::incremental::value_path(self.db, self.owner, expr),
+            Some(super::incremental::PathValue::Static(_) | super::incremental::PathValue::Const(_))
+        )
     }
 
     /// Whether a tuple struct's or an enum variant's constructor is called (`Some(f)`).
@@ -366,6 +417,9 @@ impl<'db> BodyStores<'_, 'db> {
         else {
             return false;
         };
+        if let Some(index) = self.param_index(binding) {
+            return !self.binding_reassigned(binding) && self.param_made_here(index, depth);
+        }
         let mut declared = false;
         for (id, e) in self.body.exprs() {
             match e {
@@ -411,6 +465,127 @@ impl<'db> BodyStores<'_, 'db> {
             }
         }
         declared
+    }
+
+    /// The position among the function's inputs (`self` first) of the parameter
+    /// that binds `binding` directly.
+    fn param_index(&self, binding: hir_def::hir::BindingId) -> Option<usize> {
+        let DefWithBodyId::FunctionId(_) = self.owner else { return None };
+        let offset = usize::from(self.body.self_param.is_some());
+        if self.body.self_param.as_ref().is_some_and(|param| param.formal == binding || param.user_written == binding) {
+            return Some(0);
+        }
+        let binds = |pat: PatId| matches!(&self.body[pat], Pat::Bind { id, subpat: None } if *id == binding);
+        self.body.params.iter().position(|param| binds(param.formal) || binds(param.user_written)).map(|i| i + offset)
+    }
+
+    /// Whether the body assigns to `binding` or lends it out mutably.
+    fn binding_reassigned(&self, binding: hir_def::hir::BindingId) -> bool {
+        self.body.exprs().any(|(id, expr)| match expr {
+            Expr::Assignment { target, .. } => {
+                let mut names_it = false;
+                self.body.walk_pats(*target, &mut |p| {
+                    if let Pat::Expr(place) = &self.body[p] {
+                        names_it |= self.names_local(*place, binding);
+                    }
+                });
+                names_it
+            }
+            Expr::Ref { expr: inner, mutability, .. } => mutability.is_mut() && self.names_local(*inner, binding),
+            Expr::Path(_) => self.names_local(id, binding) && self.lent_mutably(id),
+            _ => false,
+        })
+    }
+
+    /// Whether every caller of this body's function gives its input `index` a
+    /// value made in the caller's body. Only a function that is not `pub` and not
+    /// a trait's method has callers that can all be found (in the code its
+    /// visibility admits), and only when nothing there takes its address.
+    fn param_made_here(&self, index: usize, depth: usize) -> bool {
+        let DefWithBodyId::FunctionId(func) = self.owner else { return false };
+        if self.scan.following.borrow().contains(&(func, index)) {
+            return true;
+        }
+        if depth > MAX_VALUE_DEPTH {
+            return false;
+        }
+        let db = self.db;
+        let free_or_inherent = match func.loc(db).container {
+            hir_def::ItemContainerId::ModuleId(_) => true,
+            hir_def::ItemContainerId::ImplId(_) => crate::engine::source::roots::implemented_trait(db, func).is_none(),
+            _ => false,
+        };
+        if !free_or_inherent {
+            return false;
+        }
+        let visibility = hir::HasVisibility::visibility(&hir::Function::from(func), db);
+        if matches!(visibility, hir_def::visibility::Visibility::Public) {
+            return false;
+        }
+        let Some(bodies) = bodies_in_scope(db, visibility, func.krate(db)) else { return false };
+        self.scan.following.borrow_mut().push((func, index));
+        let name = hir_def::signatures::FunctionSignature::of(db, func).name.clone();
+        for def in bodies {
+            let body = Body::of(db, def);
+            let names_func = body.exprs().any(|(_, expr)| match expr {
+                Expr::Path(path) => path.segments().last().is_some_and(|segment| *segment.name == name),
+                Expr::MethodCall { method_name, .. } => *method_name == name,
+                _ => false,
+            });
+            if !names_func {
+                continue;
+            }
+            let infer = InferenceResult::of(db, def);
+            let caller = BodyStores { db, body, infer, owner: def, field: self.field, scan: self.scan };
+            match caller.arguments_made_here(func, index, depth + 1) {
+                Some(true) => self.scan.callers.borrow_mut().push(def),
+                Some(false) => {}
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Whether this body calls `func` (`Some(true)`: every call's input `index`
+    /// made here), does not (`Some(false)`), or gives it a value from elsewhere or
+    /// takes its address (`None`).
+    fn arguments_made_here(&self, func: hir_def::FunctionId, index: usize, depth: usize) -> Option<bool> {
+        let is_func = |e: ExprId| {
+            self.infer.type_of_expr_or_pat(e.into()).is_some_and(
+                |ty| matches!(ty.kind(), TyKind::FnDef(def, _) if def.0 == hir_def::CallableDefId::FunctionId(func)),
+            )
+        };
+        let mut callees = Vec::new();
+        let mut calls = false;
+        for (id, expr) in self.body.exprs() {
+            let argument = match expr {
+                Expr::Call { callee, args } if is_func(*callee) => {
+                    callees.push(*callee);
+                    args.get(index).copied()
+                }
+                Expr::MethodCall { receiver, args, .. }
+                    if self.infer.method_resolution(id).is_some_and(|(f, _)| f == func) =>
+                {
+                    if index == 0 {
+                        Some(*receiver)
+                    } else {
+                        args.get(index - 1).copied()
+                    }
+                }
+                _ => continue,
+            };
+            calls = true;
+            if !argument.is_some_and(|argument| self.made_here(argument, depth)) {
+                return None;
+            }
+        }
+        // Named anywhere but as a callee, its address is taken.
+        let named_otherwise =
+            self.body.exprs().any(|(id, expr)| matches!(expr, Expr::Path(_)) && is_func(id) && !callees.contains(&id));
+        if named_otherwise {
+            return None;
+        }
+        Some(calls)
     }
 
     /// Whether path `expr` names the local `binding`.

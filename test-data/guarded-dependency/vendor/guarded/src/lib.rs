@@ -233,3 +233,54 @@ impl Default for CellSlot {
         CellSlot::new()
     }
 }
+
+/// A routine handed to a private constructor: its callers, all in this crate,
+/// hand it only functions that do not allocate.
+pub struct Stepper {
+    call: fn(usize) -> usize,
+}
+
+fn twice(n: usize) -> usize {
+    n.wrapping_mul(2)
+}
+
+impl Stepper {
+    fn with(call: fn(usize) -> usize) -> Stepper {
+        Stepper { call }
+    }
+
+    pub fn halving() -> Stepper {
+        Stepper::with(halve)
+    }
+
+    pub fn doubling() -> Stepper {
+        Stepper::with(twice)
+    }
+
+    pub fn step(&self, n: usize) -> usize {
+        (self.call)(n)
+    }
+}
+
+/// The same, where one caller hands it a function that allocates.
+pub struct Grower {
+    call: fn(usize) -> usize,
+}
+
+impl Grower {
+    fn with(call: fn(usize) -> usize) -> Grower {
+        Grower { call }
+    }
+
+    pub fn halving() -> Grower {
+        Grower::with(halve)
+    }
+
+    pub fn growing() -> Grower {
+        Grower::with(grow)
+    }
+
+    pub fn step(&self, n: usize) -> usize {
+        (self.call)(n)
+    }
+}
