@@ -9,6 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Notification, Request, RequestId, Response};
@@ -76,6 +78,9 @@ struct Session {
     docs: Documents,
     initialized: bool,
     shutdown: bool,
+    /// Set at the client's `exit`: the projects' servers leave their workspaces to
+    /// the process's exit.
+    exiting: Arc<AtomicBool>,
     fan_outs: HashMap<String, FanOut>,
     next_id: u64,
     last_status: Option<Value>,
@@ -109,6 +114,7 @@ impl Session {
             docs: Documents::default(),
             initialized: false,
             shutdown: false,
+            exiting: Arc::new(AtomicBool::new(false)),
             fan_outs: HashMap::new(),
             next_id: 0,
             last_status: None,
@@ -173,9 +179,15 @@ impl Session {
         self.next_number += 1;
         let (to_server, server_incoming) = unbounded::<Incoming>();
         let (server_out, from_server) = unbounded::<Outgoing>();
-        let spawned = std::thread::Builder::new()
-            .name(format!("noalloc-project-{number}"))
-            .spawn(move || super::main_loop::serve(server_out, server_incoming));
+        let exiting = self.exiting.clone();
+        let spawned = std::thread::Builder::new().name(format!("noalloc-project-{number}")).spawn(move || {
+            let (_, workspace) = super::main_loop::serve(server_out, server_incoming);
+            // After the client's `exit` the process ends next: the database is left
+            // to it (docs/decisions.md). A project that goes earlier frees its own.
+            if exiting.load(Ordering::Relaxed) {
+                std::mem::forget(workspace);
+            }
+        });
         if let Err(err) = spawned {
             tracing::error!("could not start the server of {}: {err}", root.display());
             return;
@@ -304,6 +316,7 @@ impl Session {
     fn client_notification(&mut self, n: Notification) -> Option<i32> {
         match n.method.as_str() {
             "exit" => {
+                self.exiting.store(true, Ordering::Relaxed);
                 for project in &self.projects {
                     forward(project, Notification::new("exit".to_owned(), Value::Null));
                 }

@@ -1229,7 +1229,8 @@ fn projects_one_level_down_are_each_served() {
 }
 
 /// A folder with no cargo project says what was searched and which setting fixes
-/// it; a workspace folder added later (`didChangeWorkspaceFolders`) is served.
+/// it; a workspace folder added later (`didChangeWorkspaceFolders`) is served, and
+/// one removed is not.
 #[test]
 fn a_folder_without_projects_says_so_and_an_added_folder_is_served() {
     let dir = tempfile::tempdir().unwrap();
@@ -1260,6 +1261,14 @@ fn a_folder_without_projects_says_so_and_an_added_folder_is_served() {
     client.open(&lib);
     client.wait_quiescent();
     finding_on(&client, &lib, line_of(&lib, "format!("));
+
+    // A folder removed is no longer served: its diagnostics are taken back.
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": { "added": [], "removed": [{ "uri": uri(&ws.root()), "name": "example" }] } }),
+    );
+    client.wait_quiescent();
+    assert_eq!(client.diagnostics_of(&lib), Vec::<Value>::new());
     assert_eq!(client.shutdown(), 0);
 }
 
