@@ -325,6 +325,7 @@ impl Session {
             "initialized" => {
                 self.initialized = true;
                 self.to_every_project(&n);
+                self.watch_manifests();
                 self.pull_configuration();
             }
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
@@ -422,6 +423,26 @@ impl Session {
             self.linked = linked;
             self.reconcile();
         }
+    }
+
+    /// Asks a client that can watch files for the Cargo.toml files that come and go:
+    /// a project made after the session started (or in a folder with none yet) is
+    /// then served.
+    fn watch_manifests(&mut self) {
+        if !self.caps.watch_files {
+            return;
+        }
+        self.next_id += 1;
+        let id = RequestId::from(format!("{SESSION_REQUEST_PREFIX}{}", self.next_id));
+        let registration = json!({
+            "id": "noalloc-projects-watch",
+            "method": "workspace/didChangeWatchedFiles",
+            "registerOptions": { "watchers": [{ "globPattern": "**/Cargo.toml" }] },
+        });
+        send(
+            &self.out,
+            Request::new(id, "client/registerCapability".to_owned(), json!({ "registrations": [registration] })),
+        );
     }
 
     /// Asks the client for the `noalloc` settings (for `linkedProjects`).

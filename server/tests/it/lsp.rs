@@ -1272,6 +1272,26 @@ fn a_folder_without_projects_says_so_and_an_added_folder_is_served() {
     assert_eq!(client.shutdown(), 0);
 }
 
+/// A Cargo.toml that appears later (`didChangeWatchedFiles`) makes a project, and
+/// it is served.
+#[test]
+fn a_project_made_after_the_start_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut client = Client::start(&root, fast());
+    client.wait_quiescent();
+    assert!(client.notifications.iter().any(|n| n["method"] == "window/showMessage"));
+
+    copy_dir(&test_data("example"), &root.join("late"));
+    let manifest = root.join("late/Cargo.toml");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&manifest), "type": 1 }] }));
+    let lib = root.join("late/src/lib.rs");
+    client.open(&lib);
+    client.wait_quiescent();
+    finding_on(&client, &lib, line_of(&lib, "format!("));
+    assert_eq!(client.shutdown(), 0);
+}
+
 /// `linkedProjects` names projects the search would not find (two levels down),
 /// as rust-analyzer's setting does.
 #[test]
