@@ -572,30 +572,9 @@ impl Session {
         if !self.caps.server_status {
             return;
         }
-        let status = match self.projects.as_slice() {
-            [] => json!({ "health": "error", "quiescent": true, "message": self.nothing_found }),
-            [only] => match &only.status {
-                Some(status) => status.clone(),
-                None => return,
-            },
-            several => {
-                let healths: Vec<&str> = several
-                    .iter()
-                    .map(|p| p.status.as_ref().and_then(|s| s["health"].as_str()).unwrap_or("ok"))
-                    .collect();
-                let health = ["error", "warning"].into_iter().find(|h| healths.contains(h)).unwrap_or("ok");
-                let quiescent = several.iter().all(|p| p.status.as_ref().is_some_and(|s| s["quiescent"] == true));
-                let messages: Vec<String> = several
-                    .iter()
-                    .filter_map(|p| {
-                        let message = p.status.as_ref()?.get("message")?.as_str()?;
-                        Some(format!("{}: {message}", p.root.display()))
-                    })
-                    .collect();
-                let message = (!messages.is_empty()).then(|| messages.join("; "));
-                json!({ "health": health, "quiescent": quiescent, "message": message })
-            }
-        };
+        let statuses: Vec<(&Path, Option<&Value>)> =
+            self.projects.iter().map(|p| (p.root.as_path(), p.status.as_ref())).collect();
+        let Some(status) = merged_status(&statuses, self.nothing_found.as_deref()) else { return };
         if self.last_status.as_ref() != Some(&status) {
             self.notify("experimental/serverStatus", &status);
             self.last_status = Some(status);
@@ -604,6 +583,29 @@ impl Session {
 
     fn notify(&self, method: &str, params: impl serde::Serialize) {
         send(&self.out, Notification::new(method.to_owned(), params));
+    }
+}
+
+/// The session's `experimental/serverStatus` from its projects' (root, latest
+/// status): none, an error with the search's message; one, its status as it is
+/// (`None` until it sends one); several, the worst health, quiescent when every
+/// one is, and their messages by root.
+fn merged_status(projects: &[(&Path, Option<&Value>)], nothing_found: Option<&str>) -> Option<Value> {
+    match projects {
+        [] => Some(json!({ "health": "error", "quiescent": true, "message": nothing_found })),
+        [(_, only)] => only.cloned(),
+        several => {
+            let healths: Vec<&str> =
+                several.iter().map(|(_, s)| s.and_then(|s| s["health"].as_str()).unwrap_or("ok")).collect();
+            let health = ["error", "warning"].into_iter().find(|h| healths.contains(h)).unwrap_or("ok");
+            let quiescent = several.iter().all(|(_, s)| s.is_some_and(|s| s["quiescent"] == true));
+            let messages: Vec<String> = several
+                .iter()
+                .filter_map(|(root, s)| Some(format!("{}: {}", root.display(), (*s)?.get("message")?.as_str()?)))
+                .collect();
+            let message = (!messages.is_empty()).then(|| messages.join("; "));
+            Some(json!({ "health": health, "quiescent": quiescent, "message": message }))
+        }
     }
 }
 
@@ -639,5 +641,44 @@ fn id_text(id: &RequestId) -> Option<String> {
     match serde_json::to_value(id).ok()? {
         Value::String(text) => Some(text),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_project_s_status_is_its_own_and_several_are_merged() {
+        let (a, b) = (Path::new("/w/a"), Path::new("/w/b"));
+        let busy = json!({ "health": "ok", "quiescent": false, "message": null });
+        let done = json!({ "health": "ok", "quiescent": true, "message": null });
+        let broken = json!({ "health": "error", "quiescent": true, "message": "no std source" });
+        assert_eq!(merged_status(&[(a, None)], None), None);
+        assert_eq!(merged_status(&[(a, Some(&busy))], None), Some(busy.clone()));
+        assert_eq!(
+            merged_status(&[(a, Some(&done)), (b, None)], None),
+            Some(json!({ "health": "ok", "quiescent": false, "message": null }))
+        );
+        assert_eq!(
+            merged_status(&[(a, Some(&done)), (b, Some(&broken))], None),
+            Some(json!({ "health": "error", "quiescent": true, "message": "/w/b: no std source" }))
+        );
+        assert_eq!(
+            merged_status(&[], Some("no Cargo.toml in /w")),
+            Some(json!({ "health": "error", "quiescent": true, "message": "no Cargo.toml in /w" }))
+        );
+    }
+
+    #[test]
+    fn a_later_project_s_token_ids_and_registrations_are_its_own() {
+        let mut progress = json!({ "token": "noalloc/analysis", "value": { "kind": "begin" } });
+        apart(2, "$/progress", &mut progress);
+        assert_eq!(progress["token"], "noalloc/analysis/2");
+        let mut registration = json!({ "registrations": [{ "id": "noalloc-watch", "method": "m" }] });
+        apart(2, "client/registerCapability", &mut registration);
+        assert_eq!(registration["registrations"][0]["id"], "noalloc-watch@2");
+        assert_eq!(id_text(&RequestId::from("noalloc-3".to_owned())).as_deref(), Some("noalloc-3"));
+        assert_eq!(id_text(&RequestId::from(3)), None);
     }
 }
