@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Editor clients (issue 5): installs what the editor tests need (idempotent, cached
 # under ~/.cache/noalloc-editors), builds the VS Code extension's .vsix (type check and
-# unit tests included), then runs the end-to-end test in code-server + Chromium and
-# the headless Neovim and Emacs tests, all against the real noalloc-ls.
+# unit tests included), then runs the end-to-end tests in code-server + Chromium (the
+# extension's features; workspace trust) and the headless Neovim and Emacs tests, all
+# against the real noalloc-ls.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -98,6 +99,9 @@ else
   if [[ -f "$platform_vsix" ]]; then
     run "vscode end-to-end (code-server, platform .vsix)" env VSIX="$platform_vsix" NOALLOC_E2E_BUNDLED=1 \
       node "$root/editors/vscode/test/e2e/run.mjs"
+    # Workspace trust on: an untrusted folder runs no build script until trusted.
+    run "vscode workspace trust (code-server)" env VSIX="$platform_vsix" NOALLOC_E2E_BUNDLED=1 \
+      node "$root/editors/vscode/test/e2e/trust.mjs"
   else
     failed+=("vscode end-to-end (no .vsix)")
   fi

@@ -286,7 +286,7 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
         let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(
             err,
-            "error: --root {} matches no function of the workspace (write a crate-qualified path, e.g. `krate::module::Type::method`; `*` matches anything)",
+            "error: --root {} matches no function of the workspace or of a crate it depends on (write a crate-qualified path, e.g. `krate::module::Type::method` or `memchr::memchr`; `*` matches anything)",
             patterns.join(", ")
         );
     }

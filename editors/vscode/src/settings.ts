@@ -25,6 +25,8 @@ export interface ServerSettings {
   cargo?: CargoSettings;
   /** How findings the baseline lists are shown: as hints (the server's default) or not at all. */
   baselined?: "hint" | "hide";
+  /** The cargo projects to serve (rust-analyzer's `linkedProjects`); unset: the server searches. */
+  linkedProjects?: string[];
 }
 
 export interface CargoSettings {
@@ -65,7 +67,7 @@ export function serverSettings(
       out[key] = expandPath(v, env);
     }
   }
-  for (const key of ["lineOnly", "scratch", "roots"] as const) {
+  for (const key of ["lineOnly", "scratch", "roots", "linkedProjects"] as const) {
     const v = list(get(key));
     if (v !== undefined) {
       out[key] = v;

@@ -215,8 +215,9 @@ impl Given {
 }
 
 /// What is wrong with the `--root` patterns (`CheckConfig::roots`): those that
-/// match no function of the workspace, and those whose generic arguments cannot be
-/// read. What a check refuses to run with, found before any root is walked.
+/// match no function of the workspace or of its dependencies, and those whose
+/// generic arguments cannot be read. What a check refuses to run with, found
+/// before any root is walked.
 pub fn root_pattern_problems(ws: &Workspace, config: &CheckConfig) -> crate::engine::RootPatternProblems {
     let db: &RootDatabase = &ws.db;
     let found = hir::attach_db(db, || {
@@ -257,6 +258,10 @@ pub(crate) struct Analyzer<'a> {
     /// Each root judged, by name: its place in the order of roots (they may be
     /// judged in another order, the watched files' first).
     root_order: FxHashMap<String, usize>,
+    /// The crates outside the workspace that hold a `--root` (`memchr` for
+    /// `--root memchr::memchr`): their code is examined as the workspace's is, and
+    /// its lines are where findings stand; their directives are never read.
+    examined_dependencies: Vec<base_db::Crate>,
 }
 
 /// The sets every root adds to, taken out while one root is judged.
@@ -306,7 +311,16 @@ impl<'a> Analyzer<'a> {
             used_allow: FxHashSet::default(),
             reached_by: FxHashMap::default(),
             root_order: FxHashMap::default(),
+            examined_dependencies: Vec::new(),
         }
+    }
+
+    /// Whether a vertex is code whose lines findings stand at: a workspace
+    /// function or closure, or one of a dependency that holds a `--root`.
+    pub(crate) fn examines(&self, node: &Node<'_>) -> bool {
+        let db: &dyn HirDatabase = self.db;
+        code_crate(db, node)
+            .is_some_and(|krate| krate.data(db).origin.is_local() || self.examined_dependencies.contains(&krate))
     }
 
     /// The whole analysis: names resolved, roots collected, every root judged in
@@ -336,6 +350,7 @@ impl<'a> Analyzer<'a> {
         analysis.files_with_syntax_errors = found.broken;
         analysis.unmatched_root_patterns = found.unmatched_patterns;
         analysis.bad_root_arguments = found.bad_root_arguments;
+        self.examined_dependencies = found.dependency_crates;
         let roots = found.roots;
         if roots.is_empty() {
             // Nothing to walk; the directives are still read and their errors told.
@@ -1177,13 +1192,14 @@ pub(crate) fn holder_fn(db: &dyn HirDatabase, node: &Node<'_>) -> Option<Functio
 
 /// A workspace function, or a closure defined in one.
 pub(crate) fn is_local(db: &dyn HirDatabase, node: &Node<'_>) -> bool {
-    let krate = match *node {
-        Node::Fn { func, .. } => func.krate(db),
-        Node::Closure { closure, .. } => match crate::engine::proof::walk_env::body_crate(db, closure.loc(db).owner) {
-            Some(krate) => krate,
-            None => return false,
-        },
-        Node::DropGlue(_) | Node::Derived { .. } | Node::Init(_) => return false,
-    };
-    krate.data(db).origin.is_local()
+    code_crate(db, node).is_some_and(|krate| krate.data(db).origin.is_local())
+}
+
+/// The crate whose code a function or closure vertex is; `None` for the others.
+fn code_crate(db: &dyn HirDatabase, node: &Node<'_>) -> Option<base_db::Crate> {
+    match *node {
+        Node::Fn { func, .. } => Some(func.krate(db)),
+        Node::Closure { closure, .. } => crate::engine::proof::walk_env::body_crate(db, closure.loc(db).owner),
+        Node::DropGlue(_) | Node::Derived { .. } | Node::Init(_) => None,
+    }
 }

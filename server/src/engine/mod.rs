@@ -473,7 +473,7 @@ impl RootInstantiations {
 /// `--root` patterns a check refuses to run with.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RootPatternProblems {
-    /// Patterns that match no function of the workspace.
+    /// Patterns that match no function of the workspace or of a crate it depends on.
     pub unmatched: Vec<String>,
     /// Whole messages for patterns whose generic arguments cannot be read.
     pub bad_arguments: Vec<String>,

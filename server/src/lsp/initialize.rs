@@ -1,6 +1,7 @@
 //! The `initialize` handshake: what the server can do (its capabilities), what the
-//! client can do (`ClientCaps`), and which folder holds the workspace. Owns nothing
-//! after the handshake.
+//! client can do (`ClientCaps`), and which folder holds the workspace. The session
+//! (`projects`) answers the client's; each project's server gets its own, naming its
+//! project's folder. Owns nothing after the handshake.
 
 use std::path::{Path, PathBuf};
 
@@ -8,8 +9,9 @@ use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Response};
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions, HoverProviderCapability,
-    InitializeParams, InitializeResult, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    InitializeParams, InitializeResult, OneOf, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, WorkspaceFoldersServerCapabilities,
+    WorkspaceServerCapabilities,
 };
 
 use super::documents::uri_to_path;
@@ -79,6 +81,15 @@ fn capabilities() -> ServerCapabilities {
             resolve_provider: None,
         })),
         code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        // Every folder of a multi-root workspace is served (`projects`), and its
+        // changes followed.
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         ..ServerCapabilities::default()
     }
 }

@@ -97,19 +97,19 @@ pub(super) struct Server {
     pub(super) last_status: Option<serde_json::Value>,
 }
 
-/// Runs the server until `exit`; returns the exit status. The process exits next
-/// (`lsp::run`): the loaded workspace, rust-analyzer's database, is left to the
-/// exit rather than freed, which took an editor's shutdown 0.1–0.5 s.
-pub fn serve(out: Sender<Outgoing>, incoming: Receiver<Incoming>) -> i32 {
+/// Runs one project's server until `exit`; returns the exit status and the loaded
+/// workspace, rust-analyzer's database, for the caller to free or to leave to the
+/// process's exit (`projects`: freeing it took an editor's shutdown 0.1–0.5 s).
+pub(super) fn serve(out: Sender<Outgoing>, incoming: Receiver<Incoming>) -> (i32, Option<Box<LiveWorkspace>>) {
     let Some(params) = initialize(&out, &incoming) else {
-        return 1;
+        return (1, None);
     };
     let mut server = Server::new(out, params);
     let code = server.run(&incoming);
-    if let Phase::Loaded { live, .. } = std::mem::replace(&mut server.phase, Phase::Loading) {
-        std::mem::forget(live);
+    match std::mem::replace(&mut server.phase, Phase::Loading) {
+        Phase::Loaded { live, .. } => (code, Some(live)),
+        _ => (code, None),
     }
-    code
 }
 
 pub(super) fn send(out: &Sender<Outgoing>, message: impl Into<Message>) {

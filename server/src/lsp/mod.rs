@@ -6,7 +6,9 @@
 //! Layout, in the manner of rust-analyzer's `rust-analyzer` crate:
 //! - `transport`: framing on stdio that survives malformed input;
 //! - `initialize`: the handshake, the server's and the client's capabilities;
-//! - `main_loop`: the event loop, the server's state, publishing, progress;
+//! - `discovery`: the cargo projects of the workspace folders (or `linkedProjects`);
+//! - `projects`: one server per project, the client's messages routed to them;
+//! - `main_loop`: one project's event loop, the server's state, publishing, progress;
 //! - `handlers`: the requests' and notifications' handlers;
 //! - `tasks`: loading and analysis off the loop, their results taken in turn;
 //! - `documents`: open files, incremental edits, UTF-16 positions, URIs;
@@ -17,10 +19,12 @@
 
 mod actions;
 mod adoption;
+mod discovery;
 mod documents;
 mod handlers;
 mod initialize;
 mod main_loop;
+mod projects;
 mod settings;
 mod tasks;
 mod to_proto;
@@ -34,7 +38,7 @@ pub use settings::{Settings, Severity};
 pub fn run() -> i32 {
     crate::engine::note_panic_locations();
     let (sender, receiver, io) = transport::stdio();
-    let code = main_loop::serve(sender, receiver);
+    let code = projects::serve(sender, receiver);
     if let Err(err) = io.join_writer() {
         tracing::error!("writing to stdout: {err}");
     }

@@ -38,6 +38,10 @@ pub struct Settings {
     pub cargo: CargoSettings,
     /// How findings the baseline lists are shown.
     pub baselined: BaselinedFindings,
+    /// The cargo projects to serve, as rust-analyzer's `linkedProjects`: Cargo.toml
+    /// files or the directories that hold them, relative to the first workspace
+    /// folder. When set, the projects are not searched for (`discovery`).
+    pub linked_projects: Vec<PathBuf>,
 }
 
 /// How the editor shows a finding the baseline lists (CI does not fail on it).
@@ -96,6 +100,7 @@ impl Default for Settings {
             build_scripts: true,
             cargo: CargoSettings::default(),
             baselined: BaselinedFindings::Hint,
+            linked_projects: Vec::new(),
         }
     }
 }
@@ -165,6 +170,7 @@ impl Settings {
             "buildScripts" => self.build_scripts = from.build_scripts,
             "cargo" => self.cargo = from.cargo,
             "baselined" => self.baselined = from.baselined,
+            "linkedProjects" => self.linked_projects = from.linked_projects,
             _ => {}
         }
     }

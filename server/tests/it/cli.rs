@@ -175,6 +175,43 @@ fn root_flag_adds_roots_by_path_with_wildcards() {
     assert!(stdout.contains("example::unmarked_tags: calls"), "{stdout}");
 }
 
+/// `--root` names functions of the crates the workspace depends on, by the paths
+/// its code writes: `memchr::memchr` (a re-export of `memchr::memchr::memchr`),
+/// `probe::total` (`vendored-probe`, renamed `probe` in Cargo.toml, re-exported
+/// from a private module). Both are clean; the dependency's own directives are not
+/// read: its `noalloc:root` on `copy_of` adds no root, its malformed
+/// `noalloc:nonsense` is no error.
+#[test]
+fn root_flag_names_functions_of_dependencies() {
+    let (code, stdout, stderr) = check("dependency-roots", &["--root", "memchr::memchr", "--root", "probe::total"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.starts_with("noalloc: 2 roots checked, 0 findings, 0 errors ("), "{stdout}");
+}
+
+/// A dependency root that allocates is reported at the dependency's line, whose
+/// `noalloc:exempt` comment (its author's, not the user's) covers nothing.
+#[test]
+fn a_dependency_root_reports_the_dependency_line() {
+    let (code, stdout, stderr) = check("dependency-roots", &["--message-format", "short", "--root", "probe::copy_of"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(
+        stdout,
+        "vendor/vendored-probe/src/lib.rs:19: vendored_probe::copy_of: calls alloc::vec::Vec::<u32>::extend_from_slice\n"
+    );
+}
+
+/// A wildcard in the crate segment means the workspace's crates: `*::total` does
+/// not search the dependencies (nor std), and names no function here.
+#[test]
+fn a_wildcard_crate_segment_searches_the_workspace_only() {
+    let (code, _, stderr) = check("dependency-roots", &["--root", "*::total"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--root `*::total` matches no function of the workspace or of a crate it depends on"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn clean_workspace_exits_zero() {
     let (code, stdout, _) = check("clean", &["--message-format", "short"]);

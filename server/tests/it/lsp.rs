@@ -1198,3 +1198,112 @@ fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
         .collect();
     assert_eq!(session(false), moved);
 }
+
+/// A folder whose cargo projects sit one level down (`a/Cargo.toml`,
+/// `b/Cargo.toml`, as in a monorepo) is searched as rust-analyzer searches it: both
+/// projects are found and served, each file's diagnostics from its own project.
+#[test]
+fn projects_one_level_down_are_each_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    copy_dir(&test_data("example"), &root.join("a"));
+    copy_dir(&test_data("clean"), &root.join("b"));
+    std::fs::create_dir_all(root.join("notes")).unwrap();
+    // `b` gets a finding of its own.
+    let b_lib = root.join("b/src/lib.rs");
+    let allocating = "\n// noalloc:root\npub fn boxed() -> Box<u64> {\n    Box::new(7)\n}\n";
+    std::fs::write(&b_lib, std::fs::read_to_string(&b_lib).unwrap() + allocating).unwrap();
+    let a_lib = root.join("a/src/lib.rs");
+    let mut client = Client::start(&root, fast());
+    client.open(&a_lib);
+    client.open(&b_lib);
+    client.wait_quiescent();
+
+    let lines = |path: &Path| -> Vec<u64> {
+        client.diagnostics_of(path).iter().map(|d| d["range"]["start"]["line"].as_u64().unwrap()).collect()
+    };
+    assert_eq!(lines(&a_lib), [u64::from(line_of(&a_lib, "format!("))]);
+    assert_eq!(lines(&b_lib), [u64::from(line_of(&b_lib, "Box::new(7)"))]);
+    assert!(!client.notifications.iter().any(|n| n["method"] == "window/showMessage"), "{:#?}", client.notifications);
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// A folder with no cargo project says what was searched and which setting fixes
+/// it; a workspace folder added later (`didChangeWorkspaceFolders`) is served, and
+/// one removed is not.
+#[test]
+fn a_folder_without_projects_says_so_and_an_added_folder_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().canonicalize().unwrap().join("empty");
+    std::fs::create_dir_all(empty.join("notes")).unwrap();
+    let mut client = Client::start(&empty, fast());
+    client.wait_quiescent();
+    let said: Vec<&str> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "window/showMessage")
+        .map(|n| n["params"]["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        said,
+        [format!(
+            "noalloc: no Cargo.toml in {} (nor in a folder above, nor in the folders directly below): nothing is checked. Open the folder of a cargo project, or list its Cargo.toml in the `noalloc.linkedProjects` setting",
+            empty.display()
+        )]
+    );
+
+    let ws = Scratch::of("example");
+    let lib = ws.file("src/lib.rs");
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": { "added": [{ "uri": uri(&ws.root()), "name": "example" }], "removed": [] } }),
+    );
+    client.open(&lib);
+    client.wait_quiescent();
+    finding_on(&client, &lib, line_of(&lib, "format!("));
+
+    // A folder removed is no longer served: its diagnostics are taken back.
+    client.notify(
+        "workspace/didChangeWorkspaceFolders",
+        json!({ "event": { "added": [], "removed": [{ "uri": uri(&ws.root()), "name": "example" }] } }),
+    );
+    client.wait_quiescent();
+    assert_eq!(client.diagnostics_of(&lib), Vec::<Value>::new());
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// A Cargo.toml that appears later (`didChangeWatchedFiles`) makes a project, and
+/// it is served.
+#[test]
+fn a_project_made_after_the_start_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let mut client = Client::start(&root, fast());
+    client.wait_quiescent();
+    assert!(client.notifications.iter().any(|n| n["method"] == "window/showMessage"));
+
+    copy_dir(&test_data("example"), &root.join("late"));
+    let manifest = root.join("late/Cargo.toml");
+    client.notify("workspace/didChangeWatchedFiles", json!({ "changes": [{ "uri": uri(&manifest), "type": 1 }] }));
+    let lib = root.join("late/src/lib.rs");
+    client.open(&lib);
+    client.wait_quiescent();
+    finding_on(&client, &lib, line_of(&lib, "format!("));
+    assert_eq!(client.shutdown(), 0);
+}
+
+/// `linkedProjects` names projects the search would not find (two levels down),
+/// as rust-analyzer's setting does.
+#[test]
+fn linked_projects_name_the_projects_to_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    copy_dir(&test_data("example"), &root.join("crates/deep"));
+    let lib = root.join("crates/deep/src/lib.rs");
+    let mut client =
+        Client::start(&root, json!({ "buildScripts": false, "linkedProjects": ["crates/deep/Cargo.toml"] }));
+    client.open(&lib);
+    client.wait_quiescent();
+    finding_on(&client, &lib, line_of(&lib, "format!("));
+    assert_eq!(client.shutdown(), 0);
+}

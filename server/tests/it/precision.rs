@@ -77,7 +77,11 @@ fn flagged_exactly_when_the_counting_allocator_sees_an_allocation() {
 /// after `len() < capacity()` in its own body. That proof counts: calling it is
 /// clean; its method that pushes without one is flagged. Its CPU-dispatch statics
 /// (`static AtomicPtr<()>` in a block) call what their block stores: clean for a
-/// routine that does not allocate, flagged for one that does.
+/// routine that does not allocate, flagged for one that does. Its private
+/// fn-pointer fields, in values the roots' callers built, hold what its own code
+/// stores there: clean when none of those routines allocates, flagged when one
+/// does, and when the crate stores its caller's pointer, lends the field out or
+/// keeps it in a cell its callers set.
 #[test]
 fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     // Sound, not a false alarm of the engine's making: the setter in the block
@@ -88,7 +92,7 @@ fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     )];
     let (counts, wrong) = disagreements("guarded-dependency", &settable);
     assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
-    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 5, "{counts:?}");
+    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 7, "{counts:?}");
     let shared = fixture("guarded-dependency");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let short = render(

@@ -44,6 +44,39 @@ fn main() {
     let dispatch_settable = count(|| {
         std::hint::black_box(guarded_dependency::dispatch_settable(std::hint::black_box(2)));
     });
+    let finder = guarded::Finder::new(b'x', false);
+    let backward = guarded::Finder::new(b'x', true);
+    let find_with = count(|| {
+        std::hint::black_box(guarded_dependency::find_with(&finder, std::hint::black_box(b"abcxdef")));
+        std::hint::black_box(guarded_dependency::find_with(&backward, std::hint::black_box(b"abcxdef")));
+    });
+    let counter = guarded::Counter::new(b'x', true);
+    let count_with = count(|| {
+        std::hint::black_box(guarded_dependency::count_with(&counter, std::hint::black_box(b"xaxbx")));
+    });
+    let hooked = guarded::Hooked::new(guarded_dependency::spelled_len);
+    let run_hooked = count(|| {
+        std::hint::black_box(guarded_dependency::run_hooked(&hooked, std::hint::black_box(12345)));
+    });
+    let mut slot = guarded::Slot::new();
+    *slot.call_mut() = guarded_dependency::spelled_len;
+    let run_slot = count(|| {
+        std::hint::black_box(guarded_dependency::run_slot(&slot, std::hint::black_box(12345)));
+    });
+    let cell_slot = guarded::CellSlot::new();
+    cell_slot.set(guarded_dependency::spelled_len);
+    let run_cell_slot = count(|| {
+        std::hint::black_box(guarded_dependency::run_cell_slot(&cell_slot, std::hint::black_box(12345)));
+    });
+    let (halving, doubling) = (guarded::Stepper::halving(), guarded::Stepper::doubling());
+    let step_with = count(|| {
+        std::hint::black_box(guarded_dependency::step_with(&halving, std::hint::black_box(12)));
+        std::hint::black_box(guarded_dependency::step_with(&doubling, std::hint::black_box(12)));
+    });
+    let growing = guarded::Grower::growing();
+    let grow_with = count(|| {
+        std::hint::black_box(guarded_dependency::grow_with(&growing, std::hint::black_box(12)));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
     println!("guarded_dependency::shape_handed_out\t{handed_out}");
@@ -53,4 +86,11 @@ fn main() {
     println!("guarded_dependency::dispatch_clean\t{dispatch_clean}");
     println!("guarded_dependency::dispatch_allocates\t{dispatch_allocates}");
     println!("guarded_dependency::dispatch_settable\t{dispatch_settable}");
+    println!("guarded_dependency::find_with\t{find_with}");
+    println!("guarded_dependency::count_with\t{count_with}");
+    println!("guarded_dependency::run_hooked\t{run_hooked}");
+    println!("guarded_dependency::run_slot\t{run_slot}");
+    println!("guarded_dependency::run_cell_slot\t{run_cell_slot}");
+    println!("guarded_dependency::step_with\t{step_with}");
+    println!("guarded_dependency::grow_with\t{grow_with}");
 }

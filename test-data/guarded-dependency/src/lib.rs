@@ -74,3 +74,51 @@ pub fn dispatch_allocates(n: usize) -> usize {
 pub fn dispatch_settable(n: usize) -> usize {
     guarded::dispatched_settable(n, None)
 }
+
+// Values the root's caller built: a dependency's private fn-pointer field holds
+// what the dependency's own code stores there.
+// noalloc:root
+pub fn find_with(finder: &guarded::Finder, hay: &[u8]) -> Option<usize> {
+    finder.find(hay)
+}
+
+// One of the routines `Counter::new` may store collects into a `Vec`.
+// noalloc:root
+pub fn count_with(counter: &guarded::Counter, hay: &[u8]) -> usize {
+    counter.count(hay)
+}
+
+// `Hooked::new` stores what its caller hands in: any function may be there.
+// noalloc:root
+pub fn run_hooked(hooked: &guarded::Hooked, n: usize) -> usize {
+    hooked.run(n)
+}
+
+// `Slot::call_mut` lends the field out: whoever borrows it may store anything.
+// noalloc:root
+pub fn run_slot(slot: &guarded::Slot, n: usize) -> usize {
+    slot.run(n)
+}
+
+/// A routine of the workspace's that allocates, for the hooks above.
+pub fn spelled_len(n: usize) -> usize {
+    n.to_string().len()
+}
+
+// `CellSlot::set` stores its caller's pointer through `&self`.
+// noalloc:root
+pub fn run_cell_slot(slot: &guarded::CellSlot, n: usize) -> usize {
+    slot.run(n)
+}
+
+// `Stepper::with` is private: its callers hand it `halve` or `twice`.
+// noalloc:root
+pub fn step_with(stepper: &guarded::Stepper, n: usize) -> usize {
+    stepper.step(n)
+}
+
+// `Grower::with`'s callers hand it `halve` or `grow`, which allocates.
+// noalloc:root
+pub fn grow_with(grower: &guarded::Grower, n: usize) -> usize {
+    grower.step(n)
+}

@@ -81,6 +81,9 @@ fn main() {
     case("precision::dispatch::valid_utf8_owned_allocates", count(|| keep(dispatch::valid_utf8_owned_allocates(text))));
     case("precision::dispatch::find_word", count(|| keep(dispatch::find_word(text))));
     case("precision::dispatch::find_every_word_allocates", count(|| keep(dispatch::find_every_word_allocates(text))));
+    let finder = memchr::memmem::Finder::new(b"needle");
+    case("precision::dispatch::count_with_finder", count(|| keep(dispatch::count_with_finder(&finder, text))));
+    case("precision::dispatch::collect_with_finder_allocates", count(|| keep(dispatch::collect_with_finder_allocates(&finder, text))));
     case("precision::dispatch::log_without_logger", count(|| keep(dispatch::log_without_logger(7))));
     case("precision::dispatch::double_each", count(|| keep(dispatch::double_each(7))));
     case("precision::dispatch::spell_each_allocates", count(|| keep(dispatch::spell_each_allocates(7))));
@@ -131,6 +134,9 @@ fn main() {
     case("precision::errors::parse_or_zero", count(|| keep(errors::parse_or_zero("1234567890"))));
     case("precision::errors::std_error_mapped", count(|| keep(errors::std_error_mapped("70000"))));
     case("precision::errors::describe", count(|| keep(errors::describe(errors::ParseError::TooLong { len: 12 }, &mut fixed))));
+    case("precision::errors::boxed_error_once", count(|| keep(errors::boxed_error_once("12345"))));
+    case("precision::errors::boxed_errors_in_a_loop_allocate", count(|| keep(errors::boxed_errors_in_a_loop_allocate(&["12", "x", "3a"]))));
+    case("precision::errors::error_in_a_binding_swallowed_allocates", count(|| keep(errors::error_in_a_binding_swallowed_allocates(42))));
     case("precision::errors::first_error", count(|| keep(errors::first_error(&["1", "", "2"]))));
     case("precision::errors::error_to_string_allocates", count(|| keep(errors::error_to_string_allocates(errors::ParseError::Empty))));
     case("precision::errors::boxed_error_allocates", count(|| keep(errors::boxed_error_allocates("abc"))));

@@ -189,3 +189,17 @@ pub fn find_word(haystack: &[u8]) -> Option<usize> {
 pub fn find_every_word_allocates(haystack: &[u8]) -> usize {
     memchr::memmem::find_iter(haystack, b"needle").collect::<Vec<_>>().len()
 }
+
+/// A `Finder` the root's caller built: memmem's searcher keeps the routine it
+/// picked in private fields (`Searcher::call`, `Prefilter::call`), which only
+/// memchr's own code stores into.
+// noalloc:root
+pub fn count_with_finder(finder: &memchr::memmem::Finder<'_>, haystack: &[u8]) -> usize {
+    finder.find_iter(haystack).count()
+}
+
+/// The twin: every match, collected.
+// noalloc:root
+pub fn collect_with_finder_allocates(finder: &memchr::memmem::Finder<'_>, haystack: &[u8]) -> usize {
+    finder.find_iter(haystack).collect::<Vec<_>>().len()
+}

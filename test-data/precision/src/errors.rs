@@ -74,3 +74,86 @@ pub fn boxed_error_allocates(s: &str) -> usize {
         Err(e) => e.to_string().len(),
     }
 }
+
+/// An error kept in a box, as serde_json's `Error` is.
+pub struct BoxedError(Box<(u32, usize)>);
+
+impl BoxedError {
+    #[cold]
+    fn at(code: u32, pos: usize) -> BoxedError {
+        BoxedError(Box::new((code, pos)))
+    }
+
+    pub fn code(&self) -> u32 {
+        self.0 .0
+    }
+}
+
+/// A hand-written `?`, as serde_json's `tri!`.
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(value) => value,
+            Err(error) => return Err(error),
+        }
+    };
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn next_digit(&mut self) -> Result<Option<u32>, BoxedError> {
+        match self.bytes.get(self.pos) {
+            None => Ok(None),
+            Some(&b @ b'0'..=b'9') => {
+                self.pos += 1;
+                Ok(Some(u32::from(b - b'0')))
+            }
+            Some(_) => Err(BoxedError::at(1, self.pos)),
+        }
+    }
+
+    fn number(&mut self) -> Result<u32, BoxedError> {
+        let mut n = 0u32;
+        loop {
+            // In a loop, but the error is returned, not swallowed.
+            match tri!(self.next_digit()) {
+                Some(d) => n = n.wrapping_mul(10).wrapping_add(d),
+                None => break,
+            }
+        }
+        // An error built into a binding, then returned through a `match`.
+        let checked = if n > 1_000_000 { Err(BoxedError::at(2, self.pos)) } else { Ok(n) };
+        match checked {
+            Ok(n) => Ok(n),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// serde_json's shapes: a `tri!` in a loop, an error returned through a binding;
+/// the one error of a call dropped once.
+// noalloc:root
+pub fn boxed_error_once(text: &str) -> Option<u32> {
+    Cursor { bytes: text.as_bytes(), pos: 0 }.number().ok()
+}
+
+/// The twin: every item's error built and dropped, in a loop.
+// noalloc:root
+pub fn boxed_errors_in_a_loop_allocate(texts: &[&str]) -> u32 {
+    texts.iter().map(|t| Cursor { bytes: t.as_bytes(), pos: 0 }.number().unwrap_or(0)).sum()
+}
+
+/// The twin: an error in a binding that a `match` turns into a value, so it is
+/// no error the function returns; built on the ordinary path.
+// noalloc:root
+pub fn error_in_a_binding_swallowed_allocates(n: u32) -> u32 {
+    let checked = if n > 10 { Err(BoxedError::at(2, 0)) } else { Ok(n) };
+    match checked {
+        Ok(n) => n,
+        Err(e) => e.code(),
+    }
+}

@@ -45,3 +45,12 @@ test("the README's settings table lists every setting", () => {
 test("strictPanics is declared off by default, as the server's own default", () => {
   assert.equal(declared["noalloc.strictPanics"]?.default, false);
 });
+
+test("the extension declares that it does not run in an untrusted folder, and says why", () => {
+  // Loading a workspace runs cargo, build scripts and proc macros: the folder's code.
+  // rust-analyzer declares the same. Restricted Mode keeps the extension off until
+  // the folder is trusted (test/e2e/trust.mjs shows it in code-server).
+  const trust = manifest.capabilities?.untrustedWorkspaces;
+  assert.equal(trust?.supported, false);
+  assert.match(trust?.description ?? "", /build scripts/);
+});

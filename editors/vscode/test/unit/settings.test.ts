@@ -22,6 +22,7 @@ test("every setting maps to its server key; file paths become absolute", () => {
       lineOnly: ["debug", " profiling "],
       scratch: ["app::Scratch"],
       roots: ["app::handler::*"],
+      linkedProjects: ["crates/deep/Cargo.toml"],
       severity: "error",
       buildScripts: false,
     }),
@@ -34,6 +35,7 @@ test("every setting maps to its server key; file paths become absolute", () => {
     lineOnly: ["debug", "profiling"],
     scratch: ["app::Scratch"],
     roots: ["app::handler::*"],
+    linkedProjects: ["crates/deep/Cargo.toml"],
     severity: "error",
     buildScripts: false,
   });

@@ -16,8 +16,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use rustc_type_ir::inherent::GenericArgs as _;
 
 use super::{
-    costliest, holder_fn, internal_error, is_local, merge_by_line, root_name_of, strip_generic_calls, Analyzer,
-    FirstFiles, Shared, Watch, GENERIC_ROOT_NEVER_INSTANTIATED, PUT_OFF_NODES_KEPT,
+    costliest, holder_fn, internal_error, merge_by_line, root_name_of, strip_generic_calls, Analyzer, FirstFiles,
+    Shared, Watch, GENERIC_ROOT_NEVER_INSTANTIATED, PUT_OFF_NODES_KEPT,
 };
 use crate::engine::proof::{
     incremental::{AnswerStamp, WalkStamp},
@@ -417,8 +417,8 @@ impl<'a, 'c> RunState<'a, 'c> {
             let reach_started = Instant::now();
             let root_node = Node::Fn { func, args };
             let outside = resolve::outside_of_params(&mut self.graph, func, args, env);
-            let is_local = |node: &Node<'_>| is_local(db, node);
             let analyzer = &self.analyzer;
+            let is_local = |node: &Node<'_>| analyzer.examines(node);
             let config = self.config;
             let grows = |func: FunctionId| analyzer.growth_entry(func, config).is_some();
             let policy =
@@ -662,7 +662,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         let holders: Option<FxHashSet<Option<FunctionId>>> = self
             .walked_nodes
             .iter()
-            .filter(|node| is_local(db, node))
+            .filter(|node| self.analyzer.examines(node))
             .map(|node| match holder_fn(db, node) {
                 Some(func) => Some(Some(func)),
                 None => matches!(*node, Node::Closure { closure, .. }

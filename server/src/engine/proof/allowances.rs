@@ -268,7 +268,11 @@ impl Collector<'_, '_> {
                                 _ => None,
                             };
                             if let Some(init) = initializer {
-                                self.visit(*init, &scope, false);
+                                // `let value = match .. { .. Err(e) .. }; match value { Ok(v) =>
+                                // Ok(v), Err(e) => Err(fix(e)) }` as the tail: its error is returned.
+                                let returned =
+                                    tail && block_tail.is_some_and(|block_tail| self.returns_binding(*pat, block_tail));
+                                self.visit(*init, &scope, returned);
                                 scope = scope.without_rooms_of(&self.written_places(*init));
                             }
                             // New bindings shadow what the proofs and lengths name.
@@ -329,7 +333,12 @@ impl Collector<'_, '_> {
                         }
                         self.visit(operand, &scope, true);
                     }
-                    None => self.visit(*scrutinee, &scope, false),
+                    // `match x { Ok(v) => v, Err(e) => return Err(e) }` (a hand-written
+                    // `?`, as serde_json's `tri!`): `x`'s error is returned.
+                    None => {
+                        let returned = self.err_arms_return(arms, false);
+                        self.visit(*scrutinee, &scope, returned)
+                    }
                 }
                 for arm in arms.iter() {
                     self.visit_pat(arm.pat, &scope);
@@ -476,6 +485,64 @@ impl Collector<'_, '_> {
             CallableDefId::EnumVariantId(variant) => Some(variant) == self.lang.ResultErr,
             CallableDefId::FunctionId(func) => Some(func) == self.lang.TryTraitFromResidual,
             CallableDefId::StructId(_) => false,
+        }
+    }
+
+    /// Whether the block tail `tail` hands the value of the binding `pat` to the
+    /// function's return and nothing else uses it: `tail` is the binding itself,
+    /// or a `match` on it whose arms binding its error return an `Err` (`Err(e) =>
+    /// Err(fix(e))`, `return Err(..)`) and whose other arms match `Ok(..)` only.
+    fn returns_binding(&self, pat: PatId, tail: ExprId) -> bool {
+        let store = self.store;
+        let Pat::Bind { id: binding, subpat: None } = &store[pat] else { return false };
+        let names_it = |e: ExprId| {
+            matches!(
+                super::incremental::value_path(self.db, self.owner, e),
+                Some(super::incremental::PathValue::Local(b)) if b == *binding
+            )
+        };
+        let uses = store.exprs().filter(|&(e, expr)| matches!(expr, Expr::Path(_)) && names_it(e)).count();
+        if uses != 1 {
+            return false;
+        }
+        match &store[tail] {
+            Expr::Path(_) => names_it(tail),
+            Expr::Match { expr: scrutinee, arms } if names_it(*scrutinee) => self.err_arms_return(arms, true),
+            _ => false,
+        }
+    }
+
+    /// Whether a `match` on a `Result` hands its error to the function's return:
+    /// every arm matches `Ok(..)` or `Err(..)` without a guard, and each `Err` arm
+    /// returns an `Err` (`return Err(e)`; with `in_tail`, the match being the
+    /// function's value, also an `Err(..)` as the arm's value).
+    fn err_arms_return(&self, arms: &[hir_def::hir::MatchArm], in_tail: bool) -> bool {
+        let store = self.store;
+        let mut err_arms = 0;
+        let all = arms.iter().all(|arm| {
+            arm.guard.is_none()
+                && match self.result_variant_of(arm.pat) {
+                    Some(true) => true,
+                    Some(false) => {
+                        err_arms += 1;
+                        match &store[arm.expr] {
+                            Expr::Return { expr: Some(value) } => self.builds_error(*value),
+                            _ => in_tail && self.builds_error(arm.expr),
+                        }
+                    }
+                    None => false,
+                }
+        });
+        all && err_arms > 0
+    }
+
+    /// Whether `pat` is `Ok(..)` (`Some(true)`) or `Err(..)` (`Some(false)`).
+    fn result_variant_of(&self, pat: PatId) -> Option<bool> {
+        let Pat::TupleStruct { .. } = &self.store[pat] else { return None };
+        match self.infer.variant_resolution_for_pat(pat)? {
+            hir_def::VariantId::EnumVariantId(variant) if Some(variant) == self.lang.ResultOk => Some(true),
+            hir_def::VariantId::EnumVariantId(variant) if Some(variant) == self.lang.ResultErr => Some(false),
+            _ => None,
         }
     }
 

@@ -1,7 +1,8 @@
 //! The proof: what a root reaches and whether any of it can allocate. The walk of
 //! one body (`walk`, its data model and the facts it records), the calls it
-//! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`, `impls`, `subst`), the reach over the whole
-//! call graph (`reach`), the rules that allow a call (`allowances`, `room`, `judge`,
+//! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`,
+//! `sealed_fields`, `impls`, `subst`), the reach over the whole call graph
+//! (`reach`), the rules that allow a call (`allowances`, `room`, `judge`,
 //! `builtin`, `inline_asm`), the findings at workspace lines (`findings`), and the salsa
 //! queries the proof asks (`incremental`).
 
@@ -18,6 +19,7 @@ pub(crate) mod model;
 pub(crate) mod reach;
 pub(crate) mod resolve;
 pub(crate) mod room;
+pub(crate) mod sealed_fields;
 pub(crate) mod subst;
 pub(crate) mod summary;
 pub(crate) mod walk;

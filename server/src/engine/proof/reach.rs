@@ -346,6 +346,7 @@ pub(crate) fn reach<'db>(
     walked_nodes: &mut rustc_hash::FxHashSet<Node<'db>>,
 ) -> Reach<'db> {
     let mut building = Building::new(outside);
+    building.reach.program.read_sealed_fields(graph, env);
     building.vertex(policy, root, 0, &[]);
     let mut walked_count = 0;
     loop {

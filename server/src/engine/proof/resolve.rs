@@ -42,6 +42,8 @@ pub(crate) struct Program<'db> {
     pub casts: Vec<(Signature, Signature)>,
     /// Statics and consts whose initialisers have been read.
     pub statics: FxHashSet<DefWithBodyId>,
+    /// Sealed fields whose stores have been read.
+    pub sealed_read: FxHashSet<hir_def::FieldId>,
     /// What comes from outside the program: the root's caller, or statics set at
     /// run time.
     pub outside: Outside,
@@ -70,6 +72,9 @@ pub(crate) struct Outside {
     /// `<T as Tr>::Out`), normalised through the impls: what it holds may change
     /// with an impl, which no stamp records.
     pub normalized: bool,
+    /// Sealed fields of the values from outside (`sealed_fields`): what they hold
+    /// is what their crate's code stores there, read by `Program::read_sealed_fields`.
+    pub sealed: Vec<hir_def::FieldId>,
 }
 
 impl<'db> Program<'db> {
@@ -157,7 +162,7 @@ impl<'db> Program<'db> {
         }
         if let Some(ty) = ty {
             let mut held = Outside::default();
-            collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
+            collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0, Sealing::On);
             // A `static mut`, or one with interior mutability (`Mutex<fn()>`,
             // `AtomicPtr`), may hold what any code stored at run time: its
             // initialiser accounts for nothing. Otherwise what it accounts for
@@ -180,6 +185,7 @@ impl<'db> Program<'db> {
                     .retain(|signature| !walked.address_taken.iter().any(|(_, taken)| signature.admits(taken)));
             }
             changed |= self.take_outside(held);
+            changed |= self.read_sealed_fields(graph, env);
         }
         // A block's static keeping a function's address as an erased pointer:
         // what the code that can name it stores there.
@@ -211,8 +217,37 @@ impl<'db> Program<'db> {
         env: ParamEnvAndCrate<'db>,
     ) -> bool {
         let mut held = Outside::default();
-        collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0);
+        collect_outside(graph, ty, env, &mut held, &mut FxHashSet::default(), 0, Sealing::Off);
         self.take_outside(held)
+    }
+
+    /// Reads the stores into the sealed fields of values from outside not read yet:
+    /// the walks of the code that stores there are taken in like a static's
+    /// initialiser (in every context); a field whose stores cannot all be told
+    /// holds what its type may hold from outside.
+    pub(crate) fn read_sealed_fields(&mut self, graph: &mut CallGraph<'db>, env: ParamEnvAndCrate<'db>) -> bool {
+        let mut changed = false;
+        while let Some(&field) = self.outside.sealed.iter().find(|field| !self.sealed_read.contains(field)) {
+            self.sealed_read.insert(field);
+            let stores = graph.sealed_stores(field);
+            for &node in &stores.storing {
+                let walked = graph.walked(node, env);
+                changed |= self.absorb_static(&walked);
+                for &inner in &walked.statics {
+                    changed |= self.read_static(graph, inner, env);
+                }
+                for &ty in &walked.untyped {
+                    changed |= self.read_from_outside(graph, ty, env);
+                }
+            }
+            if stores.from_outside {
+                let declared = graph.db.field_types(field.parent)[field.local_id].ty().skip_binder();
+                let mut held = Outside::default();
+                collect_outside(graph, declared, env, &mut held, &mut FxHashSet::default(), 0, Sealing::On);
+                changed |= self.take_outside(held);
+            }
+        }
+        changed
     }
 
     /// Takes in what comes from outside; returns whether anything was new.
@@ -235,6 +270,12 @@ impl<'db> Program<'db> {
         }
         // Not what the program holds: how it was found.
         self.outside.normalized |= held.normalized;
+        for field in held.sealed {
+            if !self.outside.sealed.contains(&field) {
+                self.outside.sealed.push(field);
+                changed = true;
+            }
+        }
         for signature in held.fn_pointers {
             if !self.outside.fn_pointers.contains(&signature) {
                 self.outside.fn_pointers.push(signature);
@@ -544,14 +585,14 @@ pub(crate) fn outside_of_params<'db>(
     let mut out = Outside::default();
     let mut seen = FxHashSet::default();
     for &param in sig.inputs().iter() {
-        collect_outside(graph, param, env, &mut out, &mut seen, 0);
+        collect_outside(graph, param, env, &mut out, &mut seen, 0, Sealing::On);
     }
     out
 }
 
 /// Whether a value of `ty` can change behind a shared reference: it holds an
 /// `UnsafeCell` (through fields, type arguments, references and pointers).
-fn holds_unsafe_cell<'db>(
+pub(crate) fn holds_unsafe_cell<'db>(
     graph: &mut CallGraph<'db>,
     ty: Ty<'db>,
     env: ParamEnvAndCrate<'db>,
@@ -591,6 +632,15 @@ fn holds_unsafe_cell<'db>(
     }
 }
 
+/// Whether `collect_outside` notes sealed fields (`sealed_fields`) or looks into
+/// them: a value the type system tracked keeps its sealed fields' stores; one made
+/// out of untracked memory (`Walked::untyped`) may hold anything in any field.
+#[derive(Clone, Copy)]
+enum Sealing {
+    On,
+    Off,
+}
+
 /// How far into a value's type `collect_outside` looks (references, type arguments
 /// and fields, breadth first); past it, the value may hold anything.
 const MAX_OUTSIDE_DEPTH: usize = 32;
@@ -600,6 +650,7 @@ const MAX_OUTSIDE_DEPTH: usize = 32;
 /// has. What it cannot see into (past the depth bound, a projection it cannot
 /// normalise, an opaque type) may hold anything (`Outside::anything`). A type
 /// parameter holds nothing it knows of: calls on it are calls on a type parameter.
+/// With `Sealing::On`, a sealed field is noted (`Outside::sealed`), not looked into.
 fn collect_outside<'db>(
     graph: &mut CallGraph<'db>,
     ty: Ty<'db>,
@@ -607,6 +658,7 @@ fn collect_outside<'db>(
     out: &mut Outside,
     seen: &mut FxHashSet<Ty<'db>>,
     depth: usize,
+    sealing: Sealing,
 ) {
     let mut queue: std::collections::VecDeque<(Ty<'db>, usize)> = std::collections::VecDeque::from([(ty, depth)]);
     while let Some((ty, depth)) = queue.pop_front() {
@@ -645,13 +697,31 @@ fn collect_outside<'db>(
             TyKind::Ref(_, inner, _) | TyKind::RawPtr(inner, _) | TyKind::Slice(inner) | TyKind::Array(inner, _) => {
                 queue.push_back((inner, depth + 1))
             }
-            TyKind::Adt(_, args) => {
+            TyKind::Adt(adt, args) => {
                 for arg in args.as_slice() {
                     if let Some(t) = arg.ty() {
                         queue.push_back((t, depth + 1));
                     }
                 }
-                for field in graph.field_types_noting_aliases(ty, env, &mut out.normalized) {
+                let fields = graph.field_types_noting_aliases(ty, env, &mut out.normalized);
+                let struct_fields = match (sealing, adt.def_id()) {
+                    (Sealing::On, hir_def::AdtId::StructId(id)) => Some(hir_def::VariantId::from(id)),
+                    _ => None,
+                };
+                for (i, field) in fields.into_iter().enumerate() {
+                    if let Some(parent) = struct_fields {
+                        let declared = graph.db.field_types(parent);
+                        if let Some((local_id, declared)) = declared.iter().nth(i) {
+                            let id = hir_def::FieldId { parent, local_id };
+                            let declared = declared.ty().skip_binder();
+                            if super::sealed_fields::is_sealed(graph, id, declared, env) {
+                                if !out.sealed.contains(&id) {
+                                    out.sealed.push(id);
+                                }
+                                continue;
+                            }
+                        }
+                    }
                     queue.push_back((field, depth + 1));
                 }
             }

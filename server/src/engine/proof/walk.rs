@@ -183,6 +183,8 @@ pub(crate) struct CallGraph<'db> {
     recorded: Option<Vec<super::incremental::WalkStamp>>,
     /// The environment each instance is walked in (`walk_env`).
     walk_envs: super::walk_env::WalkEnvs<'db>,
+    /// The stores into each sealed field (`sealed_fields::stores_into`).
+    sealed_stores: FxHashMap<hir_def::FieldId, Rc<super::sealed_fields::FieldStores<'db>>>,
 }
 
 impl<'db> CallGraph<'db> {
@@ -202,7 +204,18 @@ impl<'db> CallGraph<'db> {
             fn_fingerprints: FxHashMap::default(),
             recorded: None,
             walk_envs: Default::default(),
+            sealed_stores: FxHashMap::default(),
         }
+    }
+
+    /// `sealed_fields::stores_into`, read once per analysis.
+    pub(crate) fn sealed_stores(&mut self, field: hir_def::FieldId) -> Rc<super::sealed_fields::FieldStores<'db>> {
+        if let Some(stores) = self.sealed_stores.get(&field) {
+            return stores.clone();
+        }
+        let stores = Rc::new(super::sealed_fields::stores_into(self, field));
+        self.sealed_stores.insert(field, stores.clone());
+        stores
     }
 
     /// `incremental::walked`, read once per analysis.
@@ -629,9 +642,12 @@ impl<'db> CallGraph<'db> {
             if is_dyn_method(self.interner, env.param_env, func, args).is_some() {
                 return vec![Target::Dyn { method: func, args }];
             }
-            // The compiler's own `Clone` of tuples and closures: element-wise.
+            // The compiler's own `Clone` of tuples and closures: element-wise; of fn
+            // pointers and fn items: a copy.
             if Some(trait_) == self.lang.Clone
-                && self_ty().is_some_and(|ty| matches!(ty.kind(), TyKind::Tuple(_) | TyKind::Closure(..)))
+                && self_ty().is_some_and(|ty| {
+                    matches!(ty.kind(), TyKind::Tuple(_) | TyKind::Closure(..) | TyKind::FnPtr(..) | TyKind::FnDef(..))
+                })
             {
                 return vec![Target::Node(Node::Derived { method: func, args })];
             }

@@ -17,13 +17,18 @@ use hir_ty::{
 };
 use rustc_type_ir::inherent::IntoKind;
 
+/// A crate's own name as paths spell it (`memchr`, `vendored_probe`).
+pub(crate) fn crate_name(db: &dyn HirDatabase, krate: base_db::Crate) -> String {
+    hir::Crate::from(krate)
+        .display_name(db)
+        .map(|name| name.crate_name().to_string())
+        .unwrap_or_else(|| "<crate>".to_owned())
+}
+
 /// `krate::a::b` for a module.
 pub(crate) fn module_path(db: &dyn HirDatabase, module: ModuleId) -> String {
     let module = hir::Module::from(module);
-    let krate = module.krate(db);
-    let crate_name =
-        krate.display_name(db).map(|name| name.crate_name().to_string()).unwrap_or_else(|| "<crate>".to_owned());
-    let mut parts = vec![crate_name];
+    let mut parts = vec![crate_name(db, module.krate(db).into())];
     let mut chain = module.path_to_root(db);
     chain.reverse();
     parts.extend(chain.into_iter().filter_map(|m| m.name(db)).map(|n| n.as_str().to_owned()));
@@ -56,6 +61,45 @@ fn public_path(db: &dyn HirDatabase, item: ItemInNs) -> Option<String> {
         })
         .min()
         .map(|(_, path)| path)
+}
+
+/// Every path the crate of an item outside the workspace exports it under (each
+/// `pub use` of it), shortest first; empty for workspace items.
+fn public_paths(db: &dyn HirDatabase, item: ItemInNs) -> Vec<String> {
+    let Some(krate) = item.krate(db) else { return Vec::new() };
+    if krate.data(db).origin.is_local() {
+        return Vec::new();
+    }
+    let Some(infos) = ImportMap::of(db, krate).import_info_for(item) else { return Vec::new() };
+    let mut paths: Vec<String> =
+        infos.iter().map(|info| format!("{}::{}", module_path(db, info.container), info.name.as_str())).collect();
+    paths.sort_by_key(|path| (path.matches("::").count(), path.len()));
+    paths.dedup();
+    paths
+}
+
+/// Every path a user may write for a function outside the workspace: those its
+/// crate exports it under (a method's: each path of its type or trait, then its
+/// name) and the path where it is defined.
+pub(crate) fn exported_fn_paths(db: &dyn HirDatabase, func: FunctionId) -> Vec<String> {
+    let name = FunctionSignature::of(db, func).name.as_str().to_owned();
+    let method_of = |owner: ItemInNs| -> Vec<String> {
+        public_paths(db, owner).into_iter().map(|path| format!("{path}::{name}")).collect()
+    };
+    let mut paths = match func.loc(db).container {
+        ItemContainerId::ModuleId(_) => public_paths(db, ItemInNs::Values(ModuleDefId::FunctionId(func))),
+        ItemContainerId::TraitId(trait_) => method_of(ItemInNs::Types(ModuleDefId::TraitId(trait_))),
+        ItemContainerId::ImplId(impl_) => match db.impl_self_ty(impl_).skip_binder().kind() {
+            TyKind::Adt(adt, _) => method_of(ItemInNs::Types(ModuleDefId::AdtId(adt.def_id()))),
+            _ => Vec::new(),
+        },
+        ItemContainerId::ExternBlockId(_) => Vec::new(),
+    };
+    let defined = defined_fn_path(db, func);
+    if !paths.contains(&defined) {
+        paths.push(defined);
+    }
+    paths
 }
 
 pub(crate) fn adt_path(db: &dyn HirDatabase, adt: AdtId) -> String {

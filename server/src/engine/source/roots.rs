@@ -1,9 +1,12 @@
 //! Which functions are roots: the items under `// noalloc:root` (a fn, or every fn
 //! of an impl or mod) and the functions `--root` patterns name, by any path a user
 //! would write — the definition's path or a re-export's (`regex::Regex::is_match`
-//! where `Regex` is defined in a private module). A directive on an item that maps
-//! to no function, and a pattern that matches none, are errors, never ignored. Also
-//! reads the other directives (exemptions, `noalloc:fixed`, `noalloc:append`).
+//! where `Regex` is defined in a private module), in the workspace or in a crate of
+//! its graph the pattern's first segment names (`memchr::memchr`). A directive on
+//! an item that maps to no function, and a pattern that matches none, are errors,
+//! never ignored. Also reads the other directives (exemptions, `noalloc:fixed`,
+//! `noalloc:append`), from the workspace's files only: a dependency's `noalloc:`
+//! comments are its author's.
 
 use std::collections::VecDeque;
 
@@ -13,7 +16,10 @@ use hir_ty::{
     next_solver::{DbInterner, GenericArgs, Region, RegionKind, SolverDefId, Ty, TyKind},
     InferenceResult, ParamEnvAndCrate,
 };
-use ra_ap_ide_db::{base_db::SourceDatabase as _, RootDatabase};
+use ra_ap_ide_db::{
+    base_db::{Crate, SourceDatabase as _},
+    RootDatabase,
+};
 use ra_ap_syntax::{ast::HasName, AstNode};
 use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -53,6 +59,9 @@ pub(crate) struct Roots {
     pub unmatched_patterns: Vec<String>,
     /// Whole messages, one per pattern and function whose arguments fail.
     pub bad_root_arguments: Vec<String>,
+    /// The crates outside the workspace that hold a root (`--root memchr::memchr`):
+    /// their code is examined as the workspace's is.
+    pub dependency_crates: Vec<Crate>,
 }
 
 /// The directives other than roots: exemptions, `noalloc:fixed` types and
@@ -237,8 +246,10 @@ impl Analyzer<'_> {
         }
         let paths = self.user_paths();
         let mut matched = vec![false; patterns.len()];
-        for func in self.all_local_functions() {
-            let names = paths.of(db, func);
+        let local = self.all_local_functions().into_iter().map(|func| (func, paths.of(db, func)));
+        let pattern_paths: Vec<&str> = patterns.iter().map(|(_, pattern)| pattern.path.as_str()).collect();
+        let dependencies = dependency_functions(db, &pattern_paths);
+        for (func, names) in local.chain(dependencies) {
             for (i, (written, pattern)) in patterns.iter().enumerate() {
                 if !names.iter().any(|name| crate::stdx::wildcard_match(&pattern.path, name)) {
                     continue;
@@ -255,6 +266,10 @@ impl Analyzer<'_> {
                 if seen.insert((func, pattern.args.clone())) {
                     if let Some(location) = self.fn_location(func) {
                         found.roots.push(RootFn { func, location, args: pattern.args.clone() });
+                    }
+                    let krate = func.krate(db);
+                    if !krate.data(db).origin.is_local() && !found.dependency_crates.contains(&krate) {
+                        found.dependency_crates.push(krate);
                     }
                 }
             }
@@ -327,6 +342,82 @@ impl Analyzer<'_> {
         }
         UserPaths { aliases }
     }
+}
+
+/// The functions of the crates outside the workspace that a pattern's first
+/// segment names (no wildcard there: `*::f` means the workspace's), each with
+/// every path a user may write for it (`naming::exported_fn_paths`) under each name
+/// the crate goes by: its own (`memchr`) and those the crates depending on it give
+/// it (`fast` for `fast = { package = "memchr" }`). Only crates the workspace
+/// links, so a crate built twice (for a build script too) counts once.
+fn dependency_functions(db: &RootDatabase, patterns: &[&str]) -> Vec<(FunctionId, Vec<String>)> {
+    let first_segments: Vec<&str> = patterns
+        .iter()
+        .filter_map(|pattern| pattern.split("::").next())
+        .filter(|first| !first.is_empty() && !first.contains('*'))
+        .collect();
+    if first_segments.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (krate, names) in linked_dependencies(db) {
+        let canonical = naming::crate_name(db, krate);
+        let spelled: Vec<&String> = names.iter().filter(|name| first_segments.contains(&name.as_str())).collect();
+        if spelled.is_empty() {
+            continue;
+        }
+        let mut funcs = Vec::new();
+        module_functions(db, hir::Crate::from(krate).root_module(db), &mut funcs);
+        for func in funcs.into_iter().filter_map(function_id) {
+            let exported = naming::exported_fn_paths(db, func);
+            let mut paths = Vec::new();
+            for name in &spelled {
+                for path in &exported {
+                    let rest = path.strip_prefix(canonical.as_str()).unwrap_or(path);
+                    let path = format!("{name}{rest}");
+                    if !paths.contains(&path) {
+                        paths.push(path);
+                    }
+                }
+            }
+            out.push((func, paths));
+        }
+    }
+    out
+}
+
+/// The crates outside the workspace that its crates depend on, directly or not,
+/// each with the names it goes by (its own first, then those its dependents give it).
+fn linked_dependencies(db: &RootDatabase) -> Vec<(Crate, Vec<String>)> {
+    let mut out: Vec<(Crate, Vec<String>)> = Vec::new();
+    let mut queue: VecDeque<Crate> = crate::engine::load::workspace_crates(db).into();
+    let mut seen: FxHashSet<Crate> = queue.iter().copied().collect();
+    while let Some(krate) = queue.pop_front() {
+        for dep in &krate.data(db).dependencies {
+            let target = dep.crate_id;
+            if target.data(db).origin.is_local() {
+                if seen.insert(target) {
+                    queue.push_back(target);
+                }
+                continue;
+            }
+            let at = match out.iter().position(|(known, _)| *known == target) {
+                Some(at) => at,
+                None => {
+                    out.push((target, vec![naming::crate_name(db, target)]));
+                    out.len() - 1
+                }
+            };
+            let name = dep.name.to_string();
+            if !out[at].1.contains(&name) {
+                out[at].1.push(name);
+            }
+            if seen.insert(target) {
+                queue.push_back(target);
+            }
+        }
+    }
+    out
 }
 
 /// (definition path, the path a re-export gives it).

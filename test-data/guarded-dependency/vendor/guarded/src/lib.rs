@@ -116,3 +116,171 @@ pub fn dispatched_settable(n: usize, replace: Option<fn(usize) -> usize>) -> usi
     let f = FN.load(Ordering::Relaxed);
     unsafe { core::mem::transmute::<Erased, Real>(f)(n) }
 }
+
+/// A searcher that picks its routine when it is built and keeps it in a private
+/// field, as memchr's `Searcher { call, .. }` does: what is in the field is what
+/// this crate's code stores there.
+pub struct Finder {
+    call: fn(&[u8], u8) -> Option<usize>,
+    needle: u8,
+}
+
+fn find_forward(hay: &[u8], needle: u8) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+fn find_backward(hay: &[u8], needle: u8) -> Option<usize> {
+    hay.iter().rposition(|&b| b == needle)
+}
+
+impl Finder {
+    pub fn new(needle: u8, backward: bool) -> Finder {
+        let call = if backward { find_backward as fn(&[u8], u8) -> Option<usize> } else { find_forward };
+        Finder { call, needle }
+    }
+
+    pub fn find(&self, hay: &[u8]) -> Option<usize> {
+        (self.call)(hay, self.needle)
+    }
+}
+
+/// The same, with a routine that allocates among those it may pick.
+pub struct Counter {
+    call: fn(&[u8], u8) -> usize,
+    needle: u8,
+}
+
+fn count_directly(hay: &[u8], needle: u8) -> usize {
+    hay.iter().filter(|&&b| b == needle).count()
+}
+
+fn count_collected(hay: &[u8], needle: u8) -> usize {
+    hay.iter().copied().filter(|&b| b == needle).collect::<Vec<u8>>().len()
+}
+
+impl Counter {
+    pub fn new(needle: u8, collect: bool) -> Counter {
+        Counter { call: if collect { count_collected } else { count_directly }, needle }
+    }
+
+    pub fn count(&self, hay: &[u8]) -> usize {
+        (self.call)(hay, self.needle)
+    }
+}
+
+/// A routine its caller hands in: any function may be in the field.
+pub struct Hooked {
+    hook: fn(usize) -> usize,
+}
+
+impl Hooked {
+    pub fn new(hook: fn(usize) -> usize) -> Hooked {
+        Hooked { hook }
+    }
+
+    pub fn run(&self, n: usize) -> usize {
+        (self.hook)(n)
+    }
+}
+
+/// A routine this crate picks, but whose field it lends out mutably: whoever
+/// borrows it may store any function.
+pub struct Slot {
+    call: fn(usize) -> usize,
+}
+
+impl Slot {
+    pub fn new() -> Slot {
+        Slot { call: halve }
+    }
+
+    pub fn call_mut(&mut self) -> &mut fn(usize) -> usize {
+        &mut self.call
+    }
+
+    pub fn run(&self, n: usize) -> usize {
+        (self.call)(n)
+    }
+}
+
+impl Default for Slot {
+    fn default() -> Slot {
+        Slot::new()
+    }
+}
+
+/// A routine this crate picks, in a cell its callers may set through `&self`.
+pub struct CellSlot {
+    call: core::cell::Cell<fn(usize) -> usize>,
+}
+
+impl CellSlot {
+    pub fn new() -> CellSlot {
+        CellSlot { call: core::cell::Cell::new(halve) }
+    }
+
+    pub fn set(&self, call: fn(usize) -> usize) {
+        self.call.set(call);
+    }
+
+    pub fn run(&self, n: usize) -> usize {
+        (self.call.get())(n)
+    }
+}
+
+impl Default for CellSlot {
+    fn default() -> CellSlot {
+        CellSlot::new()
+    }
+}
+
+/// A routine handed to a private constructor: its callers, all in this crate,
+/// hand it only functions that do not allocate.
+pub struct Stepper {
+    call: fn(usize) -> usize,
+}
+
+fn twice(n: usize) -> usize {
+    n.wrapping_mul(2)
+}
+
+impl Stepper {
+    fn with(call: fn(usize) -> usize) -> Stepper {
+        Stepper { call }
+    }
+
+    pub fn halving() -> Stepper {
+        Stepper::with(halve)
+    }
+
+    pub fn doubling() -> Stepper {
+        Stepper::with(twice)
+    }
+
+    pub fn step(&self, n: usize) -> usize {
+        (self.call)(n)
+    }
+}
+
+/// The same, where one caller hands it a function that allocates.
+pub struct Grower {
+    call: fn(usize) -> usize,
+}
+
+impl Grower {
+    fn with(call: fn(usize) -> usize) -> Grower {
+        Grower { call }
+    }
+
+    pub fn halving() -> Grower {
+        Grower::with(halve)
+    }
+
+    pub fn growing() -> Grower {
+        Grower::with(grow)
+    }
+
+    pub fn step(&self, n: usize) -> usize {
+        (self.call)(n)
+    }
+}
