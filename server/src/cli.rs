@@ -1,15 +1,20 @@
 //! The headless checker (`noalloc-ls --check`): loads a workspace, runs the engine,
 //! weighs the findings against the team's adoption files (baseline, exemptions
-//! list), and prints them as rustc-style text, one line each (`short`) or JSON
-//! lines or SARIF, ending with an exit status: 0 clean, 1 findings or errors, 2 could
-//! not run. `args` is the command line both binaries share, `explain` the text of
-//! each finding code, `report` what is printed, `render` how: one module a format
-//! (`human`, `short`, `json`, `sarif`).
+//! list), and prints them as rustc-style text, one line each (`short`), cargo's
+//! JSON stream, noalloc's JSON lines, SARIF or an HTML page, ending with an exit
+//! status: 0 clean, 1 findings or errors, 2 could not run. `args` is the command
+//! line both binaries share, `explain` the text of each finding code, `report` what
+//! is printed, `render` how: one module a format (`human`, `short`, `cargo_json`,
+//! `noalloc_json`, `sarif`, `html`); `progress` what a terminal sees meanwhile.
 
 mod args;
+mod cargo_json;
+mod cargo_packages;
 pub mod explain;
+mod html;
 mod human;
-mod json;
+mod noalloc_json;
+mod progress;
 mod render;
 mod report;
 mod sarif;
@@ -38,10 +43,17 @@ pub enum MessageFormat {
     Human,
     /// One line a finding: `path:line: function: reasons`.
     Short,
-    /// One JSON object a line: findings, errors, then a summary.
+    /// cargo's JSON stream (`compiler-message` lines with rustc's diagnostics, then
+    /// `build-finished`): what rust-analyzer's `check.overrideCommand` reads.
     Json,
+    /// noalloc's own JSON lines: findings with their chains, errors, then a summary.
+    #[value(name = "noalloc-json")]
+    NoallocJson,
     /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
+    /// One self-contained HTML page: a summary by crate and module, each root's
+    /// verdict, each finding with its chain, the exemptions.
+    Html,
 }
 
 /// How much the checker says on stderr (`-q`, `-v`).
@@ -70,6 +82,8 @@ pub struct RenderOptions {
 pub struct CheckOptions {
     pub path: PathBuf,
     pub render: RenderOptions,
+    /// `--html FILE`: also write the HTML report there (atomically).
+    pub html_report: Option<PathBuf>,
     pub timings: bool,
     pub verbosity: Verbosity,
     /// `-p NAME`: report only the findings in these packages; all when empty.
@@ -152,10 +166,13 @@ pub fn clap_error(err: &clap::Error) -> i32 {
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let started = Instant::now();
     let verbose = options.verbosity == Verbosity::Verbose;
-    let progress = |message: String| {
+    // Verbose prints the load's steps as lines; quiet prints nothing.
+    let mut terminal = progress::TerminalProgress::on_stderr(options.verbosity == Verbosity::Normal);
+    let load_step = |message: String| {
         if verbose {
             eprintln!("noalloc: {message}");
         }
+        terminal.load_step(&message);
     };
     let packages = match package_dirs(&options.path, &options.packages) {
         Ok(packages) => packages,
@@ -164,9 +181,10 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let ws = match Workspace::load(&options.path, &options.load, &progress) {
+    let ws = match Workspace::load(&options.path, &options.load, &load_step) {
         Ok(ws) => Loaded { ws: Some(ws), exit_after: options.exit_after },
         Err(error) => {
+            terminal.finish();
             let _ = writeln!(err, "error: {error}");
             return EXIT_COULD_NOT_RUN;
         }
@@ -181,11 +199,15 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let (adoption, config) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
+            terminal.finish();
             let _ = writeln!(err, "error: {message}");
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let Some(analysis) = analysis_of(&ws, &config, err) else {
+    terminal.checking();
+    let analysis = analysis_of(&ws, &config, &mut terminal, err);
+    terminal.finish();
+    let Some(analysis) = analysis else {
         return EXIT_COULD_NOT_RUN;
     };
     let analysis = only_in_packages(analysis, &packages);
@@ -256,6 +278,18 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
+    if let Some(path) = &options.html_report {
+        let page = render_report(
+            &ws,
+            &report,
+            &RenderOptions { format: MessageFormat::Html, ..options.render.clone() },
+            total_ms,
+        );
+        if let Err(error) = crate::stdx::write_atomically(path, page.as_bytes()) {
+            let _ = writeln!(err, "error: could not write the HTML report to {}: {error}", path.display());
+            return EXIT_COULD_NOT_RUN;
+        }
+    }
     if report.findings.is_empty() && report.errors().is_empty() {
         EXIT_CLEAN
     } else {
@@ -266,7 +300,12 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 /// The analysis of the workspace: the stored one when nothing it reads changed
 /// since a run with the same settings stored it, else worked out (and stored).
 /// `None`, with the reason written to `err`, when `--root` patterns stop the check.
-fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Option<Analysis> {
+fn analysis_of(
+    ws: &Workspace,
+    config: &CheckConfig,
+    terminal: &mut progress::TerminalProgress,
+    err: &mut dyn Write,
+) -> Option<Analysis> {
     let store = engine::AnalysisStore::open(ws, config);
     if let Some(store) = &store {
         if let Some(mut analysis) = store.load(ws) {
@@ -282,6 +321,9 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
     // Patterns that match nothing stop the check before any root is walked (and
     // so an analysis is stored only for patterns that all match).
     let problems = if config.roots.is_empty() { Default::default() } else { engine::root_pattern_problems(ws, config) };
+    if problems != Default::default() {
+        terminal.finish();
+    }
     if !problems.unmatched.is_empty() {
         let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(
@@ -297,8 +339,8 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
         return None;
     }
     let mut analysis = match &store {
-        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, &mut engine::Unwatched),
-        None => engine::analyze(ws, config),
+        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, terminal),
+        None => engine::analyze_watched(ws, config, None, None, terminal),
     };
     if let Some(store) = &store {
         analysis.timings.fingerprint_ms = store.fingerprint_ms;

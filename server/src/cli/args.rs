@@ -104,9 +104,14 @@ pub(super) fn cargo_output(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String>
 /// How the findings are printed, and how much else is said.
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutputFlags {
-    /// The output format: rustc-style text, one line a finding, JSON lines, or SARIF 2.1.0.
+    /// The output format: rustc-style text, one line a finding, cargo's JSON stream
+    /// (`json`, what rust-analyzer's `check.overrideCommand` reads), noalloc's own
+    /// JSON lines, SARIF 2.1.0, or one HTML page.
     #[arg(long, value_enum, value_name = "FMT", default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Coloring of the text output.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = clap::ColorChoice::Auto)]
     pub color: clap::ColorChoice,
@@ -202,6 +207,7 @@ pub fn check_options(
     CheckOptions {
         path,
         render: RenderOptions { format: output.message_format, report: output.report, color },
+        html_report: output.html.clone(),
         timings: flags.timings || output.verbose,
         verbosity,
         packages: selection.packages.clone(),

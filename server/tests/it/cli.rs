@@ -43,8 +43,8 @@ fn example_report_shows_the_chain() {
 }
 
 #[test]
-fn example_json_lines() {
-    let (code, stdout, _) = check("example", &["--message-format", "json"]);
+fn example_noalloc_json_lines() {
+    let (code, stdout, _) = check("example", &["--message-format", "noalloc-json"]);
     assert_eq!(code, 1);
     let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let (summary, findings) = lines.split_last().unwrap();
@@ -70,7 +70,7 @@ fn example_json_lines() {
 #[test]
 fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
     let path = test_data("example");
-    let args = ["--check", path.to_str().unwrap(), "--no-cache", "--message-format", "json"];
+    let args = ["--check", path.to_str().unwrap(), "--no-cache", "--message-format", "noalloc-json"];
     let (code, stdout, stderr) = run(noalloc(&args).env("NOALLOC_PANIC_ON_ROOT", "example::checksum"));
     assert_eq!(code, 1, "{stderr}");
     let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -103,8 +103,8 @@ fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
 }
 
 #[test]
-fn json_errors_carry_their_function_and_roots() {
-    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
+fn noalloc_json_errors_carry_their_function_and_roots() {
+    let (_, stdout, _) = check("specifics", &["--message-format", "noalloc-json"]);
     let errors: Vec<serde_json::Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -126,7 +126,7 @@ fn json_errors_carry_their_function_and_roots() {
 
 #[test]
 fn a_finding_names_the_first_stable_exported_function_that_allocates() {
-    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
+    let (_, stdout, _) = check("specifics", &["--message-format", "noalloc-json"]);
     let findings: Vec<serde_json::Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -427,7 +427,7 @@ fn unknown_values_are_errors_that_list_the_valid_ones() {
     assert!(stderr.contains("[possible values: auto, always, never]"), "{stderr}");
     let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
     assert_eq!(code, 2);
-    assert!(stderr.contains("[possible values: human, short, json, sarif]"), "{stderr}");
+    assert!(stderr.contains("[possible values: human, short, json, noalloc-json, sarif, html]"), "{stderr}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `--message-format json`: one JSON object a line (errors, findings, cross-checked
-//! roots), then a summary line.
+//! `--message-format noalloc-json`: noalloc's own JSON lines, one object a line
+//! (errors, findings with their chains, cross-checked roots), then a summary line.
+//! cargo's stream (`--message-format json`) is `cargo_json`'s.
 
 use serde_json::json;
 
