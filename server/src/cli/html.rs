@@ -295,9 +295,23 @@ fn finding_article(page: &mut String, paths: &Paths<'_>, report: &Report<'_>, fi
     let _ = writeln!(page, "</ol></details><p class=\"help\">help: {}</p></article>", escape(help(finding.kind)));
 }
 
-/// `src/lib.rs:30:16`
+/// `src/lib.rs:30:16`; outside the workspace, from std's or a registry crate's
+/// directory on (`alloc/src/string.rs:3114:9`, `memchr-2.7.4/src/lib.rs:12:5`).
 fn place(paths: &Paths<'_>, location: &Location) -> String {
-    format!("{}:{}:{}", paths.show(&location.file), location.line, location.column)
+    let shown = paths.show(&location.file);
+    let shown = ["/lib/rustlib/src/rust/library/", "/registry/src/"]
+        .iter()
+        .find_map(|dir| {
+            let rest = &shown[shown.find(dir)? + dir.len()..];
+            // A registry's files are under its index's directory.
+            Some(if *dir == "/registry/src/" {
+                rest.split_once('/').map_or(rest, |(_, crate_dir)| crate_dir)
+            } else {
+                rest
+            })
+        })
+        .unwrap_or(&shown);
+    format!("{shown}:{}:{}", location.line, location.column)
 }
 
 /// The lines of `location` with two around them, numbered, the span marked.
@@ -322,7 +336,8 @@ fn excerpt(location: &Location) -> String {
             format!("{}<mark>{}</mark>{}", escape(&text[..start]), escape(&text[start..end]), escape(&text[end..]))
         };
         let class = if (first..=last).contains(&number) { " class=\"hit\"" } else { "" };
-        let _ = writeln!(out, "<span{class}><span class=\"ln\">{number:>4}</span> {marked}</span>");
+        // Each line a block of its own: no newline between them.
+        let _ = write!(out, "<span{class}><span class=\"ln\">{number:>4}</span> {marked}</span>");
     }
     out.push_str("</code></pre>");
     out
