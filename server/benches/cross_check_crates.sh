@@ -130,7 +130,7 @@ for name in ${CRATES:-itoa ryu memchr base64 arrayvec heapless smallvec crc32fas
     "$BIN" --check "$ws" >/dev/null 2>&1 || true # fills the summary cache: the rows compare warm runs
     check=$(timed "$BIN" --check --message-format short "$ws")
     OUT="$WORK/$name.json"
-    cold=$(timed "$BIN" --check --cross-check --message-format noalloc-json "$ws")
+    cold=$(timed "$BIN" --check --cross-check --message-format json "$ws")
     OUT="$WORK/$name.report"
     warm=$(timed "$BIN" --check --cross-check --report --message-format short "$ws")
     count() { grep '"kind":"cross-check"' "$WORK/$name.json" | grep -c "\"outcome\":\"$1\"" || true; }

@@ -199,7 +199,7 @@ for i in "${!names[@]}"; do
         cd "$src"
         exec /usr/bin/time -v -o "$logs.time" \
             timeout -k 10 "$timeout_s" \
-            "$NOALLOC_LS" --check . --root "$lib::*" --message-format noalloc-json --no-cache --timings \
+            "$NOALLOC_LS" --check . --root "$lib::*" --message-format json --no-cache --timings \
             "${extra_args[@]}" \
             >"$logs.json" 2>"$logs.stderr" </dev/null
     ) &

@@ -20,7 +20,7 @@ mod report;
 mod sarif;
 mod short;
 
-pub use args::{check_options, run_check, CargoSelection, CheckArgs, CheckFlags, OutputFlags};
+pub use args::{check_options, parse, parse_from, run_check, CargoSelection, CheckArgs, CheckFlags, OutputFlags};
 pub use render::{render, render_report};
 pub use report::Report;
 
@@ -36,24 +36,43 @@ use crate::cross_check::{self, CrossCheck};
 use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 use render::plural;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// The format a report is printed in. On the command line (`--message-format`)
+/// each has its name, and the bare `json` is the binary's own JSON: see `Frontend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MessageFormat {
-    /// rustc-style text, the source line underlined.
+    /// `human`: rustc-style text, the source line underlined.
     #[default]
     Human,
-    /// One line a finding: `path:line: function: reasons`.
+    /// `short`: one line a finding, `path:line: function: reasons`.
     Short,
-    /// cargo's JSON stream (`compiler-message` lines with rustc's diagnostics, then
-    /// `build-finished`): what rust-analyzer's `check.overrideCommand` reads.
-    Json,
-    /// noalloc's own JSON lines: findings with their chains, errors, then a summary.
-    #[value(name = "noalloc-json")]
+    /// `noalloc-json`: noalloc's own JSON lines, findings with their chains, errors,
+    /// then a summary (`noalloc-ls --check --message-format json`).
     NoallocJson,
-    /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
+    /// `cargo-json`: cargo's JSON stream, `compiler-message` lines with rustc's
+    /// diagnostics, then `build-finished` (`cargo noalloc --message-format json`):
+    /// what rust-analyzer's `check.overrideCommand` reads.
+    CargoJson,
+    /// `sarif`: SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
-    /// One self-contained HTML page: a summary by crate and module, each root's
-    /// verdict, each finding with its chain, the exemptions.
+    /// `html`: one self-contained HTML page, a summary by crate and module, each
+    /// root's verdict, each finding with its chain, the exemptions.
     Html,
+}
+
+/// Which binary reads the command line: `noalloc-ls --check` or `cargo noalloc`.
+/// They take the same flags, and differ in one thing only: what the bare
+/// `--message-format json` means, each binary's own family's JSON. For
+/// `noalloc-ls` it is noalloc's JSON lines (`noalloc-json`), as the product spec
+/// has it; for `cargo noalloc` it is cargo's stream (`cargo-json`), as
+/// `cargo check --message-format json` prints it, so that rust-analyzer's
+/// `check.overrideCommand: ["cargo", "noalloc", "--message-format", "json"]`
+/// works. Each binary names its frontend when it parses (`cli::parse`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frontend {
+    /// `noalloc-ls --check`.
+    NoallocLs,
+    /// `cargo noalloc` (`cargo-noalloc noalloc ...`).
+    CargoNoalloc,
 }
 
 /// How much the checker says on stderr (`-q`, `-v`).

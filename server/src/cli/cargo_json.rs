@@ -1,5 +1,5 @@
-//! `--message-format json`: cargo's own JSON stream, as `cargo check
-//! --message-format json` prints it, so that rust-analyzer's
+//! `--message-format cargo-json` (the bare `json` of `cargo noalloc`): cargo's own
+//! JSON stream, as `cargo check --message-format json` prints it, so that rust-analyzer's
 //! `check.overrideCommand`, bacon, cargo-watch and editors' problem matchers show
 //! noalloc's findings as they show rustc's and clippy's. One `compiler-message`
 //! per error finding and finding, carrying rustc's diagnostic schema (`spans`,

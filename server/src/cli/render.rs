@@ -20,7 +20,7 @@ pub fn render_report(ws: &Workspace, report: &Report<'_>, options: &RenderOption
     let paths = Paths { root: &ws.root };
     match options.format {
         MessageFormat::Sarif => sarif::render(&paths, report),
-        MessageFormat::Json => cargo_json::render(&paths, report, &workspace_packages(&ws.root), options),
+        MessageFormat::CargoJson => cargo_json::render(&paths, report, &workspace_packages(&ws.root), options),
         MessageFormat::NoallocJson => noalloc_json::render(&paths, report, elapsed_ms),
         MessageFormat::Html => html::render(&paths, report, &workspace_packages(&ws.root), elapsed_ms),
         MessageFormat::Short => short::render(&paths, report, options),

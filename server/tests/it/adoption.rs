@@ -73,7 +73,7 @@ fn moving_code_keeps_the_baseline_passing() {
     assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
     ws.edit("// noalloc:root\npub fn greet", "\n\n\npub fn unrelated() {}\n\n// noalloc:root\npub fn greet");
     ws.edit("    let owned = String::from(name);", "\n        let owned   =   String::from(name);");
-    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "noalloc-json"]);
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "json"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let lines = json_lines(&stdout);
     assert_eq!(lines.len(), 1, "{stdout}");
@@ -99,7 +99,7 @@ fn a_stale_baseline_entry_fails_until_prune_drops_it() {
     assert_eq!(ws.check(&["--baseline", "baseline.toml", "--start"]).0, 0);
     ws.edit("    let owned = String::from(name);\n    owned.len()", "    name.len()");
 
-    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "noalloc-json"]);
+    let (code, stdout, stderr) = ws.check(&["--baseline", "baseline.toml", "--message-format", "json"]);
     assert_eq!(code, 1, "{stderr}");
     let lines = json_lines(&stdout);
     assert_eq!(lines.len(), 2, "{stdout}");
@@ -146,7 +146,7 @@ fn an_exemptions_list_that_differs_from_the_code_fails_with_the_difference() {
     assert_eq!(ws.check(&["--exemptions", "exemptions.txt", "--write-exemptions"]).0, 0);
     ws.edit("runs once at start-up", "runs once per request");
     ws.edit("    // noalloc:exempt debug: tracing is compiled out in release\n", "");
-    let (code, stdout, stderr) = ws.check(&["--exemptions", "exemptions.txt", "--message-format", "noalloc-json"]);
+    let (code, stdout, stderr) = ws.check(&["--exemptions", "exemptions.txt", "--message-format", "json"]);
     assert_eq!(code, 1, "{stderr}");
     let errors: Vec<serde_json::Value> = json_lines(&stdout).into_iter().filter(|l| l["kind"] == "error").collect();
     assert_eq!(
@@ -373,7 +373,7 @@ fn a_baseline_names_no_std_internals_and_holds_under_another_std_source() {
             .env("NOALLOC_DEBIAN_RUST_SRC", "/nonexistent/library"))
     };
     // The other std is the one read: the chains run through its files.
-    let (_, stdout, stderr) = other(&["--message-format", "noalloc-json"]);
+    let (_, stdout, stderr) = other(&["--message-format", "json"]);
     assert!(stdout.contains(&format!("\"file\":\"{}/", other_std.display())), "{stdout}{stderr}");
     let (code, stdout, stderr) = other(&["--baseline", "baseline.toml"]);
     assert_eq!(code, 0, "{stdout}{stderr}");

@@ -1,4 +1,4 @@
-//! `--message-format json`: cargo's JSON stream, read line by line as
+//! `cargo noalloc --message-format json`: cargo's JSON stream, read line by line as
 //! rust-analyzer's flycheck reads the output of `check.overrideCommand`
 //! (`crates/rust-analyzer/src/flycheck.rs`: a line is a `cargo_metadata::Message`,
 //! else a bare rustc `Diagnostic`), with the very `cargo_metadata` release

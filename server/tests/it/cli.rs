@@ -43,8 +43,8 @@ fn example_report_shows_the_chain() {
 }
 
 #[test]
-fn example_noalloc_json_lines() {
-    let (code, stdout, _) = check("example", &["--message-format", "noalloc-json"]);
+fn example_json_lines() {
+    let (code, stdout, _) = check("example", &["--message-format", "json"]);
     assert_eq!(code, 1);
     let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let (summary, findings) = lines.split_last().unwrap();
@@ -70,7 +70,7 @@ fn example_noalloc_json_lines() {
 #[test]
 fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
     let path = test_data("example");
-    let args = ["--check", path.to_str().unwrap(), "--no-cache", "--message-format", "noalloc-json"];
+    let args = ["--check", path.to_str().unwrap(), "--no-cache", "--message-format", "json"];
     let (code, stdout, stderr) = run(noalloc(&args).env("NOALLOC_PANIC_ON_ROOT", "example::checksum"));
     assert_eq!(code, 1, "{stderr}");
     let lines: Vec<serde_json::Value> = stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -103,8 +103,8 @@ fn a_panic_on_one_root_is_its_error_finding_and_the_others_are_checked() {
 }
 
 #[test]
-fn noalloc_json_errors_carry_their_function_and_roots() {
-    let (_, stdout, _) = check("specifics", &["--message-format", "noalloc-json"]);
+fn json_errors_carry_their_function_and_roots() {
+    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
     let errors: Vec<serde_json::Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -126,7 +126,7 @@ fn noalloc_json_errors_carry_their_function_and_roots() {
 
 #[test]
 fn a_finding_names_the_first_stable_exported_function_that_allocates() {
-    let (_, stdout, _) = check("specifics", &["--message-format", "noalloc-json"]);
+    let (_, stdout, _) = check("specifics", &["--message-format", "json"]);
     let findings: Vec<serde_json::Value> = stdout
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
@@ -427,7 +427,10 @@ fn unknown_values_are_errors_that_list_the_valid_ones() {
     assert!(stderr.contains("[possible values: auto, always, never]"), "{stderr}");
     let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
     assert_eq!(code, 2);
-    assert!(stderr.contains("[possible values: human, short, json, noalloc-json, sarif, html]"), "{stderr}");
+    assert!(
+        stderr.contains("[possible values: human, short, json, noalloc-json, cargo-json, sarif, html]"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -514,6 +517,53 @@ fn cargo_noalloc_takes_cargos_flags() {
     let (code, _, stderr) = run(&mut unknown);
     assert_eq!(code, 2);
     assert_eq!(stderr, "error: package `nope` is not in the workspace (its packages: features)\n");
+}
+
+/// The bare `--message-format json` is each binary's own family's JSON: noalloc's
+/// lines for `noalloc-ls --check` (the spec's), cargo's stream for `cargo noalloc`
+/// (rust-analyzer's `check.overrideCommand`); `noalloc-json` and `cargo-json` name
+/// either in both.
+#[test]
+fn bare_json_is_noallocs_lines_for_noalloc_ls_and_cargos_stream_for_cargo_noalloc() {
+    let root = test_data("example");
+    // The last line of each run, parsed: every line is a JSON object.
+    let last_line = |(code, stdout, stderr): (i32, String, String)| {
+        assert_eq!(code, 1, "{stderr}");
+        let lines: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|err| panic!("{err}: {line}")))
+            .collect();
+        lines.last().cloned().unwrap_or_else(|| panic!("no output\n{stderr}"))
+    };
+    let noalloc_ls =
+        |format: &str| last_line(run(&mut noalloc(&["--check", root.to_str().unwrap(), "--message-format", format])));
+    let cargo_noalloc = |format: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-noalloc"));
+        cmd.args(["noalloc", "--message-format", format])
+            .current_dir(&root)
+            .env_remove("NOALLOC_LOG")
+            .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cache"));
+        last_line(run(&mut cmd))
+    };
+    let is_summary = |line: &serde_json::Value| line["kind"] == "summary" && line["findings"] == 1;
+    let build_finished = serde_json::json!({"reason": "build-finished", "success": false});
+
+    let json = noalloc_ls("json");
+    assert!(is_summary(&json), "{json}");
+    let noalloc_json = noalloc_ls("noalloc-json");
+    assert!(is_summary(&noalloc_json), "{noalloc_json}");
+    assert_eq!(noalloc_ls("cargo-json"), build_finished);
+
+    assert_eq!(cargo_noalloc("json"), build_finished);
+    assert_eq!(cargo_noalloc("cargo-json"), build_finished);
+    let noalloc_json = cargo_noalloc("noalloc-json");
+    assert!(is_summary(&noalloc_json), "{noalloc_json}");
+
+    // `--help` says what `json` is in each.
+    let (_, help, _) = run(&mut noalloc(&["--help"]));
+    assert!(help.contains("noalloc's JSON lines, as `noalloc-json`"), "{help}");
+    let (_, help, _) = run(Command::new(env!("CARGO_BIN_EXE_cargo-noalloc")).args(["noalloc", "--help"]));
+    assert!(help.contains("cargo's JSON stream, as `cargo-json`"), "{help}");
 }
 
 #[test]

@@ -166,7 +166,7 @@ fn the_flag_adds_cross_check_objects_to_json() {
         "--cross-check",
         "--timings",
         "--message-format",
-        "noalloc-json",
+        "json",
     ])
     .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cross-check")));
     assert_eq!(code, 1, "{stderr}");

@@ -970,11 +970,11 @@ impl Rng {
     }
 }
 
-/// What `--check --message-format noalloc-json` reports for a workspace, as
+/// What `--check --message-format json` reports for a workspace, as
 /// (file, 0-based line, code, message) rows.
 fn fresh_check(root: &Path) -> Vec<(String, u64, String, String)> {
     let output = Command::new(env!("CARGO_BIN_EXE_noalloc-ls"))
-        .args(["--check", root.to_str().unwrap(), "--message-format", "noalloc-json", "--no-build-scripts"])
+        .args(["--check", root.to_str().unwrap(), "--message-format", "json", "--no-build-scripts"])
         .env_remove("NOALLOC_LOG")
         .output()
         .unwrap();
