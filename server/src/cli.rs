@@ -1,21 +1,26 @@
 //! The headless checker (`noalloc-ls --check`): loads a workspace, runs the engine,
 //! weighs the findings against the team's adoption files (baseline, exemptions
-//! list), and prints them as rustc-style text, one line each (`short`) or JSON
-//! lines or SARIF, ending with an exit status: 0 clean, 1 findings or errors, 2 could
-//! not run. `args` is the command line both binaries share, `explain` the text of
-//! each finding code, `report` what is printed, `render` how: one module a format
-//! (`human`, `short`, `json`, `sarif`).
+//! list), and prints them as rustc-style text, one line each (`short`), cargo's
+//! JSON stream, noalloc's JSON lines, SARIF or an HTML page, ending with an exit
+//! status: 0 clean, 1 findings or errors, 2 could not run. `args` is the command
+//! line both binaries share, `explain` the text of each finding code, `report` what
+//! is printed, `render` how: one module a format (`human`, `short`, `cargo_json`,
+//! `noalloc_json`, `sarif`, `html`); `progress` what a terminal sees meanwhile.
 
 mod args;
+mod cargo_json;
+mod cargo_packages;
 pub mod explain;
+mod html;
 mod human;
-mod json;
+mod noalloc_json;
+mod progress;
 mod render;
 mod report;
 mod sarif;
 mod short;
 
-pub use args::{check_options, run_check, CargoSelection, CheckArgs, CheckFlags, OutputFlags};
+pub use args::{check_options, parse, parse_from, run_check, CargoSelection, CheckArgs, CheckFlags, OutputFlags};
 pub use render::{render, render_report};
 pub use report::Report;
 
@@ -31,17 +36,43 @@ use crate::cross_check::{self, CrossCheck};
 use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 use render::plural;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+/// The format a report is printed in. On the command line (`--message-format`)
+/// each has its name, and the bare `json` is the binary's own JSON: see `Frontend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MessageFormat {
-    /// rustc-style text, the source line underlined.
+    /// `human`: rustc-style text, the source line underlined.
     #[default]
     Human,
-    /// One line a finding: `path:line: function: reasons`.
+    /// `short`: one line a finding, `path:line: function: reasons`.
     Short,
-    /// One JSON object a line: findings, errors, then a summary.
-    Json,
-    /// SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
+    /// `noalloc-json`: noalloc's own JSON lines, findings with their chains, errors,
+    /// then a summary (`noalloc-ls --check --message-format json`).
+    NoallocJson,
+    /// `cargo-json`: cargo's JSON stream, `compiler-message` lines with rustc's
+    /// diagnostics, then `build-finished` (`cargo noalloc --message-format json`):
+    /// what rust-analyzer's `check.overrideCommand` reads.
+    CargoJson,
+    /// `sarif`: SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).
     Sarif,
+    /// `html`: one self-contained HTML page, a summary by crate and module, each
+    /// root's verdict, each finding with its chain, the exemptions.
+    Html,
+}
+
+/// Which binary reads the command line: `noalloc-ls --check` or `cargo noalloc`.
+/// They take the same flags, and differ in one thing only: what the bare
+/// `--message-format json` means, each binary's own family's JSON. For
+/// `noalloc-ls` it is noalloc's JSON lines (`noalloc-json`), as the product spec
+/// has it; for `cargo noalloc` it is cargo's stream (`cargo-json`), as
+/// `cargo check --message-format json` prints it, so that rust-analyzer's
+/// `check.overrideCommand: ["cargo", "noalloc", "--message-format", "json"]`
+/// works. Each binary names its frontend when it parses (`cli::parse`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frontend {
+    /// `noalloc-ls --check`.
+    NoallocLs,
+    /// `cargo noalloc` (`cargo-noalloc noalloc ...`).
+    CargoNoalloc,
 }
 
 /// How much the checker says on stderr (`-q`, `-v`).
@@ -70,6 +101,8 @@ pub struct RenderOptions {
 pub struct CheckOptions {
     pub path: PathBuf,
     pub render: RenderOptions,
+    /// `--html FILE`: also write the HTML report there (atomically).
+    pub html_report: Option<PathBuf>,
     pub timings: bool,
     pub verbosity: Verbosity,
     /// `-p NAME`: report only the findings in these packages; all when empty.
@@ -152,10 +185,13 @@ pub fn clap_error(err: &clap::Error) -> i32 {
 pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let started = Instant::now();
     let verbose = options.verbosity == Verbosity::Verbose;
-    let progress = |message: String| {
+    // Verbose prints the load's steps as lines; quiet prints nothing.
+    let mut terminal = progress::TerminalProgress::on_stderr(options.verbosity == Verbosity::Normal);
+    let load_step = |message: String| {
         if verbose {
             eprintln!("noalloc: {message}");
         }
+        terminal.load_step(&message);
     };
     let packages = match package_dirs(&options.path, &options.packages) {
         Ok(packages) => packages,
@@ -164,9 +200,10 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let ws = match Workspace::load(&options.path, &options.load, &progress) {
+    let ws = match Workspace::load(&options.path, &options.load, &load_step) {
         Ok(ws) => Loaded { ws: Some(ws), exit_after: options.exit_after },
         Err(error) => {
+            terminal.finish();
             let _ = writeln!(err, "error: {error}");
             return EXIT_COULD_NOT_RUN;
         }
@@ -181,11 +218,15 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let (adoption, config) = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
+            terminal.finish();
             let _ = writeln!(err, "error: {message}");
             return EXIT_COULD_NOT_RUN;
         }
     };
-    let Some(analysis) = analysis_of(&ws, &config, err) else {
+    terminal.checking();
+    let analysis = analysis_of(&ws, &config, &mut terminal, err);
+    terminal.finish();
+    let Some(analysis) = analysis else {
         return EXIT_COULD_NOT_RUN;
     };
     let analysis = only_in_packages(analysis, &packages);
@@ -256,6 +297,18 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     }
     let rendered = render_report(&ws, &report, &options.render, total_ms);
     let _ = out.write_all(rendered.as_bytes());
+    if let Some(path) = &options.html_report {
+        let page = render_report(
+            &ws,
+            &report,
+            &RenderOptions { format: MessageFormat::Html, ..options.render.clone() },
+            total_ms,
+        );
+        if let Err(error) = crate::stdx::write_atomically(path, page.as_bytes()) {
+            let _ = writeln!(err, "error: could not write the HTML report to {}: {error}", path.display());
+            return EXIT_COULD_NOT_RUN;
+        }
+    }
     if report.findings.is_empty() && report.errors().is_empty() {
         EXIT_CLEAN
     } else {
@@ -266,7 +319,12 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
 /// The analysis of the workspace: the stored one when nothing it reads changed
 /// since a run with the same settings stored it, else worked out (and stored).
 /// `None`, with the reason written to `err`, when `--root` patterns stop the check.
-fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Option<Analysis> {
+fn analysis_of(
+    ws: &Workspace,
+    config: &CheckConfig,
+    terminal: &mut progress::TerminalProgress,
+    err: &mut dyn Write,
+) -> Option<Analysis> {
     let store = engine::AnalysisStore::open(ws, config);
     if let Some(store) = &store {
         if let Some(mut analysis) = store.load(ws) {
@@ -282,6 +340,9 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
     // Patterns that match nothing stop the check before any root is walked (and
     // so an analysis is stored only for patterns that all match).
     let problems = if config.roots.is_empty() { Default::default() } else { engine::root_pattern_problems(ws, config) };
+    if problems != Default::default() {
+        terminal.finish();
+    }
     if !problems.unmatched.is_empty() {
         let patterns: Vec<String> = problems.unmatched.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(
@@ -297,8 +358,8 @@ fn analysis_of(ws: &Workspace, config: &CheckConfig, err: &mut dyn Write) -> Opt
         return None;
     }
     let mut analysis = match &store {
-        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, &mut engine::Unwatched),
-        None => engine::analyze(ws, config),
+        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, terminal),
+        None => engine::analyze_watched(ws, config, None, None, terminal),
     };
     if let Some(store) = &store {
         analysis.timings.fingerprint_ms = store.fingerprint_ms;

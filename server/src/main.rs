@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use noalloc_ls::cli::{self, CheckArgs};
+use noalloc_ls::cli::{self, CheckArgs, Frontend};
 
 noalloc_ls::install_allocator!();
 
@@ -32,7 +32,8 @@ struct Args {
 
 fn main() -> ExitCode {
     cli::init_logging();
-    let args = match Args::try_parse() {
+    // `--message-format json`: noalloc's own JSON lines (`noalloc-json`).
+    let args = match cli::parse::<Args>(Frontend::NoallocLs) {
         Ok(args) => args,
         Err(err) => return ExitCode::from(cli::clap_error(&err) as u8),
     };

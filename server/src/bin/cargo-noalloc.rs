@@ -1,11 +1,14 @@
 //! `cargo noalloc`: the checker as a cargo subcommand, with cargo's flags
 //! (`--manifest-path`, `-p`, `--features`, `--target`, `--message-format`, ...).
-//! Cargo runs it as `cargo-noalloc noalloc <args>`.
+//! Cargo runs it as `cargo-noalloc noalloc <args>`. Its flags are `noalloc-ls
+//! --check`'s but for `--message-format json`, which here is cargo's own JSON stream
+//! (`cargo-json`), as `cargo check --message-format json` prints it, for
+//! rust-analyzer's `check.overrideCommand` (noalloc's JSON lines: `noalloc-json`).
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use noalloc_ls::cli::{self, CheckArgs};
+use noalloc_ls::cli::{self, CheckArgs, Frontend};
 
 noalloc_ls::install_allocator!();
 
@@ -19,7 +22,7 @@ enum Cargo {
 
 fn main() -> ExitCode {
     cli::init_logging();
-    let Cargo::Noalloc(args) = match Cargo::try_parse() {
+    let Cargo::Noalloc(args) = match cli::parse::<Cargo>(Frontend::CargoNoalloc) {
         Ok(args) => args,
         Err(err) => return ExitCode::from(cli::clap_error(&err) as u8),
     };

@@ -10,7 +10,9 @@ use crate::engine::load::Features;
 use crate::engine::std_source::{find_tool, Tool};
 use crate::engine::{CheckConfig, LoadOptions};
 
-use super::{AdoptionOptions, CheckOptions, MessageFormat, RenderOptions, Verbosity};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+
+use super::{AdoptionOptions, CheckOptions, Frontend, MessageFormat, RenderOptions, Verbosity};
 
 /// Which workspace, packages, features and target: cargo's flags, with cargo's names.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -104,9 +106,20 @@ pub(super) fn cargo_output(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String>
 /// How the findings are printed, and how much else is said.
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutputFlags {
-    /// The output format: rustc-style text, one line a finding, JSON lines, or SARIF 2.1.0.
-    #[arg(long, value_enum, value_name = "FMT", default_value_t = MessageFormat::Human)]
+    /// The output format. `json` is noalloc's JSON lines (`noalloc-json`) for
+    /// `noalloc-ls --check`, cargo's JSON stream (`cargo-json`, what rust-analyzer's
+    /// `check.overrideCommand` reads) for `cargo noalloc`.
+    // The parser is `noalloc-ls`'s until `cli::parse` sets the binary's.
+    #[arg(
+        long,
+        value_name = "FMT",
+        default_value = "human",
+        value_parser = Frontend::NoallocLs.message_format_parser()
+    )]
     pub message_format: MessageFormat,
+    /// Also write the report as one self-contained HTML page to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Coloring of the text output.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = clap::ColorChoice::Auto)]
     pub color: clap::ColorChoice,
@@ -119,6 +132,81 @@ pub struct OutputFlags {
     /// Say what is being loaded, and where the time went.
     #[arg(short, long)]
     pub verbose: bool,
+}
+
+impl Frontend {
+    /// What `--message-format NAME` means for this binary.
+    pub fn message_format(self, name: &str) -> Option<MessageFormat> {
+        Some(match name {
+            "human" => MessageFormat::Human,
+            "short" => MessageFormat::Short,
+            "json" => match self {
+                Frontend::NoallocLs => MessageFormat::NoallocJson,
+                Frontend::CargoNoalloc => MessageFormat::CargoJson,
+            },
+            "noalloc-json" => MessageFormat::NoallocJson,
+            "cargo-json" => MessageFormat::CargoJson,
+            "sarif" => MessageFormat::Sarif,
+            "html" => MessageFormat::Html,
+            _ => return None,
+        })
+    }
+
+    /// The values `--message-format` takes in this binary, with their help.
+    fn message_formats(self) -> [PossibleValue; 7] {
+        let json = match self {
+            Frontend::NoallocLs => "noalloc's JSON lines, as `noalloc-json`",
+            Frontend::CargoNoalloc => "cargo's JSON stream, as `cargo-json`",
+        };
+        [
+            PossibleValue::new("human").help("rustc-style text, the source line underlined"),
+            PossibleValue::new("short").help("one line a finding: `path:line: function: reasons`"),
+            PossibleValue::new("json").help(json),
+            PossibleValue::new("noalloc-json")
+                .help("noalloc's JSON lines: findings with their chains, errors, a summary"),
+            PossibleValue::new("cargo-json")
+                .help("cargo's JSON stream: `compiler-message` lines with rustc's diagnostics, `build-finished`"),
+            PossibleValue::new("sarif").help("SARIF 2.1.0, for code scanning"),
+            PossibleValue::new("html").help("one self-contained HTML page"),
+        ]
+    }
+
+    /// `--message-format`'s parser in this binary: one of `message_formats`, and
+    /// what it means here.
+    pub fn message_format_parser(self) -> impl TypedValueParser<Value = MessageFormat> {
+        PossibleValuesParser::new(self.message_formats())
+            .map(move |name| self.message_format(&name).unwrap_or_else(|| unreachable!("`{name}` is a possible value")))
+    }
+
+    /// `command` with `--message-format` (wherever it is, the binary's own flags
+    /// or a subcommand's) parsed as this binary's.
+    fn command(self, command: clap::Command) -> clap::Command {
+        let subcommands: Vec<String> = command.get_subcommands().map(|sub| sub.get_name().to_owned()).collect();
+        let command = if command.get_arguments().any(|arg| arg.get_id() == "message_format") {
+            command.mut_arg("message_format", |arg| arg.value_parser(self.message_format_parser()))
+        } else {
+            command
+        };
+        subcommands.iter().fold(command, |command, name| command.mut_subcommand(name, |sub| self.command(sub)))
+    }
+}
+
+/// The command line of the binary `frontend` is, parsed into `P`: its flags with
+/// `--message-format`'s names as `frontend` has them.
+pub fn parse<P: clap::Parser>(frontend: Frontend) -> Result<P, clap::Error> {
+    parse_from(frontend, std::env::args_os())
+}
+
+/// `parse`, of `args` (the binary's name first).
+pub fn parse_from<P, I, T>(frontend: Frontend, args: I) -> Result<P, clap::Error>
+where
+    P: clap::Parser,
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let mut command = frontend.command(P::command());
+    let mut matches = command.try_get_matches_from_mut(args)?;
+    P::from_arg_matches_mut(&mut matches).map_err(|err| err.format(&mut command))
 }
 
 /// What to check and against which of the team's files.
@@ -202,6 +290,7 @@ pub fn check_options(
     CheckOptions {
         path,
         render: RenderOptions { format: output.message_format, report: output.report, color },
+        html_report: output.html.clone(),
         timings: flags.timings || output.verbose,
         verbosity,
         packages: selection.packages.clone(),

@@ -4,7 +4,7 @@
 use annotate_snippets::{Level, Renderer, Snippet};
 
 use super::render::{cross_check_text, help, plural, room_text, unused_allow_text, Paths};
-use super::report::Report;
+use super::report::{ErrorLine, Report};
 use super::RenderOptions;
 use crate::engine::{Finding, FindingKind, Location};
 
@@ -16,47 +16,11 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
     let mut out = String::new();
     let errors = report.errors();
     for error in &errors {
-        let source = std::fs::read_to_string(&error.location.file).unwrap_or_default();
-        let origin = paths.show(&error.location.file);
-        let message =
-            Level::Error.title(error.message).snippet(snippet(&source, &origin, error.location, Level::Error, ""));
-        out.push_str(&renderer.render(message).to_string());
-        out.push('\n');
-        for line in error.diff {
-            out.push_str(&format!("   {line}\n"));
-        }
+        out.push_str(&error_text(paths, error, &renderer));
         out.push('\n');
     }
     for finding in &report.findings {
-        let source = std::fs::read_to_string(&finding.location.file).unwrap_or_default();
-        let origin = paths.show(&finding.location.file);
-        let title = match finding.kind {
-            FindingKind::MayGrow => {
-                format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; "))
-            }
-            _ => format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; ")),
-        };
-        let label = finding.reasons.first().map(String::as_str).unwrap_or("");
-        let roots_note = format!(
-            "reached from root{} {}",
-            if finding.roots.len() == 1 { "" } else { "s" },
-            finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
-        );
-        let chain_note = chain_text(paths, finding);
-        let first_note = finding.allocates_in.as_ref().map(|first| format!("first allocates in {first}"));
-        let mut message = Level::Error
-            .title(&title)
-            .id("noalloc")
-            .snippet(snippet(&source, &origin, &finding.location, Level::Error, label))
-            .footer(Level::Note.title(&roots_note));
-        if let Some(first_note) = &first_note {
-            message = message.footer(Level::Note.title(first_note));
-        }
-        if options.report && !chain_note.is_empty() {
-            message = message.footer(Level::Note.title(&chain_note));
-        }
-        message = message.footer(Level::Help.title(help(finding.kind)));
-        out.push_str(&renderer.render(message).to_string());
+        out.push_str(&finding_text(paths, finding, options, &renderer));
         out.push_str("\n\n");
     }
     if options.report {
@@ -97,8 +61,73 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
     out
 }
 
+/// An error finding as rustc words an error: its line underlined, then the lines
+/// of its diff.
+pub(super) fn error_text(paths: &Paths<'_>, error: &ErrorLine<'_>, renderer: &Renderer) -> String {
+    let source = std::fs::read_to_string(&error.location.file).unwrap_or_default();
+    let origin = paths.show(&error.location.file);
+    let message =
+        Level::Error.title(error.message).snippet(snippet(&source, &origin, error.location, Level::Error, ""));
+    let mut out = renderer.render(message).to_string();
+    out.push('\n');
+    for line in error.diff {
+        out.push_str(&format!("   {line}\n"));
+    }
+    out
+}
+
+/// A finding as rustc words an error: its line underlined, the roots that reach
+/// it, where it first allocates, the chain with `--report`, and the help.
+pub(super) fn finding_text(
+    paths: &Paths<'_>,
+    finding: &Finding,
+    options: &RenderOptions,
+    renderer: &Renderer,
+) -> String {
+    let source = std::fs::read_to_string(&finding.location.file).unwrap_or_default();
+    let origin = paths.show(&finding.location.file);
+    let title = finding_title(finding);
+    let label = finding.reasons.first().map(String::as_str).unwrap_or("");
+    let roots_note = roots_note(finding);
+    let chain_note = chain_text(paths, finding);
+    let first_note = finding.allocates_in.as_ref().map(|first| format!("first allocates in {first}"));
+    let mut message = Level::Error
+        .title(&title)
+        .id("noalloc")
+        .snippet(snippet(&source, &origin, &finding.location, Level::Error, label))
+        .footer(Level::Note.title(&roots_note));
+    if let Some(first_note) = &first_note {
+        message = message.footer(Level::Note.title(first_note));
+    }
+    if options.report && !chain_note.is_empty() {
+        message = message.footer(Level::Note.title(&chain_note));
+    }
+    message = message.footer(Level::Help.title(help(finding.kind)));
+    let text = renderer.render(message).to_string();
+    text
+}
+
+/// A finding's headline: `` `krate::f` can allocate: calls X ``.
+pub(super) fn finding_title(finding: &Finding) -> String {
+    match finding.kind {
+        FindingKind::MayGrow => {
+            format!("`{}` can allocate when full: {}", finding.function, finding.reasons.join("; "))
+        }
+        _ => format!("`{}` can allocate: {}", finding.function, finding.reasons.join("; ")),
+    }
+}
+
+/// `reached from root `a`` (or `roots `a`, `b``).
+pub(super) fn roots_note(finding: &Finding) -> String {
+    format!(
+        "reached from root{} {}",
+        if finding.roots.len() == 1 { "" } else { "s" },
+        finding.roots.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", ")
+    )
+}
+
 /// `because X calls Y at file:line > ...`
-fn chain_text(paths: &Paths<'_>, finding: &Finding) -> String {
+pub(super) fn chain_text(paths: &Paths<'_>, finding: &Finding) -> String {
     let steps: Vec<String> = finding
         .chain
         .windows(2)

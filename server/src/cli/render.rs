@@ -1,11 +1,12 @@
 //! Prints a `Report` in the chosen `MessageFormat`: picks the format's module
-//! (`human`, `short`, `json`, `sarif`) and holds the text they share (paths relative
+//! (`human`, `short`, `cargo_json`, `noalloc_json`, `sarif`, `html`) and holds the text they share (paths relative
 //! to the workspace, the help of each finding kind, the `--report` sections).
 
 use std::path::Path;
 
+use super::cargo_packages::workspace_packages;
 use super::report::{compiled_chain_text, Report};
-use super::{human, json, sarif, short, MessageFormat, RenderOptions};
+use super::{cargo_json, html, human, noalloc_json, sarif, short, MessageFormat, RenderOptions};
 use crate::cross_check::Outcome;
 use crate::engine::{AllowSource, Analysis, FindingKind, Workspace};
 
@@ -19,7 +20,9 @@ pub fn render_report(ws: &Workspace, report: &Report<'_>, options: &RenderOption
     let paths = Paths { root: &ws.root };
     match options.format {
         MessageFormat::Sarif => sarif::render(&paths, report),
-        MessageFormat::Json => json::render(&paths, report, elapsed_ms),
+        MessageFormat::CargoJson => cargo_json::render(&paths, report, &workspace_packages(&ws.root), options),
+        MessageFormat::NoallocJson => noalloc_json::render(&paths, report, elapsed_ms),
+        MessageFormat::Html => html::render(&paths, report, &workspace_packages(&ws.root), elapsed_ms),
         MessageFormat::Short => short::render(&paths, report, options),
         MessageFormat::Human => human::render(&paths, report, options),
     }

@@ -464,7 +464,10 @@ fn unknown_values_are_errors_that_list_the_valid_ones() {
     assert!(stderr.contains("[possible values: auto, always, never]"), "{stderr}");
     let (code, _, stderr) = run(&mut noalloc(&["--check", "--message-format", "yaml"]));
     assert_eq!(code, 2);
-    assert!(stderr.contains("[possible values: human, short, json, sarif]"), "{stderr}");
+    assert!(
+        stderr.contains("[possible values: human, short, json, noalloc-json, cargo-json, sarif, html]"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -551,6 +554,53 @@ fn cargo_noalloc_takes_cargos_flags() {
     let (code, _, stderr) = run(&mut unknown);
     assert_eq!(code, 2);
     assert_eq!(stderr, "error: package `nope` is not in the workspace (its packages: features)\n");
+}
+
+/// The bare `--message-format json` is each binary's own family's JSON: noalloc's
+/// lines for `noalloc-ls --check` (the spec's), cargo's stream for `cargo noalloc`
+/// (rust-analyzer's `check.overrideCommand`); `noalloc-json` and `cargo-json` name
+/// either in both.
+#[test]
+fn bare_json_is_noallocs_lines_for_noalloc_ls_and_cargos_stream_for_cargo_noalloc() {
+    let root = test_data("example");
+    // The last line of each run, parsed: every line is a JSON object.
+    let last_line = |(code, stdout, stderr): (i32, String, String)| {
+        assert_eq!(code, 1, "{stderr}");
+        let lines: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|err| panic!("{err}: {line}")))
+            .collect();
+        lines.last().cloned().unwrap_or_else(|| panic!("no output\n{stderr}"))
+    };
+    let noalloc_ls =
+        |format: &str| last_line(run(&mut noalloc(&["--check", root.to_str().unwrap(), "--message-format", format])));
+    let cargo_noalloc = |format: &str| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-noalloc"));
+        cmd.args(["noalloc", "--message-format", format])
+            .current_dir(&root)
+            .env_remove("NOALLOC_LOG")
+            .env("NOALLOC_CACHE_DIR", std::env::temp_dir().join("noalloc-it-cache"));
+        last_line(run(&mut cmd))
+    };
+    let is_summary = |line: &serde_json::Value| line["kind"] == "summary" && line["findings"] == 1;
+    let build_finished = serde_json::json!({"reason": "build-finished", "success": false});
+
+    let json = noalloc_ls("json");
+    assert!(is_summary(&json), "{json}");
+    let noalloc_json = noalloc_ls("noalloc-json");
+    assert!(is_summary(&noalloc_json), "{noalloc_json}");
+    assert_eq!(noalloc_ls("cargo-json"), build_finished);
+
+    assert_eq!(cargo_noalloc("json"), build_finished);
+    assert_eq!(cargo_noalloc("cargo-json"), build_finished);
+    let noalloc_json = cargo_noalloc("noalloc-json");
+    assert!(is_summary(&noalloc_json), "{noalloc_json}");
+
+    // `--help` says what `json` is in each.
+    let (_, help, _) = run(&mut noalloc(&["--help"]));
+    assert!(help.contains("noalloc's JSON lines, as `noalloc-json`"), "{help}");
+    let (_, help, _) = run(Command::new(env!("CARGO_BIN_EXE_cargo-noalloc")).args(["noalloc", "--help"]));
+    assert!(help.contains("cargo's JSON stream, as `cargo-json`"), "{help}");
 }
 
 #[test]

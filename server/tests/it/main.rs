@@ -7,15 +7,18 @@
 //! test binary and shared (`fixture`).
 
 mod adoption;
+mod cargo_stream;
 mod cli;
 mod compositions;
 mod cross_check;
 mod docs;
 mod engine;
 mod generic_roots;
+mod html_report;
 mod live_workspace;
 mod lsp;
 mod precision;
+mod progress;
 mod soundness;
 mod toolchains;
 

@@ -1,5 +1,7 @@
-//! `--message-format json`: one JSON object a line (errors, findings, cross-checked
-//! roots), then a summary line.
+//! `--message-format noalloc-json` (the bare `json` of `noalloc-ls --check`):
+//! noalloc's own JSON lines, one object a line (errors, findings with their chains,
+//! cross-checked roots), then a summary line. cargo's stream (`cargo-json`, the bare
+//! `json` of `cargo noalloc`) is `cargo_json`'s.
 
 use serde_json::json;
 
