@@ -129,8 +129,31 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         elapsed_ms,
     );
 
+    summary_section(&mut page, &modules);
+    roots_section(&mut page, paths, analysis, &verdicts);
+    let _ = writeln!(page, "<section id=\"findings\"><h2>Findings ({})</h2>", report.findings.len());
+    if report.findings.len() > 1 {
+        page.push_str("<p><button type=\"button\" id=\"open-all\">open every chain</button> <button type=\"button\" id=\"close-all\">close every chain</button></p>\n");
+    }
+    if report.findings.is_empty() {
+        page.push_str("<p class=\"none\">No finding.</p>\n");
+    }
+    for (index, finding) in report.findings.iter().enumerate() {
+        finding_article(&mut page, paths, report, finding, index);
+    }
+    page.push_str("</section>\n");
+
+    errors_section(&mut page, paths, &errors);
+    baselined_section(&mut page, paths, &baselined);
+    exemptions_section(&mut page, paths, analysis);
+    page.push_str(TAIL);
+    page
+}
+
+/// The table of counts by crate and module.
+fn summary_section(page: &mut String, modules: &BTreeMap<(String, String), ModuleCounts>) {
     page.push_str("<section id=\"summary\"><h2>By crate and module</h2>\n<table class=\"summary\"><thead><tr><th>crate</th><th>module</th><th>roots</th><th>clean</th><th>findings</th><th>errors</th><th>exempted</th><th>baselined</th></tr></thead><tbody>\n");
-    for ((krate, module), counts) in &modules {
+    for ((krate, module), counts) in modules {
         let _ = writeln!(
             page,
             "<tr data-crate=\"{}\" data-module=\"{}\"><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td><td class=\"{}\">{}</td><td class=\"{}\">{}</td><td>{}</td><td>{}</td></tr>",
@@ -149,9 +172,12 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         );
     }
     page.push_str("</tbody></table></section>\n");
+}
 
+/// Each root with its verdict.
+fn roots_section(page: &mut String, paths: &Paths<'_>, analysis: &crate::engine::Analysis, verdicts: &[Verdict]) {
     page.push_str("<section id=\"roots\"><h2>Roots</h2>\n<table class=\"roots\"><thead><tr><th>root</th><th>verdict</th><th>functions checked</th><th>where</th></tr></thead><tbody>\n");
-    for (index, (root, verdict)) in analysis.roots.iter().zip(&verdicts).enumerate() {
+    for (index, (root, verdict)) in analysis.roots.iter().zip(verdicts).enumerate() {
         let _ = writeln!(
             page,
             "<tr class=\"root\" id=\"root-{index}\" data-verdict=\"{}\"><td><code>{}</code></td><td><span class=\"verdict {}\">{}</span></td><td>{}</td><td>{}</td></tr>",
@@ -164,22 +190,13 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         );
     }
     page.push_str("</tbody></table></section>\n");
+}
 
-    let _ = writeln!(page, "<section id=\"findings\"><h2>Findings ({})</h2>", report.findings.len());
-    if report.findings.len() > 1 {
-        page.push_str("<p><button type=\"button\" id=\"open-all\">open every chain</button> <button type=\"button\" id=\"close-all\">close every chain</button></p>\n");
-    }
-    if report.findings.is_empty() {
-        page.push_str("<p class=\"none\">No finding.</p>\n");
-    }
-    for (index, finding) in report.findings.iter().enumerate() {
-        finding_article(&mut page, paths, report, finding, index);
-    }
-    page.push_str("</section>\n");
-
+/// The error findings (malformed directives, stale baseline entries, ...).
+fn errors_section(page: &mut String, paths: &Paths<'_>, errors: &[ErrorLine<'_>]) {
     if !errors.is_empty() {
         let _ = writeln!(page, "<section id=\"errors\"><h2>Error findings ({})</h2>", errors.len());
-        for error in &errors {
+        for error in errors {
             let _ = write!(
                 page,
                 "<article class=\"error\" data-code=\"{}\"><h3><span class=\"code\">{}</span> {}</h3><p class=\"where\">{}</p>",
@@ -196,14 +213,17 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         }
         page.push_str("</section>\n");
     }
+}
 
+/// The findings the baseline accepts.
+fn baselined_section(page: &mut String, paths: &Paths<'_>, baselined: &[&Finding]) {
     if !baselined.is_empty() {
         let _ = writeln!(
             page,
             "<section id=\"baselined\"><h2>In the baseline ({})</h2><p>Findings the baseline accepts: they do not fail the check.</p><ul>",
             baselined.len()
         );
-        for finding in &baselined {
+        for finding in baselined {
             let _ = writeln!(
                 page,
                 "<li><code>{}</code> at {}: {}</li>",
@@ -214,7 +234,10 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         }
         page.push_str("</ul></section>\n");
     }
+}
 
+/// The exemptions, each with what it lets through.
+fn exemptions_section(page: &mut String, paths: &Paths<'_>, analysis: &crate::engine::Analysis) {
     let _ = writeln!(page, "<section id=\"exemptions\"><h2>Exemptions ({})</h2>", analysis.exemptions.len());
     if analysis.exemptions.is_empty() {
         page.push_str("<p class=\"none\">No exemption.</p>\n");
@@ -240,8 +263,6 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, packages: &[CargoPa
         page.push_str("</tbody></table>\n");
     }
     page.push_str("</section>\n");
-    page.push_str(TAIL);
-    page
 }
 
 /// One finding: headline, place, code excerpt, roots, first allocation, the chain

@@ -172,19 +172,8 @@ fn bodies_in_scope(
         if !visibility.is_visible_from(db, module_id) {
             continue;
         }
-        for def in module.scope.declarations() {
-            match def {
-                ModuleDefId::FunctionId(it) => bodies.push(it.into()),
-                ModuleDefId::StaticId(it) => bodies.push(it.into()),
-                ModuleDefId::ConstId(it) => bodies.push(it.into()),
-                ModuleDefId::TraitId(it) => bodies.extend(assoc_bodies(&it.trait_items(db).items)),
-                _ => {}
-            }
-        }
+        scope_bodies(db, &module.scope, &mut bodies);
         bodies.extend(module.scope.unnamed_consts().map(DefWithBodyId::from));
-        for impl_ in module.scope.impls() {
-            bodies.extend(assoc_bodies(&impl_.impl_items(db).items));
-        }
         if bodies.len() > MAX_SCOPE_BODIES {
             return None;
         }
@@ -194,19 +183,7 @@ fn bodies_in_scope(
     while i < bodies.len() {
         let body = Body::of(db, bodies[i]);
         for (_, block_map) in body.blocks(db) {
-            let scope = &block_map[block_map.root_module_id()].scope;
-            for def in scope.declarations() {
-                match def {
-                    ModuleDefId::FunctionId(it) => bodies.push(it.into()),
-                    ModuleDefId::StaticId(it) => bodies.push(it.into()),
-                    ModuleDefId::ConstId(it) => bodies.push(it.into()),
-                    ModuleDefId::TraitId(it) => bodies.extend(assoc_bodies(&it.trait_items(db).items)),
-                    _ => {}
-                }
-            }
-            for impl_ in scope.impls() {
-                bodies.extend(assoc_bodies(&impl_.impl_items(db).items));
-            }
+            scope_bodies(db, &block_map[block_map.root_module_id()].scope, &mut bodies);
         }
         if bodies.len() > MAX_SCOPE_BODIES {
             return None;
@@ -214,6 +191,23 @@ fn bodies_in_scope(
         i += 1;
     }
     Some(bodies)
+}
+
+/// The bodies a module's (or block's) scope declares: functions, statics,
+/// consts, and the items of its traits and impls.
+fn scope_bodies(db: &dyn HirDatabase, scope: &hir_def::item_scope::ItemScope, bodies: &mut Vec<DefWithBodyId>) {
+    for def in scope.declarations() {
+        match def {
+            ModuleDefId::FunctionId(it) => bodies.push(it.into()),
+            ModuleDefId::StaticId(it) => bodies.push(it.into()),
+            ModuleDefId::ConstId(it) => bodies.push(it.into()),
+            ModuleDefId::TraitId(it) => bodies.extend(assoc_bodies(&it.trait_items(db).items)),
+            _ => {}
+        }
+    }
+    for impl_ in scope.impls() {
+        bodies.extend(assoc_bodies(&impl_.impl_items(db).items));
+    }
 }
 
 fn assoc_bodies<N>(items: &[(N, AssocItemId)]) -> impl Iterator<Item = DefWithBodyId> + '_ {
