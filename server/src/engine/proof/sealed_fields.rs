@@ -110,7 +110,8 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
         match reading.stores() {
             Some(true) => {
                 stores.storing.push(node_of(graph, def));
-                stores.storing.extend(reading.closures());
+                let Some(closures) = reading.closures() else { return from_outside };
+                stores.storing.extend(closures);
                 // The callers whose arguments a store takes its value from.
                 for caller in scan.callers.into_inner() {
                     let node = node_of(graph, caller);
@@ -120,7 +121,8 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
                         let infer = InferenceResult::of(db, caller);
                         let scan = Scan::default();
                         let reading = BodyStores { db, body, infer, owner: caller, field, scan: &scan };
-                        stores.storing.extend(reading.closures());
+                        let Some(closures) = reading.closures() else { return from_outside };
+                        stores.storing.extend(closures);
                     }
                 }
             }
@@ -277,12 +279,14 @@ impl<'db> BodyStores<'_, 'db> {
         Some(stores)
     }
 
-    /// The closures of the body: a store inside one is walked in the closure's node.
-    fn closures(&self) -> Vec<Node<'db>> {
+    /// The closures of the body: a store inside one is walked in the closure's
+    /// node. `None` when the body holds a coroutine (an `async` block or closure),
+    /// whose body is walked where the code that polls it is.
+    fn closures(&self) -> Option<Vec<Node<'db>>> {
         self.body
             .exprs()
             .filter(|(_, expr)| matches!(expr, Expr::Closure { .. }))
-            .filter_map(|(id, _)| match self.infer.type_of_expr_or_pat(id.into())?.kind() {
+            .map(|(id, _)| match self.infer.type_of_expr_or_pat(id.into())?.kind() {
                 TyKind::Closure(closure, args) => Some(Node::Closure {
                     closure: closure.0,
                     parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
