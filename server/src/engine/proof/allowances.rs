@@ -501,15 +501,13 @@ impl Collector<'_, '_> {
                 Some(super::incremental::PathValue::Local(b)) if b == *binding
             )
         };
-        let uses = store.exprs().filter(|&(e, expr)| matches!(expr, Expr::Path(_)) && names_it(e)).count();
-        if uses != 1 {
-            return false;
-        }
-        match &store[tail] {
+        let returned = match &store[tail] {
             Expr::Path(_) => names_it(tail),
-            Expr::Match { expr: scrutinee, arms } if names_it(*scrutinee) => self.err_arms_return(arms, true),
+            Expr::Match { expr: scrutinee, arms } => names_it(*scrutinee) && self.err_arms_return(arms, true),
             _ => false,
-        }
+        };
+        // Counted only for a tail of that shape: a scan of the whole body.
+        returned && store.exprs().filter(|&(e, expr)| matches!(expr, Expr::Path(_)) && names_it(e)).count() == 1
     }
 
     /// Whether a `match` on a `Result` hands its error to the function's return:

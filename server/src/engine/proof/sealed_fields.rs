@@ -110,18 +110,17 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
         match reading.stores() {
             Some(true) => {
                 stores.storing.push(node_of(graph, def));
-                let Some(closures) = reading.closures() else { return from_outside };
+                let Some(closures) = closures_of(body, infer) else { return from_outside };
                 stores.storing.extend(closures);
                 // The callers whose arguments a store takes its value from.
                 for caller in scan.callers.into_inner() {
                     let node = node_of(graph, caller);
                     if !stores.storing.contains(&node) {
                         stores.storing.push(node);
-                        let body = Body::of(db, caller);
-                        let infer = InferenceResult::of(db, caller);
-                        let scan = Scan::default();
-                        let reading = BodyStores { db, body, infer, owner: caller, field, scan: &scan };
-                        let Some(closures) = reading.closures() else { return from_outside };
+                        let caller_infer = InferenceResult::of(db, caller);
+                        let Some(closures) = closures_of(Body::of(db, caller), caller_infer) else {
+                            return from_outside;
+                        };
                         stores.storing.extend(closures);
                     }
                 }
@@ -143,6 +142,22 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
 struct Scan {
     callers: std::cell::RefCell<Vec<DefWithBodyId>>,
     following: std::cell::RefCell<Vec<(hir_def::FunctionId, usize)>>,
+}
+
+/// The closures of a body: a store inside one is walked in the closure's node.
+/// `None` when the body holds a coroutine (an `async` block or closure), whose
+/// body is walked where the code that polls it is.
+fn closures_of<'db>(body: &Body, infer: &InferenceResult<'db>) -> Option<Vec<Node<'db>>> {
+    body.exprs()
+        .filter(|(_, expr)| matches!(expr, Expr::Closure { .. }))
+        .map(|(id, _)| match infer.type_of_expr_or_pat(id.into())?.kind() {
+            TyKind::Closure(closure, args) => Some(Node::Closure {
+                closure: closure.0,
+                parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The node that walks `def`'s body at its own generic parameters.
@@ -258,7 +273,7 @@ impl<'db> BodyStores<'_, 'db> {
                             return None;
                         }
                     }
-                    _ if self.pattern_names_field(*target) => return None,
+                    _ if self.assigns(*target, |place| self.is_field(place)) => return None,
                     _ => {}
                 },
                 _ => {}
@@ -279,23 +294,6 @@ impl<'db> BodyStores<'_, 'db> {
         Some(stores)
     }
 
-    /// The closures of the body: a store inside one is walked in the closure's
-    /// node. `None` when the body holds a coroutine (an `async` block or closure),
-    /// whose body is walked where the code that polls it is.
-    fn closures(&self) -> Option<Vec<Node<'db>>> {
-        self.body
-            .exprs()
-            .filter(|(_, expr)| matches!(expr, Expr::Closure { .. }))
-            .map(|(id, _)| match self.infer.type_of_expr_or_pat(id.into())?.kind() {
-                TyKind::Closure(closure, args) => Some(Node::Closure {
-                    closure: closure.0,
-                    parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
-                }),
-                _ => None,
-            })
-            .collect()
-    }
-
     /// Whether `expr` is auto-borrowed mutably (a `&mut self` method's receiver).
     fn lent_mutably(&self, expr: ExprId) -> bool {
         super::allowances::auto_borrow(self.infer, expr).is_some_and(|m| m.is_mut())
@@ -312,17 +310,6 @@ impl<'db> BodyStores<'_, 'db> {
     /// Whether `expr` is a place expression of the field.
     fn is_field(&self, expr: ExprId) -> bool {
         matches!(self.infer.field_resolution(expr), Some(either::Either::Left(f)) if f == self.field)
-    }
-
-    /// Whether the destructuring pattern `pat` assigns to the field somewhere.
-    fn pattern_names_field(&self, pat: PatId) -> bool {
-        let mut found = false;
-        self.body.walk_pats(pat, &mut |p| {
-            if let Pat::Expr(place) = &self.body[p] {
-                found |= self.is_field(*place);
-            }
-        });
-        found
     }
 
     /// Whether `pat` binds something by mutable reference (explicit `ref mut`, or
@@ -434,31 +421,17 @@ impl<'db> BodyStores<'_, 'db> {
                         }
                     }
                 }
-                Expr::Assignment { target, value } => match &self.body[*target] {
-                    Pat::Expr(place) if self.names_local(*place, binding) => {
-                        if !self.made_here(*value, depth + 1) {
-                            return false;
-                        }
+                Expr::Assignment { target, value } => {
+                    // `x = v` with `v` made here; never a destructuring assignment to it.
+                    let keeps_it_made_here = match &self.body[*target] {
+                        Pat::Expr(place) if self.names_local(*place, binding) => self.made_here(*value, depth + 1),
+                        _ => !self.assigns(*target, |place| self.names_local(place, binding)),
+                    };
+                    if !keeps_it_made_here {
+                        return false;
                     }
-                    _ => {
-                        let mut names_it = false;
-                        self.body.walk_pats(*target, &mut |p| {
-                            if let Pat::Expr(place) = &self.body[p] {
-                                names_it |= self.names_local(*place, binding);
-                            }
-                        });
-                        if names_it {
-                            return false;
-                        }
-                    }
-                },
-                // Lent out mutably, it may be set by whoever borrows it.
-                Expr::Ref { expr: inner, mutability, .. }
-                    if mutability.is_mut() && self.names_local(*inner, binding) =>
-                {
-                    return false;
                 }
-                Expr::Path(_) if self.names_local(id, binding) && self.lent_mutably(id) => return false,
+                _ if self.lends_local(id, e, binding) => return false,
                 _ => {}
             }
         }
@@ -479,20 +452,32 @@ impl<'db> BodyStores<'_, 'db> {
 
     /// Whether the body assigns to `binding` or lends it out mutably.
     fn binding_reassigned(&self, binding: hir_def::hir::BindingId) -> bool {
-        self.body.exprs().any(|(id, expr)| match expr {
-            Expr::Assignment { target, .. } => {
-                let mut names_it = false;
-                self.body.walk_pats(*target, &mut |p| {
-                    if let Pat::Expr(place) = &self.body[p] {
-                        names_it |= self.names_local(*place, binding);
-                    }
-                });
-                names_it
+        self.body.exprs().any(|(id, expr)| {
+            matches!(expr, Expr::Assignment { target, .. } if self.assigns(*target, |place| self.names_local(place, binding)))
+                || self.lends_local(id, expr, binding)
+        })
+    }
+
+    /// Whether the assignee `target` (plain, or a destructuring pattern) assigns
+    /// a place `is_place` accepts.
+    fn assigns(&self, target: PatId, is_place: impl Fn(ExprId) -> bool) -> bool {
+        let mut found = false;
+        self.body.walk_pats(target, &mut |p| {
+            if let Pat::Expr(place) = &self.body[p] {
+                found |= is_place(*place);
             }
+        });
+        found
+    }
+
+    /// Whether `expr` lends the local `binding` out mutably (`&mut x`, a `&mut
+    /// self` method on it): whoever borrows it may set it.
+    fn lends_local(&self, id: ExprId, expr: &Expr, binding: hir_def::hir::BindingId) -> bool {
+        match expr {
             Expr::Ref { expr: inner, mutability, .. } => mutability.is_mut() && self.names_local(*inner, binding),
             Expr::Path(_) => self.names_local(id, binding) && self.lent_mutably(id),
             _ => false,
-        })
+        }
     }
 
     /// Whether every caller of this body's function gives its input `index` a
