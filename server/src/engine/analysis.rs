@@ -18,7 +18,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::engine::proof::{
     allowances::Growth,
     incremental::AllowMatch,
-    judge::{self, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
+    judge::{self, highest_flag, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
     reach::{Reach, Resolved, ResolvedEdge},
     room::RoomProof,
     walk::{CallGraph, Node, Site, Target, UnknownKind},
@@ -1023,7 +1023,7 @@ impl<'a> Analyzer<'a> {
             let flags = judged.own[v];
             let chain = if flags != 0 {
                 self.findings()
-                    .chain_from(reach, judged, Resolved::Vertex(v))
+                    .chain_from(reach, judged, Resolved::Vertex(v), highest_flag(flags))
                     .into_iter()
                     .map(|step| CachedStep {
                         function: step.function,

@@ -141,6 +141,19 @@ fn main() {
     case("precision::errors::error_to_string_allocates", count(|| keep(errors::error_to_string_allocates(errors::ParseError::Empty))));
     case("precision::errors::boxed_error_allocates", count(|| keep(errors::boxed_error_allocates("abc"))));
 
+    // json_values
+    let mut json = [0u8; 32];
+    case("precision::json_values::parse_count", count(|| keep(json_values::parse_count("4200000000"))));
+    case("precision::json_values::parse_flag", count(|| keep(json_values::parse_flag(b" true ").is_ok())));
+    case("precision::json_values::parse_pair", count(|| keep(json_values::parse_pair("[7, false]"))));
+    case("precision::json_values::write_number", count(|| keep(json_values::write_number(&mut json, 1 << 40))));
+    case("precision::json_values::write_pair", count(|| keep(json_values::write_pair(&mut json, 9, true))));
+    case("precision::json_values::parse_escaped_name_allocates", count(|| keep(json_values::parse_escaped_name_allocates(r#""a\nb""#))));
+    case("precision::json_values::parse_value_allocates", count(|| keep(json_values::parse_value_allocates(r#"{"a": 1}"#))));
+    case("precision::json_values::parse_name_allocates", count(|| keep(json_values::parse_name_allocates(r#""name""#))));
+    case("precision::json_values::parse_list_allocates", count(|| keep(json_values::parse_list_allocates("[1, 2]"))));
+    case("precision::json_values::number_to_string_allocates", count(|| keep(json_values::number_to_string_allocates(42))));
+
     // buffered_io: writers made with their capacity once, outside the measured call.
     use std::io::BufWriter;
     let null = || std::fs::OpenOptions::new().write(true).open("/dev/null").expect("/dev/null");

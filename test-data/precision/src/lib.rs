@@ -9,6 +9,7 @@ pub mod dispatch;
 pub mod errors;
 pub mod generic_roots;
 pub mod iterators;
+pub mod json_values;
 pub mod text;
 #[cfg(target_arch = "x86_64")]
 pub mod wide_simd;

@@ -11,7 +11,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::FxHashSet;
 
 use super::{
-    judge::{terminal_flags, through, Judged, Verdict, NORMAL},
+    judge::{terminal_flags, through, Judged, Verdict, FLAGS, NORMAL},
     reach::{Reach, Resolved, ResolvedEdge},
     walk::{Node, Site, Target},
 };
@@ -226,24 +226,39 @@ impl FindingsContext<'_> {
         Some((FindingKind::Allocation, reason, None))
     }
 
-    /// From the callee of edge `e` of vertex `v` down to the allocation.
+    /// From the callee of edge `e` of vertex `v` down to the allocation: through the
+    /// first target (or callback) and flag of it that makes `v` allocate on its
+    /// normal path, the flag a finding reports; else the first that allocates at all.
     pub(crate) fn chain(&mut self, reach: &Reach<'_>, judged: &Judged, v: usize, e: usize) -> Vec<ChainStep> {
         let resolved = &reach.edges[v][e];
-        let candidates =
-            resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j)));
-        let found = candidates.into_iter().find(|t| judged.flags(t, self.allowed_terminals) != 0);
+        let candidates: Vec<Resolved<'_>> =
+            resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j))).collect();
+        let normal_at_v = |target: &Resolved<'_>, flag: u8| {
+            let context = match target {
+                Resolved::Vertex(j) => judged.context_into(resolved.edge.context, v, *j),
+                Resolved::Terminal(_) => resolved.edge.context,
+            };
+            through(context, flag, reach.closure[v]).0 & NORMAL != 0
+        };
+        let flagged = |target: &Resolved<'_>| judged.flags(target, self.allowed_terminals);
+        let found = candidates
+            .iter()
+            .find_map(|t| FLAGS.into_iter().find(|&f| flagged(t) & f != 0 && normal_at_v(t, f)).map(|f| (t, f)))
+            .or_else(|| candidates.iter().find(|t| flagged(t) != 0).map(|t| (t, flagged(t))));
         match found {
-            Some(target) => self.chain_from(reach, judged, target),
+            Some((target, flag)) => self.chain_from(reach, judged, target.clone(), flag),
             None => Vec::new(),
         }
     }
 
-    /// From `target` down to the allocation, following witnesses.
+    /// From `target` down to the allocation, following the witnesses of `flag` (the
+    /// way `target` allocates that the chain explains).
     pub(crate) fn chain_from<'db>(
         &mut self,
         reach: &Reach<'db>,
         judged: &Judged,
         mut target: Resolved<'db>,
+        mut flag: u8,
     ) -> Vec<ChainStep> {
         let mut chain = Vec::new();
         let mut seen = FxHashSet::default();
@@ -278,7 +293,7 @@ impl FindingsContext<'_> {
                 Node::Fn { func, .. } if !reach.local[j] => naming::is_exported(self.db, func),
                 _ => false,
             };
-            let witness = if seen.insert(j) { judged.witness[j] } else { None };
+            let witness = if seen.insert(j) { judged.witness_for(j, flag) } else { None };
             let Some(w) = witness else {
                 chain.push(ChainStep { function: name, location: None, exported });
                 break;
@@ -286,6 +301,7 @@ impl FindingsContext<'_> {
             let resolved = &reach.edges[j][w.edge];
             let location = resolved.edge.site.and_then(|site| self.site_location(site));
             chain.push(ChainStep { function: name, location, exported });
+            flag = w.below;
             target = match resolved.targets.get(w.target) {
                 Some(next) => next.clone(),
                 None => match resolved.callbacks.get(w.target - resolved.targets.len()) {

@@ -66,12 +66,32 @@ pub(crate) fn inference_nanos() -> u64 {
     INFERENCE_NANOS.with(Cell::get)
 }
 
-/// The inference results of a body, timed.
+thread_local! {
+    /// The crate whose goals the trait solver's cache on this thread was filled
+    /// with since it was last emptied (`inference_of`).
+    static SOLVER_CACHE_CRATE: Cell<Option<ra_ap_ide_db::base_db::Crate>> = const { Cell::new(None) };
+}
+
+/// The inference results of a body, timed. rust-analyzer's trait solver keeps one
+/// cache per thread whose entries do not say which crate's impls answered them: a
+/// goal such as `u32: PartialEq<?T>` answered in a crate that adds
+/// `impl PartialEq<Value> for u32` is ambiguous there, and the same entry read
+/// while inferring std's body (where only core's impl is visible, so `?T = u32`)
+/// would leave that body's comparison unresolved, depending on which body was
+/// inferred first. So the cache is emptied whenever this thread infers a body of
+/// another crate than the last: each body's inference reads only answers of its
+/// own crate.
 pub(crate) fn inference_of<'db>(
     db: &'db dyn HirDatabase,
     def: hir_def::DefWithBodyId,
 ) -> &'db hir_ty::InferenceResult<'db> {
     let started = std::time::Instant::now();
+    let krate = hir_def::HasModule::krate(&def, db);
+    if SOLVER_CACHE_CRATE.with(|last| last.replace(Some(krate))) != Some(krate) {
+        hir_ty::next_solver::clear_tls_solver_cache();
+        // Stamped with today's revision again, as an interner made before reads it.
+        hir_ty::next_solver::DbInterner::new_with(db, krate);
+    }
     let result = hir_ty::InferenceResult::of(db, def);
     INFERENCE_NANOS.with(|n| n.set(n.get() + started.elapsed().as_nanos() as u64));
     result

@@ -247,25 +247,51 @@ pub(crate) fn terminal_flags(target: &Target<'_>, allowed_terminals: &FxHashSet<
     }
 }
 
-/// Why a vertex allocates, for its chain: which edge, and which of its targets (or
-/// callbacks, after the targets).
-#[derive(Clone, Copy)]
+/// Why a vertex allocates in one way (one flag), for its chain: which edge, which
+/// of its targets (or callbacks, after the targets), and which flag of that target
+/// the call carries up (`0` for a terminal). A vertex that allocates on its normal
+/// path and also builds an error has a witness for each: the chain of a finding
+/// follows the flag that made it one, never an error path beside it.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 pub(crate) struct Witness {
     pub edge: usize,
     pub target: usize,
+    pub below: u8,
 }
+
+/// The flags, in the order of the per-flag witnesses.
+pub(crate) const FLAGS: [u8; 3] = [NORMAL, ON_ERROR, ONCE];
+
+/// The index of `flag` in `FLAGS`.
+fn flag_index(flag: u8) -> usize {
+    FLAGS.iter().position(|&f| f == flag).expect("a single flag")
+}
+
+/// The flags set in `flags`, one at a time.
+fn each_flag(flags: u8) -> impl Iterator<Item = u8> {
+    FLAGS.into_iter().filter(move |f| flags & f != 0)
+}
+
+/// The flag a chain of `flags` explains: the normal path first, then a returned
+/// error, then one dropped once.
+pub(crate) fn highest_flag(flags: u8) -> u8 {
+    each_flag(flags).next().unwrap_or(0)
+}
+
+/// One witness per flag.
+pub(crate) type Witnesses = [Option<Witness>; 3];
 
 /// How the vertices of a root's reach allocate. `any` follows every edge; `own`
 /// follows only edges into code outside the workspace, so a finding at a workspace
 /// line blames what that line calls, not workspace code reported on its own lines.
 /// The errors a workspace function builds still count in `own` where code outside
 /// drops them (`.map(check).filter_map(Result::ok)`): that is where they allocate
-/// again on every pass. Witnesses are found breadth-first from the allocator:
-/// shortest chains.
+/// again on every pass. Witnesses are found breadth-first from the allocator, one
+/// per flag: shortest chains along which that flag travels.
 pub(crate) struct Judged {
     pub any: Vec<u8>,
     pub own: Vec<u8>,
-    pub witness: Vec<Option<Witness>>,
+    pub witness: Vec<Witnesses>,
     /// Each vertex's strongly connected component in the reach: a call within one
     /// is recursion, which runs again like a loop.
     component: Vec<usize>,
@@ -283,41 +309,46 @@ fn terminal_steps(terminal: &Target<'_>) -> Steps {
     }
 }
 
-/// Each vertex's witness with its chain's length: the lowest (length, edge,
-/// target) over its seeds and over the calls into vertices with a chain that
-/// `follows` accepts (Dijkstra's order: chains grow by one call a step).
+/// Each vertex's witness per flag with its chain's length: the lowest (length,
+/// witness) over its seeds and over the calls into vertices with a chain, where
+/// `carries(v, w, j, flag)` says which flags of `v` a call into `j` with `flag`
+/// gives (Dijkstra's order: chains grow by one call a step).
 fn shortest_witnesses(
     n: usize,
     seeds: &[(usize, u8, Steps, Witness)],
     callers: &[Vec<(usize, Witness)>],
-    follows: impl Fn(usize, Witness, usize) -> bool,
-) -> Vec<Option<(Steps, Witness)>> {
+    carries: impl Fn(usize, Witness, usize, u8) -> u8,
+) -> Vec<[Option<(Steps, Witness)>; 3]> {
     use std::{cmp::Reverse, collections::BinaryHeap};
-    let key = |steps: Steps, w: Witness| (steps, w.edge, w.target);
-    let mut best: Vec<Option<(Steps, Witness)>> = vec![None; n];
-    let offer = |best: &mut Vec<Option<(Steps, Witness)>>, v: usize, steps: Steps, w: Witness| -> bool {
-        let better = best[v].is_none_or(|(s, old)| key(steps, w) < key(s, old));
+    let mut best: Vec<[Option<(Steps, Witness)>; 3]> = vec![[None; 3]; n];
+    let offer = |best: &mut Vec<[Option<(Steps, Witness)>; 3]>, v: usize, f: usize, steps: Steps, w: Witness| {
+        let better = best[v][f].is_none_or(|old| (steps, w) < old);
         if better {
-            best[v] = Some((steps, w));
+            best[v][f] = Some((steps, w));
         }
         better
     };
     let mut heap = BinaryHeap::new();
     for &(v, flags, steps, w) in seeds {
-        if flags != 0 && offer(&mut best, v, steps, w) {
-            heap.push(Reverse((steps, v)));
+        for f in each_flag(flags).map(flag_index) {
+            if offer(&mut best, v, f, steps, w) {
+                heap.push(Reverse((steps, v, f)));
+            }
         }
     }
-    let mut done = vec![false; n];
-    while let Some(Reverse((steps, j))) = heap.pop() {
-        if done[j] || best[j].is_none_or(|(s, _)| s != steps) {
+    let mut done = vec![[false; 3]; n];
+    while let Some(Reverse((steps, j, f))) = heap.pop() {
+        if done[j][f] || best[j][f].is_none_or(|(s, _)| s != steps) {
             continue;
         }
-        done[j] = true;
+        done[j][f] = true;
+        let through = steps.saturating_add(1);
         for &(v, w) in &callers[j] {
-            let through = steps.saturating_add(1);
-            if !done[v] && follows(v, w, j) && offer(&mut best, v, through, w) {
-                heap.push(Reverse((through, v)));
+            let w = Witness { below: FLAGS[f], ..w };
+            for g in each_flag(carries(v, w, j, FLAGS[f])).map(flag_index) {
+                if !done[v][g] && offer(&mut best, v, g, through, w) {
+                    heap.push(Reverse((through, v, g)));
+                }
             }
         }
     }
@@ -330,14 +361,15 @@ impl Judged {
         // (caller, witness) for every judged edge into a vertex.
         let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
         let mut direct: Vec<u8> = vec![0; n];
-        // The edges that allocate on their own, with the length of their chain.
-        let mut direct_witnesses: Vec<Vec<(Steps, Witness)>> = vec![Vec::new(); n];
+        // The edges that allocate on their own, with the length of their chain and
+        // the flags each gives.
+        let mut direct_witnesses: Vec<Vec<(Steps, Witness, u8)>> = vec![Vec::new(); n];
         for v in 0..n {
             for (e, resolved) in reach.edges[v].iter().enumerate() {
                 let context = resolved.edge.context;
                 for (c, &callback) in resolved.callbacks.iter().enumerate() {
                     if reach.allowed[callback].is_none() && !(resolved.exempted.is_some() && !resolved.line_only) {
-                        callers[callback].push((v, Witness { edge: e, target: resolved.targets.len() + c }));
+                        callers[callback].push((v, Witness { edge: e, target: resolved.targets.len() + c, below: 0 }));
                     }
                 }
                 if resolved.allowed() {
@@ -346,11 +378,11 @@ impl Judged {
                 if let Verdict::Grows { .. } = resolved.verdict {
                     let (flags, _) = through(context, NORMAL, reach.closure[v]);
                     direct[v] |= flags;
-                    direct_witnesses[v].push((1, Witness { edge: e, target: 0 }));
+                    direct_witnesses[v].push((1, Witness { edge: e, target: 0, below: 0 }, flags));
                     continue;
                 }
                 for (t, target) in resolved.targets.iter().enumerate() {
-                    let witness = Witness { edge: e, target: t };
+                    let witness = Witness { edge: e, target: t, below: 0 };
                     match target {
                         Resolved::Vertex(j) if reach.allowed[*j].is_none() => callers[*j].push((v, witness)),
                         Resolved::Vertex(_) => {}
@@ -359,7 +391,7 @@ impl Judged {
                             let (flags, _) = through(context, callee, reach.closure[v]);
                             if flags != 0 {
                                 direct[v] |= flags;
-                                direct_witnesses[v].push((terminal_steps(terminal), witness));
+                                direct_witnesses[v].push((terminal_steps(terminal), witness, flags));
                             }
                         }
                     }
@@ -369,7 +401,7 @@ impl Judged {
         let mut judged = Judged {
             any: vec![0; n],
             own: vec![0; n],
-            witness: vec![None; n],
+            witness: vec![[None; 3]; n],
             component: recursion_components(&callers),
         };
         // Flags travel from callee `j` to caller `v` through the call's context.
@@ -384,23 +416,29 @@ impl Judged {
         // run names what a cold one does. `own` is given the lengths of the `any`
         // chains.
         let propagate =
-            |judged: &Judged, flags: &mut Vec<u8>, own_of: Option<&[Steps]>| -> Vec<Option<(Steps, Witness)>> {
+            |judged: &Judged,
+             flags: &mut Vec<u8>,
+             own_of: Option<&[[Steps; 3]]>|
+             -> Vec<[Option<(Steps, Witness)>; 3]> {
                 let own_only = own_of.is_some();
                 let takes_part = |v: usize| !own_only || !reach.local[v];
                 // Seeds: (vertex, flags, chain length, witness).
                 let mut seeds: Vec<(usize, u8, Steps, Witness)> = Vec::new();
                 for v in (0..n).filter(|&v| takes_part(v)) {
-                    for &(steps, w) in &direct_witnesses[v] {
-                        seeds.push((v, direct[v], steps, w));
+                    for &(steps, w, flags) in &direct_witnesses[v] {
+                        seeds.push((v, flags, steps, w));
                     }
                 }
                 if let Some(any_steps) = own_of {
                     // Errors of workspace callees, where code outside calls them.
                     for j in (0..n).filter(|&j| reach.local[j] && judged.any[j] & !NORMAL != 0) {
                         for &(v, w) in callers[j].iter().filter(|&&(v, _)| !reach.local[v]) {
-                            let contributed = contribution(judged, v, w, j, judged.any[j] & !NORMAL);
-                            if contributed != 0 {
-                                seeds.push((v, contributed, any_steps[j].saturating_add(1), w));
+                            for below in each_flag(judged.any[j] & !NORMAL) {
+                                let contributed = contribution(judged, v, w, j, below);
+                                let steps = any_steps[j][flag_index(below)].saturating_add(1);
+                                if contributed != 0 {
+                                    seeds.push((v, contributed, steps, Witness { below, ..w }));
+                                }
                             }
                         }
                     }
@@ -421,8 +459,12 @@ impl Judged {
                         }
                     }
                 }
-                shortest_witnesses(n, &seeds, &callers, |v, w, j| {
-                    takes_part(v) && contribution(judged, v, w, j, flags[j]) != 0
+                shortest_witnesses(n, &seeds, &callers, |v, w, j, flag| {
+                    if takes_part(v) {
+                        contribution(judged, v, w, j, flag)
+                    } else {
+                        0
+                    }
                 })
             };
         // `any` first (`own` reads it), but `own`'s chains are the witnesses: they
@@ -430,12 +472,23 @@ impl Judged {
         let mut any = vec![0; n];
         let any_witness = propagate(&judged, &mut any, None);
         judged.any = any;
-        let any_steps: Vec<Steps> = any_witness.iter().map(|w| w.map_or(Steps::MAX, |(steps, _)| steps)).collect();
+        let any_steps: Vec<[Steps; 3]> =
+            any_witness.iter().map(|ws| ws.map(|w| w.map_or(Steps::MAX, |(steps, _)| steps))).collect();
         let mut own = vec![0; n];
         let witness = propagate(&judged, &mut own, Some(&any_steps));
         judged.own = own;
-        judged.witness = witness.into_iter().zip(any_witness).map(|(own, any)| own.or(any).map(|(_, w)| w)).collect();
+        judged.witness = witness
+            .into_iter()
+            .zip(any_witness)
+            .map(|(own, any)| std::array::from_fn(|f| own[f].or(any[f]).map(|(_, w)| w)))
+            .collect();
         judged
+    }
+
+    /// The witness of vertex `j` for `flag`, or for its first flag that has one.
+    pub(crate) fn witness_for(&self, j: usize, flag: u8) -> Option<Witness> {
+        let of_flag = FLAGS.iter().position(|&f| f == flag).and_then(|f| self.witness[j][f]);
+        of_flag.or_else(|| self.witness[j].iter().flatten().next().copied())
     }
 
     /// Where a call from vertex `v` into vertex `j` stands: a call within a cycle of
@@ -484,7 +537,7 @@ mod tests {
 
     #[test]
     fn recursion_is_a_cycle_of_callers() {
-        let call = |v: usize| (v, Witness { edge: 0, target: 0 });
+        let call = |v: usize| (v, Witness { edge: 0, target: 0, below: 0 });
         // 0 calls 1; 1 and 2 call each other; 3 calls itself; 4 is called by 2 only.
         let callers = vec![vec![], vec![call(0), call(2)], vec![call(1)], vec![call(3)], vec![call(2)]];
         let component = recursion_components(&callers);

@@ -104,7 +104,7 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
         if !spells {
             continue;
         }
-        let infer = InferenceResult::of(db, def);
+        let infer = super::incremental::inference_of(db, def);
         let scan = Scan::default();
         let reading = BodyStores { db, body, infer, owner: def, field, scan: &scan };
         match reading.stores() {
@@ -117,7 +117,7 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
                     let node = node_of(graph, caller);
                     if !stores.storing.contains(&node) {
                         stores.storing.push(node);
-                        let caller_infer = InferenceResult::of(db, caller);
+                        let caller_infer = super::incremental::inference_of(db, caller);
                         let Some(closures) = closures_of(Body::of(db, caller), caller_infer) else {
                             return from_outside;
                         };
@@ -518,7 +518,7 @@ impl<'db> BodyStores<'_, 'db> {
             if !names_func {
                 continue;
             }
-            let infer = InferenceResult::of(db, def);
+            let infer = super::incremental::inference_of(db, def);
             let caller = BodyStores { db, body, infer, owner: def, field: self.field, scan: self.scan };
             match caller.arguments_made_here(func, index, depth + 1) {
                 Some(true) => self.scan.callers.borrow_mut().push(def),

@@ -325,7 +325,7 @@ impl<'db> CallGraph<'db> {
         };
         let need = growth_entry_need(FunctionSignature::of(db, func).name.as_str());
         let facts = self.facts_of(site.owner);
-        let infer = InferenceResult::of(db, site.owner);
+        let infer = super::incremental::inference_of(db, site.owner);
         growth_of_call(db, store, &facts, call, need, true, &mut |e| infer.type_of_expr_or_pat(e.into()))
     }
 
