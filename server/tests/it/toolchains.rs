@@ -1,9 +1,11 @@
-//! The same verdicts under every std release of the supported range: the
-//! `toolchains` fixture checked with the std source of 1.85, 1.88, 1.91, 1.93 and
-//! 1.95 (`NOALLOC_TOOLCHAIN_SYSROOT` names each toolchain's sysroot), its findings
-//! compared with `expected.verdicts`. A release whose `rust-src` is not installed
-//! is skipped with a notice, so README's `cargo test --workspace` passes on a bare
-//! clone; `.ci/parts/toolchains.sh` installs them all and sets
+//! The same verdicts under every toolchain of the supported std range: the
+//! `toolchains` fixture checked as a workspace pinned to 1.85, 1.88, 1.91, 1.93 and
+//! 1.95 would be (`RUSTUP_TOOLCHAIN` names each: its std source, its cargo, and its
+//! proc-macro server for the fixture's `#[derive(serde::Serialize)]`, or on 1.85
+//! the `stable` toolchain's that stands in for it), its findings compared with
+//! `expected.verdicts`. A release whose `rust-src` is not installed is skipped with
+//! a notice, so README's `cargo test --workspace` passes on a bare clone;
+//! `.ci/parts/toolchains.sh` installs them all and sets
 //! `NOALLOC_TOOLCHAIN_MATRIX=require`, under which a missing one fails.
 
 use std::path::PathBuf;
@@ -13,8 +15,9 @@ use crate::cli::{noalloc, run};
 use crate::test_data;
 
 /// The releases the matrix checks: the first and last of the supported range, and
-/// the layouts between (format_args! constructors moved in 1.89, replaced in 1.93;
-/// macros in the prelude from 1.94).
+/// the layouts between (the sized hierarchy and format_args! constructors moved in
+/// 1.89, replaced in 1.93; macros in the prelude from 1.94; a proc-macro server
+/// rust-analyzer 0.0.348 can talk to from 1.88).
 const RELEASES: [&str; 5] = ["1.85", "1.88", "1.91", "1.93", "1.95"];
 
 /// The sysroot of an installed toolchain that has std's source, without letting
@@ -35,8 +38,8 @@ fn version(release: &str) -> (u32, u32) {
     (parts.next().unwrap(), parts.next().unwrap())
 }
 
-/// The expected `line function` lines for `release`: the unprefixed ones, and
-/// those whose `A..=B:` range holds it.
+/// The expected `file:line function` lines for `release`: the unprefixed ones,
+/// and those whose `A..=B:` range holds it.
 fn expected_for(release: &str, text: &str) -> Vec<String> {
     let at = version(release);
     let mut lines = Vec::new();
@@ -76,16 +79,19 @@ fn same_verdicts_under_every_supported_std_release() {
             "--color",
             "never",
         ]);
-        let (code, stdout, stderr) = run(cmd.env("NOALLOC_TOOLCHAIN_SYSROOT", &sysroot));
+        cmd.env("RUSTUP_TOOLCHAIN", &sysroot).env_remove("NOALLOC_TOOLCHAIN_SYSROOT").env_remove("RUSTC");
+        let (code, stdout, stderr) = run(&mut cmd);
         assert!(code == 0 || code == 1, "std {release}: exit {code}: {stderr}");
         assert!(!stderr.contains("layout noalloc does not read"), "std {release}: {stderr}");
+        // A proc-macro server that cannot read what it is sent panics on stderr.
+        assert!(!stderr.contains("panicked"), "std {release}: {stderr}");
         assert!(!stdout.contains("did not expand or lower"), "std {release}:\n{stdout}");
-        // `src/lib.rs:26: toolchains::handle: calls ...` -> `26 toolchains::handle`.
+        // `src/lib.rs:26: toolchains::handle: calls ...` -> `src/lib.rs:26 toolchains::handle`.
         let mut got: Vec<String> = stdout
             .lines()
             .filter_map(|line| {
-                let mut parts = line.splitn(4, ": ");
-                let place = parts.next()?.strip_prefix("src/lib.rs:")?;
+                let mut parts = line.splitn(3, ": ");
+                let place = parts.next().filter(|place| place.starts_with("src/"))?;
                 Some(format!("{place} {}", parts.next()?))
             })
             .collect();
@@ -100,8 +106,8 @@ fn same_verdicts_under_every_supported_std_release() {
 
 #[test]
 fn expected_verdicts_read_by_release() {
-    let text = "# c\n26 a::f\n1.85..=1.88: 45 a::g\n";
-    assert_eq!(expected_for("1.85", text), ["26 a::f", "45 a::g"]);
-    assert_eq!(expected_for("1.88", text), ["26 a::f", "45 a::g"]);
-    assert_eq!(expected_for("1.89", text), ["26 a::f"]);
+    let text = "# c\nsrc/a.rs:26 a::f\n1.85..=1.88: src/a.rs:45 a::g\n";
+    assert_eq!(expected_for("1.85", text), ["src/a.rs:26 a::f", "src/a.rs:45 a::g"]);
+    assert_eq!(expected_for("1.88", text), ["src/a.rs:26 a::f", "src/a.rs:45 a::g"]);
+    assert_eq!(expected_for("1.89", text), ["src/a.rs:26 a::f"]);
 }

@@ -67,3 +67,5 @@ pub fn hex(value: u32, out: &mut Response) -> bool {
 pub fn render_into_string(code: u16, out: &mut String) {
     let _ = write!(out, "{code}");
 }
+
+pub mod derives;
