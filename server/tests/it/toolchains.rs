@@ -6,12 +6,16 @@
 //! `expected.verdicts`. A release whose `rust-src` is not installed is skipped with
 //! a notice, so README's `cargo test --workspace` passes on a bare clone;
 //! `.ci/parts/toolchains.sh` installs them all and sets
-//! `NOALLOC_TOOLCHAIN_MATRIX=require`, under which a missing one fails.
+//! `NOALLOC_TOOLCHAIN_MATRIX=require`, under which a missing one fails. And a
+//! std outside the range: one warning, from `--check` and from the server.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use serde_json::json;
+
 use crate::cli::{noalloc, run};
+use crate::lsp::{uri, Client, Scratch};
 use crate::test_data;
 
 /// The releases the matrix checks: the first and last of the supported range, and
@@ -110,4 +114,82 @@ fn expected_verdicts_read_by_release() {
     assert_eq!(expected_for("1.85", text), ["src/a.rs:26 a::f", "src/a.rs:45 a::g"]);
     assert_eq!(expected_for("1.88", text), ["src/a.rs:26 a::f", "src/a.rs:45 a::g"]);
     assert_eq!(expected_for("1.89", text), ["src/a.rs:26 a::f"]);
+}
+
+/// A std source of no supported release under `dir`: a `core::fmt::Arguments`
+/// with no constructor `format_args!` is lowered to, and no `Sized`.
+fn std_of_unknown_layout(dir: &Path) -> PathBuf {
+    let library = dir.join("library");
+    let files = [
+        ("core/src/lib.rs", "#![no_core]\npub mod fmt;\npub mod marker;\n"),
+        ("core/src/fmt/mod.rs", "pub struct Arguments<'a> {\n    pieces: &'a [&'static str],\n}\n"),
+        ("core/src/marker.rs", "pub trait Copy {}\n"),
+        ("alloc/src/lib.rs", "#![no_std]\n"),
+        ("std/src/lib.rs", "#![no_std]\n"),
+    ];
+    for (path, text) in files {
+        let path = library.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    library
+}
+
+/// The environment that makes `library` the std source read: the toolchain's own
+/// out of the way.
+fn with_std_source(library: &Path) -> [(&'static str, String); 3] {
+    [
+        ("NOALLOC_TOOLCHAIN_SYSROOT", "/nonexistent/sysroot".to_owned()),
+        ("RUST_SRC_PATH", library.display().to_string()),
+        ("NOALLOC_DEBIAN_RUST_SRC", "/nonexistent/library".to_owned()),
+    ]
+}
+
+const NOT_UNDERSTOOD: &str = "has a layout noalloc does not read (`core::fmt::Arguments` has neither `new`";
+
+#[test]
+fn a_std_of_unknown_layout_is_one_warning_from_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = std_of_unknown_layout(dir.path());
+    let path = test_data("clean");
+    let mut cmd = noalloc(&["--check", path.to_str().unwrap(), "--message-format", "short", "--no-cache"]);
+    let (code, stdout, stderr) = run(cmd.envs(with_std_source(&library)));
+    // What std would have resolved is a finding, never silence.
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("clean::sum: call with no known callee"), "{stdout}");
+    let warnings: Vec<&str> = stderr.lines().filter(|line| line.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].contains(&format!("the std source at {} {NOT_UNDERSTOOD}", library.display())), "{stderr}");
+    assert!(warnings[0].contains("supported std releases are 1.85 to 1.95"), "{stderr}");
+}
+
+#[test]
+fn a_std_of_unknown_layout_is_one_warning_from_the_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let library = std_of_unknown_layout(dir.path());
+    let ws = Scratch::of("clean");
+    let env = with_std_source(&library);
+    let env: Vec<(&str, &str)> = env.iter().map(|(key, value)| (*key, value.as_str())).collect();
+    let mut client = Client::start_with_env(&ws.root(), json!({ "buildScripts": false }), &env);
+    client.open(&ws.file("src/lib.rs"));
+    client.wait_quiescent();
+    let warnings = |client: &Client| -> Vec<String> {
+        let messages = client.notifications.iter().filter(|n| n["method"] == "window/showMessage");
+        messages
+            .filter(|n| n["params"]["type"] == 2)
+            .map(|n| n["params"]["message"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let shown = warnings(&client);
+    assert_eq!(shown.len(), 1, "{:#?}", client.notifications);
+    assert!(shown[0].starts_with("noalloc: the std source at "), "{}", shown[0]);
+    assert!(shown[0].contains(NOT_UNDERSTOOD), "{}", shown[0]);
+    assert!(!client.diagnostics_of(&ws.file("src/lib.rs")).is_empty());
+
+    // A reload (the manifest saved) loads the same std: nothing is shown again.
+    let manifest = ws.file("Cargo.toml");
+    client.notify("textDocument/didSave", json!({ "textDocument": { "uri": uri(&manifest) } }));
+    client.wait_quiescent();
+    assert_eq!(warnings(&client).len(), 1, "{:#?}", client.notifications);
+    assert_eq!(client.shutdown(), 0);
 }
