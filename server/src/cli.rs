@@ -232,7 +232,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
     let analysis = only_in_packages(analysis, &packages);
     let total_ms = started.elapsed().as_millis();
     let quiet = options.verbosity == Verbosity::Quiet;
-    if let Some(warning) = ws.std_layout.warning(&ws.std_source.library).filter(|_| !quiet) {
+    for warning in ws.load_warnings().iter().filter(|_| !quiet) {
         let _ = writeln!(err, "warning: {warning}");
     }
     for file in analysis.files_with_syntax_errors.iter().filter(|_| !quiet) {

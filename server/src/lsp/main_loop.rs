@@ -87,6 +87,9 @@ pub(super) struct Server {
     pub(super) running: Option<(u64, Instant)>,
     /// The last settings error shown to the user, so it is shown once, not per edit.
     pub(super) settings_error: Option<String>,
+    /// The warnings of loads shown to the user (`Workspace::load_warnings`), so a
+    /// reload does not show one again.
+    pub(super) load_warnings_shown: Vec<String>,
     pub(super) analysis: Option<Arc<Analysis>>,
     pub(super) published: HashMap<PathBuf, Vec<Diagnostic>>,
     pub(super) progress_open: bool,
@@ -154,6 +157,7 @@ impl Server {
             analyzed: None,
             running: None,
             settings_error: None,
+            load_warnings_shown: Vec::new(),
             analysis: None,
             published: HashMap::new(),
             progress_open: false,

@@ -121,6 +121,12 @@ impl Server {
                 match result {
                     Ok(ws) => {
                         tracing::info!("workspace loaded in {ms} ms");
+                        for warning in ws.load_warnings() {
+                            if !self.load_warnings_shown.contains(&warning) {
+                                self.show_message(MessageType::WARNING, format!("noalloc: {warning}"));
+                                self.load_warnings_shown.push(warning);
+                            }
+                        }
                         let mut live = LiveWorkspace::new(*ws);
                         let open: Vec<(PathBuf, String)> = self
                             .docs

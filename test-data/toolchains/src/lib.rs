@@ -1,5 +1,5 @@
-//! The bundled example, plus a `write!` of an integer into `&mut [u8]` and an
-//! iterator sum: the roots whose verdicts must not depend on the std release.
+//! The bundled example, plus `write!` into `&mut [u8]` and into a `String`, and
+//! an iterator sum: the roots whose verdicts must not depend on the std release.
 use std::fmt::Write;
 
 pub struct Response {
@@ -62,3 +62,10 @@ pub fn matches_and_vec(code: u16) -> bool {
 pub fn hex(value: u32, out: &mut Response) -> bool {
     write!(out, "{value:#010x} {:>8} {:?}", value, "x").is_ok() && format_args!("plain").as_str().is_some()
 }
+
+// noalloc:root
+pub fn render_into_string(code: u16, out: &mut String) {
+    let _ = write!(out, "{code}");
+}
+
+pub mod derives;

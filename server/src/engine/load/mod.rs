@@ -1,8 +1,9 @@
 //! Loading a cargo workspace into rust-analyzer's database, with std's source,
 //! the features and target cargo is asked for, and (unless turned off) build
-//! scripts and the toolchain's proc-macro server. Owns the database and the VFS;
-//! the analysis borrows them. Beside it: where std's source is found
-//! (`std_source`), the intrinsics left out of a load (`deferred_intrinsics`),
+//! scripts and a proc-macro server. Owns the database and the VFS; the analysis
+//! borrows them. Beside it: where std's source is found (`std_source`), what an
+//! older std lacks (`std_layout`), which proc-macro server expands derives
+//! (`proc_macro_server`), the intrinsics left out of a load (`deferred_intrinsics`),
 //! and name resolution spread over the cores (`parallel_names`,
 //! `module_files`, `expand_ahead`, `on_every_core`).
 
@@ -11,6 +12,7 @@ pub mod expand_ahead;
 pub mod module_files;
 pub(crate) mod on_every_core;
 pub(crate) mod parallel_names;
+pub mod proc_macro_server;
 pub mod std_layout;
 pub mod std_source;
 
@@ -24,6 +26,7 @@ use ra_ap_project_model::{CargoConfig, CargoFeatures, RustLibSource};
 use ra_ap_vfs::{FileId, Vfs, VfsPath};
 
 use self::deferred_intrinsics::DeferredIntrinsics;
+use self::proc_macro_server::ProcMacroServer;
 use self::std_source::{StdSource, MISSING_STD_SOURCE};
 
 #[derive(Debug, Clone)]
@@ -153,8 +156,11 @@ pub struct Workspace {
     pub std_source: StdSource,
     /// What this std release lacks of the layout rust-analyzer reads, and was added.
     pub std_layout: std_layout::StdLayout,
+    /// Whose proc-macro server expands the derives.
+    pub proc_macro_choice: ProcMacroServer,
     /// What the toolchain's `rustc -vV` printed when the workspace was loaded
-    /// (`summary_cache::toolchain_version`): part of what a summary depends on.
+    /// (`summary_cache::toolchain_version`), and the proc-macro server when it is
+    /// not the toolchain's own: part of what a summary depends on.
     pub toolchain_version: String,
     features: Features,
     target: Option<String>,
@@ -219,10 +225,22 @@ impl Workspace {
         let sysroot_src = utf8(std_source.library.clone())?;
         // The sysroot `rustc --print sysroot` gave is the one rust-analyzer would
         // ask the same `rustc` for, in the same directory.
+        // The pinned toolchain's proc-macro server, or another's where it cannot be
+        // used (known only when its sysroot was printed: a named one is a packager's).
+        let proc_macro_server = match (&printed_sysroot, options.build_scripts) {
+            (Some(sysroot), true) => ProcMacroServer::choose(sysroot),
+            _ => ProcMacroServer::Pinned,
+        };
         let sysroot = match printed_sysroot.map(utf8).transpose()? {
             Some(printed) => RustLibSource::Path(printed),
             None => RustLibSource::Discover,
         };
+        let mut extra_env = std_source::toolchain_env();
+        if let ProcMacroServer::Replaced { sysroot, .. } = &proc_macro_server {
+            // rust-analyzer runs cargo (metadata, build scripts, proc macros) as the
+            // toolchain this names, and `rustc` (cfgs) from the pinned sysroot.
+            extra_env.insert("RUSTUP_TOOLCHAIN".to_owned(), Some(sysroot.display().to_string()));
+        }
         let cargo_config = CargoConfig {
             sysroot: Some(sysroot),
             sysroot_src: Some(sysroot_src),
@@ -230,7 +248,7 @@ impl Workspace {
             set_test: false,
             features: options.features.to_cargo(),
             target: options.target.clone(),
-            extra_env: std_source::toolchain_env(),
+            extra_env,
             // The profile's cfgs: code under `cfg(debug_assertions)` runs in dev and
             // test builds, code under `cfg(not(debug_assertions))` in release ones.
             // (rust-analyzer reads std with `debug_assertions` on either way: more
@@ -251,10 +269,11 @@ impl Workspace {
         };
         let load_config = LoadCargoConfig {
             load_out_dirs_from_check: options.build_scripts,
-            with_proc_macro_server: if options.build_scripts {
-                ProcMacroServerChoice::Sysroot
-            } else {
-                ProcMacroServerChoice::None
+            with_proc_macro_server: match &proc_macro_server {
+                _ if !options.build_scripts => ProcMacroServerChoice::None,
+                ProcMacroServer::Pinned => ProcMacroServerChoice::Sysroot,
+                ProcMacroServer::Replaced { server, .. } => ProcMacroServerChoice::Explicit(utf8(server.clone())?),
+                ProcMacroServer::Unavailable { .. } => ProcMacroServerChoice::None,
             },
             prefill_caches: false,
             num_worker_threads: 1,
@@ -266,7 +285,11 @@ impl Workspace {
             let loaded = load_workspace_at(&root, &cargo_config, &load_config, progress);
             (loaded, version.join().unwrap_or_default())
         });
-        let (mut db, vfs, proc_macro_server) = loaded.map_err(|err| LoadError::Failed(one_line(&err)))?;
+        let toolchain_version = match &proc_macro_server {
+            ProcMacroServer::Pinned => toolchain_version,
+            other => format!("{toolchain_version}proc-macro server: {other:?}\n"),
+        };
+        let (mut db, vfs, proc_macro_client) = loaded.map_err(|err| LoadError::Failed(one_line(&err)))?;
         keep_noalloc_attributes_unexpanded(&mut db);
         if options.leave_out_proc_macro_dependencies {
             leave_out_proc_macro_dependencies(&mut db);
@@ -284,17 +307,25 @@ impl Workspace {
             root,
             std_source,
             std_layout,
+            proc_macro_choice: proc_macro_server,
             toolchain_version,
             features: options.features.clone(),
             target: options.target.clone(),
             release: options.release,
             build_scripts: options.build_scripts,
-            proc_macro_server,
+            proc_macro_server: proc_macro_client,
             deferred_intrinsics,
             names_resolved: std::sync::atomic::AtomicBool::new(false),
             analysis_finished: std::sync::atomic::AtomicBool::new(false),
             names_ms_before_analysis: std::sync::atomic::AtomicU64::new(0),
         })
+    }
+
+    /// What the user is told once about this load: a std layout not understood, a
+    /// proc-macro server that cannot be used. Both front ends show them.
+    pub fn load_warnings(&self) -> Vec<String> {
+        let std_layout = self.std_layout.warning(&self.std_source.library);
+        std_layout.into_iter().chain(self.proc_macro_choice.warning()).collect()
     }
 
     /// The features the workspace was loaded with: part of what a summary depends on.

@@ -1,6 +1,6 @@
 //! std releases older than the one rust-analyzer 0.0.348 reads natively (1.94 for
 //! macros, 1.93 for `format_args!`), made readable by adding to their source in the
-//! database the two things that library expects and they lack. Owns the detection
+//! database what that library expects and they lack. Owns the detection
 //! of a std's layout, the text added, and the warning for a layout it does not know.
 //!
 //! What changed in std, and what rust-analyzer 0.0.348 expects:
@@ -23,7 +23,13 @@
 //!   proof reads of a `format_args!` is unchanged by the template's shape: the
 //!   constructor's own calls (none: it stores two references) and the `fmt` each
 //!   `rt::Argument::new_*` takes the address of, which `core::fmt::write` calls.
-//!
+//! - the sized hierarchy: since 1.89 `core::marker` declares `MetaSized` and
+//!   `PointeeSized` (rust-lang/rust#137944). rust-analyzer 0.0.348 finds a method
+//!   taking `&self` or `&mut self` dispatchable on a `dyn` only where `MetaSized` is
+//!   a lang item, so on 1.85 to 1.88 no such trait is dyn-compatible and no value
+//!   coerces to `dyn Write` (`write!` into a buffer handed `core::fmt::write` a
+//!   value of no known type). [`adapt`] declares both lang items at the end of
+//!   `marker.rs`, as private traits.
 //! - `#[rustc_box]`: up to 1.86, `Box::new`'s own body is `#[rustc_box] Box::new(x)`
 //!   (and `vec!` of elements `#[rustc_box] Box::new([..])`), which the compiler
 //!   turns into its built-in allocation. rust-analyzer ignores the attribute, so
@@ -62,6 +68,8 @@ pub struct StdLayout {
     /// `Box::new`'s allocation written out where the compiler makes it (`#[rustc_box]`,
     /// the `box_new` intrinsic).
     pub box_allocation_written: bool,
+    /// The `MetaSized` and `PointeeSized` lang items added to `core::marker`.
+    pub sized_hierarchy_added: bool,
     /// The constructs not understood, each with why: the std is outside the range.
     pub not_understood: Vec<String>,
 }
@@ -147,6 +155,21 @@ pub fn adapt(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> StdLayout {
         }
     }
 
+    if let Some(marker) = files.get(Krate::Core, "src/marker.rs") {
+        let marker_text = text(Some(marker)).unwrap_or_default();
+        match sizedness_layout(&marker_text) {
+            SizednessLayout::Native => {}
+            SizednessLayout::SizedOnly => {
+                change.change_file(marker, Some(format!("{marker_text}{SIZED_HIERARCHY}")));
+                changed = true;
+                layout.sized_hierarchy_added = true;
+            }
+            SizednessLayout::Unknown => layout.not_understood.push(
+                "`core::marker` declares no `Sized` (`#[lang = \"sized\"]`), which every `dyn` coercion is checked against".to_owned(),
+            ),
+        }
+    }
+
     if let Some(boxed) = files.get(Krate::Alloc, "src/boxed.rs") {
         let original = text(Some(boxed)).unwrap_or_default();
         let with_body = box_new_intrinsic_with_body(&original);
@@ -168,10 +191,11 @@ pub fn adapt(db: &mut RootDatabase, vfs: &Vfs, library: &Path) -> StdLayout {
     if changed {
         db.apply_change(change);
         tracing::info!(
-            "std at {}: macros exported from the prelude of {:?}; format_args! adapter {:?}; box allocation written {}",
+            "std at {}: macros exported from the prelude of {:?}; format_args! adapter {:?}; sized hierarchy added {}; box allocation written {}",
             library.display(),
             layout.macros_added,
             layout.format_args_adapter,
+            layout.sized_hierarchy_added,
             layout.box_allocation_written
         );
     }
@@ -391,6 +415,43 @@ fn box_new_without_rustc_box(text: &str) -> Option<String> {
     replaced.then_some(out)
 }
 
+/// The traits of the sized hierarchy (rust-lang/rust#137944, std 1.89) as lang
+/// items, appended to an older `core::marker`. rust-analyzer 0.0.348 needs
+/// `MetaSized` to find a `&self` or `&mut self` method dispatchable on a `dyn`;
+/// without it no trait with such a method is dyn-compatible, and no value coerces
+/// to `dyn Write` (the coercion is a type mismatch). Its lowering drops a
+/// `MetaSized` bound and reads `PointeeSized` as `?Sized`, so nothing else changes;
+/// private, they add no name to `core::marker`.
+const SIZED_HIERARCHY: &str = "
+// noalloc: added to this std release's source in the checker's database only: the
+// sized hierarchy of std 1.89, which rust-analyzer's dyn-compatibility check reads.
+#[lang = \"meta_sized\"]
+#[allow(dead_code)]
+trait MetaSized: PointeeSized {}
+
+#[lang = \"pointee_sized\"]
+#[allow(dead_code)]
+trait PointeeSized {}
+";
+
+enum SizednessLayout {
+    /// `MetaSized` is a lang item (std 1.89 and later).
+    Native,
+    /// `Sized` alone (std 1.88 and older).
+    SizedOnly,
+    Unknown,
+}
+
+fn sizedness_layout(marker: &str) -> SizednessLayout {
+    if marker.contains("#[lang = \"meta_sized\"]") {
+        SizednessLayout::Native
+    } else if marker.contains("#[lang = \"sized\"]") {
+        SizednessLayout::SizedOnly
+    } else {
+        SizednessLayout::Unknown
+    }
+}
+
 enum FormatArgsLayout {
     /// `Arguments::new(template, args)` and `from_str`: what rust-analyzer lowers to.
     Native,
@@ -502,6 +563,18 @@ mod tests {
         let out = box_new_intrinsic_with_body(v186).unwrap();
         assert_eq!(out.lines().count(), v186.lines().count());
         assert!(!out.contains("unreachable"));
+    }
+
+    #[test]
+    fn sized_hierarchy_added_where_meta_sized_is_missing() {
+        let v188 = "#[lang = \"sized\"]\n#[rustc_coinductive]\npub trait Sized {\n    // Empty.\n}\n";
+        assert!(matches!(sizedness_layout(v188), SizednessLayout::SizedOnly));
+        let v189 = "#[lang = \"sized\"]\npub trait Sized: MetaSized {}\n#[lang = \"meta_sized\"]\npub trait MetaSized: PointeeSized {}\n";
+        assert!(matches!(sizedness_layout(v189), SizednessLayout::Native));
+        assert!(matches!(sizedness_layout("pub trait Sized {}\n"), SizednessLayout::Unknown));
+        let file = parse(&format!("{v188}{SIZED_HIERARCHY}"));
+        assert!(file.syntax().descendants().all(|n| n.kind() != ra_ap_syntax::SyntaxKind::ERROR));
+        assert_eq!(file.items().count(), 3);
     }
 
     #[test]
