@@ -72,6 +72,8 @@ fn main() {
     case("precision::dispatch::pretty_debug_into_fixed", count(|| keep(dispatch::pretty_debug_into_fixed(&mut fixed, &point))));
     case("precision::dispatch::lookup_in_fresh_map", count(|| keep(dispatch::lookup_in_fresh_map(7))));
     case("precision::dispatch::insert_into_fresh_map_allocates", count(|| keep(dispatch::insert_into_fresh_map_allocates(7))));
+    case("precision::dispatch::lookup_in_fresh_hashbrown", count(|| keep(dispatch::lookup_in_fresh_hashbrown(7))));
+    case("precision::dispatch::insert_into_fresh_hashbrown_allocates", count(|| keep(dispatch::insert_into_fresh_hashbrown_allocates(7))));
     case("precision::dispatch::call_through_pointer", count(|| keep(dispatch::call_through_pointer(7))));
     case("precision::dispatch::call_through_pointer_allocates", count(|| keep(dispatch::call_through_pointer_allocates(7))));
     case("precision::dispatch::find_byte", count(|| keep(dispatch::find_byte(hay))));
@@ -121,6 +123,8 @@ fn main() {
     case("precision::text::sum_fields", count(|| keep(text::sum_fields(csv))));
     case("precision::text::parse_float", count(|| keep(text::parse_float("3.25"))));
     case("precision::text::lines_longer_than", count(|| keep(text::lines_longer_than("a\nbbbb\ncc", 2))));
+    case("precision::text::write_literal_into_fixed", count(|| keep(text::write_literal_into_fixed(&mut fixed))));
+    case("precision::text::write_literal_into_string_allocates", count(|| keep(text::write_literal_into_string_allocates())));
     case("precision::text::format_into_fixed", count(|| keep(text::format_into_fixed(&mut fixed, 7, 0.5))));
     case("precision::text::uppercase_in_place", count(|| text::uppercase_in_place(&mut bytes_mut)));
     case("precision::text::replace_allocates", count(|| keep(text::replace_allocates("a b"))));

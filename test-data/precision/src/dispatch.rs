@@ -70,6 +70,21 @@ pub fn insert_into_fresh_map_allocates(key: u64) -> usize {
     map.len()
 }
 
+/// hashbrown's default hasher (foldhash) seeds itself from a static it fills
+/// once, behind its own atomic state.
+// noalloc:root
+pub fn lookup_in_fresh_hashbrown(key: u32) -> Option<u32> {
+    let map: hashbrown::HashMap<u32, u32> = hashbrown::HashMap::new();
+    map.get(&key).copied()
+}
+
+// noalloc:root
+pub fn insert_into_fresh_hashbrown_allocates(key: u32) -> usize {
+    let mut map: hashbrown::HashMap<u32, u32> = hashbrown::HashMap::new();
+    map.insert(key, key);
+    map.len()
+}
+
 fn twice(x: u32) -> u32 {
     x * 2
 }

@@ -657,9 +657,6 @@ impl<'db> Building<'db> {
                 Target::FnPointer { what, signature } if reach.program.fn_pointer_from_outside(signature) => {
                     Some(format!("{what} (a fn pointer from the root's caller or a static set at run time)"))
                 }
-                Target::FnPointer { what, .. } if resolved.targets.is_empty() => {
-                    Some(format!("{what} (no function of its signature has its address taken)"))
-                }
                 Target::Dyn { method, .. } if resolved.targets.is_empty() => {
                     let db = graph.db;
                     let trait_ = crate::engine::source::naming::trait_path_of(db, *method);
@@ -668,8 +665,13 @@ impl<'db> Building<'db> {
                         "dyn {trait_}::{name} (no type is coerced to `dyn {trait_}` where the root can see it)"
                     ))
                 }
-                // A `dyn` value no coercion of the program made and nothing outside
-                // handed in is never dropped: there is none.
+                // A fn pointer of a signature whose address the program never takes
+                // and that nothing outside hands in is never called: there is none
+                // (`fmt::rt::Argument`'s formatter under a `write!` of a literal,
+                // where no argument is made). The same holds for dropping a `dyn`
+                // value no coercion of the program made. The targets of a call
+                // that has some rest on the same completeness of `taken` and
+                // `coerced`: an empty set is that answer, not a gap.
                 _ => None,
             };
             if let Some(what) = unknown {

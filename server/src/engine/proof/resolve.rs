@@ -6,8 +6,9 @@
 //! the root's caller hands in (its parameters, their fields) and what a static
 //! holds without its initialiser saying what (set at run time elsewhere) may be
 //! anything: every impl in the crate graph, or, for fn pointers and `dyn Fn`, a
-//! call with no known callee. An empty set is never "nothing": it is a call with
-//! no known callee, with the reason.
+//! call with no known callee. An empty set for a fn pointer (no function of its
+//! signature has its address taken, none comes from outside) is a call that never
+//! runs; for a `dyn` method it is a call with no known callee, with the reason.
 
 use hir::db::HirDatabase;
 use hir_def::{DefWithBodyId, FunctionId, TraitId};
