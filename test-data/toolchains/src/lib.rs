@@ -1,5 +1,6 @@
-//! The bundled example, plus `write!` into `&mut [u8]` and into a `String`, and
-//! an iterator sum: the roots whose verdicts must not depend on the std release.
+//! The bundled example, plus `write!` into `&mut [u8]` and into a `String`, a
+//! `write!` of a literal, and an iterator sum: the roots whose verdicts must not
+//! depend on the std release.
 use std::fmt::Write;
 
 pub struct Response {
@@ -66,6 +67,12 @@ pub fn hex(value: u32, out: &mut Response) -> bool {
 // noalloc:root
 pub fn render_into_string(code: u16, out: &mut String) {
     let _ = write!(out, "{code}");
+}
+
+/// A literal: no argument is made, so nothing stands behind an argument's formatter.
+// noalloc:root
+pub fn ready(out: &mut Response) -> bool {
+    write!(out, "ready").is_ok()
 }
 
 pub mod derives;
