@@ -484,7 +484,8 @@ fn explain_prints_a_finding_code_as_the_readme_explains_it() {
 }
 
 /// `test-data/features`: a root behind a feature, one behind a 32-bit target's cfg,
-/// one whose code depends on the profile (`debug_assertions`), and roots written as
+/// ones whose code depends on the profile (`debug_assertions`: what runs, and
+/// whether a `debug_assert!` proves room), and roots written as
 /// `#[noalloc::root]`.
 #[test]
 fn features_and_target_choose_what_is_checked() {
@@ -507,12 +508,15 @@ fn features_and_target_choose_what_is_checked() {
     .assert_eq(&gated);
     assert!(stderr.is_empty(), "{stderr}");
 
-    // The release profile's cfgs: `profiled` formats instead.
+    // The release profile's cfgs: `profiled` formats instead, and the
+    // `debug_assert!` proves nothing.
     let (_, release, stderr) = check("features", &["--message-format", "short", "--release"]);
     expect![[r#"
         src/lib.rs:7: features::attributed: calls alloc::vec::from_elem
         src/lib.rs:58: features::cold_start: calls alloc::vec::from_elem
         src/lib.rs:70: features::profiled: calls alloc::fmt::format
+        src/lib.rs:79: features::room_after_debug_assert: may grow `v`
+        src/lib.rs:80: features::room_after_debug_assert: may grow `v`
     "#]]
     .assert_eq(&release);
     assert!(stderr.is_empty(), "{stderr}");

@@ -70,3 +70,12 @@ pub fn profiled(len: usize) -> usize {
     let checked = format!("{len}").len();
     checked
 }
+
+/// `debug_assert!` runs in dev and test builds, where it proves the room it
+/// states; in release builds it does not run, and the pushes may grow.
+// noalloc:root
+pub fn room_after_debug_assert(v: &mut Vec<u32>) {
+    debug_assert!(v.capacity() - v.len() >= 2);
+    v.push(1);
+    v.push(2);
+}

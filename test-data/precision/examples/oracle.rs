@@ -319,6 +319,8 @@ fn main() {
     case("precision::counting::three_pushes_with_room_for_two_allocates", count(|| { let mut v = room_for_two.pop().unwrap(); keep(counting::three_pushes_with_room_for_two_allocates(&mut v, 1)); keep(v) }));
     case("precision::counting::pushes_after_assert", count(|| { words.clear(); counting::pushes_after_assert(&mut words, 1) }));
     case("precision::counting::pushes_after_assert_for_one_allocates", count(|| { let mut v = room_for_one.pop().unwrap(); counting::pushes_after_assert_for_one_allocates(&mut v, 1); keep(v) }));
+    case("precision::counting::pushes_after_debug_assert", count(|| { words.clear(); counting::pushes_after_debug_assert(&mut words, 1) }));
+    case("precision::counting::pushes_after_debug_assert_for_one_allocates", count(|| { let mut v = room_for_one.pop().unwrap(); counting::pushes_after_debug_assert_for_one_allocates(&mut v, 1); keep(v) }));
     case("precision::counting::clone_name_with_room", count(|| { name.clear(); keep(counting::clone_name_with_room(&mut name, &from)) }));
     case("precision::counting::clone_name_allocates", count(|| { let mut short = short_names.pop().unwrap(); counting::clone_name_allocates(&mut short, &from); keep(short) }));
     case("precision::counting::push_first_sixteen", count(|| { words.clear(); keep(counting::push_first_sixteen(&mut words, &numbers)) }));

@@ -144,6 +144,22 @@ pub fn pushes_after_assert_for_one_allocates(v: &mut Vec<u32>, x: u32) {
     v.push(x + 1);
 }
 
+/// `debug_assert!` is a proof under the dev profile's cfgs (`--release` turns
+/// it off, and the pushes may grow).
+// noalloc:root
+pub fn pushes_after_debug_assert(v: &mut Vec<u32>, x: u32) {
+    debug_assert!(v.capacity() - v.len() >= 2, "room for two");
+    v.push(x);
+    v.push(x + 1);
+}
+
+// noalloc:root
+pub fn pushes_after_debug_assert_for_one_allocates(v: &mut Vec<u32>, x: u32) {
+    debug_assert!(v.len() < v.capacity());
+    v.push(x);
+    v.push(x + 1);
+}
+
 /// `clone_from` copies into the buffer it has when it has the room.
 // noalloc:root
 pub fn clone_name_with_room(name: &mut String, from: &String) -> bool {

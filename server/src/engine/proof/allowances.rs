@@ -676,10 +676,18 @@ impl Collector<'_, '_> {
     }
 
     /// `if condition { then }` with no `else`, also as the only thing in a block
-    /// (`assert!(c)` expands to `{ if !(c) { panic!(..); } }`).
+    /// (`assert!(c)` expands to `{ if !(c) { panic!(..); } }`), and inside an `if`
+    /// whose condition the cfgs made `true` (`debug_assert!(c)` is
+    /// `if cfg!(debug_assertions) { assert!(c); }`: a proof under the dev
+    /// profile's cfgs, none under `--release`'s, where the condition is `false`).
     fn guard(&self, expr: ExprId) -> Option<(ExprId, ExprId)> {
         let store = self.store;
         match &store[expr] {
+            Expr::If { condition, then_branch, else_branch: None }
+                if matches!(store[*condition], Expr::Literal(hir_def::hir::Literal::Bool(true))) =>
+            {
+                self.guard(*then_branch)
+            }
             Expr::If { condition, then_branch, else_branch: None } => Some((*condition, *then_branch)),
             Expr::Block { label: None, statements, tail: None, .. } => match statements.as_ref() {
                 [Statement::Expr { expr, .. }] => self.guard(*expr),
