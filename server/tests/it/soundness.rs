@@ -128,7 +128,8 @@ fn root_patterns_accept_reexported_paths_and_report_the_unmatched() {
 #[test]
 fn a_crate_pattern_names_the_library_before_the_targets_beside_it() {
     let lib = "pub fn clean(x: u32) -> u32 { x + 1 }\n";
-    let example = "fn main() { let v = vec![namesake::clean(1)]; drop(v); }\npub fn helper() -> Vec<u8> { Vec::new() }\n";
+    let example =
+        "fn main() { let v = vec![namesake::clean(1)]; drop(v); }\npub fn helper() -> Vec<u8> { Vec::new() }\n";
     let (_dir, root) = crate::temp_package("namesake", &[("src/lib.rs", lib), ("examples/namesake.rs", example)]);
     let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("workspace loads");
     let roots_of = |pattern: &str| {

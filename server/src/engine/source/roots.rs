@@ -421,9 +421,11 @@ fn beside_library(db: &RootDatabase) -> FxHashSet<Crate> {
     let mut out = FxHashSet::default();
     for krate in crate::engine::load::workspace_crates(db) {
         let name = naming::crate_name(db, krate);
-        let depends_on_namesake = krate.data(db).dependencies.iter().any(|dep| {
-            dep.crate_id.data(db).origin.is_local() && naming::crate_name(db, dep.crate_id) == name
-        });
+        let depends_on_namesake = krate
+            .data(db)
+            .dependencies
+            .iter()
+            .any(|dep| dep.crate_id.data(db).origin.is_local() && naming::crate_name(db, dep.crate_id) == name);
         if depends_on_namesake {
             out.insert(krate);
         }
