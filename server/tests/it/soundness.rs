@@ -122,6 +122,27 @@ fn root_patterns_accept_reexported_paths_and_report_the_unmatched() {
     assert_eq!(analysis.unmatched_root_patterns, ["soundness::nothing::here*"]);
 }
 
+/// `namesake::*` is the library `namesake`, as `use namesake::…` names it, not an
+/// example (a bench, a test, a binary) cargo builds beside it under the same name;
+/// a pattern the library leaves unmatched is looked for in those.
+#[test]
+fn a_crate_pattern_names_the_library_before_the_targets_beside_it() {
+    let lib = "pub fn clean(x: u32) -> u32 { x + 1 }\n";
+    let example =
+        "fn main() { let v = vec![namesake::clean(1)]; drop(v); }\npub fn helper() -> Vec<u8> { Vec::new() }\n";
+    let (_dir, root) = crate::temp_package("namesake", &[("src/lib.rs", lib), ("examples/namesake.rs", example)]);
+    let ws = Workspace::load(&root, &LoadOptions::default(), &|_| {}).expect("workspace loads");
+    let roots_of = |pattern: &str| {
+        let analysis = analyze(&ws, &CheckConfig { roots: vec![pattern.to_owned()], ..CheckConfig::default() });
+        let mut roots: Vec<String> = analysis.roots.iter().map(|r| r.function.clone()).collect();
+        roots.sort();
+        (roots, analysis.unmatched_root_patterns)
+    };
+    assert_eq!(roots_of("namesake::*"), (vec!["namesake::clean".to_owned()], vec![]));
+    assert_eq!(roots_of("namesake::main"), (vec!["namesake::main".to_owned()], vec![]));
+    assert_eq!(roots_of("namesake::nothing"), (vec![], vec!["namesake::nothing".to_owned()]));
+}
+
 #[test]
 fn a_root_pattern_gives_a_generic_root_its_concrete_arguments() {
     let shared = fixture("specifics");

@@ -505,6 +505,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         let reported = reach.reported();
         self.times.judge += judge_started.elapsed();
         trace_reach(db, root_name, &reach, &judged, &reported);
+        crate::engine::proof::reach_profile::log(db, root_name, &reach);
         if let Some(cache) = self.cache.as_mut() {
             // A reach with calls on open parameters taken out is no summary.
             if !reach.truncated && !generic_calls {

@@ -17,6 +17,7 @@ pub(crate) mod inline_asm;
 pub(crate) mod judge;
 pub(crate) mod model;
 pub(crate) mod reach;
+pub(crate) mod reach_profile;
 pub(crate) mod resolve;
 pub(crate) mod room;
 pub(crate) mod sealed_fields;

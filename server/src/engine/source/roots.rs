@@ -234,7 +234,11 @@ impl Analyzer<'_> {
 
     /// The functions the `--root` patterns match, by any path a user may write,
     /// added to `found`, with the patterns that match none and those whose
-    /// arguments cannot be read.
+    /// arguments cannot be read. A pattern's first segment names a crate as code
+    /// writes it: `hex::*` is the library `hex` (what `use hex::…` names from each
+    /// target of its package), not a bench, test, example or binary beside it that
+    /// cargo names `hex` too (`beside_library`); those are looked in only for the
+    /// patterns the library leaves unmatched (`hex::main`).
     fn roots_of_patterns(&mut self, config: &CheckConfig, seen: &mut SeenRoots, found: &mut Roots) {
         let db = self.db;
         let mut patterns = Vec::new();
@@ -245,13 +249,43 @@ impl Analyzer<'_> {
             }
         }
         let paths = self.user_paths();
-        let mut matched = vec![false; patterns.len()];
-        let local = self.all_local_functions().into_iter().map(|func| (func, paths.of(db, func)));
+        let beside = beside_library(db);
+        let (first, second): (Vec<FunctionId>, Vec<FunctionId>) =
+            self.all_local_functions().into_iter().partition(|func| !beside.contains(&func.krate(db)));
         let pattern_paths: Vec<&str> = patterns.iter().map(|(_, pattern)| pattern.path.as_str()).collect();
         let dependencies = dependency_functions(db, &pattern_paths);
-        for (func, names) in local.chain(dependencies) {
+        let mut matched = vec![false; patterns.len()];
+        let first = first.into_iter().map(|func| (func, paths.of(db, func))).chain(dependencies);
+        let all = vec![true; patterns.len()];
+        self.match_patterns(&patterns, &all, first, &mut matched, seen, found);
+        if !second.is_empty() && matched.contains(&false) {
+            let unmatched: Vec<bool> = matched.iter().map(|m| !m).collect();
+            let second = second.into_iter().map(|func| (func, paths.of(db, func)));
+            self.match_patterns(&patterns, &unmatched, second, &mut matched, seen, found);
+        }
+        found.unmatched_patterns = patterns
+            .iter()
+            .zip(matched)
+            .filter(|(_, matched)| !matched)
+            .map(|((written, _), _)| (*written).clone())
+            .collect();
+    }
+
+    /// Adds to `found` the functions of `candidates` (each with the paths a user
+    /// may write for it) that the patterns `asked` match, marking them `matched`.
+    fn match_patterns(
+        &mut self,
+        patterns: &[(&String, RootPattern)],
+        asked: &[bool],
+        candidates: impl Iterator<Item = (FunctionId, Vec<String>)>,
+        matched: &mut [bool],
+        seen: &mut SeenRoots,
+        found: &mut Roots,
+    ) {
+        let db = self.db;
+        for (func, names) in candidates {
             for (i, (written, pattern)) in patterns.iter().enumerate() {
-                if !names.iter().any(|name| crate::stdx::wildcard_match(&pattern.path, name)) {
+                if !asked[i] || !names.iter().any(|name| crate::stdx::wildcard_match(&pattern.path, name)) {
                     continue;
                 }
                 matched[i] = true;
@@ -274,12 +308,6 @@ impl Analyzer<'_> {
                 }
             }
         }
-        found.unmatched_patterns = patterns
-            .iter()
-            .zip(matched)
-            .filter(|(_, matched)| !matched)
-            .map(|((written, _), _)| (*written).clone())
-            .collect();
     }
 
     pub(crate) fn fn_location(&mut self, func: FunctionId) -> Option<Location> {
@@ -381,6 +409,25 @@ fn dependency_functions(db: &RootDatabase, patterns: &[&str]) -> Vec<(FunctionId
                 }
             }
             out.push((func, paths));
+        }
+    }
+    out
+}
+
+/// The workspace's crates that depend on a workspace crate of their own name: the
+/// targets cargo builds beside a package's library under its name (a `[[bench]]`
+/// named like the package, `src/main.rs`), whose code names the library by it.
+fn beside_library(db: &RootDatabase) -> FxHashSet<Crate> {
+    let mut out = FxHashSet::default();
+    for krate in crate::engine::load::workspace_crates(db) {
+        let name = naming::crate_name(db, krate);
+        let depends_on_namesake = krate
+            .data(db)
+            .dependencies
+            .iter()
+            .any(|dep| dep.crate_id.data(db).origin.is_local() && naming::crate_name(db, dep.crate_id) == name);
+        if depends_on_namesake {
+            out.insert(krate);
         }
     }
     out
