@@ -15,7 +15,12 @@ use crate::roots_table;
 use crate::soundness::{oracle_counts, own};
 
 /// Roots that never allocate but are still flagged, each with why.
-const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[];
+const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[(
+    "precision::shared_bytes::consume",
+    "`Bytes`'s drop calls through its vtable, and `Bytes::from_owner::<T>` stores \
+     `owned_drop::<T>` there: a `Bytes` from the root's caller may run any owner's drop, \
+     and which owners the program makes is not followed to the callers of `from_owner`",
+)];
 
 #[test]
 fn precision_findings_match_golden() {

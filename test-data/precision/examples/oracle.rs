@@ -158,6 +158,19 @@ fn main() {
     case("precision::json_values::parse_list_allocates", count(|| keep(json_values::parse_list_allocates("[1, 2]"))));
     case("precision::json_values::number_to_string_allocates", count(|| keep(json_values::number_to_string_allocates(42))));
 
+    // shared_bytes: the twins get a fresh `Bytes` made from a `Vec` (promotable)
+    // each call, made before the count.
+    use bytes::Bytes;
+    let mut stream = Bytes::from_static(&[7u8; 64]);
+    let fresh = |n: usize| -> Vec<Bytes> { (0..n).map(|_| Bytes::from(vec![1u8; 16])).collect() };
+    let (mut to_consume, mut to_split, to_clone) = (fresh(4), fresh(4), fresh(4));
+    let mut clones = to_clone.iter();
+    case("precision::shared_bytes::read_header", count(|| keep(shared_bytes::read_header(&mut stream))));
+    case("precision::shared_bytes::peek_tag", count(|| keep(shared_bytes::peek_tag(&stream))));
+    case("precision::shared_bytes::consume", count(|| keep(shared_bytes::consume(to_consume.pop().unwrap()))));
+    case("precision::shared_bytes::split_header_allocates", count(|| { let mut b = to_split.pop().unwrap(); keep(shared_bytes::split_header_allocates(&mut b)); keep(b) }));
+    case("precision::shared_bytes::clone_shared_allocates", count(|| keep(shared_bytes::clone_shared_allocates(clones.next().unwrap()))));
+
     // buffered_io: writers made with their capacity once, outside the measured call.
     use std::io::BufWriter;
     let null = || std::fs::OpenOptions::new().write(true).open("/dev/null").expect("/dev/null");

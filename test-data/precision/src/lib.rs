@@ -10,6 +10,7 @@ pub mod errors;
 pub mod generic_roots;
 pub mod iterators;
 pub mod json_values;
+pub mod shared_bytes;
 pub mod text;
 #[cfg(target_arch = "x86_64")]
 pub mod wide_simd;
