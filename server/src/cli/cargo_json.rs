@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use super::cargo_packages::{place_of, CargoPackage, CargoTargetJson};
-use super::render::{help, Paths};
+use super::render::{help_for, Paths};
 use super::report::{ErrorLine, Report};
 use super::{explain, human, RenderOptions};
 use crate::engine::{Finding, Location};
@@ -135,7 +135,7 @@ fn finding_diagnostic(
     if options.report && !chain.is_empty() {
         children.push(child("note", chain));
     }
-    children.push(child("help", help(finding.kind).to_owned()));
+    children.push(child("help", help_for(finding).to_owned()));
     Diagnostic {
         message_type: "diagnostic",
         message: human::finding_title(finding),

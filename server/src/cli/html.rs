@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::cargo_packages::{place_of, CargoPackage};
-use super::render::{help, plural, Paths};
+use super::render::{help_for, plural, Paths};
 use super::report::{ErrorLine, Report};
 use super::{explain, human};
 use crate::engine::{ErrorKind, Finding, Location, RootReport};
@@ -313,7 +313,7 @@ fn finding_article(page: &mut String, paths: &Paths<'_>, report: &Report<'_>, fi
             escape(&pair[1].function)
         );
     }
-    let _ = writeln!(page, "</ol></details><p class=\"help\">help: {}</p></article>", escape(help(finding.kind)));
+    let _ = writeln!(page, "</ol></details><p class=\"help\">help: {}</p></article>", escape(help_for(finding)));
 }
 
 /// `src/lib.rs:30:16`; outside the workspace, from std's or a registry crate's

@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 
-use super::render::{cross_check_text, help, plural, room_text, unused_allow_text, Paths};
+use super::render::{cross_check_text, help_for, plural, room_text, unused_allow_text, Paths};
 use super::report::{ErrorLine, Report};
 use super::RenderOptions;
 use crate::engine::{Finding, FindingKind, Location};
@@ -102,7 +102,7 @@ pub(super) fn finding_text(
     if options.report && !chain_note.is_empty() {
         message = message.footer(Level::Note.title(&chain_note));
     }
-    message = message.footer(Level::Help.title(help(finding.kind)));
+    message = message.footer(Level::Help.title(help_for(finding)));
     let text = renderer.render(message).to_string();
     text
 }

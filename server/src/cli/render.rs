@@ -39,8 +39,19 @@ impl Paths<'_> {
     }
 }
 
-/// The fix to suggest for a finding of each kind.
-pub(super) fn help(kind: FindingKind) -> &'static str {
+/// The fix to suggest for `finding`: by its kind at a workspace line; at a
+/// dependency's line (a `--root` on a dependency), what the caller can do, as its
+/// source is not the user's to exempt.
+pub(super) fn help_for(finding: &crate::engine::Finding) -> &'static str {
+    if finding.in_dependency {
+        "a dependency's code: call it where its allocation does no harm, keep what it returns across calls, or list the function in the allowlist (`--allow`) with the reason"
+    } else {
+        help(finding.kind)
+    }
+}
+
+/// The fix to suggest for a finding of each kind at a workspace line.
+fn help(kind: FindingKind) -> &'static str {
     match kind {
         FindingKind::Allocation => {
             "keep the memory across calls (a buffer in `self` or a `&mut` parameter, or `bounded`), or exempt the line: `// noalloc:exempt <kind>: <reason>`"

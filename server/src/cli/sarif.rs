@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::explain;
-use super::render::{help, Paths};
+use super::render::{help_for, Paths};
 use super::report::{ErrorLine, Report};
 use crate::engine::{Finding, FindingKind, Location};
 use crate::uri::file_uri;
@@ -94,7 +94,7 @@ fn finding_result(paths: &Paths<'_>, report: &Report<'_>, finding: &Finding, rul
     let mut result = json!({
         "ruleId": finding.kind.code(),
         "level": "warning",
-        "message": { "text": format!("{title}. Help: {}", help(finding.kind)) },
+        "message": { "text": format!("{title}. Help: {}", help_for(finding)) },
         "locations": [with_function(location(paths, &finding.location), &finding.function)],
         "relatedLocations": roots,
         "codeFlows": [{ "threadFlows": [{ "locations": steps }] }],

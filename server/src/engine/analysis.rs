@@ -431,6 +431,8 @@ impl<'a> Analyzer<'a> {
                             allocates_in,
                             chain,
                             buffer,
+                            in_dependency: holder_fn(db, node)
+                                .is_some_and(|func| !func.krate(db).data(db).origin.is_local()),
                         };
                         &mut slot.insert((finding, r)).0
                     }

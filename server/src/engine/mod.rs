@@ -223,6 +223,10 @@ pub struct Finding {
     pub allocates_in: Option<String>,
     /// For `MayGrow`: the buffer as written (`self.buf`), and where its growth is.
     pub buffer: Option<String>,
+    /// The line is a dependency's (a `--root` on a dependency): not the user's
+    /// source to change or exempt.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_dependency: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

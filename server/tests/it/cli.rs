@@ -198,6 +198,13 @@ fn a_dependency_root_reports_the_dependency_line() {
         stdout,
         "vendor/vendored-probe/src/lib.rs:19: vendored_probe::copy_of: calls alloc::vec::Vec::<u32>::extend_from_slice\n"
     );
+    // Its help is what the caller can do: the line is not the user's to exempt.
+    let (_, human, _) = check("dependency-roots", &["--root", "probe::copy_of"]);
+    assert!(human.contains("help: a dependency's code: call it where"), "{human}");
+    assert!(!human.contains("exempt the line"), "{human}");
+    // A workspace line's help still offers the exemption.
+    let (_, own, _) = check("example", &[]);
+    assert!(own.contains("or exempt the line"), "{own}");
 }
 
 /// A wildcard in the crate segment means the workspace's crates: `*::total` does

@@ -553,6 +553,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             chain: Vec::new(),
             allocates_in: None,
             buffer: None,
+            in_dependency: !root.func.krate(self.analyzer.db).data(self.analyzer.db).origin.is_local(),
         };
         judging.findings.insert(key, (finding, r));
         judging.lines.insert((root.location.file.clone(), root.location.line));
