@@ -221,6 +221,23 @@ fn main() {
             keep(containers::bytes_extend_with_room(&mut buf, &record));
         }),
     );
+    let mut framed = BytesMut::with_capacity(64);
+    case(
+        "precision::containers::bytes_frame_with_room",
+        count(|| {
+            framed.clear();
+            keep(containers::bytes_frame_with_room(&mut framed, &record[..8]));
+        }),
+    );
+    let mut exact: Vec<BytesMut> = (0..4).map(|_| BytesMut::with_capacity(8)).collect();
+    case(
+        "precision::containers::bytes_frame_room_for_payload_allocates",
+        count(|| {
+            let mut out = exact.pop().unwrap();
+            keep(containers::bytes_frame_room_for_payload_allocates(&mut out, &record[..8]));
+            keep(out);
+        }),
+    );
     case(
         "precision::containers::bytes_put_with_room",
         count(|| {

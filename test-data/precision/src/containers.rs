@@ -96,6 +96,29 @@ pub fn smallvec_extend_room_for_one_allocates(v: &mut SmallVec<[u32; 4]>, xs: &[
     }
 }
 
+/// A length-prefixed frame into a `BytesMut`: one comparison proves room for the
+/// prefix and the payload, and each put uses up its part of it.
+// noalloc:root
+pub fn bytes_frame_with_room(out: &mut BytesMut, payload: &[u8]) -> bool {
+    if out.capacity() - out.len() >= payload.len() + 4 {
+        out.put_u32(payload.len() as u32);
+        out.put_slice(payload);
+        return true;
+    }
+    false
+}
+
+/// Room for the payload only: the prefix's 4 bytes may not fit.
+// noalloc:root
+pub fn bytes_frame_room_for_payload_allocates(out: &mut BytesMut, payload: &[u8]) -> bool {
+    if out.capacity() - out.len() >= payload.len() {
+        out.put_u32(payload.len() as u32);
+        out.put_slice(payload);
+        return true;
+    }
+    false
+}
+
 // noalloc:root
 pub fn bytes_put_allocates(buf: &mut BytesMut, xs: &[u8]) {
     buf.put_slice(xs);

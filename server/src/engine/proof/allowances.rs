@@ -403,6 +403,14 @@ impl Collector<'_, '_> {
     /// borrowed `&mut` or cast to a `*mut` pointer, or passed on as `&mut` (to a function, or as the receiver
     /// of a method of what holds them), and buffers shrunk (`shrink_to_fit`).
     /// A growth of the buffer itself uses its proof (`judge`) and is no write here.
+    /// The environment the body is checked in, for a function's body.
+    fn env(&self) -> Option<hir_ty::ParamEnvAndCrate<'_>> {
+        match self.owner {
+            DefWithBodyId::FunctionId(func) => Some(crate::engine::source::roots::env_of(self.db, func)),
+            _ => None,
+        }
+    }
+
     fn written_places(&self, expr: ExprId) -> Vec<String> {
         let store = self.store;
         let mutable_ref = |e: ExprId| {
@@ -444,11 +452,14 @@ impl Collector<'_, '_> {
                         mutable_ref(*receiver) || auto_borrow(self.infer, *receiver).is_some_and(|m| m.is_mut());
                     if let Some(place) = place_key(store, *receiver).filter(|_| borrows_mut) {
                         // A std method of the buffer itself writes it only by
-                        // shrinking it; one of what holds it (`self.reset()`) may do
-                        // anything to its fields, and one of the user's own (a trait
-                        // impl for `Vec`) anything to it.
-                        let users_own = self.infer.method_resolution(e).is_some_and(|(func, _)| {
+                        // shrinking it, and a built-in growth of a third-party
+                        // container (`BytesMut::put_slice`) only by appending; one of
+                        // what holds it (`self.reset()`) may do anything to its
+                        // fields, and one of the user's own (a trait impl for `Vec`)
+                        // anything to it.
+                        let users_own = self.infer.method_resolution(e).is_some_and(|(func, args)| {
                             !hir_def::HasModule::krate(&func, self.db).data(self.db).origin.is_lang()
+                                && !super::builtin::is_builtin_growth(self.db, func, args, self.env())
                         });
                         if users_own || SHRINKING_METHODS.contains(&method_name.as_str()) {
                             written.push(place);

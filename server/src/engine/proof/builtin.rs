@@ -109,6 +109,66 @@ pub const ENTRIES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Built-in `growth` entries that hold for one implementor of a trait only: a
+/// trait's default method is one function for every implementor, and grows the
+/// buffer of the type named here. (trait method pattern, the implementor's name in
+/// the trait's crate, reason.)
+const GROWTH_ON_SELF: &[(&str, &str, &str)] = &[(
+    "bytes::*BufMut::put_*",
+    "BytesMut",
+    "a fixed-width put (`put_u32`, `put_f64_le`, ...) copies its bytes with `BytesMut::put_slice`: it allocates only when they do not fit: room is `capacity() - len() >= width`",
+)];
+
+/// Whether a call of the trait method `func` at `args` grows its receiver by a
+/// built-in entry of `GROWTH_ON_SELF`: a fixed-width put (its width is what the
+/// room proof must cover) on the named implementor of the trait's own crate.
+pub(crate) fn grows_on_self<'db>(
+    db: &'db dyn hir::db::HirDatabase,
+    func: hir_def::FunctionId,
+    args: hir_ty::next_solver::GenericArgs<'db>,
+) -> bool {
+    use hir_def::{HasModule, Lookup};
+    use rustc_type_ir::inherent::IntoKind;
+    let hir_def::ItemContainerId::TraitId(trait_) = func.lookup(db).container else { return false };
+    let name = hir_def::signatures::FunctionSignature::of(db, func).name.as_str().to_owned();
+    if !matches!(super::walk::growth_entry_need(&name), super::allowances::Room::Bytes(_)) {
+        return false;
+    }
+    let Some(self_ty) = args.as_slice().first().and_then(|arg| arg.ty()) else { return false };
+    let hir_ty::next_solver::TyKind::Adt(adt, _) = self_ty.kind() else { return false };
+    let adt = adt.def_id();
+    if adt.module(db).krate(db) != trait_.module(db).krate(db) {
+        return false;
+    }
+    let self_name = crate::engine::source::naming::ty_name(db, self_ty);
+    let names = crate::engine::source::identity::FnNames::of(db, func);
+    GROWTH_ON_SELF.iter().any(|&(pattern, implementor, _)| self_name == implementor && names.matches(pattern))
+}
+
+/// Whether a call of `func` at `args` is a built-in growth (an entry of the list,
+/// or of `GROWTH_ON_SELF`): like `Vec::push`, it changes its receiver only by
+/// appending, which the room ledger charges, not by any other write.
+/// A trait's method is taken as the impl's that `env` selects for `args`.
+pub(crate) fn is_builtin_growth<'db>(
+    db: &'db dyn hir::db::HirDatabase,
+    func: hir_def::FunctionId,
+    args: hir_ty::next_solver::GenericArgs<'db>,
+    env: Option<hir_ty::ParamEnvAndCrate<'db>>,
+) -> bool {
+    let names = crate::engine::source::identity::FnNames::of(db, func);
+    if grows(|pattern| names.matches(pattern)) || grows_on_self(db, func, args) {
+        return true;
+    }
+    let Some(env) = env else { return false };
+    match db.lookup_impl_method(env, func, args) {
+        (either::Either::Left(selected), _) if selected != func => {
+            let names = crate::engine::source::identity::FnNames::of(db, selected);
+            grows(|pattern| names.matches(pattern))
+        }
+        _ => false,
+    }
+}
+
 /// The built-in entries as allowlist lines.
 pub fn entries() -> Vec<crate::engine::AllowEntry> {
     ENTRIES

@@ -902,7 +902,7 @@ fn appended<'db>(
 /// of what it is given for the names that append many (`extend_from_slice`,
 /// `put_slice`, `reserve`, ...), the width of a fixed-width put of a byte buffer
 /// (`put_u32`, `put_f64_le`: 4, 8 bytes), one element otherwise, as `Vec::push`.
-fn growth_entry_need(name: &str) -> Room {
+pub(crate) fn growth_entry_need(name: &str) -> Room {
     let many = GROWS_BY_MANY.contains(&name) || name.ends_with("_slice") || name.starts_with("reserve");
     if many {
         return Room::Many;
