@@ -3,8 +3,8 @@
 # analysis is the answer) and edited (a function added to a workspace file: a full
 # check, std and dependencies answered from the summaries of the cold run; an edit
 # in nothing the analysis read, such as a comment, is answered as unchanged), next to
-# `cargo check` of the same workspace, in one run. Workspaces: the bundled fixtures and `semver` from crates.io with --root on its
-# public entry points. Prints a table; nothing here is a pass/fail test.
+# `cargo check` of the same workspace, in one run. Workspaces: the bundled fixtures, `semver` from crates.io with --root on its
+# public entry points, and many-deps (a service-like crate with 22 registry dependencies). Prints a table; nothing here is a pass/fail test.
 #
 #   server/benches/check_speed.sh            # dev profile (dependencies optimised)
 #   PROFILE=release server/benches/check_speed.sh
@@ -43,6 +43,7 @@ bench() {
     # A copy, so that the edit leaves the repository alone.
     local ws="$WORK/ws-${name%% *}" cache="$WORK/cache-${name%% *}"
     cp -r "$path" "$ws"
+    rm -rf "$ws/target"
     local cold unchanged edited check
     cold=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$ws" "$@")
     unchanged=$(NOALLOC_CACHE_DIR=$cache ms "$BIN" --check "$ws" "$@")
@@ -56,3 +57,4 @@ bench example test-data/example
 bench specifics test-data/specifics
 bench "semver $SEMVER_VERSION" "$WORK/semver" --root 'semver::Version::parse' --root 'semver::VersionReq::parse' \
     --root 'semver::VersionReq::matches' --root 'semver::Version::cmp_precedence'
+bench "many-deps (22 deps)" server/benches/many-deps

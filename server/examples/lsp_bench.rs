@@ -5,12 +5,18 @@
 //! ```sh
 //! cargo build --release --workspace --bins --examples
 //! $CARGO_TARGET_DIR/release/examples/lsp_bench [FIXTURE=example] [EDITS=100] [items|items=NAME|types|methods|imports|traits|derives|traitdefs|text=ITEM] \
-//!     [--root PATTERN]... [--open FILE] [--loads K]
+//!     [--root PATTERN]... [--open FILE] [--loads K] [--build-scripts]
 //! ```
 //!
 //! `--loads K`: before the edit session, K - 1 more cold loads, each with a cache
 //! directory of its own, empty; the first-diagnostics times are then also given as
 //! the median (and range) of the K loads, steadier than one on a shared machine.
+//!
+//! `--build-scripts`: the server runs build scripts and proc macros, as it does by
+//! default (a new user's editor), and so does the in-process load of rust-analyzer
+//! it is compared with; without it, neither does (the figures of the fixtures,
+//! which have none). cargo builds them into `CARGO_TARGET_DIR` when set, else the
+//! copy's `target/`, which a load pays for: check the workspace once first.
 //!
 //! `--root` gives roots as the `roots` setting does (a crate from the registry has no
 //! `// noalloc:root` lines); the edited file is then `--open` (relative to the
@@ -63,6 +69,7 @@ const ITEM_MODES: &[(&str, &str, &str)] = &[
 
 fn main() {
     let (mut positional, mut roots, mut open, mut loads) = (Vec::new(), Vec::new(), None, 1);
+    let mut build_scripts = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -71,6 +78,7 @@ fn main() {
             "--loads" => {
                 loads = args.next().and_then(|k| k.parse::<usize>().ok()).filter(|&k| k > 0).expect("--loads K (K > 0)")
             }
+            "--build-scripts" => build_scripts = true,
             _ => positional.push(arg),
         }
     }
@@ -132,7 +140,7 @@ fn main() {
         }
         None => line.trim() == "// noalloc:root",
     };
-    let options = json!({ "buildScripts": false, "roots": roots });
+    let options = json!({ "buildScripts": build_scripts, "roots": roots });
 
     // The extra cold loads, each with an empty cache directory of its own.
     let mut cold_loads: Vec<(Duration, Option<Duration>)> = (1..loads)
@@ -205,9 +213,9 @@ fn main() {
     // maps and symbols of every crate, std included); see how much this process grew.
     let before_load = rss_kib(std::process::id(), "VmRSS");
     // As rust-analyzer loads it: std's intrinsics all in (`deferred_intrinsics`), and
-    // what proc macros depend on.
+    // what proc macros depend on; build scripts and proc macros as the server ran.
     let options = noalloc_ls::engine::LoadOptions {
-        build_scripts: false,
+        build_scripts,
         defer_intrinsics: false,
         leave_out_proc_macro_dependencies: false,
         ..Default::default()
@@ -223,12 +231,13 @@ fn main() {
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
     let edited = lib.strip_prefix(&root).unwrap().display();
     println!(
-        "fixture: {fixture}, editing {edited} ({} lines{}), server: {}",
+        "fixture: {fixture}, editing {edited} ({} lines{}), build scripts {}, server: {}",
         lines.len(),
         match items {
             true => format!(", adding and removing {item_what}"),
             false => ", in a root's body".to_owned(),
         },
+        if build_scripts { "on" } else { "off" },
         server.display()
     );
     println!("load + first analysis + publish: {:.0} ms", ms(first));
