@@ -360,7 +360,6 @@ impl Judged {
         let n = reach.nodes.len();
         // (caller, witness) for every judged edge into a vertex.
         let mut callers: Vec<Vec<(usize, Witness)>> = vec![Vec::new(); n];
-        let mut direct: Vec<u8> = vec![0; n];
         // The edges that allocate on their own, with the length of their chain and
         // the flags each gives.
         let mut direct_witnesses: Vec<Vec<(Steps, Witness, u8)>> = vec![Vec::new(); n];
@@ -377,7 +376,6 @@ impl Judged {
                 }
                 if let Verdict::Grows { .. } = resolved.verdict {
                     let (flags, _) = through(context, NORMAL, reach.closure[v]);
-                    direct[v] |= flags;
                     direct_witnesses[v].push((1, Witness { edge: e, target: 0, below: 0 }, flags));
                     continue;
                 }
@@ -390,7 +388,6 @@ impl Judged {
                             let callee = terminal_flags(terminal, allowed_terminals);
                             let (flags, _) = through(context, callee, reach.closure[v]);
                             if flags != 0 {
-                                direct[v] |= flags;
                                 direct_witnesses[v].push((terminal_steps(terminal), witness, flags));
                             }
                         }
@@ -487,7 +484,7 @@ impl Judged {
 
     /// The witness of vertex `j` for `flag`, or for its first flag that has one.
     pub(crate) fn witness_for(&self, j: usize, flag: u8) -> Option<Witness> {
-        let of_flag = FLAGS.iter().position(|&f| f == flag).and_then(|f| self.witness[j][f]);
+        let of_flag = if FLAGS.contains(&flag) { self.witness[j][flag_index(flag)] } else { None };
         of_flag.or_else(|| self.witness[j].iter().flatten().next().copied())
     }
 
