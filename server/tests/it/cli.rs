@@ -248,6 +248,32 @@ pub fn sum(xs: &[u64]) -> u64 {
     );
 }
 
+/// A cargo project nested in a package's folder (cargo-fuzz's `fuzz/`, a benchmark
+/// workspace) is not this workspace's code: its roots are no error here. A file of
+/// the package itself outside the module tree still is.
+#[test]
+fn a_nested_project_s_roots_are_its_own() {
+    let ws = crate::lsp::Scratch::of("clean");
+    let root_fn = "// noalloc:root\npub fn first(xs: &[u8]) -> u8 {\n    xs[0]\n}\n";
+    std::fs::create_dir_all(ws.file("fuzz/src")).unwrap();
+    std::fs::write(
+        ws.file("fuzz/Cargo.toml"),
+        "[package]\nname = \"fuzz\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[workspace]\n",
+    )
+    .unwrap();
+    std::fs::write(ws.file("fuzz/src/lib.rs"), root_fn).unwrap();
+    let check = || {
+        let root = ws.root();
+        run(&mut noalloc(&["--check", root.to_str().unwrap(), "--no-cache", "--message-format", "short"]))
+    };
+    let (code, stdout, stderr) = check();
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    std::fs::write(ws.file("src/stray.rs"), root_fn).unwrap();
+    let (code, stdout, _) = check();
+    assert_eq!(code, 1);
+    assert!(stdout.starts_with("src/stray.rs:1: error: noalloc:root on an item the analysis cannot see"), "{stdout}");
+}
+
 #[test]
 fn broken_code_is_checked_as_far_as_it_goes() {
     let (code, stdout, stderr) = check("broken", &["--message-format", "short"]);

@@ -210,7 +210,7 @@ impl Analyzer<'_> {
             // feature-gated root with the feature off). Anything else that
             // maps to no function (a file outside the module tree, an item
             // the analysis cannot see) must not pass by silence.
-            if compiled_out(&node) {
+            if compiled_out(&node) || self.in_another_project(file) {
                 return;
             }
             if let Some(location) = self.location(file, range) {
@@ -325,6 +325,31 @@ impl Analyzer<'_> {
         let src = Semantics::new(self.db).source(hir::Function::from(func))?;
         let range = src.as_ref().map(|node| node.syntax()).original_file_range_rooted(db);
         self.location(range.file_id.file_id(db), range.range)
+    }
+
+    /// Whether `file` belongs to another cargo project nested in a package's
+    /// folder (a `fuzz/` or benchmark workspace with its own `Cargo.toml`): the
+    /// nearest folder above it that holds a `Cargo.toml` is no loaded package's.
+    /// Such a file is not this workspace's code, and its roots are that project's.
+    fn in_another_project(&self, file: FileId) -> bool {
+        let Some(path) = self.ws.file_path(file) else { return false };
+        let Some(manifest_dir) = path.ancestors().skip(1).find(|dir| dir.join("Cargo.toml").is_file()) else {
+            return false;
+        };
+        let db = self.db;
+        let loaded = hir::Crate::all(db).into_iter().filter(|krate| krate.origin(db).is_local()).any(|krate| {
+            let root_file = krate.root_file(db);
+            self.ws
+                .file_path(root_file)
+                .and_then(|root| {
+                    root.ancestors()
+                        .skip(1)
+                        .find(|dir| dir.join("Cargo.toml").is_file())
+                        .map(std::path::Path::to_path_buf)
+                })
+                .is_some_and(|dir| dir == manifest_dir)
+        });
+        !loaded
     }
 
     fn local_files(&self) -> Vec<FileId> {
