@@ -399,10 +399,6 @@ impl Collector<'_, '_> {
         }
     }
 
-    /// The places `expr` may replace, take or shrink: assigned ones, ones
-    /// borrowed `&mut` or cast to a `*mut` pointer, or passed on as `&mut` (to a function, or as the receiver
-    /// of a method of what holds them), and buffers shrunk (`shrink_to_fit`).
-    /// A growth of the buffer itself uses its proof (`judge`) and is no write here.
     /// The environment the body is checked in, for a function's body.
     fn env(&self) -> Option<hir_ty::ParamEnvAndCrate<'_>> {
         match self.owner {
@@ -411,6 +407,10 @@ impl Collector<'_, '_> {
         }
     }
 
+    /// The places `expr` may replace, take or shrink: assigned ones, ones
+    /// borrowed `&mut` or cast to a `*mut` pointer, or passed on as `&mut` (to a function, or as the receiver
+    /// of a method of what holds them), and buffers shrunk (`shrink_to_fit`).
+    /// A growth of the buffer itself uses its proof (`judge`) and is no write here.
     fn written_places(&self, expr: ExprId) -> Vec<String> {
         let store = self.store;
         let mutable_ref = |e: ExprId| {

@@ -160,7 +160,7 @@ impl FindingsContext<'_> {
                 _ => self.callee_flags(reach, judged, target),
             };
             let recursive = matches!(target, Resolved::Vertex(j) if judged.recursive(v, *j));
-            let context = if let Resolved::Vertex(j) = target { judged.context_into(context, v, *j) } else { context };
+            let context = judged.context_toward(context, v, target);
             let (flags, dropped) = through(context, callee, in_closure);
             if flags & NORMAL != 0 {
                 if dropped {
@@ -234,10 +234,7 @@ impl FindingsContext<'_> {
         let candidates: Vec<Resolved<'_>> =
             resolved.targets.iter().cloned().chain(resolved.callbacks.iter().map(|&j| Resolved::Vertex(j))).collect();
         let normal_at_v = |target: &Resolved<'_>, flag: u8| {
-            let context = match target {
-                Resolved::Vertex(j) => judged.context_into(resolved.edge.context, v, *j),
-                Resolved::Terminal(_) => resolved.edge.context,
-            };
+            let context = judged.context_toward(resolved.edge.context, v, target);
             through(context, flag, reach.closure[v]).0 & NORMAL != 0
         };
         let flagged = |target: &Resolved<'_>| judged.flags(target, self.allowed_terminals);

@@ -494,6 +494,15 @@ impl Judged {
         CallContext { repeats: context.repeats || self.recursive(v, j), ..context }
     }
 
+    /// Where a call from vertex `v` into `target` stands: `context_into` for a
+    /// vertex, the call's own context for a terminal.
+    pub(crate) fn context_toward(&self, context: CallContext, v: usize, target: &Resolved<'_>) -> CallContext {
+        match target {
+            Resolved::Vertex(j) => self.context_into(context, v, *j),
+            Resolved::Terminal(_) => context,
+        }
+    }
+
     /// Whether a call from vertex `v` into vertex `j` is recursion.
     pub(crate) fn recursive(&self, v: usize, j: usize) -> bool {
         self.component[v] == self.component[j]

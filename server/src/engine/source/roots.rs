@@ -332,24 +332,21 @@ impl Analyzer<'_> {
     /// nearest folder above it that holds a `Cargo.toml` is no loaded package's.
     /// Such a file is not this workspace's code, and its roots are that project's.
     fn in_another_project(&self, file: FileId) -> bool {
-        let Some(path) = self.ws.file_path(file) else { return false };
-        let Some(manifest_dir) = path.ancestors().skip(1).find(|dir| dir.join("Cargo.toml").is_file()) else {
-            return false;
-        };
-        let db = self.db;
-        let loaded = hir::Crate::all(db).into_iter().filter(|krate| krate.origin(db).is_local()).any(|krate| {
-            let root_file = krate.root_file(db);
+        // The folder of the manifest that holds a file: the nearest above it with a `Cargo.toml`.
+        let manifest_dir = |file: FileId| {
             self.ws
-                .file_path(root_file)
-                .and_then(|root| {
-                    root.ancestors()
-                        .skip(1)
-                        .find(|dir| dir.join("Cargo.toml").is_file())
-                        .map(std::path::Path::to_path_buf)
-                })
-                .is_some_and(|dir| dir == manifest_dir)
-        });
-        !loaded
+                .file_path(file)?
+                .ancestors()
+                .skip(1)
+                .find(|dir| dir.join("Cargo.toml").is_file())
+                .map(std::path::Path::to_path_buf)
+        };
+        let Some(own) = manifest_dir(file) else { return false };
+        let db = self.db;
+        !hir::Crate::all(db)
+            .into_iter()
+            .filter(|krate| krate.origin(db).is_local())
+            .any(|krate| manifest_dir(krate.root_file(db)).is_some_and(|dir| dir == own))
     }
 
     fn local_files(&self) -> Vec<FileId> {
