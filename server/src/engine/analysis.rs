@@ -1162,7 +1162,7 @@ fn own_calls_back<'db>(graph: &mut CallGraph<'db>, node: &Node<'db>) -> CallsBac
             }
             None
         }
-        Node::DropGlue(_) | Node::Init(_) => None,
+        Node::DropGlue(_) | Node::Init(..) => None,
     };
     if let Some(ty) = self_ty {
         match graph.ty_fingerprint(ty) {
@@ -1202,6 +1202,6 @@ fn code_crate(db: &dyn HirDatabase, node: &Node<'_>) -> Option<base_db::Crate> {
     match *node {
         Node::Fn { func, .. } => Some(func.krate(db)),
         Node::Closure { closure, .. } => crate::engine::proof::walk_env::body_crate(db, closure.loc(db).owner),
-        Node::DropGlue(_) | Node::Derived { .. } | Node::Init(_) => None,
+        Node::DropGlue(_) | Node::Derived { .. } | Node::Init(..) => None,
     }
 }

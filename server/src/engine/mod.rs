@@ -446,7 +446,7 @@ pub struct Analysis {
 }
 
 /// Whether the workspace's bodies instantiate generic roots, and how a body must
-/// name one to (`roots::instantiations`).
+/// name one to (`instantiations::instantiations`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum RootInstantiations {
     /// No root is checked at the instantiations bodies make.

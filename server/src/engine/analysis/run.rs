@@ -32,6 +32,7 @@ use crate::engine::reuse::{
     summary_cache::SummaryCache,
     walk_ahead::WalkAhead,
 };
+use crate::engine::source::instantiations;
 use crate::engine::source::roots::{self, RootFn};
 use crate::engine::{
     panics::{CaughtPanic, Unwound},
@@ -462,7 +463,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             explicit.into_iter().collect()
         } else if roots::is_generic(identity) {
             *keepable = false;
-            self.analysis.root_instantiations.add(roots::instantiating_names(db, root.func));
+            self.analysis.root_instantiations.add(instantiations::instantiating_names(db, root.func));
             let (analyzer, config) = (&self.analyzer, self.config);
             let local = self.local_functions.get_or_insert_with(|| {
                 let local = analyzer.all_local_functions();
@@ -474,7 +475,7 @@ impl<'a, 'c> RunState<'a, 'c> {
                 });
                 local
             });
-            roots::instantiations(db, root.func, local)
+            instantiations::instantiations(db, root.func, local)
         } else {
             vec![identity]
         }
@@ -492,6 +493,12 @@ impl<'a, 'c> RunState<'a, 'c> {
     ) {
         let db = self.db();
         note_reach_facts(db, &reach, judging);
+        // What a sealed field holds was read from the instantiations the crate
+        // graph makes of a generic function: a workspace body may add one.
+        for names in &reach.program.instantiating {
+            judging.keepable = false;
+            self.analysis.root_instantiations.add(names.clone());
+        }
         let judge_started = Instant::now();
         self.analyzer.mark_allowances(&mut reach, self.config);
         // Never instantiated: checked at its own parameters for what it does
@@ -701,7 +708,7 @@ fn note_reach_facts<'db>(db: &'db dyn HirDatabase, reach: &Reach<'db>, judging: 
             // Workspace code outside a function (a const's closure): its
             // file is not known here, so the outcome is not kept.
             (true, None, _) => judging.keepable = false,
-            (false, _, Node::Init(def)) if def.module(db).krate(db).data(db).origin.is_local() => {
+            (false, _, Node::Init(def, _)) if def.module(db).krate(db).data(db).origin.is_local() => {
                 judging.bodies.insert(*def);
             }
             _ => {}

@@ -465,7 +465,7 @@ pub(crate) fn names_in_body(db: &dyn HirDatabase, func: FunctionId) -> NamesInBo
 
 /// Every name `func`'s body spells (a superset of those its lowered body has:
 /// lowering adds names only by expanding macros, and by desugaring, whose calls
-/// are to lang items, which `roots::instantiations` looks for by inference),
+/// are to lang items, which `instantiations::instantiations` looks for by inference),
 /// and whether it holds items; `None` when it holds a macro call, or has no body.
 fn names_spelled_in_body(db: &dyn HirDatabase, func: FunctionId) -> Option<NamesInBody> {
     use hir::HasSource;
@@ -711,7 +711,7 @@ enum StoredNode<'db> {
     Closure { closure: InternedClosureId<'db>, parent_args: StoredGenericArgs },
     DropGlue(StoredTy),
     Derived { method: FunctionId, args: StoredGenericArgs },
-    Init(hir_def::DefWithBodyId),
+    Init(hir_def::DefWithBodyId, StoredGenericArgs),
 }
 
 impl<'db> StoredNode<'db> {
@@ -721,7 +721,7 @@ impl<'db> StoredNode<'db> {
             Node::Closure { closure, parent_args } => StoredNode::Closure { closure, parent_args: parent_args.store() },
             Node::DropGlue(ty) => StoredNode::DropGlue(ty.store()),
             Node::Derived { method, args } => StoredNode::Derived { method, args: args.store() },
-            Node::Init(def) => StoredNode::Init(def),
+            Node::Init(def, args) => StoredNode::Init(def, args.store()),
         }
     }
 
@@ -733,7 +733,7 @@ impl<'db> StoredNode<'db> {
             }
             StoredNode::DropGlue(ty) => Node::DropGlue(ty.as_ref()),
             StoredNode::Derived { method, args } => Node::Derived { method: *method, args: args.as_ref() },
-            StoredNode::Init(def) => Node::Init(*def),
+            StoredNode::Init(def, args) => Node::Init(*def, args.as_ref()),
         }
     }
 }
@@ -744,7 +744,7 @@ struct StoredWalked<'db> {
     coercions: Vec<(StoredTy, StoredTy)>,
     address_taken: Vec<StoredTaken<'db>>,
     fn_casts: Vec<(Signature, Signature)>,
-    statics: Vec<hir_def::DefWithBodyId>,
+    statics: Vec<(hir_def::DefWithBodyId, StoredGenericArgs)>,
     untyped: Vec<StoredTy>,
     empties: Vec<FilledPlace>,
     /// Which execution of the walk this is (`WalkStamp`).
@@ -831,7 +831,7 @@ impl<'db> StoredWalked<'db> {
                 .map(|(t, sig)| StoredTaken { target: StoredTarget::new(t), signature: sig.clone() })
                 .collect(),
             fn_casts: walked.fn_casts.clone(),
-            statics: walked.statics.clone(),
+            statics: walked.statics.iter().map(|&(def, args)| (def, args.store())).collect(),
             untyped: walked.untyped.iter().map(|ty| ty.store()).collect(),
             empties: walked.empties.clone(),
         }
@@ -847,7 +847,7 @@ impl<'db> StoredWalked<'db> {
                 .map(|taken| (taken.target.get(), taken.signature.clone()))
                 .collect(),
             fn_casts: self.fn_casts.clone(),
-            statics: self.statics.clone(),
+            statics: self.statics.iter().map(|(def, args)| (*def, args.as_ref())).collect(),
             untyped: self.untyped.iter().map(StoredTy::as_ref).collect(),
             empties: self.empties.clone(),
         }

@@ -32,8 +32,9 @@ pub(crate) enum Node<'db> {
         method: FunctionId,
         args: GenericArgs<'db>,
     },
-    /// The initialiser of a static or const.
-    Init(DefWithBodyId),
+    /// The initialiser of a static or const, at the generic arguments of the
+    /// impl or trait that holds it (an associated const: `Owned::<T>::VTABLE`).
+    Init(DefWithBodyId, GenericArgs<'db>),
 }
 
 impl<'db> Node<'db> {
@@ -50,7 +51,7 @@ impl<'db> Node<'db> {
             Node::Derived { method, args } => fn_path(db, method, Some(args)),
             Node::Closure { closure, .. } => format!("{}::{{closure}}", owner_path(db, closure.loc(db).owner)),
             Node::DropGlue(ty) => format!("core::ptr::drop_in_place::<{}>", ty_name(db, ty)),
-            Node::Init(def) => format!("the initialiser of {def:?}"),
+            Node::Init(def, _) => format!("the initialiser of {def:?}"),
         }
     }
 }
@@ -251,8 +252,10 @@ pub(crate) struct Walked<'db> {
     pub address_taken: Vec<(Target<'db>, Signature)>,
     /// Fn pointers transmuted to another fn-pointer type: (from, to).
     pub fn_casts: Vec<(Signature, Signature)>,
-    /// Statics and consts read whose type holds a trait object or a fn pointer.
-    pub statics: Vec<DefWithBodyId>,
+    /// Statics and consts read whose type holds a trait object or a fn pointer,
+    /// each at the generic arguments it is read at (empty but for an associated
+    /// const of a generic impl or of a trait).
+    pub statics: Vec<(DefWithBodyId, GenericArgs<'db>)>,
     /// Values the user's code makes out of memory the type system does not track
     /// (a pointer cast from `*mut c_void` or an integer, a `transmute`, a
     /// `downcast_ref` of a `dyn Any`), whose type holds a trait object or a fn

@@ -35,7 +35,7 @@ fn too_large<'db>(graph: &CallGraph<'db>, node: &Node<'db>) -> Option<Target<'db
         Node::Fn { args, .. } | Node::Derived { args, .. } => too_large_types(&args),
         Node::Closure { parent_args, .. } => too_large_types(&parent_args),
         Node::DropGlue(ty) => too_large_types(&ty),
-        Node::Init(_) => false,
+        Node::Init(..) => false,
     };
     // Named only when reported: this runs on every edge the reach follows.
     large.then(|| {
@@ -282,7 +282,7 @@ impl Reach<'_> {
                 Node::Fn { args, .. } | Node::Derived { args, .. } => open(args),
                 Node::Closure { parent_args, .. } => open(parent_args),
                 Node::DropGlue(ty) => ty.has_non_region_param(),
-                Node::Init(_) => false,
+                Node::Init(_, args) => open(args),
             })
     }
 }

@@ -122,7 +122,7 @@ fn crate_of(db: &dyn HirDatabase, node: &Node<'_>) -> String {
         Node::Fn { func, .. } | Node::Derived { method: func, .. } => Some(func.krate(db)),
         Node::Closure { closure, .. } => super::walk_env::body_crate(db, closure.loc(db).owner),
         Node::DropGlue(_) => return "(drop glue)".to_owned(),
-        Node::Init(def) => Some(def.module(db).krate(db)),
+        Node::Init(def, _) => Some(def.module(db).krate(db)),
     };
     krate.map_or_else(|| "(unknown)".to_owned(), |krate| crate::engine::source::naming::crate_name(db, krate))
 }

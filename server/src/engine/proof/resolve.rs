@@ -41,10 +41,15 @@ pub(crate) struct Program<'db> {
     pub taken: Vec<(Target<'db>, Signature)>,
     /// Fn pointers transmuted to another signature.
     pub casts: Vec<(Signature, Signature)>,
-    /// Statics and consts whose initialisers have been read.
-    pub statics: FxHashSet<DefWithBodyId>,
+    /// Statics and consts whose initialisers have been read, at the arguments
+    /// read (`Walked::statics`).
+    pub statics: FxHashSet<(DefWithBodyId, GenericArgs<'db>)>,
     /// Sealed fields whose stores have been read.
     pub sealed_read: FxHashSet<hir_def::FieldId>,
+    /// What the stores read depend on beyond the walks: for each generic storing
+    /// function whose instantiations across the crate graph were read, the names
+    /// a workspace body must spell to add one (`FieldStores::instantiating`).
+    pub instantiating: Vec<Option<Vec<String>>>,
     /// What comes from outside the program: the root's caller, or statics set at
     /// run time.
     pub outside: Outside,
@@ -128,17 +133,19 @@ impl<'db> Program<'db> {
     pub(crate) fn read_static(
         &mut self,
         graph: &mut CallGraph<'db>,
-        def: DefWithBodyId,
+        (def, args): (DefWithBodyId, GenericArgs<'db>),
         env: ParamEnvAndCrate<'db>,
     ) -> bool {
-        if !self.statics.insert(def) {
+        if !self.statics.insert((def, args)) {
             return false;
         }
-        let walked = graph.walked(Node::Init(def), env);
+        let walked = graph.walked(Node::Init(def, args), env);
         let mut changed = self.absorb_static(&walked);
         let ty = match def {
             DefWithBodyId::StaticId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
-            DefWithBodyId::ConstId(id) => graph.db.value_ty(id.into()).map(|ty| ty.skip_binder()),
+            DefWithBodyId::ConstId(id) => {
+                graph.db.value_ty(id.into()).map(|ty| ty.instantiate(graph.interner, args).skip_norm_wip())
+            }
             _ => None,
         };
         // What the functions it calls (`const fn`s, run at compile time) coerce to
@@ -231,6 +238,7 @@ impl<'db> Program<'db> {
         while let Some(&field) = self.outside.sealed.iter().find(|field| !self.sealed_read.contains(field)) {
             self.sealed_read.insert(field);
             let stores = graph.sealed_stores(field);
+            self.instantiating.extend(stores.instantiating.iter().cloned());
             for &node in &stores.storing {
                 let walked = graph.walked(node, env);
                 changed |= self.absorb_static(&walked);

@@ -82,15 +82,41 @@ pub(crate) struct FieldStores<'db> {
     /// Some store's value, or a mutable loan of the field, comes from elsewhere:
     /// the field may hold anything of its type from outside.
     pub from_outside: bool,
+    /// For each generic function among the storing bodies whose instantiations
+    /// across the crate graph were read, the names a workspace body must spell
+    /// to add one (`None`: it need not spell one): an edit anywhere there may
+    /// change what the field holds.
+    pub instantiating: Vec<Option<Vec<String>>>,
+    /// The storing bodies read.
+    read: Vec<DefWithBodyId>,
+}
+
+impl<'db> FieldStores<'db> {
+    /// The generic arguments `def`'s body stores at: a generic function of a
+    /// dependency at each instantiation the crate graph makes of it
+    /// (`instantiations_in_graph`: none, when nothing calls it), else at its own
+    /// parameters (what a store makes of them is from outside).
+    fn instances(&mut self, graph: &CallGraph<'db>, def: DefWithBodyId) -> Vec<GenericArgs<'db>> {
+        let DefWithBodyId::FunctionId(func) = def else { return vec![GenericArgs::empty(graph.interner)] };
+        let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(func));
+        if !crate::engine::source::roots::is_generic(identity) {
+            return vec![identity];
+        }
+        let found = crate::engine::source::instantiations::instantiations_in_graph(graph.db, func);
+        self.instantiating.push(found.names);
+        found.args.unwrap_or_else(|| vec![identity])
+    }
 }
 
 /// The stores into the sealed field `field`.
 pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldStores<'db> {
     let db = graph.db;
-    let from_outside = FieldStores { storing: Vec::new(), from_outside: true };
+    let from_outside =
+        FieldStores { storing: Vec::new(), from_outside: true, instantiating: Vec::new(), read: Vec::new() };
     let Some(bodies) = bodies_seeing_field(db, field) else { return from_outside };
     let name = field.parent.fields(db).fields()[field.local_id].name.clone();
-    let mut stores = FieldStores { storing: Vec::new(), from_outside: false };
+    let mut stores =
+        FieldStores { storing: Vec::new(), from_outside: false, instantiating: Vec::new(), read: Vec::new() };
     for def in bodies {
         let body = Body::of(db, def);
         // Only bodies that spell the field's name can store into it.
@@ -109,16 +135,17 @@ pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldS
         let reading = BodyStores { db, body, infer, owner: def, field, scan: &scan };
         match reading.stores() {
             Some(true) => {
-                stores.storing.push(node_of(graph, def));
-                let Some(closures) = closures_of(body, infer) else { return from_outside };
-                stores.storing.extend(closures);
-                // The callers whose arguments a store takes its value from.
-                for caller in scan.callers.into_inner() {
-                    let node = node_of(graph, caller);
-                    if !stores.storing.contains(&node) {
-                        stores.storing.push(node);
-                        let caller_infer = super::incremental::inference_of(db, caller);
-                        let Some(closures) = closures_of(Body::of(db, caller), caller_infer) else {
+                // The storing body, and the callers whose arguments a store takes
+                // its value from.
+                for def in std::iter::once(def).chain(scan.callers.into_inner()) {
+                    if stores.read.contains(&def) {
+                        continue;
+                    }
+                    stores.read.push(def);
+                    let body_infer = super::incremental::inference_of(db, def);
+                    for args in stores.instances(graph, def) {
+                        stores.storing.push(node_at(def, args));
+                        let Some(closures) = closures_of(Body::of(db, def), body_infer, args) else {
                             return from_outside;
                         };
                         stores.storing.extend(closures);
@@ -144,29 +171,25 @@ struct Scan {
     following: std::cell::RefCell<Vec<(hir_def::FunctionId, usize)>>,
 }
 
-/// The closures of a body: a store inside one is walked in the closure's node.
-/// `None` when the body holds a coroutine (an `async` block or closure), whose
-/// body is walked where the code that polls it is.
-fn closures_of<'db>(body: &Body, infer: &InferenceResult<'db>) -> Option<Vec<Node<'db>>> {
+/// The closures of a body walked at `args`, its generic arguments: a store
+/// inside one is walked in the closure's node. `None` when the body holds a
+/// coroutine (an `async` block or closure), whose body is walked where the code
+/// that polls it is.
+fn closures_of<'db>(body: &Body, infer: &InferenceResult<'db>, args: GenericArgs<'db>) -> Option<Vec<Node<'db>>> {
     body.exprs()
         .filter(|(_, expr)| matches!(expr, Expr::Closure { .. }))
         .map(|(id, _)| match infer.type_of_expr_or_pat(id.into())?.kind() {
-            TyKind::Closure(closure, args) => Some(Node::Closure {
-                closure: closure.0,
-                parent_args: GenericArgs::new_from_slice(args.as_closure().parent_args()),
-            }),
+            TyKind::Closure(closure, _) => Some(Node::Closure { closure: closure.0, parent_args: args }),
             _ => None,
         })
         .collect()
 }
 
-/// The node that walks `def`'s body at its own generic parameters.
-fn node_of<'db>(graph: &CallGraph<'db>, def: DefWithBodyId) -> Node<'db> {
+/// The node that walks `def`'s body at generic arguments `args`.
+fn node_at<'db>(def: DefWithBodyId, args: GenericArgs<'db>) -> Node<'db> {
     match def {
-        DefWithBodyId::FunctionId(func) => {
-            Node::Fn { func, args: GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(func)) }
-        }
-        other => Node::Init(other),
+        DefWithBodyId::FunctionId(func) => Node::Fn { func, args },
+        other => Node::Init(other, args),
     }
 }
 
@@ -378,7 +401,11 @@ impl<'db> BodyStores<'_, 'db> {
     /// Whether path `expr` names a static or a const: the walk reads its
     /// initialiser (`Walked::statics`), and the program takes in what it holds.
     fn names_static_or_const(&self, expr: ExprId) -> bool {
+        // An associated const (`Owned::<T>::VTABLE`), read at its instance.
         matches!(
+            self.infer.assoc_resolutions_for_expr(expr),
+            Some((hir_ty::method_resolution::CandidateId::ConstId(_), _))
+        ) || matches!(
             super::incremental::value_path(self.db, self.owner, expr),
             Some(super::incremental::PathValue::Static(_) | super::incremental::PathValue::Const(_))
         )

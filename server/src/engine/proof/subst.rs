@@ -65,6 +65,22 @@ impl<'db> Instantiate<'db> {
         args.fold_with(self)
     }
 
+    /// The const a path to associated const `id` at `args` (instantiated) reads:
+    /// for a trait's const, the one of the impl the arguments select, when the
+    /// solver selects one (else the trait's own, whose default may not be what
+    /// runs: `None`).
+    pub(crate) fn impl_const(
+        &mut self,
+        id: hir_def::ConstId,
+        args: GenericArgs<'db>,
+    ) -> Option<(hir_def::ConstId, GenericArgs<'db>)> {
+        let db = self.infcx.interner.db();
+        let in_trait = matches!(id.loc(db).container, hir_def::ItemContainerId::TraitId(_));
+        let (found, found_args) =
+            hir_ty::method_resolution::lookup_impl_const(&self.infcx, self.env.param_env, id, args);
+        (!in_trait || found != id).then(|| (found, settled(self.infcx.interner, found_args)))
+    }
+
     /// `fold_ty`, worked out.
     fn fold_ty_uncached(&mut self, ty: Ty<'db>) -> Ty<'db> {
         match ty.kind() {

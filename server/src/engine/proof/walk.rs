@@ -443,9 +443,8 @@ impl<'db> CallGraph<'db> {
                 }
                 walker.out
             }
-            Node::Init(def) => {
+            Node::Init(def, args) => {
                 let body = Body::of(self.db, def);
-                let args = GenericArgs::new_from_slice(&[]);
                 let mut walker = BodyWalker::new(self, def, args, env);
                 walker.visit_expr(body, body.root_expr());
                 walker.out
@@ -1686,16 +1685,38 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
 
     /// A path to a static or const whose type holds a trait object or a fn pointer:
     /// its initialiser is read for them.
+    ///
+    /// An associated const (`Owned::<T>::VTABLE`, `<T as Tr>::OPS`) is read at
+    /// the arguments inference resolved its path to, instantiated: a generic
+    /// impl's const holds what it holds at this instance. A trait's const whose
+    /// impl the solver does not select holds what the type allows from outside.
     fn note_static(&mut self, expr: ExprId, ty: Option<Ty<'db>>) {
         let Some(ty) = ty else { return };
         let holds_pointers = self.graph.holds_dyn_or_fn_pointer(ty, self.env);
+        let associated = match self.infer.assoc_resolutions_for_expr(expr) {
+            Some((hir_ty::method_resolution::CandidateId::ConstId(id), args)) => Some((id, args)),
+            _ => None,
+        };
+        if let Some((id, args)) = associated.filter(|_| holds_pointers) {
+            let args = self.inst.args(args);
+            match self.inst.impl_const(id, args) {
+                Some((id, args)) => self.out.statics.push((DefWithBodyId::ConstId(id), args)),
+                None => self.out.untyped.push(self.inst.ty(ty)),
+            }
+            return;
+        }
+        let no_args = GenericArgs::new_from_slice(&[]);
         match super::incremental::value_path(self.graph.db, self.owner, expr) {
             Some(PathValue::Static(id))
                 if holds_pointers || super::erased_statics::is_erased_block_static(self.graph, id, ty, self.env) =>
             {
-                self.out.statics.push(DefWithBodyId::StaticId(id))
+                self.out.statics.push((DefWithBodyId::StaticId(id), no_args))
             }
-            Some(PathValue::Const(id)) if holds_pointers => self.out.statics.push(DefWithBodyId::ConstId(id)),
+            Some(PathValue::Const(id)) if holds_pointers => {
+                let args =
+                    GenericArgs::identity_for_item(self.graph.interner, hir_ty::next_solver::SolverDefId::ConstId(id));
+                self.out.statics.push((DefWithBodyId::ConstId(id), args))
+            }
             _ => {}
         }
     }

@@ -76,9 +76,9 @@ fn library_crate_for(
             parent_args
         }
         Node::DropGlue(ty) => GenericArgs::new_from_slice(&[ty.into()]),
-        Node::Init(def) => {
+        Node::Init(def, args) => {
             crates.insert(def.module(db).krate(db));
-            GenericArgs::new_from_slice(&[])
+            args
         }
     };
     for arg in args.iter().flat_map(|arg| arg.walk()) {

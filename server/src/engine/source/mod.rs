@@ -5,6 +5,7 @@
 
 pub mod directives;
 pub mod identity;
+pub(crate) mod instantiations;
 pub(crate) mod naming;
 pub(crate) mod root_args;
 pub(crate) mod roots;
