@@ -2,7 +2,7 @@
 //! fixture's roots are checked against their goldens and *run* under bounded's
 //! counting allocator (`test-data/precision/examples/oracle.rs`): a root is flagged
 //! exactly when the counter sees it allocate. The false alarms still open are
-//! named in `OPEN_FALSE_ALARMS`; one that goes away fails the test until it is
+//! named in `OPEN_FALSE_ALARMS` (none today); one that goes away fails the test until it is
 //! taken off the list, so the list is always the truth.
 
 use std::collections::BTreeMap;
@@ -15,12 +15,7 @@ use crate::roots_table;
 use crate::soundness::{oracle_counts, own};
 
 /// Roots that never allocate but are still flagged, each with why.
-const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[(
-    "precision::shared_bytes::consume",
-    "`Bytes`'s drop calls through its vtable, and `Bytes::from_owner::<T>` stores \
-     `owned_drop::<T>` there: a `Bytes` from the root's caller may run any owner's drop, \
-     and which owners the program makes is not followed to the callers of `from_owner`",
-)];
+const OPEN_FALSE_ALARMS: &[(&str, &str)] = &[];
 
 #[test]
 fn precision_findings_match_golden() {
@@ -97,7 +92,7 @@ fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     )];
     let (counts, wrong) = disagreements("guarded-dependency", &settable);
     assert!(wrong.is_empty(), "verdicts disagree with the counting allocator:\n{}", wrong.join("\n"));
-    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 7, "{counts:?}");
+    assert_eq!(counts.values().filter(|&&n| n == 0).count(), 8, "{counts:?}");
     let shared = fixture("guarded-dependency");
     let fixture = shared.lock().unwrap_or_else(|e| e.into_inner());
     let short = render(

@@ -77,6 +77,17 @@ fn main() {
     let grow_with = count(|| {
         std::hint::black_box(guarded_dependency::grow_with(&growing, std::hint::black_box(12)));
     });
+    // Each call releases a view made before the counted window.
+    let mut owned: Vec<guarded::OwnedView> = (0..4).map(|i| guarded_dependency::keep_quiet([i; 4])).collect();
+    let release_owned = count(|| {
+        let view = owned.pop().expect("a view per call");
+        std::hint::black_box(guarded_dependency::release_owned(view));
+    });
+    let mut shared: Vec<guarded::SharedView> = (0..4).map(|i| guarded_dependency::keep_noisy(vec![i; 4])).collect();
+    let release_shared = count(|| {
+        let view = shared.pop().expect("a view per call");
+        std::hint::black_box(guarded_dependency::release_shared(view));
+    });
     println!("guarded_dependency::record\t{with_room}");
     println!("guarded_dependency::record_allocates\t{grows}");
     println!("guarded_dependency::shape_handed_out\t{handed_out}");
@@ -93,4 +104,6 @@ fn main() {
     println!("guarded_dependency::run_cell_slot\t{run_cell_slot}");
     println!("guarded_dependency::step_with\t{step_with}");
     println!("guarded_dependency::grow_with\t{grow_with}");
+    println!("guarded_dependency::release_owned\t{release_owned}");
+    println!("guarded_dependency::release_shared\t{release_shared}");
 }

@@ -122,3 +122,54 @@ pub fn step_with(stepper: &guarded::Stepper, n: usize) -> usize {
 pub fn grow_with(grower: &guarded::Grower, n: usize) -> usize {
     grower.step(n)
 }
+
+/// An owner whose drop allocates nothing.
+pub struct Quiet(pub [u8; 4]);
+
+impl AsRef<[u8]> for Quiet {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// An owner whose drop allocates: it keeps a line of what it held.
+pub struct Noisy(pub Vec<u8>);
+
+impl AsRef<[u8]> for Noisy {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Drop for Noisy {
+    fn drop(&mut self) {
+        std::hint::black_box(format!("{:?}", self.0));
+    }
+}
+
+/// The only owners this program keeps in an `OwnedView` are `Quiet`.
+pub fn keep_quiet(bytes: [u8; 4]) -> guarded::OwnedView {
+    guarded::OwnedView::from_owner(Quiet(bytes))
+}
+
+/// `SharedView`s are made here, at each owner type its callers pick.
+pub fn keep<O: AsRef<[u8]>>(owner: O) -> guarded::SharedView {
+    guarded::SharedView::from_owner(owner)
+}
+
+pub fn keep_noisy(bytes: Vec<u8>) -> guarded::SharedView {
+    keep(Noisy(bytes))
+}
+
+// Values the root's caller built: dropping the view drops an owner of a type
+// this program keeps there, `Quiet` only.
+// noalloc:root
+pub fn release_owned(view: guarded::OwnedView) -> usize {
+    view.len()
+}
+
+// A `SharedView` may hold a `Noisy`, whose drop allocates.
+// noalloc:root
+pub fn release_shared(view: guarded::SharedView) -> usize {
+    view.len()
+}

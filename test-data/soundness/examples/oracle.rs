@@ -310,6 +310,11 @@ fn main() {
     let callbacks = fn_pointers::Callbacks { on_byte: |b| b.to_string().len() };
     case("soundness::fn_pointers::call_from_param_field", simple(|| keep(fn_pointers::call_from_param_field(&callbacks, 200))));
     case("soundness::fn_pointers::local_pointer", simple(|| keep(fn_pointers::local_pointer(10))));
+    case("soundness::fn_pointers::apply_assoc_const_op", simple(|| keep(fn_pointers::apply_assoc_const_op(12345))));
+    case("soundness::fn_pointers::apply_generic_const_quiet", simple(|| keep(fn_pointers::apply_generic_const_quiet(12345))));
+    case("soundness::fn_pointers::apply_generic_const_loud", simple(|| keep(fn_pointers::apply_generic_const_loud(12345))));
+    case("soundness::fn_pointers::apply_trait_const_quiet", simple(|| keep(fn_pointers::apply_trait_const_quiet(12345))));
+    case("soundness::fn_pointers::apply_trait_const_loud", simple(|| keep(fn_pointers::apply_trait_const_loud(12345))));
 
     // foreign
     case("soundness::foreign::inline_assembly", simple(|| keep(foreign::inline_assembly(7))));

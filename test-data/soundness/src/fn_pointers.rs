@@ -75,3 +75,87 @@ pub fn local_pointer(x: i64) -> i64 {
 pub fn quiet_square_through_helper(x: i16) -> i16 {
     call_twice(plain_square, x)
 }
+
+/// A table of one operation, kept in associated consts.
+pub struct Op {
+    pub run: fn(u32) -> u32,
+}
+
+pub struct Spelling;
+
+impl Spelling {
+    pub const OP: Op = Op { run: spelled_len };
+}
+
+// The associated const's fn pointer is in the program: `spelled_len` allocates.
+// noalloc:root
+pub fn apply_assoc_const_op(x: u32) -> u32 {
+    (Spelling::OP.run)(x)
+}
+
+/// What a generic impl's const holds depends on its instance.
+pub trait Pick {
+    fn pick(x: u32) -> u32;
+}
+
+pub struct Quiet;
+pub struct Loud;
+
+impl Pick for Quiet {
+    fn pick(x: u32) -> u32 {
+        double(x)
+    }
+}
+
+impl Pick for Loud {
+    fn pick(x: u32) -> u32 {
+        spelled_len(x)
+    }
+}
+
+fn picked<T: Pick>(x: u32) -> u32 {
+    T::pick(x)
+}
+
+pub struct Picked<T>(T);
+
+impl<T: Pick> Picked<T> {
+    pub const OP: Op = Op { run: picked::<T> };
+}
+
+// noalloc:root
+pub fn apply_generic_const_quiet(x: u32) -> u32 {
+    (Picked::<Quiet>::OP.run)(x)
+}
+
+// noalloc:root
+pub fn apply_generic_const_loud(x: u32) -> u32 {
+    (Picked::<Loud>::OP.run)(x)
+}
+
+/// A trait's associated const: the impl's, at the type the caller picks.
+pub trait HasOp {
+    const OP: fn(u32) -> u32;
+}
+
+impl HasOp for Quiet {
+    const OP: fn(u32) -> u32 = double;
+}
+
+impl HasOp for Loud {
+    const OP: fn(u32) -> u32 = spelled_len;
+}
+
+fn run_op<T: HasOp>(x: u32) -> u32 {
+    (T::OP)(x)
+}
+
+// noalloc:root
+pub fn apply_trait_const_quiet(x: u32) -> u32 {
+    run_op::<Quiet>(x)
+}
+
+// noalloc:root
+pub fn apply_trait_const_loud(x: u32) -> u32 {
+    run_op::<Loud>(x)
+}

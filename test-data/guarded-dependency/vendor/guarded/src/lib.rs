@@ -284,3 +284,78 @@ impl Grower {
         (self.call)(n)
     }
 }
+
+/// What releases an owner kept behind an erased pointer, picked per owner type
+/// in a generic impl's associated const (as `bytes::Bytes::from_owner` does).
+pub struct Release {
+    drop: unsafe fn(*mut ()),
+}
+
+struct Kept<T>(T);
+
+impl<T> Kept<T> {
+    const RELEASE: Release = Release { drop: release_kept::<T> };
+}
+
+unsafe fn release_kept<T>(data: *mut ()) {
+    drop(unsafe { Box::from_raw(data.cast::<Kept<T>>()) });
+}
+
+/// A view of an owner's bytes that keeps the owner alive: dropping the view
+/// drops the owner, through the `Release` of the owner's type.
+pub struct OwnedView {
+    data: *mut (),
+    len: usize,
+    release: &'static Release,
+}
+
+impl OwnedView {
+    pub fn from_owner<T: AsRef<[u8]>>(owner: T) -> OwnedView {
+        let len = owner.as_ref().len();
+        let data = Box::into_raw(Box::new(Kept(owner))).cast();
+        OwnedView { data, len, release: &Kept::<T>::RELEASE }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for OwnedView {
+    fn drop(&mut self) {
+        unsafe { (self.release.drop)(self.data) }
+    }
+}
+
+/// The same, for the owners of another part of a program.
+pub struct SharedView {
+    data: *mut (),
+    len: usize,
+    release: &'static Release,
+}
+
+impl SharedView {
+    pub fn from_owner<T: AsRef<[u8]>>(owner: T) -> SharedView {
+        let len = owner.as_ref().len();
+        let data = Box::into_raw(Box::new(Kept(owner))).cast();
+        SharedView { data, len, release: &Kept::<T>::RELEASE }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Drop for SharedView {
+    fn drop(&mut self) {
+        unsafe { (self.release.drop)(self.data) }
+    }
+}
