@@ -94,17 +94,33 @@ pub(crate) struct FieldStores<'db> {
 impl<'db> FieldStores<'db> {
     /// The generic arguments `def`'s body stores at: a generic function of a
     /// dependency at each instantiation the crate graph makes of it
-    /// (`instantiations_in_graph`: none, when nothing calls it), else at its own
-    /// parameters (what a store makes of them is from outside).
+    /// (`instantiations_in_graph`: none, when nothing calls it). Where they cannot
+    /// all be found, and for a generic impl's const, at its own parameters, and
+    /// what the field holds is from outside too: a walk at open parameters does
+    /// not tell what their instances store.
     fn instances(&mut self, graph: &CallGraph<'db>, def: DefWithBodyId) -> Vec<GenericArgs<'db>> {
-        let DefWithBodyId::FunctionId(func) = def else { return vec![GenericArgs::empty(graph.interner)] };
-        let identity = GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(func));
+        let identity = match def {
+            DefWithBodyId::FunctionId(func) => {
+                GenericArgs::identity_for_item(graph.interner, SolverDefId::FunctionId(func))
+            }
+            DefWithBodyId::ConstId(id) => GenericArgs::identity_for_item(graph.interner, SolverDefId::ConstId(id)),
+            _ => return vec![GenericArgs::empty(graph.interner)],
+        };
         if !crate::engine::source::roots::is_generic(identity) {
             return vec![identity];
         }
-        let found = crate::engine::source::instantiations::instantiations_in_graph(graph.db, func);
-        self.instantiating.push(found.names);
-        found.args.unwrap_or_else(|| vec![identity])
+        let found = match def {
+            DefWithBodyId::FunctionId(func) => {
+                let found = crate::engine::source::instantiations::instantiations_in_graph(graph.db, func);
+                self.instantiating.push(found.names);
+                found.args
+            }
+            _ => None,
+        };
+        found.unwrap_or_else(|| {
+            self.from_outside = true;
+            vec![identity]
+        })
     }
 }
 

@@ -287,8 +287,8 @@ impl Grower {
 
 /// What releases an owner kept behind an erased pointer, picked per owner type
 /// in a generic impl's associated const (as `bytes::Bytes::from_owner` does).
-pub struct Release {
-    drop: unsafe fn(*mut ()),
+pub(crate) struct Release {
+    pub drop: unsafe fn(*mut ()),
 }
 
 struct Kept<T>(T);
