@@ -23,6 +23,8 @@ import { ServerState, statusView } from "./status";
 
 let client: LanguageClient | undefined;
 let state: ServerState = "stopped";
+/** Settles once the latest client has started, or failed to. */
+let clientStarted: Promise<void> = Promise.resolve();
 /** The binary of the running client. */
 let runningPath: string | undefined;
 let output: vscode.LogOutputChannel;
@@ -148,8 +150,13 @@ async function start(): Promise<void> {
     setState(e.newState === State.Running ? "running" : e.newState === State.Starting ? "starting" : "stopped");
   });
   setState("starting");
+  const started = c.start();
+  clientStarted = started.then(
+    () => undefined,
+    () => undefined,
+  );
   try {
-    await c.start();
+    await started;
   } catch (e) {
     output.error(`the server did not start: ${e}`);
     setState("stopped");
@@ -237,8 +244,10 @@ async function showChain(): Promise<void> {
   qp.show();
 }
 
-/** The projects the running server serves, or `undefined` when it cannot say. */
+/** The projects the server serves (once it has started), or `undefined` when it
+ * cannot say. */
 async function askServedProjects(): Promise<string[] | undefined> {
+  await clientStarted;
   if (client === undefined || !client.isRunning()) return undefined;
   try {
     const answer = await client.sendRequest(ExecuteCommandRequest.type, { command: SERVED_PROJECTS_COMMAND, arguments: [] });
