@@ -49,7 +49,8 @@ pub enum MessageFormat {
     /// then a summary (`noalloc-ls --check --message-format json`).
     NoallocJson,
     /// `cargo-json`: cargo's JSON stream, `compiler-message` lines with rustc's
-    /// diagnostics, then `build-finished` (`cargo noalloc --message-format json`):
+    /// diagnostics and a `compiler-artifact` per checked target, then
+    /// `build-finished` (`cargo noalloc --message-format json`):
     /// what rust-analyzer's `check.overrideCommand` reads.
     CargoJson,
     /// `sarif`: SARIF 2.1.0, for code scanning (GitHub, GitLab, Azure DevOps).

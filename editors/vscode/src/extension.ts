@@ -8,6 +8,7 @@ import * as os from "os";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -15,12 +16,15 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { chainItems, Finding, findingsAt, Location, SOURCE } from "./chain";
+import { checkSummary, CheckResult, projectLabel, projectsToCheck, SERVED_PROJECTS_COMMAND, servedProjects } from "./check";
 import { checkArgs, didChangeConfigurationParams, needsRestart, serverSettings, ServerSettings } from "./settings";
 import { findServer, INSTALL_HINT, ServerLookup } from "./server";
 import { ServerState, statusView } from "./status";
 
 let client: LanguageClient | undefined;
 let state: ServerState = "stopped";
+/** Settles once the latest client has started, or failed to. */
+let clientStarted: Promise<void> = Promise.resolve();
 /** The binary of the running client. */
 let runningPath: string | undefined;
 let output: vscode.LogOutputChannel;
@@ -33,7 +37,7 @@ function firstFolder(): vscode.WorkspaceFolder | undefined {
 }
 
 function settingsFor(scope: vscode.ConfigurationScope | undefined): ServerSettings {
-  const folder = scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : firstFolder();
+  const folder = (scope instanceof vscode.Uri ? vscode.workspace.getWorkspaceFolder(scope) : undefined) ?? firstFolder();
   const config = vscode.workspace.getConfiguration("noalloc", scope ?? folder?.uri);
   return serverSettings((k) => config.get(k), { home: os.homedir(), workspaceFolder: folder?.uri.fsPath });
 }
@@ -146,8 +150,13 @@ async function start(): Promise<void> {
     setState(e.newState === State.Running ? "running" : e.newState === State.Starting ? "starting" : "stopped");
   });
   setState("starting");
+  const started = c.start();
+  clientStarted = started.then(
+    () => undefined,
+    () => undefined,
+  );
   try {
-    await c.start();
+    await started;
   } catch (e) {
     output.error(`the server did not start: ${e}`);
     setState("stopped");
@@ -235,9 +244,41 @@ async function showChain(): Promise<void> {
   qp.show();
 }
 
+/** The projects the server serves (once it has started), or `undefined` when it
+ * cannot say. */
+async function askServedProjects(): Promise<string[] | undefined> {
+  await clientStarted;
+  if (client === undefined || !client.isRunning()) return undefined;
+  try {
+    const answer = await client.sendRequest(ExecuteCommandRequest.type, { command: SERVED_PROJECTS_COMMAND, arguments: [] });
+    return servedProjects(answer);
+  } catch (e) {
+    output.warn(`asking the server for its projects: ${e}`);
+    return undefined;
+  }
+}
+
+/** Runs `task` and resolves with its process's exit status once it ends. */
+function runTask(task: vscode.Task): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const done = vscode.tasks.onDidEndTaskProcess((e) => {
+      if (e.execution.task !== task) return;
+      done.dispose();
+      resolve(e.exitCode);
+    });
+    vscode.tasks.executeTask(task).then(undefined, (err) => {
+      done.dispose();
+      reject(err);
+    });
+  });
+}
+
+/** Checks every cargo project the server serves (each workspace folder when it
+ * cannot say), one after the other, each in its own terminal, then says how each
+ * went. */
 async function checkWorkspace(): Promise<void> {
-  const folder = firstFolder();
-  if (folder === undefined) {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length === 0) {
     void vscode.window.showInformationMessage("noalloc: open a folder with a Cargo.toml to check it.");
     return;
   }
@@ -246,29 +287,40 @@ async function checkWorkspace(): Promise<void> {
     void vscode.window.showErrorMessage(found.message);
     return;
   }
-  const args = checkArgs(settingsFor(folder.uri), folder.uri.fsPath);
-  const task = new vscode.Task(
-    { type: "noalloc", command: "check" },
-    folder,
-    "check",
-    "noalloc",
-    new vscode.ProcessExecution(found.path, args, { cwd: folder.uri.fsPath }),
-    [],
-  );
-  task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, clear: true, panel: vscode.TaskPanelKind.Dedicated };
-  const done = vscode.tasks.onDidEndTaskProcess((e) => {
-    if (e.execution.task !== task) return;
-    done.dispose();
-    const messages: Record<number, string> = {
-      0: "noalloc: the check found no allocations.",
-      1: "noalloc: the check found allocations; they are listed in the terminal.",
-      2: "noalloc: the check could not run; the terminal says why.",
-    };
-    const m = messages[e.exitCode ?? 2] ?? `noalloc: the check exited with ${e.exitCode}.`;
-    if (e.exitCode === 0) void vscode.window.showInformationMessage(m);
-    else void vscode.window.showWarningMessage(m);
-  });
-  await vscode.tasks.executeTask(task);
+  const folderPaths = folders.map((f) => f.uri.fsPath);
+  const projects = projectsToCheck(await askServedProjects(), folderPaths);
+  if (projects.length === 0) {
+    void vscode.window.showInformationMessage(
+      "noalloc: the server serves no cargo project here; list one in the `noalloc.linkedProjects` setting.",
+    );
+    return;
+  }
+  const results: CheckResult[] = [];
+  for (const project of projects) {
+    const uri = vscode.Uri.file(project);
+    const folder = vscode.workspace.getWorkspaceFolder(uri) ?? folders[0];
+    const label = projectLabel(project, folderPaths);
+    const args = checkArgs(settingsFor(uri), project);
+    const task = new vscode.Task(
+      { type: "noalloc", command: "check", project },
+      folder,
+      projects.length === 1 ? "check" : `check ${label}`,
+      "noalloc",
+      new vscode.ProcessExecution(found.path, args, { cwd: project }),
+      [],
+    );
+    task.presentationOptions = { reveal: vscode.TaskRevealKind.Always, clear: true, panel: vscode.TaskPanelKind.Dedicated };
+    let exitCode: number | undefined;
+    try {
+      exitCode = await runTask(task);
+    } catch (e) {
+      output.error(`running the check of ${project}: ${e}`);
+    }
+    results.push({ label, exitCode });
+  }
+  const summary = checkSummary(results);
+  if (summary.clean) void vscode.window.showInformationMessage(summary.message);
+  else void vscode.window.showWarningMessage(summary.message);
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {

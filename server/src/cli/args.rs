@@ -165,7 +165,7 @@ impl Frontend {
             PossibleValue::new("noalloc-json")
                 .help("noalloc's JSON lines: findings with their chains, errors, a summary"),
             PossibleValue::new("cargo-json")
-                .help("cargo's JSON stream: `compiler-message` lines with rustc's diagnostics, `build-finished`"),
+                .help("cargo's JSON stream: `compiler-message` lines with rustc's diagnostics, `compiler-artifact`s, `build-finished`"),
             PossibleValue::new("sarif").help("SARIF 2.1.0, for code scanning"),
             PossibleValue::new("html").help("one self-contained HTML page"),
         ]

@@ -1,14 +1,16 @@
 //! `--message-format cargo-json` (the bare `json` of `cargo noalloc`): cargo's own
 //! JSON stream, as `cargo check --message-format json` prints it, so that rust-analyzer's
 //! `check.overrideCommand`, bacon, cargo-watch and editors' problem matchers show
-//! noalloc's findings as they show rustc's and clippy's. One `compiler-message`
-//! per error finding and finding, carrying rustc's diagnostic schema (`spans`,
+//! noalloc's findings as they show rustc's and clippy's. Per checked target (a
+//! lib or bin target holding a root or a message), its `compiler-message`s (one per
+//! error finding and finding, carrying rustc's diagnostic schema: `spans`,
 //! `children`, `rendered`, `code` `noalloc::<code>` as clippy's are
-//! `clippy::<lint>`), then `build-finished`. Owns the mapping to that schema only.
+//! `clippy::<lint>`), then its `compiler-artifact`; at the end `build-finished`.
+//! Owns the mapping to that schema only.
 
 use std::path::Path;
 
-use super::cargo_packages::{place_of, CargoPackage, CargoTargetJson};
+use super::cargo_packages::{place_of, CargoPackage, CargoTarget, CargoTargetJson};
 use super::render::{help_for, Paths};
 use super::report::{ErrorLine, Report};
 use super::{explain, human, RenderOptions};
@@ -22,7 +24,7 @@ struct CompilerMessage<'a> {
     package_id: &'a str,
     manifest_path: &'a Path,
     target: &'a CargoTargetJson,
-    message: Diagnostic,
+    message: &'a Diagnostic,
 }
 
 /// rustc's diagnostic (`--error-format json`), its fields in rustc's order.
@@ -68,47 +70,128 @@ struct DiagnosticSpanLine {
     highlight_end: usize,
 }
 
-/// The stream: a `compiler-message` line per error finding and finding, then
-/// `{"reason":"build-finished","success":..}`. A file in no package of
+/// cargo's `compiler-artifact`: the target was checked. noalloc builds nothing, so
+/// it names no files.
+#[derive(serde::Serialize)]
+struct CompilerArtifact<'a> {
+    reason: &'static str,
+    package_id: &'a str,
+    manifest_path: &'a Path,
+    target: &'a CargoTargetJson,
+    profile: ArtifactProfile,
+    features: Vec<String>,
+    filenames: Vec<String>,
+    executable: Option<String>,
+    /// cargo's "up to date, its messages replayed": the stored analysis was read
+    /// back because nothing it reads changed (rust-analyzer's flycheck takes only
+    /// artifacts that are not fresh as "this package was checked again").
+    fresh: bool,
+}
+
+/// cargo's profile of an artifact: the one whose cfgs were checked.
+#[derive(serde::Serialize)]
+struct ArtifactProfile {
+    opt_level: &'static str,
+    /// Nothing is compiled, so there is no debug information.
+    debuginfo: u8,
+    debug_assertions: bool,
+    overflow_checks: bool,
+    test: bool,
+}
+
+/// How the workspace was checked, for the artifacts: from the loaded workspace.
+pub(super) struct CheckedAs<'a> {
+    /// `"dev"` or `"release"`: the profile whose cfgs were checked.
+    pub(super) profile: &'a str,
+    /// The features a target's crate was loaded with, by the target's root file.
+    pub(super) features: &'a dyn Fn(&Path) -> Vec<String>,
+}
+
+/// The stream: per checked target, in `cargo metadata`'s order, a
+/// `compiler-message` line per error finding and finding in it, then its
+/// `compiler-artifact`; then `{"reason":"build-finished","success":..}`. A target
+/// is checked when it holds a root or a message. A file in no package of
 /// `packages` (or no packages at all: cargo could not list them) gets a bare
-/// rustc diagnostic line, which cargo's readers take too.
+/// rustc diagnostic line, first, which cargo's readers take too.
 pub(super) fn render(
     paths: &Paths<'_>,
     report: &Report<'_>,
     packages: &[CargoPackage],
+    checked_as: &CheckedAs<'_>,
     options: &RenderOptions,
 ) -> String {
     // rustc's `rendered` has no colour unless asked for
     // (`--message-format json-diagnostic-rendered-ansi`).
     let renderer = Renderer::plain();
-    let mut out = String::new();
     let errors = report.errors();
-    for error in &errors {
-        let diagnostic = error_diagnostic(paths, error, &renderer);
-        out.push_str(&message_line(packages, &error.location.file, diagnostic));
+    let messages: Vec<(&Path, Diagnostic)> = errors
+        .iter()
+        .map(|error| (error.location.file.as_path(), error_diagnostic(paths, error, &renderer)))
+        .chain(report.findings.iter().map(|finding| {
+            (finding.location.file.as_path(), finding_diagnostic(paths, report, finding, options, &renderer))
+        }))
+        .collect();
+    let mut out = String::new();
+    for (_, diagnostic) in messages.iter().filter(|(file, _)| place_of(packages, file).is_none()) {
+        out.push_str(&json_line(diagnostic));
     }
-    for finding in &report.findings {
-        let diagnostic = finding_diagnostic(paths, report, finding, options, &renderer);
-        out.push_str(&message_line(packages, &finding.location.file, diagnostic));
+    for package in packages {
+        for target in &package.targets {
+            let holds = |file: &Path| {
+                place_of(packages, file)
+                    .is_some_and(|place| std::ptr::eq(place.package, package) && std::ptr::eq(place.target, target))
+            };
+            let rooted = report.analysis.roots.iter().any(|root| holds(&root.location.file));
+            let mut checked = rooted;
+            for (_, diagnostic) in messages.iter().filter(|(file, _)| holds(file)) {
+                checked = true;
+                out.push_str(&json_line(&CompilerMessage {
+                    reason: "compiler-message",
+                    package_id: &package.id,
+                    manifest_path: &package.manifest_path,
+                    target: &target.json,
+                    message: diagnostic,
+                }));
+            }
+            if checked {
+                out.push_str(&json_line(&artifact(package, target, checked_as, report.analysis.timings.reused)));
+            }
+        }
     }
     let success = errors.is_empty() && report.findings.is_empty();
     out.push_str(&format!("{{\"reason\":\"build-finished\",\"success\":{success}}}\n"));
     out
 }
 
-/// cargo's `compiler-message` line for a diagnostic in `file`, or the bare diagnostic's.
-fn message_line(packages: &[CargoPackage], file: &Path, diagnostic: Diagnostic) -> String {
-    let mut line = match place_of(packages, file) {
-        Some(place) => serde_json::to_string(&CompilerMessage {
-            reason: "compiler-message",
-            package_id: &place.package.id,
-            manifest_path: &place.package.manifest_path,
-            target: &place.target.json,
-            message: diagnostic,
-        }),
-        None => serde_json::to_string(&diagnostic),
+fn artifact<'a>(
+    package: &'a CargoPackage,
+    target: &'a CargoTarget,
+    checked_as: &CheckedAs<'_>,
+    fresh: bool,
+) -> CompilerArtifact<'a> {
+    let dev = checked_as.profile != "release";
+    CompilerArtifact {
+        reason: "compiler-artifact",
+        package_id: &package.id,
+        manifest_path: &package.manifest_path,
+        target: &target.json,
+        profile: ArtifactProfile {
+            opt_level: if dev { "0" } else { "3" },
+            debuginfo: 0,
+            debug_assertions: dev,
+            overflow_checks: dev,
+            test: false,
+        },
+        features: (checked_as.features)(&target.src_path),
+        filenames: Vec::new(),
+        executable: None,
+        fresh,
     }
-    .expect("a diagnostic prints as JSON");
+}
+
+/// A message as one line of the stream.
+fn json_line(message: &impl serde::Serialize) -> String {
+    let mut line = serde_json::to_string(message).expect("a message prints as JSON");
     line.push('\n');
     line
 }

@@ -20,7 +20,11 @@ pub fn render_report(ws: &Workspace, report: &Report<'_>, options: &RenderOption
     let paths = Paths { root: &ws.root };
     match options.format {
         MessageFormat::Sarif => sarif::render(&paths, report),
-        MessageFormat::CargoJson => cargo_json::render(&paths, report, &workspace_packages(&ws.root), options),
+        MessageFormat::CargoJson => {
+            let features = |root_file: &Path| ws.crate_features(root_file).unwrap_or_default();
+            let checked_as = cargo_json::CheckedAs { profile: ws.profile(), features: &features };
+            cargo_json::render(&paths, report, &workspace_packages(&ws.root), &checked_as, options)
+        }
         MessageFormat::NoallocJson => noalloc_json::render(&paths, report, elapsed_ms),
         MessageFormat::Html => html::render(&paths, report, &workspace_packages(&ws.root), elapsed_ms),
         MessageFormat::Short => short::render(&paths, report, options),

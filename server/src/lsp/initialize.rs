@@ -8,15 +8,20 @@ use std::path::{Path, PathBuf};
 use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{ErrorCode, Message, Response};
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions, HoverProviderCapability,
-    InitializeParams, InitializeResult, OneOf, SaveOptions, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, WorkspaceFoldersServerCapabilities,
-    WorkspaceServerCapabilities,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CodeLensOptions, ExecuteCommandOptions,
+    HoverProviderCapability, InitializeParams, InitializeResult, OneOf, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions,
+    WorkspaceFoldersServerCapabilities, WorkspaceServerCapabilities,
 };
 
 use super::documents::uri_to_path;
 use super::main_loop::{answer_malformed, send};
 use super::transport::{Incoming, Outgoing};
+
+/// The `workspace/executeCommand` that answers with the cargo projects the session
+/// serves, `[{ "root": "/abs/dir" }, ...]`: an editor's "check the workspace" runs
+/// the checker on each.
+pub(super) const SERVED_PROJECTS_COMMAND: &str = "noalloc.servedProjects";
 
 /// What the client can do, from `initialize`.
 #[derive(Default)]
@@ -81,6 +86,10 @@ fn capabilities() -> ServerCapabilities {
             resolve_provider: None,
         })),
         code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![SERVED_PROJECTS_COMMAND.to_owned()],
+            work_done_progress_options: Default::default(),
+        }),
         // Every folder of a multi-root workspace is served (`projects`), and its
         // changes followed.
         workspace: Some(WorkspaceServerCapabilities {

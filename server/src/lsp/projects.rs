@@ -4,7 +4,8 @@
 //! file. Owns the set of projects as folders and settings change, and what the
 //! client sees of several servers as one: a request that names no file goes to
 //! every project and is answered once all have; request ids, progress tokens and
-//! watcher registrations are kept apart; `experimental/serverStatus` is merged.
+//! watcher registrations are kept apart; `experimental/serverStatus` is merged;
+//! the `noalloc.servedProjects` command lists the projects.
 //! Decides nothing about allocation, and nothing a project's server decides.
 
 use std::collections::{HashMap, HashSet};
@@ -22,7 +23,7 @@ use serde_json::{json, Value};
 
 use super::discovery::{discover, Discovery};
 use super::documents::{path_to_uri, uri_to_path, Documents};
-use super::initialize::{client_caps, initialize, workspace_folder, ClientCaps};
+use super::initialize::{client_caps, initialize, workspace_folder, ClientCaps, SERVED_PROJECTS_COMMAND};
 use super::main_loop::{answer_malformed, send};
 use super::settings::Settings;
 use super::transport::{Incoming, Outgoing};
@@ -290,6 +291,11 @@ impl Session {
                     ),
                 ),
             }
+            return;
+        }
+        if req.method == "workspace/executeCommand" && req.params["command"] == SERVED_PROJECTS_COMMAND {
+            let roots: Vec<Value> = self.projects.iter().map(|p| json!({ "root": p.root })).collect();
+            send(&self.out, Response::new_ok(req.id, roots));
             return;
         }
         if self.projects.is_empty() {

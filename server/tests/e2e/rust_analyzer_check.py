@@ -10,11 +10,20 @@ src/lib.rs, saves it once the workspace is loaded, and waits for a
 `noalloc`, code `allocation`, on the line the fixture's golden file names.
 
     rust_analyzer_check.py RUST_ANALYZER CARGO_NOALLOC FIXTURE_DIR LINE
+        [--file REL] [--fix OLD=>NEW --save REL]
 
-LINE is 1-based. Exits 0 when the diagnostic arrives, 1 otherwise (with what was
+LINE is 1-based, in `--file` (src/lib.rs by default). With `--fix`,
+rust-analyzer's `check.workspace` is false: a save checks for the saved file's
+package, and rust-analyzer keeps each package's diagnostics until that package is
+reported again. The file `--save` names (another package's) is the one saved;
+once the finding is seen, OLD on its line becomes NEW on disk and that file is
+saved again: the finding must go, which only the finding's package's
+`compiler-artifact` tells rust-analyzer (the saved package is not its). Exits 0
+when the diagnostic arrives (and, with `--fix`, goes), 1 otherwise (with what was
 seen), within 240 s.
 """
 
+import argparse
 import json
 import os
 import queue
@@ -48,14 +57,24 @@ def frames(stream, inbox):
 
 
 def main():
-    ra, cargo_noalloc, fixture, line = sys.argv[1], sys.argv[2], Path(sys.argv[3]), int(sys.argv[4])
+    parser = argparse.ArgumentParser()
+    for name in ["rust_analyzer", "cargo_noalloc", "fixture"]:
+        parser.add_argument(name)
+    parser.add_argument("line", type=int)
+    parser.add_argument("--file", default="src/lib.rs")
+    parser.add_argument("--fix")
+    parser.add_argument("--save")
+    args = parser.parse_args()
+    ra, cargo_noalloc, line = args.rust_analyzer, args.cargo_noalloc, args.line
+    fix = args.fix.split("=>", 1) if args.fix else None
     work = Path(tempfile.mkdtemp(prefix="noalloc-ra-check-"))
     ws = work / "ws"
-    shutil.copytree(fixture, ws, ignore=shutil.ignore_patterns("target"))
+    shutil.copytree(Path(args.fixture), ws, ignore=shutil.ignore_patterns("target"))
     ws = ws.resolve()
-    lib = ws / "src" / "lib.rs"
+    lib = ws / args.file
+    saved = ws / args.save if args.save else lib
     settings = {
-        "check": {"overrideCommand": [cargo_noalloc, "noalloc", "--message-format", "json"]},
+        "check": {"overrideCommand": [cargo_noalloc, "noalloc", "--message-format", "json"], "workspace": fix is None},
         "checkOnSave": True,
         # Only the check is under test: no build scripts, proc macros or priming.
         "cargo": {"buildScripts": {"enable": False}},
@@ -92,7 +111,14 @@ def main():
     saves = 0
     seen = []
     found = None
-    while time.monotonic() < deadline and found is None:
+    # With --fix: whether the fix was saved, and whether the finding went.
+    fixed = False
+    gone = False
+
+    def save():
+        send({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": saved.as_uri()}}})
+
+    while time.monotonic() < deadline and not (found is not None and (fix is None or gone)):
         try:
             message = inbox.get(timeout=1)
         except queue.Empty:
@@ -103,8 +129,9 @@ def main():
         method = message.get("method")
         if "id" in message and method is None and message["id"] == 1:
             send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-            send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-                "uri": lib.as_uri(), "languageId": "rust", "version": 1, "text": lib.read_text()}}})
+            for opened in dict.fromkeys([lib, saved]):
+                send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                    "uri": opened.as_uri(), "languageId": "rust", "version": 1, "text": opened.read_text()}}})
         elif "id" in message and method is not None:
             # A request of the server's: its settings, or a plain acknowledgement.
             result = None
@@ -114,7 +141,7 @@ def main():
         elif method == "experimental/serverStatus" and message["params"].get("quiescent") and saves == 0:
             # Loaded: save, which runs the check.
             saves += 1
-            send({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": lib.as_uri()}}})
+            save()
         elif method == "$/progress" and "flycheck" in str(message["params"].get("token")):
             value = message["params"]["value"]
             seen.append(f"check progress: {value.get('kind')} {value.get('title', '')} {value.get('message', '')}")
@@ -122,14 +149,25 @@ def main():
                 # A check that ended without the finding (one started before the
                 # save, say): save again.
                 saves += 1
-                send({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": lib.as_uri()}}})
+                save()
         elif method == "textDocument/publishDiagnostics" and message["params"]["uri"] == lib.as_uri():
             diagnostics = message["params"]["diagnostics"]
             seen.append("diagnostics: " + json.dumps([(d.get("source"), d.get("code"), d["range"]["start"]["line"] + 1, d["message"].splitlines()[0]) for d in diagnostics]))
-            for diagnostic in diagnostics:
-                if diagnostic.get("source") == "noalloc" and diagnostic.get("code") == "allocation" \
-                        and diagnostic["range"]["start"]["line"] == line - 1:
+            ours = [d for d in diagnostics if d.get("source") == "noalloc"]
+            for diagnostic in ours:
+                if diagnostic.get("code") == "allocation" and diagnostic["range"]["start"]["line"] == line - 1:
                     found = diagnostic
+            if fixed and not ours:
+                gone = True
+            if found is not None and fix is not None and not fixed:
+                # Fix the line on disk, tell rust-analyzer, save the other package's file.
+                fixed = True
+                text = lib.read_text().replace(fix[0], fix[1], 1)
+                lib.write_text(text)
+                send({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+                    "textDocument": {"uri": lib.as_uri(), "version": 2}, "contentChanges": [{"text": text}]}})
+                saves = 1
+                save()
 
     try:
         send({"jsonrpc": "2.0", "id": 2, "method": "shutdown", "params": None})
@@ -139,11 +177,14 @@ def main():
         server.kill()
     for entry in seen:
         print(entry)
-    if found is None:
-        print(f"no noalloc diagnostic at src/lib.rs:{line} from rust-analyzer within {TIMEOUT_S} s; its log:", file=sys.stderr)
+    if found is None or (fix is not None and not gone):
+        what = f"no noalloc diagnostic at {args.file}:{line}" if found is None else "the fixed finding stayed"
+        print(f"{what} from rust-analyzer within {TIMEOUT_S} s; its log:", file=sys.stderr)
         sys.stderr.write((work / "rust-analyzer.log").read_text(errors="replace")[-4000:])
         return 1
     print("rust-analyzer published:", json.dumps(found, indent=1))
+    if fix is not None:
+        print(f"and after the fix and a save of {args.save}, no noalloc diagnostic in {args.file}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

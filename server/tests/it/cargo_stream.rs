@@ -26,8 +26,18 @@ enum JsonMessage {
 /// override command in the workspace root: the exit status, each stdout line
 /// parsed, and the raw lines.
 fn cargo_noalloc_json(dir: &Path) -> (i32, Vec<JsonMessage>, Vec<String>) {
+    cargo_noalloc_json_cached(dir, None)
+}
+
+/// As `cargo_noalloc_json`, storing its analyses and summaries in `cache` when
+/// given (else with `--no-cache`).
+fn cargo_noalloc_json_cached(dir: &Path, cache: Option<&Path>) -> (i32, Vec<JsonMessage>, Vec<String>) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cargo-noalloc"));
-    cmd.args(["noalloc", "--message-format", "json", "--no-cache"]).current_dir(dir).env_remove("NOALLOC_LOG");
+    cmd.args(["noalloc", "--message-format", "json"]).current_dir(dir).env_remove("NOALLOC_LOG");
+    match cache {
+        Some(cache) => cmd.env("NOALLOC_CACHE_DIR", cache),
+        None => cmd.arg("--no-cache"),
+    };
     let (code, stdout, stderr) = run(&mut cmd);
     let messages = stdout
         .lines()
@@ -151,6 +161,86 @@ pub fn greet(name: &str) -> usize {
 fn a_clean_workspace_is_a_successful_build() {
     let (code, messages, lines) = cargo_noalloc_json(&test_data("clean"));
     assert_eq!(code, 0);
-    assert_eq!(lines, ["{\"reason\":\"build-finished\",\"success\":true}"]);
-    assert!(matches!(&messages[..], [JsonMessage::Cargo(Message::BuildFinished(finished))] if finished.success));
+    assert_eq!(lines.last().map(String::as_str), Some("{\"reason\":\"build-finished\",\"success\":true}"));
+    assert!(
+        matches!(&messages[..], [JsonMessage::Cargo(Message::CompilerArtifact(artifact)), JsonMessage::Cargo(Message::BuildFinished(finished))]
+            if finished.success && artifact.target.name == "clean"),
+        "{messages:#?}"
+    );
+}
+
+/// As `cargo check` prints them: each checked package's messages, then its
+/// `compiler-artifact` (what tells rust-analyzer's flycheck that the package was
+/// checked, so that with `check.workspace = false` its stale diagnostics go),
+/// under `cargo metadata`'s package ids. A package without roots is not checked.
+/// A second run that reads the stored analysis back is `fresh`, as cargo's
+/// replayed units are, and prints the same messages.
+#[test]
+fn each_checked_package_s_messages_are_followed_by_its_artifact() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let members = [
+        ("alpha", "// noalloc:root\npub fn label(n: u32) -> String {\n    n.to_string()\n}\n"),
+        ("beta", "// noalloc:root\npub fn twice(n: u32) -> u32 {\n    n * 2\n}\n"),
+        ("gamma", "pub fn unchecked() -> Vec<u8> {\n    Vec::new()\n}\n"),
+    ];
+    let manifest = "[workspace]\nmembers = [\"alpha\", \"beta\", \"gamma\"]\nresolver = \"2\"\n";
+    std::fs::write(root.join("Cargo.toml"), manifest).unwrap();
+    for (name, lib) in members {
+        std::fs::create_dir_all(root.join(name).join("src")).unwrap();
+        let features = if name == "alpha" { "[features]\ndefault = [\"fast\"]\nfast = []\n" } else { "" };
+        let package = format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n{features}");
+        std::fs::write(root.join(name).join("Cargo.toml"), package).unwrap();
+        std::fs::write(root.join(name).join("src/lib.rs"), lib).unwrap();
+    }
+    let metadata = cargo_metadata::MetadataCommand::new()
+        .manifest_path(root.join("Cargo.toml"))
+        .no_deps()
+        .other_options(vec!["--offline".to_owned()])
+        .exec()
+        .unwrap();
+    let id_of = |name: &str| metadata.packages.iter().find(|p| p.name.as_str() == name).unwrap().id.clone();
+
+    let cache = tempfile::tempdir().unwrap();
+    let (code, messages, first_lines) = cargo_noalloc_json_cached(&root, Some(cache.path()));
+    assert_eq!(code, 1);
+    // (reason, package id, target name, fresh) of each line.
+    let outline = |messages: &[JsonMessage]| -> Vec<(&'static str, String, String, Option<bool>)> {
+        messages
+            .iter()
+            .map(|message| match message {
+                JsonMessage::Cargo(Message::CompilerMessage(m)) => {
+                    ("message", m.package_id.repr.clone(), m.target.name.clone(), None)
+                }
+                JsonMessage::Cargo(Message::CompilerArtifact(a)) => {
+                    ("artifact", a.package_id.repr.clone(), a.target.name.clone(), Some(a.fresh))
+                }
+                JsonMessage::Cargo(Message::BuildFinished(_)) => ("finished", String::new(), String::new(), None),
+                other => panic!("not in noalloc's stream: {other:?}"),
+            })
+            .collect()
+    };
+    let (alpha, beta) = (id_of("alpha").repr, id_of("beta").repr);
+    let expected = |fresh: bool| {
+        vec![
+            ("message", alpha.clone(), "alpha".to_owned(), None),
+            ("artifact", alpha.clone(), "alpha".to_owned(), Some(fresh)),
+            ("artifact", beta.clone(), "beta".to_owned(), Some(fresh)),
+            ("finished", String::new(), String::new(), None),
+        ]
+    };
+    assert_eq!(outline(&messages), expected(false));
+    let JsonMessage::Cargo(Message::CompilerArtifact(artifact)) = &messages[1] else { unreachable!() };
+    let package = metadata.packages.iter().find(|p| p.id == artifact.package_id).unwrap();
+    assert_eq!(artifact.manifest_path, package.manifest_path);
+    assert_eq!(artifact.target.src_path, package.targets[0].src_path);
+    assert_eq!(artifact.target.kind, package.targets[0].kind);
+    assert!(artifact.filenames.is_empty() && artifact.executable.is_none(), "{artifact:#?}");
+    assert!(artifact.profile.debug_assertions, "{artifact:#?}");
+    assert_eq!(artifact.features, ["default", "fast"], "as cargo resolves them");
+
+    let (code, messages, lines) = cargo_noalloc_json_cached(&root, Some(cache.path()));
+    assert_eq!(code, 1);
+    assert_eq!(outline(&messages), expected(true));
+    assert_eq!(lines[0], first_lines[0], "the same message, replayed");
 }

@@ -1307,3 +1307,70 @@ fn linked_projects_name_the_projects_to_serve() {
     finding_on(&client, &lib, line_of(&lib, "format!("));
     assert_eq!(client.shutdown(), 0);
 }
+
+/// "Check the workspace" in a folder whose projects sit one level down checks every
+/// project the server serves: `noalloc.servedProjects` names both, and the
+/// checker run on each (as the VS Code command runs it) reports each one's
+/// finding, where the checker run on the folder itself finds no project.
+#[test]
+fn the_served_projects_command_names_every_project_to_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    copy_dir(&test_data("example"), &root.join("a"));
+    copy_dir(&test_data("clean"), &root.join("b"));
+    let b_lib = root.join("b/src/lib.rs");
+    let allocating = "\n// noalloc:root\npub fn boxed() -> Box<u64> {\n    Box::new(7)\n}\n";
+    std::fs::write(&b_lib, std::fs::read_to_string(&b_lib).unwrap() + allocating).unwrap();
+
+    let mut client = Client::start(&root, fast());
+    let command = json!({ "command": "noalloc.servedProjects", "arguments": [] });
+    let response = client.request("workspace/executeCommand", command);
+    let projects: Vec<PathBuf> = response["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{response}"))
+        .iter()
+        .map(|p| PathBuf::from(p["root"].as_str().unwrap()))
+        .collect();
+    assert_eq!(projects, [root.join("a"), root.join("b")]);
+    assert_eq!(client.shutdown(), 0);
+
+    let check = |dir: &Path| {
+        let args = ["--check", dir.to_str().unwrap(), "--message-format", "short", "--no-build-scripts"];
+        crate::cli::run(&mut crate::cli::noalloc(&args))
+    };
+    let (code, _, stderr) = check(&root);
+    assert_eq!(code, 2, "{stderr}");
+    let findings: Vec<(i32, String)> = projects
+        .iter()
+        .map(|project| {
+            let (code, stdout, _) = check(project);
+            (code, stdout)
+        })
+        .collect();
+    assert_eq!(
+        findings,
+        [
+            (1, "src/lib.rs:30: example::log_request: calls alloc::fmt::format\n".to_owned()),
+            (
+                1,
+                format!(
+                    "src/lib.rs:{}: clean::boxed: calls alloc::boxed::Box::<u64>::new\n",
+                    line_of(&b_lib, "Box::new(7)") + 1
+                )
+            ),
+        ]
+    );
+}
+
+/// The command is declared, so a client (vscode-languageclient) offers it.
+#[test]
+fn the_served_projects_command_is_declared() {
+    let mut client = Client::spawn();
+    let root = test_data("clean");
+    let response =
+        client.request("initialize", json!({ "processId": null, "rootUri": uri(&root), "capabilities": {} }));
+    assert_eq!(
+        response["result"]["capabilities"]["executeCommandProvider"]["commands"],
+        json!(["noalloc.servedProjects"])
+    );
+}

@@ -3,7 +3,8 @@
 // test-fixture/, waits for noalloc's squiggle on the allocating line, checks the hover,
 // the status bar and the "Show Call Chain" quick pick, applies the "Insert a noalloc
 // exemption" quick fix, saves, and checks that the squiggle is gone and the file on
-// disk holds the exemption. Screenshots go to test/e2e/artifacts/ (and, with
+// disk holds the exemption; then Check Workspace in a folder whose two projects sit
+// one level down checks both. Screenshots go to test/e2e/artifacts/ (and, with
 // NOALLOC_E2E_UPDATE_MEDIA=1, to media/ for the README).
 //
 // Environment: NOALLOC_LS (the server; default $CARGO_TARGET_DIR or
@@ -361,6 +362,31 @@ try {
   const restarted = await waitFor("a second server start", async () => starts() === 2, 30_000).then(() => true, () => false);
   const backUp = await waitFor("the status bar after the restart", async () => (await statusItem.locator(expectIcon).count()) === 1, ANALYSIS_MS).then(() => true, () => false);
   check("Restart Server starts a new server, which reports the same state", restarted && backUp, `starts=${starts()}, status=${await statusItem.textContent()}`);
+
+  // A folder whose cargo projects sit one level down (`a` allocates, `b` does not):
+  // Check Workspace checks every project the server serves, not the folder alone.
+  await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});
+  const mono = path.join(tmp, "mono");
+  fs.cpSync(path.join(ext, "test-fixture"), path.join(mono, "a"), { recursive: true });
+  fs.mkdirSync(path.join(mono, "b/src"), { recursive: true });
+  fs.writeFileSync(path.join(mono, "b/Cargo.toml"), '[package]\nname = "b"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n');
+  fs.writeFileSync(path.join(mono, "b/src/lib.rs"), "// noalloc:root\npub fn twice(n: u32) -> u32 {\n    n * 2\n}\n");
+  await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(mono)}`);
+  await page.waitForSelector(".monaco-workbench", { timeout: 60_000 });
+  // The extension is active (its commands are in the palette) once its status item shows.
+  await page.locator(".statusbar-item", { hasText: "noalloc" }).first().waitFor({ timeout: 60_000 });
+  await page.keyboard.press("F1");
+  await page.locator(".quick-input-widget input").waitFor({ state: "visible", timeout: 10_000 });
+  await page.keyboard.type("noalloc: Check Workspace");
+  const monoRow = page.locator(".quick-input-widget .monaco-list-row", { hasText: "Check Workspace" }).first();
+  await monoRow.waitFor({ timeout: 10_000 });
+  await monoRow.click();
+  const monoToast = page.locator(".notifications-toasts .notification-toast", { hasText: "noalloc: the check of" }).first();
+  const monoOk = await monoToast.waitFor({ state: "visible", timeout: 2 * ANALYSIS_MS }).then(() => true, () => false);
+  const monoText = monoOk ? (await monoToast.locator(".notification-list-item-message").textContent()) ?? "" : "";
+  check("Check Workspace in a folder with two projects one level down checks both", /the check of 2 projects: a: allocations; b: no allocations/.test(monoText), monoText || "no notification");
+  await shot(page, "screenshot-check-two-projects", false);
+  await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});
 
   // A server path that points nowhere: the extension says so, with the install command.
   await page.locator(".notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .notification-toast .codicon-close").first().click().catch(() => {});

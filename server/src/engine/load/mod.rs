@@ -403,6 +403,19 @@ impl Workspace {
         self.file_path(file).filter(|path| path.extension().is_some_and(|extension| extension == "rs"))
     }
 
+    /// The cargo features the workspace's crate whose root file is `root_file` was
+    /// loaded with (its `feature = "..."` cfgs), sorted; `None` when no crate of the
+    /// workspace has that root.
+    pub fn crate_features(&self, root_file: &Path) -> Option<Vec<String>> {
+        let krate = workspace_crates(&self.db)
+            .into_iter()
+            .find(|krate| self.file_path(krate.data(&self.db).root_file_id).as_deref() == Some(root_file))?;
+        let mut features: Vec<String> =
+            krate.cfg_options(&self.db).get_cfg_values("feature").map(|value| value.as_str().to_owned()).collect();
+        features.sort();
+        Some(features)
+    }
+
     /// `path` relative to the workspace root when it is inside it.
     pub fn display_path(&self, path: &Path) -> String {
         path.strip_prefix(&self.root).unwrap_or(path).display().to_string()
