@@ -819,12 +819,12 @@ impl Collector<'_, '_> {
     /// while the guard found it empty: all of the branch when the guard filled it
     /// (a `compare_exchange` that succeeded), else the statements up to the one
     /// that fills it. Only while no code that can name the static empties it again
-    /// (`static_setup::never_emptied`).
+    /// (`static_setup::never_emptied`, through its query).
     fn mark_static_setup(&mut self, guard: Guard, branch: ExprId) {
         let covered =
             if guard.filled_by_guard { Some(vec![branch]) } else { self.view().setup_before_fill(branch, guard.place) };
         let Some(covered) = covered else { return };
-        if !super::static_setup::never_emptied(self.db, guard.place) {
+        if !super::incremental::static_never_emptied(self.db, guard.place) {
             return;
         }
         let store = self.store;

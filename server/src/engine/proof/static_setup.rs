@@ -30,8 +30,8 @@ const MAX_VALUE_DEPTH: usize = 8;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct AtomicStatic {
     pub id: StaticId,
-    empty: u128,
-    pointer: bool,
+    pub empty: u128,
+    pub pointer: bool,
 }
 
 /// What a branch's condition says about an atomic static.
@@ -174,25 +174,37 @@ impl BodyView<'_, '_> {
     /// or `swap` of a value that is not empty, a `compare_exchange` from empty to
     /// one (if it fails, another filled it), as what the expression evaluates
     /// first (a `match`'s scrutinee, an `if`'s condition, a call's receiver and
-    /// arguments), in a block's statements before anything can leave it, or in
-    /// the body of a function of the crate called here (one call deep).
+    /// arguments, in order, none before it able to leave), in a block's
+    /// statements before anything can leave it, or in the body of a function of
+    /// the crate called here (one call deep).
     fn fills(&self, expr: ExprId, place: AtomicStatic, depth: usize) -> bool {
         let store = self.store;
+        // The operands a call evaluates before it runs, in order: one fills, or
+        // none leaves and the call itself fills.
+        let operands_then = |operands: &mut dyn Iterator<Item = ExprId>, call_fills: &dyn Fn() -> bool| {
+            for operand in operands {
+                if self.fills(operand, place, depth) {
+                    return true;
+                }
+                if self.may_leave(operand) {
+                    return false;
+                }
+            }
+            call_fills()
+        };
         match &store[expr] {
             Expr::MethodCall { receiver, method_name, args, .. } => {
-                let on_place = self.atomic_static(*receiver) == Some(place);
-                let stores = on_place
-                    && match (method_name.as_str(), args.as_ref()) {
-                        ("store" | "swap", [value, _]) => self.not_empty(place, *value, 0),
-                        _ => self.cas_from_empty(expr) == Some(place),
-                    };
-                stores
-                    || self.fills(*receiver, place, depth)
-                    || args.iter().any(|&arg| !self.may_leave(arg) && self.fills(arg, place, depth))
+                let stores = || {
+                    self.atomic_static(*receiver) == Some(place)
+                        && match (method_name.as_str(), args.as_ref()) {
+                            ("store" | "swap", [value, _]) => self.not_empty(place, *value, 0),
+                            _ => self.cas_from_empty(expr) == Some(place),
+                        }
+                };
+                operands_then(&mut std::iter::once(*receiver).chain(args.iter().copied()), &stores)
             }
             Expr::Call { callee, args } => {
-                args.iter().any(|&arg| self.fills(arg, place, depth))
-                    || (depth == 0 && self.callee_fills(*callee, place))
+                operands_then(&mut args.iter().copied(), &|| depth == 0 && self.callee_fills(*callee, place))
             }
             Expr::Match { expr: scrutinee, .. } => self.fills(*scrutinee, place, depth),
             Expr::If { condition, .. } => self.fills(*condition, place, depth),
