@@ -368,6 +368,11 @@ fn main() {
     case("precision::static_setup::name_from_state_machine", count(|| keep(static_setup::name_from_state_machine(7))));
     case("precision::static_setup::scratch_emptied_after_use_allocates", count(|| keep(static_setup::scratch_emptied_after_use_allocates(7))));
     case("precision::static_setup::state_machine_reset_allocates", count(|| keep(static_setup::state_machine_reset_allocates(7))));
+    case("precision::static_setup::leaves_before_the_fill_allocates", count(|| keep(static_setup::leaves_before_the_fill_allocates(7))));
+    case("precision::static_setup::public_static_setup_allocates", count(|| { keep(static_setup::public_static_setup_allocates(7)); static_setup::SHARED.store(std::ptr::null_mut(), std::sync::atomic::Ordering::Release) }));
+    case("precision::static_setup::reference_handed_out_allocates", count(|| keep(static_setup::reference_handed_out_allocates(7))));
+    let address = 7u32;
+    case("precision::static_setup::wake_one_of_none", count(|| keep(static_setup::wake_one_of_none(&address))));
     case("precision::static_setup::fill_not_guarded_by_emptiness_allocates", count(|| keep(static_setup::fill_not_guarded_by_emptiness_allocates(7))));
 
     for (name, n) in out {

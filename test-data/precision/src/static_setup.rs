@@ -157,3 +157,76 @@ pub fn fill_not_guarded_by_emptiness_allocates(x: u32) -> usize {
     }
     x as usize
 }
+
+/// Set up behind a null test, but a branch that can leave before the fill (here
+/// on every call with `x > 0`) runs again on the next call.
+static CONFIG: AtomicPtr<String> = AtomicPtr::new(ptr::null_mut());
+
+// noalloc:root
+pub fn leaves_before_the_fill_allocates(x: u32) -> usize {
+    let config = CONFIG.load(Ordering::Acquire);
+    if config.is_null() {
+        let text = x.to_string();
+        if x > 0 {
+            return text.len();
+        }
+        CONFIG.store(Box::into_raw(Box::new(text)), Ordering::Release);
+        return 0;
+    }
+    // SAFETY: a non-null `CONFIG` is a string that is never freed.
+    unsafe { (&*config).len() }
+}
+
+/// A `pub` static may be emptied by code outside this crate (the oracle empties
+/// it between calls): its setup is not proved.
+pub static SHARED: AtomicPtr<Vec<u32>> = AtomicPtr::new(ptr::null_mut());
+
+// noalloc:root
+pub fn public_static_setup_allocates(x: u32) -> usize {
+    let shared = SHARED.load(Ordering::Acquire);
+    if shared.is_null() {
+        let new = Box::into_raw(Box::new(vec![x; 4]));
+        if SHARED.compare_exchange(ptr::null_mut(), new, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            // SAFETY: `new` lost the race and was never shared.
+            drop(unsafe { Box::from_raw(new) });
+        }
+        return 4;
+    }
+    // SAFETY: a non-null `SHARED` is a vector that is leaked or freed by its emptier.
+    unsafe { (&*shared).len() }
+}
+
+/// A private static whose reference is handed out: whoever holds it may store
+/// the empty value (the root does, through it).
+static LEVEL: AtomicU8 = AtomicU8::new(UNINIT);
+static mut LEVEL_NAMES: &[&str] = &[];
+
+fn level() -> &'static AtomicU8 {
+    &LEVEL
+}
+
+// noalloc:root
+pub fn reference_handed_out_allocates(i: usize) -> usize {
+    if LEVEL.compare_exchange(UNINIT, READY, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+        let names: Vec<&str> = "low high".split(' ').collect();
+        // SAFETY: only the thread that moved `LEVEL` out of UNINIT writes it.
+        unsafe { LEVEL_NAMES = Box::leak(names.into_boxed_slice()) };
+    }
+    // SAFETY: set above, on this thread.
+    let len = unsafe { *ptr::addr_of!(LEVEL_NAMES) }.get(i % 2).map_or(0, |name| name.len());
+    level().store(UNINIT, Ordering::Release);
+    len
+}
+
+/// A real crate's setup of the same shape: parking_lot_core makes its table of
+/// wait queues on first use, in a private `AtomicPtr` static filled by
+/// `compare_exchange` from null (`get_hashtable` -> `create_hashtable`), and only
+/// ever stores a newer table there. Waking the waiters of an address nobody waits
+/// on allocates on the first call only.
+// noalloc:root
+pub fn wake_one_of_none(key: &u32) -> usize {
+    let key = key as *const u32 as usize;
+    // SAFETY: the callback does not call into parking_lot_core.
+    let result = unsafe { parking_lot_core::unpark_one(key, |_| parking_lot_core::DEFAULT_UNPARK_TOKEN) };
+    result.unparked_threads
+}
