@@ -818,7 +818,8 @@ impl Collector<'_, '_> {
     /// Marks the one-time setup of an atomic static in `branch`, which only runs
     /// while the guard found it empty: all of the branch when the guard filled it
     /// (a `compare_exchange` that succeeded), else the statements up to the one
-    /// that fills it. Only while no code that can name the static empties it again
+    /// that fills it; not the bodies of closures made there. Only while no code
+    /// that can name the static empties it again
     /// (`static_setup::never_emptied`, through its query).
     fn mark_static_setup(&mut self, guard: Guard, branch: ExprId) {
         let covered =
@@ -833,7 +834,11 @@ impl Collector<'_, '_> {
         while let Some(e) = stack.pop() {
             self.out.fills.insert(e);
             self.out.filled.insert(e, filled.clone());
-            store.walk_child_exprs(e, |child| stack.push(child));
+            // A closure made here may be kept and run on later calls: its body is
+            // judged as usual.
+            if !matches!(store[e], Expr::Closure { .. }) {
+                store.walk_child_exprs(e, |child| stack.push(child));
+            }
         }
     }
 

@@ -140,18 +140,23 @@ impl BodyView<'_, '_> {
     /// fills it on every run, none before it able to leave the branch (`return`,
     /// `break`, `continue`, `?`, `.await`). `None` when no such statement fills it.
     pub(crate) fn setup_before_fill(&self, branch: ExprId, place: AtomicStatic) -> Option<Vec<ExprId>> {
+        self.setup_before_fill_at(branch, place, 0)
+    }
+
+    /// `setup_before_fill`, `depth` calls below the branch.
+    fn setup_before_fill_at(&self, branch: ExprId, place: AtomicStatic, depth: usize) -> Option<Vec<ExprId>> {
         let (Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. }) = &self.store[branch] else {
-            return self.fills(branch, place, 0).then(|| vec![branch]);
+            return self.fills(branch, place, depth).then(|| vec![branch]);
         };
         let mut covered = Vec::new();
         for statement in statements.iter() {
             let (exprs, fills) = match statement {
                 Statement::Let { initializer, else_branch, .. } => {
                     let exprs: Vec<ExprId> = initializer.iter().chain(else_branch.iter()).copied().collect();
-                    let fills = initializer.is_some_and(|init| self.fills(init, place, 0));
+                    let fills = initializer.is_some_and(|init| self.fills(init, place, depth));
                     (exprs, fills)
                 }
-                Statement::Expr { expr, .. } => (vec![*expr], self.fills(*expr, place, 0)),
+                Statement::Expr { expr, .. } => (vec![*expr], self.fills(*expr, place, depth)),
                 Statement::Item(_) => continue,
             };
             if fills {
@@ -164,7 +169,7 @@ impl BodyView<'_, '_> {
             covered.extend(exprs);
         }
         let tail = (*tail)?;
-        self.fills(tail, place, 0).then(|| {
+        self.fills(tail, place, depth).then(|| {
             covered.push(tail);
             covered
         })
@@ -210,7 +215,7 @@ impl BodyView<'_, '_> {
             Expr::If { condition, .. } => self.fills(*condition, place, depth),
             Expr::Let { expr: scrutinee, .. } => self.fills(*scrutinee, place, depth),
             Expr::Block { label: None, .. } | Expr::Unsafe { .. } => {
-                depth == 0 && self.setup_before_fill(expr, place).is_some()
+                self.setup_before_fill_at(expr, place, depth).is_some()
             }
             _ => false,
         }
@@ -236,7 +241,7 @@ impl BodyView<'_, '_> {
         let body = Body::of(self.db, def);
         let infer = super::incremental::inference_of(self.db, def);
         let view = BodyView { db: self.db, owner: def, store: body, infer };
-        view.setup_before_fill(body.root_expr(), place).is_some()
+        view.setup_before_fill_at(body.root_expr(), place, 1).is_some()
     }
 
     /// Whether `expr` can leave the code around it other than by panicking: a
