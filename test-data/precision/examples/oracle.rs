@@ -373,6 +373,7 @@ fn main() {
     case("precision::static_setup::reference_handed_out_allocates", count(|| keep(static_setup::reference_handed_out_allocates(7))));
     let address = 7u32;
     case("precision::static_setup::wake_one_of_none", count(|| keep(static_setup::wake_one_of_none(&address))));
+    case("precision::static_setup::renamed_static_emptied_allocates", count(|| keep(static_setup::renamed_static_emptied_allocates(7))));
     case("precision::static_setup::fill_not_guarded_by_emptiness_allocates", count(|| keep(static_setup::fill_not_guarded_by_emptiness_allocates(7))));
 
     for (name, n) in out {

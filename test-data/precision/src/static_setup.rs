@@ -1,9 +1,11 @@
 //! One-time setup on a static, written by hand as crates do instead of with
 //! `OnceLock` (issue 47, item 8): an `AtomicPtr` filled by `compare_exchange` from
 //! null with a leaked `Box`, and an `AtomicU8` state machine (UNINIT,
-//! INITIALIZING, READY) guarding a `static mut`. Their twins allocate on every
-//! call: something the root reaches empties the static again, or the fill is on
-//! a branch that no emptiness test guards.
+//! INITIALIZING, READY) guarding a `static mut`, and parking_lot_core's table of
+//! wait queues. Their twins allocate on every call: something the root reaches
+//! empties the static again (also through a handed-out reference or a `use .. as`
+//! name), code outside the crate may (a `pub` static), the branch can leave
+//! before the fill, or the fill is on a branch that no emptiness test guards.
 
 use std::ptr;
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
@@ -229,4 +231,34 @@ pub fn wake_one_of_none(key: &u32) -> usize {
     // SAFETY: the callback does not call into parking_lot_core.
     let result = unsafe { parking_lot_core::unpark_one(key, |_| parking_lot_core::DEFAULT_UNPARK_TOKEN) };
     result.unparked_threads
+}
+
+mod ticket {
+    use std::ptr;
+    use std::sync::atomic::AtomicPtr;
+
+    /// Emptied, under another name, by the module above.
+    pub(super) static TICKET: AtomicPtr<String> = AtomicPtr::new(ptr::null_mut());
+}
+
+use ticket::TICKET as CURRENT_TICKET;
+
+/// The setup's shape on a static the module names by a `use .. as`, which the
+/// root also empties by that name: every call fills it anew.
+// noalloc:root
+pub fn renamed_static_emptied_allocates(x: u32) -> usize {
+    let current = CURRENT_TICKET.load(Ordering::Acquire);
+    if current.is_null() {
+        let new = Box::into_raw(Box::new(x.to_string()));
+        if CURRENT_TICKET.compare_exchange(ptr::null_mut(), new, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            // SAFETY: `new` lost the race and was never shared.
+            drop(unsafe { Box::from_raw(new) });
+        }
+    }
+    let old = CURRENT_TICKET.swap(ptr::null_mut(), Ordering::AcqRel);
+    if old.is_null() {
+        return 0;
+    }
+    // SAFETY: `old` came from `Box::into_raw` and nothing else holds it now.
+    unsafe { Box::from_raw(old) }.len()
 }

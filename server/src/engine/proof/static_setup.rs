@@ -382,14 +382,23 @@ pub(crate) fn never_emptied(db: &dyn HirDatabase, place: AtomicStatic) -> bool {
         return false;
     }
     let Some(bodies) = bodies_in_scope(db, visibility, module.krate(db)) else { return false };
-    bodies.into_iter().all(|def| uses_keep_filled(db, def, place))
+    // A body names the static by its own name, unless a `use .. as` renames it.
+    let spelled = (!renamed_in_scope(db, visibility, module.krate(db), &bodies, place.id)).then_some(&signature.name);
+    bodies.into_iter().all(|def| uses_keep_filled(db, def, place, spelled))
 }
 
-/// Whether every use of `place` in `def`'s body leaves it filled.
-fn uses_keep_filled(db: &dyn HirDatabase, def: DefWithBodyId, place: AtomicStatic) -> bool {
+/// Whether every use of `place` in `def`'s body leaves it filled. `spelled`: the
+/// only name a path to it can end in, when it is known.
+fn uses_keep_filled(
+    db: &dyn HirDatabase,
+    def: DefWithBodyId,
+    place: AtomicStatic,
+    spelled: Option<&hir::Name>,
+) -> bool {
     let body = Body::of(db, def);
     let names_place = |id: ExprId| {
-        matches!(body[id], Expr::Path(_))
+        let Expr::Path(path) = &body[id] else { return false };
+        spelled.is_none_or(|name| path.segments().last().is_some_and(|segment| segment.name == name))
             && matches!(value_path(db, def, id), Some(PathValue::Static(s)) if s == place.id)
     };
     let uses: Vec<ExprId> = body.exprs().map(|(id, _)| id).filter(|&id| names_place(id)).collect();
@@ -418,6 +427,29 @@ fn uses_keep_filled(db: &dyn HirDatabase, def: DefWithBodyId, place: AtomicStati
         }
     }
     uses.iter().all(|used| kept_filled.contains(used))
+}
+
+/// Whether a `use .. as` in the code `visibility` admits (modules, or the blocks
+/// of `bodies`) names the static `id` by another name than its own.
+fn renamed_in_scope(
+    db: &dyn HirDatabase,
+    visibility: hir_def::visibility::Visibility,
+    krate: ra_ap_ide_db::base_db::Crate,
+    bodies: &[DefWithBodyId],
+    id: StaticId,
+) -> bool {
+    let own = &hir_def::signatures::StaticSignature::of(db, id).name;
+    let renames = |scope: &hir_def::item_scope::ItemScope| {
+        scope.values().any(|(name, item)| item.def == ModuleDefId::StaticId(id) && name != own)
+    };
+    let def_map = crate_def_map(db, krate);
+    let in_modules = def_map
+        .modules()
+        .any(|(module_id, module)| visibility.is_visible_from(db, module_id) && renames(&module.scope));
+    in_modules
+        || bodies.iter().any(|&def| {
+            Body::of(db, def).blocks(db).any(|(_, block_map)| renames(&block_map[block_map.root_module_id()].scope))
+        })
 }
 
 /// The bodies of the code of crate `krate` that `visibility` admits, with the
