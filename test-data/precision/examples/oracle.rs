@@ -363,6 +363,19 @@ fn main() {
     case("precision::counting::slab_insert_allocates", count(|| { let mut empty = slab::Slab::new(); keep(counting::slab_insert_allocates(&mut empty, 1)); keep(empty) }));
     case("precision::counting::push_each_twice_allocates", count(|| { let mut v = room_for_all.pop().unwrap(); keep(counting::push_each_twice_allocates(&mut v, &numbers)); keep(v) }));
 
+    // static_setup: the clean roots allocate on the warm-up call only.
+    case("precision::static_setup::square_from_pointer_table", count(|| keep(static_setup::square_from_pointer_table(7))));
+    case("precision::static_setup::name_from_state_machine", count(|| keep(static_setup::name_from_state_machine(7))));
+    case("precision::static_setup::scratch_emptied_after_use_allocates", count(|| keep(static_setup::scratch_emptied_after_use_allocates(7))));
+    case("precision::static_setup::state_machine_reset_allocates", count(|| keep(static_setup::state_machine_reset_allocates(7))));
+    case("precision::static_setup::leaves_before_the_fill_allocates", count(|| keep(static_setup::leaves_before_the_fill_allocates(7))));
+    case("precision::static_setup::public_static_setup_allocates", count(|| { keep(static_setup::public_static_setup_allocates(7)); static_setup::SHARED.store(std::ptr::null_mut(), std::sync::atomic::Ordering::Release) }));
+    case("precision::static_setup::reference_handed_out_allocates", count(|| keep(static_setup::reference_handed_out_allocates(7))));
+    let address = 7u32;
+    case("precision::static_setup::wake_one_of_none", count(|| keep(static_setup::wake_one_of_none(&address))));
+    case("precision::static_setup::renamed_static_emptied_allocates", count(|| keep(static_setup::renamed_static_emptied_allocates(7))));
+    case("precision::static_setup::fill_not_guarded_by_emptiness_allocates", count(|| keep(static_setup::fill_not_guarded_by_emptiness_allocates(7))));
+
     for (name, n) in out {
         println!("{name}\t{n}");
     }

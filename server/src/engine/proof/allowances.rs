@@ -23,6 +23,7 @@ use hir_def::{
 use super::{
     incremental::PathValue,
     room::{Amount, Pass, RoomProof},
+    static_setup::{AtomicStatic, BodyView, Guard},
     walk::strip_refs,
 };
 use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};
@@ -116,6 +117,10 @@ type Proven = Vec<Proof>;
 struct Scope {
     context: CallContext,
     rooms: Rooms,
+    /// Immutable bindings set, in this scope's blocks, to a load of an atomic
+    /// static (`let p = PTR.load(Acquire)`): a guard may test them. Not carried
+    /// into a loop's body or a closure, which may run after the static was filled.
+    loads: Rc<Vec<(hir_def::hir::BindingId, AtomicStatic)>>,
 }
 
 impl Scope {
@@ -133,7 +138,7 @@ impl Scope {
             return self.clone();
         }
         let rooms = self.rooms.iter().filter(|proof| !stale(proof)).cloned().collect();
-        Scope { context: self.context, rooms: Rc::new(rooms) }
+        Scope { rooms: Rc::new(rooms), ..self.clone() }
     }
 
     fn with_rooms(&self, more: &[Proof]) -> Scope {
@@ -142,7 +147,7 @@ impl Scope {
         }
         let mut rooms = (*self.rooms).clone();
         rooms.extend(more.iter().cloned());
-        Scope { context: self.context, rooms: Rc::new(rooms) }
+        Scope { rooms: Rc::new(rooms), ..self.clone() }
     }
 }
 
@@ -277,6 +282,11 @@ impl Collector<'_, '_> {
                             }
                             // New bindings shadow what the proofs and lengths name.
                             scope = scope.without_rooms_of(&self.bind(*pat));
+                            if let Some(load) = initializer.and_then(|init| self.view().load_binding(*pat, init)) {
+                                let mut loads = (*scope.loads).clone();
+                                loads.push(load);
+                                scope.loads = Rc::new(loads);
+                            }
                             if let Some((name, of)) = length {
                                 self.lengths.insert(name, of);
                             }
@@ -316,6 +326,8 @@ impl Collector<'_, '_> {
                 }
                 if let Some((guarded, place)) = self.first_use_guard(*condition, *then_branch) {
                     self.mark_fills(guarded, *then_branch, &place);
+                } else if let Some(guard) = self.static_guard(*condition, &scope) {
+                    self.mark_static_setup(guard, *then_branch);
                 }
                 self.visit(*then_branch, &then_scope, tail);
                 if let Some(else_branch) = else_branch {
@@ -340,6 +352,16 @@ impl Collector<'_, '_> {
                         self.visit(*scrutinee, &scope, returned)
                     }
                 }
+                if let Some(place) =
+                    self.static_setup_applies().then(|| self.view().cas_from_empty(*scrutinee)).flatten()
+                {
+                    // `match S.compare_exchange(EMPTY, v, ..) { Ok(_) => setup, .. }`
+                    for arm in arms.iter().filter(|arm| arm.guard.is_none()) {
+                        if self.result_variant_of(arm.pat) == Some(true) {
+                            self.mark_static_setup(Guard { place, filled_by_guard: true }, arm.expr);
+                        }
+                    }
+                }
                 for arm in arms.iter() {
                     self.visit_pat(arm.pat, &scope);
                     let scope = scope.without_rooms_of(&self.bind(arm.pat));
@@ -356,7 +378,7 @@ impl Collector<'_, '_> {
                 // each pass (`for &x in xs.iter().take(16) { v.push(x) }`).
                 let passes = if *source == LoopSource::ForLoop { self.for_passes.remove(&expr) } else { None };
                 let shares = passes.map(|passes| self.shares(&scope.rooms, &passes, expr)).unwrap_or_default();
-                let mut body_scope = Scope { context: scope.context, rooms: Rc::new(shares) };
+                let mut body_scope = Scope { context: scope.context, rooms: Rc::new(shares), ..Scope::default() };
                 body_scope.context.repeats = true;
                 self.visit(*body, &body_scope, false);
             }
@@ -364,7 +386,7 @@ impl Collector<'_, '_> {
                 // A closure returns to whoever calls it; only first-use carries in.
                 let closure_scope = Scope {
                     context: CallContext { first_use: scope.context.first_use, ..CallContext::default() },
-                    rooms: Rooms::default(),
+                    ..Scope::default()
                 };
                 for &arg in args.iter() {
                     self.visit_pat(arg, &closure_scope);
@@ -763,6 +785,61 @@ impl Collector<'_, '_> {
         // user's code nothing vouches that it is not (std's `Peekable::peek`).
         (self.own_code && is_long_lived_place(store, self.infer, guarded) && self.fills_place(then_branch, &place))
             .then_some((guarded, place))
+    }
+
+    /// This body read for guards and fills of atomic statics.
+    fn view(&self) -> BodyView<'_, '_> {
+        BodyView { db: self.db, owner: self.owner, store: self.store, infer: self.infer }
+    }
+
+    /// Whether setup on an atomic static is looked for in this body: in the
+    /// workspace's code and its dependencies', not std's (whose own lazy cells are
+    /// recognised by name).
+    fn static_setup_applies(&self) -> bool {
+        !hir_def::HasModule::krate(&self.owner, self.db).data(self.db).origin.is_lang()
+    }
+
+    /// What an `if`'s condition guards of an atomic static: a test that finds it
+    /// empty (`static_setup::BodyView::if_guard`), or `if let Ok(_) =
+    /// S.compare_exchange(EMPTY, v, ..)`.
+    fn static_guard(&self, condition: ExprId, scope: &Scope) -> Option<Guard> {
+        if !self.static_setup_applies() {
+            return None;
+        }
+        let view = self.view();
+        match &self.store[condition] {
+            Expr::Let { pat, expr } if self.result_variant_of(*pat) == Some(true) => {
+                view.cas_from_empty(*expr).map(|place| Guard { place, filled_by_guard: true })
+            }
+            _ => view.if_guard(condition, &scope.loads),
+        }
+    }
+
+    /// Marks the one-time setup of an atomic static in `branch`, which only runs
+    /// while the guard found it empty: all of the branch when the guard filled it
+    /// (a `compare_exchange` that succeeded), else the statements up to the one
+    /// that fills it; not the bodies of closures made there. Only while no code
+    /// that can name the static empties it again
+    /// (`static_setup::never_emptied`, through its query).
+    fn mark_static_setup(&mut self, guard: Guard, branch: ExprId) {
+        let covered =
+            if guard.filled_by_guard { Some(vec![branch]) } else { self.view().setup_before_fill(branch, guard.place) };
+        let Some(covered) = covered else { return };
+        if !super::incremental::static_never_emptied(self.db, guard.place) {
+            return;
+        }
+        let store = self.store;
+        let filled: Rc<[FilledPlace]> = Rc::new([FilledPlace::Static(guard.place.id)]);
+        let mut stack = covered;
+        while let Some(e) = stack.pop() {
+            self.out.fills.insert(e);
+            self.out.filled.insert(e, filled.clone());
+            // A closure made here may be kept and run on later calls: its body is
+            // judged as usual.
+            if !matches!(store[e], Expr::Closure { .. }) {
+                store.walk_child_exprs(e, |child| stack.push(child));
+            }
+        }
     }
 
     /// The expressions of `expr` that fill `place`: an assignment to it, or a

@@ -424,6 +424,28 @@ fn value_path_query<'db>(db: &'db dyn HirDatabase, key: ValuePathKey<'db>) -> Op
     })
 }
 
+/// Whether no code can store an atomic static's empty value back
+/// (`static_setup::never_emptied`). A query of its own: the scan reads the crate's
+/// def map and the bodies the static's visibility admits; salsa keeps the answer,
+/// and the walk that asked stands while it holds.
+pub(crate) fn static_never_emptied(db: &dyn HirDatabase, place: super::static_setup::AtomicStatic) -> bool {
+    *never_emptied_query(db, AtomicStaticKey::new(db, place.id, place.empty, place.pointer))
+}
+
+/// An atomic static and its empty value (`static_never_emptied`).
+#[salsa::interned(revisions = usize::MAX)]
+struct AtomicStaticKey<'db> {
+    id: hir_def::StaticId,
+    empty: u128,
+    pointer: bool,
+}
+
+#[salsa::tracked]
+fn never_emptied_query<'db>(db: &'db dyn HirDatabase, key: AtomicStaticKey<'db>) -> bool {
+    let place = super::static_setup::AtomicStatic { id: *key.id(db), empty: *key.empty(db), pointer: *key.pointer(db) };
+    super::static_setup::never_emptied(db, place)
+}
+
 /// What a body may name a function by: the last segments of its paths and the
 /// names of its method calls, macro expansions included; and whether it holds
 /// items of its own (whose `use`s may name one by another name).

@@ -3,7 +3,7 @@
 //! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`,
 //! `sealed_fields`, `impls`, `subst`), the reach over the whole call graph
 //! (`reach`), the rules that allow a call (`allowances`, `room`, `judge`,
-//! `builtin`, `inline_asm`), the findings at workspace lines (`findings`), and the salsa
+//! `builtin`, `inline_asm`, `static_setup`), the findings at workspace lines (`findings`), and the salsa
 //! queries the proof asks (`incremental`).
 
 pub(crate) mod allowances;
@@ -21,6 +21,7 @@ pub(crate) mod reach_profile;
 pub(crate) mod resolve;
 pub(crate) mod room;
 pub(crate) mod sealed_fields;
+pub(crate) mod static_setup;
 pub(crate) mod subst;
 pub(crate) mod summary;
 pub(crate) mod walk;
