@@ -20,6 +20,7 @@ pub(crate) mod reach;
 pub(crate) mod reach_profile;
 pub(crate) mod resolve;
 pub(crate) mod room;
+pub(crate) mod scope;
 pub(crate) mod sealed_fields;
 pub(crate) mod static_setup;
 pub(crate) mod subst;

@@ -28,8 +28,7 @@ use hir::db::HirDatabase;
 use hir_def::{
     expr_store::Body,
     hir::{Expr, ExprId, Pat, PatId, Statement},
-    nameres::crate_def_map,
-    AssocItemId, DefWithBodyId, FieldId, HasModule, ModuleDefId, VariantId,
+    DefWithBodyId, FieldId, HasModule, VariantId,
 };
 use hir_ty::{
     next_solver::{GenericArgs, SolverDefId, Ty, TyKind},
@@ -41,10 +40,6 @@ use rustc_type_ir::{
 };
 
 use super::walk::{CallGraph, Node};
-
-/// How many bodies a field's scope may hold before it is read as from outside:
-/// past it, finding the stores costs more than the precision is worth.
-const MAX_SCOPE_BODIES: usize = 4096;
 
 /// How deep a stored value's making is followed (through locals, branches and
 /// constructors).
@@ -209,69 +204,11 @@ fn node_at<'db>(def: DefWithBodyId, args: GenericArgs<'db>) -> Node<'db> {
     }
 }
 
-/// The bodies of the code `field` is visible from; `None` past `MAX_SCOPE_BODIES`.
+/// The bodies of the code `field` is visible from; `None` past
+/// `scope::MAX_SCOPE_BODIES` (it is read as from outside).
 fn bodies_seeing_field(db: &dyn HirDatabase, field: FieldId) -> Option<Vec<DefWithBodyId>> {
     let visibility = hir_def::signatures::VariantFields::field_visibilities(db, field.parent)[field.local_id];
-    bodies_in_scope(db, visibility, field.parent.module(db).krate(db))
-}
-
-/// The bodies of the code of crate `krate` that `visibility` admits; `None` past
-/// `MAX_SCOPE_BODIES`.
-fn bodies_in_scope(
-    db: &dyn HirDatabase,
-    visibility: hir_def::visibility::Visibility,
-    krate: ra_ap_ide_db::base_db::Crate,
-) -> Option<Vec<DefWithBodyId>> {
-    let def_map = crate_def_map(db, krate);
-    let mut bodies: Vec<DefWithBodyId> = Vec::new();
-    for (module_id, module) in def_map.modules() {
-        if !visibility.is_visible_from(db, module_id) {
-            continue;
-        }
-        scope_bodies(db, &module.scope, &mut bodies);
-        bodies.extend(module.scope.unnamed_consts().map(DefWithBodyId::from));
-        if bodies.len() > MAX_SCOPE_BODIES {
-            return None;
-        }
-    }
-    // The items declared in the bodies' blocks see what their module sees.
-    let mut i = 0;
-    while i < bodies.len() {
-        let body = Body::of(db, bodies[i]);
-        for (_, block_map) in body.blocks(db) {
-            scope_bodies(db, &block_map[block_map.root_module_id()].scope, &mut bodies);
-        }
-        if bodies.len() > MAX_SCOPE_BODIES {
-            return None;
-        }
-        i += 1;
-    }
-    Some(bodies)
-}
-
-/// The bodies a module's (or block's) scope declares: functions, statics,
-/// consts, and the items of its traits and impls.
-fn scope_bodies(db: &dyn HirDatabase, scope: &hir_def::item_scope::ItemScope, bodies: &mut Vec<DefWithBodyId>) {
-    for def in scope.declarations() {
-        match def {
-            ModuleDefId::FunctionId(it) => bodies.push(it.into()),
-            ModuleDefId::StaticId(it) => bodies.push(it.into()),
-            ModuleDefId::ConstId(it) => bodies.push(it.into()),
-            ModuleDefId::TraitId(it) => bodies.extend(assoc_bodies(&it.trait_items(db).items)),
-            _ => {}
-        }
-    }
-    for impl_ in scope.impls() {
-        bodies.extend(assoc_bodies(&impl_.impl_items(db).items));
-    }
-}
-
-fn assoc_bodies<N>(items: &[(N, AssocItemId)]) -> impl Iterator<Item = DefWithBodyId> + '_ {
-    items.iter().filter_map(|(_, item)| match *item {
-        AssocItemId::FunctionId(it) => Some(it.into()),
-        AssocItemId::ConstId(it) => Some(it.into()),
-        AssocItemId::TypeAliasId(_) => None,
-    })
+    super::scope::bodies_in_scope(db, visibility, field.parent.module(db).krate(db))
 }
 
 /// One body read for its stores into one field.
@@ -548,7 +485,7 @@ impl<'db> BodyStores<'_, 'db> {
         if matches!(visibility, hir_def::visibility::Visibility::Public) {
             return false;
         }
-        let Some(bodies) = bodies_in_scope(db, visibility, func.krate(db)) else { return false };
+        let Some(bodies) = super::scope::bodies_in_scope(db, visibility, func.krate(db)) else { return false };
         self.scan.following.borrow_mut().push((func, index));
         let name = hir_def::signatures::FunctionSignature::of(db, func).name.clone();
         for def in bodies {

@@ -10,16 +10,12 @@ use hir_def::{
     expr_store::{Body, ExpressionStore},
     hir::{BindingAnnotation, BindingId, CmpOp, Expr, ExprId, Literal, Pat, Statement, UnaryOp},
     nameres::crate_def_map,
-    AssocItemId, CallableDefId, DefWithBodyId, HasModule, ModuleDefId, StaticId,
+    CallableDefId, DefWithBodyId, HasModule, ModuleDefId, StaticId,
 };
 use hir_ty::{next_solver::TyKind, InferenceResult};
 use rustc_type_ir::inherent::IntoKind;
 
 use super::incremental::{value_path, PathValue};
-
-/// How many bodies a static's scope may hold before its uses are not looked
-/// for (and its setup is not proved): past it, the scan costs more than it gives.
-const MAX_SCOPE_BODIES: usize = 4096;
 
 /// How deep a value is followed through locals and casts.
 const MAX_VALUE_DEPTH: usize = 8;
@@ -381,7 +377,7 @@ pub(crate) fn never_emptied(db: &dyn HirDatabase, place: AtomicStatic) -> bool {
     if matches!(visibility, hir_def::visibility::Visibility::Public) {
         return false;
     }
-    let Some(bodies) = bodies_in_scope(db, visibility, module.krate(db)) else { return false };
+    let Some(bodies) = super::scope::bodies_in_scope(db, visibility, module.krate(db)) else { return false };
     // A body names the static by its own name, unless a `use .. as` renames it.
     let spelled = (!renamed_in_scope(db, visibility, module.krate(db), &bodies, place.id)).then_some(&signature.name);
     bodies.into_iter().all(|def| uses_keep_filled(db, def, place, spelled))
@@ -450,62 +446,4 @@ fn renamed_in_scope(
         || bodies.iter().any(|&def| {
             Body::of(db, def).blocks(db).any(|(_, block_map)| renames(&block_map[block_map.root_module_id()].scope))
         })
-}
-
-/// The bodies of the code of crate `krate` that `visibility` admits, with the
-/// items declared in their blocks; `None` past `MAX_SCOPE_BODIES`.
-fn bodies_in_scope(
-    db: &dyn HirDatabase,
-    visibility: hir_def::visibility::Visibility,
-    krate: ra_ap_ide_db::base_db::Crate,
-) -> Option<Vec<DefWithBodyId>> {
-    let def_map = crate_def_map(db, krate);
-    let mut bodies: Vec<DefWithBodyId> = Vec::new();
-    for (module_id, module) in def_map.modules() {
-        if !visibility.is_visible_from(db, module_id) {
-            continue;
-        }
-        scope_bodies(db, &module.scope, &mut bodies);
-        bodies.extend(module.scope.unnamed_consts().map(DefWithBodyId::from));
-        if bodies.len() > MAX_SCOPE_BODIES {
-            return None;
-        }
-    }
-    let mut i = 0;
-    while i < bodies.len() {
-        let body = Body::of(db, bodies[i]);
-        for (_, block_map) in body.blocks(db) {
-            scope_bodies(db, &block_map[block_map.root_module_id()].scope, &mut bodies);
-        }
-        if bodies.len() > MAX_SCOPE_BODIES {
-            return None;
-        }
-        i += 1;
-    }
-    Some(bodies)
-}
-
-/// The bodies a module's (or block's) scope declares: functions, statics,
-/// consts, and the items of its traits and impls.
-fn scope_bodies(db: &dyn HirDatabase, scope: &hir_def::item_scope::ItemScope, bodies: &mut Vec<DefWithBodyId>) {
-    for def in scope.declarations() {
-        match def {
-            ModuleDefId::FunctionId(it) => bodies.push(it.into()),
-            ModuleDefId::StaticId(it) => bodies.push(it.into()),
-            ModuleDefId::ConstId(it) => bodies.push(it.into()),
-            ModuleDefId::TraitId(it) => bodies.extend(assoc_bodies(&it.trait_items(db).items)),
-            _ => {}
-        }
-    }
-    for impl_ in scope.impls() {
-        bodies.extend(assoc_bodies(&impl_.impl_items(db).items));
-    }
-}
-
-fn assoc_bodies<N>(items: &[(N, AssocItemId)]) -> impl Iterator<Item = DefWithBodyId> + '_ {
-    items.iter().filter_map(|(_, item)| match *item {
-        AssocItemId::FunctionId(it) => Some(it.into()),
-        AssocItemId::ConstId(it) => Some(it.into()),
-        AssocItemId::TypeAliasId(_) => None,
-    })
 }

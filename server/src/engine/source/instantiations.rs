@@ -134,22 +134,12 @@ fn block_functions(db: &dyn HirDatabase, func: FunctionId) -> Vec<FunctionId> {
 /// The functions a module's (or block's) scope declares, with the methods of its
 /// traits and impls.
 fn scope_functions(db: &dyn HirDatabase, scope: &hir_def::item_scope::ItemScope, out: &mut Vec<FunctionId>) {
-    let methods = |items: &[(hir::Name, hir_def::AssocItemId)], out: &mut Vec<FunctionId>| {
-        out.extend(items.iter().filter_map(|&(_, item)| match item {
-            hir_def::AssocItemId::FunctionId(func) => Some(func),
-            _ => None,
-        }))
-    };
-    for def in scope.declarations() {
-        match def {
-            ModuleDefId::FunctionId(func) => out.push(func),
-            ModuleDefId::TraitId(trait_) => methods(&trait_.trait_items(db).items, out),
-            _ => {}
-        }
-    }
-    for impl_ in scope.impls() {
-        methods(&impl_.impl_items(db).items, out);
-    }
+    let mut bodies = Vec::new();
+    crate::engine::proof::scope::scope_bodies(db, scope, &mut bodies);
+    out.extend(bodies.into_iter().filter_map(|def| match def {
+        DefWithBodyId::FunctionId(func) => Some(func),
+        _ => None,
+    }));
 }
 
 /// `krate` and every crate that depends on it, directly or not.
