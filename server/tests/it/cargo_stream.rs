@@ -85,12 +85,7 @@ fn a_finding_is_a_compiler_message_of_its_package_then_the_build_finishes() {
     assert_eq!(findings.len(), 1, "{messages:#?}");
     let finding = findings[0];
 
-    let metadata = cargo_metadata::MetadataCommand::new()
-        .manifest_path(root.join("Cargo.toml"))
-        .no_deps()
-        .other_options(vec!["--offline".to_owned()])
-        .exec()
-        .unwrap();
+    let metadata = offline_metadata(&root);
     let package = &metadata.packages[0];
     assert_eq!(finding.package_id, package.id);
     assert_eq!(finding.target.name, "example");
@@ -193,12 +188,7 @@ fn each_checked_package_s_messages_are_followed_by_its_artifact() {
         std::fs::write(root.join(name).join("Cargo.toml"), package).unwrap();
         std::fs::write(root.join(name).join("src/lib.rs"), lib).unwrap();
     }
-    let metadata = cargo_metadata::MetadataCommand::new()
-        .manifest_path(root.join("Cargo.toml"))
-        .no_deps()
-        .other_options(vec!["--offline".to_owned()])
-        .exec()
-        .unwrap();
+    let metadata = offline_metadata(&root);
     let id_of = |name: &str| metadata.packages.iter().find(|p| p.name.as_str() == name).unwrap().id.clone();
 
     let cache = tempfile::tempdir().unwrap();
@@ -243,4 +233,14 @@ fn each_checked_package_s_messages_are_followed_by_its_artifact() {
     assert_eq!(code, 1);
     assert_eq!(outline(&messages), expected(true));
     assert_eq!(lines[0], first_lines[0], "the same message, replayed");
+}
+
+/// `cargo metadata` of the workspace at `root`, its own packages, offline.
+fn offline_metadata(root: &std::path::Path) -> cargo_metadata::Metadata {
+    cargo_metadata::MetadataCommand::new()
+        .manifest_path(root.join("Cargo.toml"))
+        .no_deps()
+        .other_options(vec!["--offline".to_owned()])
+        .exec()
+        .unwrap()
 }

@@ -2,7 +2,7 @@
 //! fixture's roots are checked against their goldens and *run* under bounded's
 //! counting allocator (`test-data/precision/examples/oracle.rs`): a root is flagged
 //! exactly when the counter sees it allocate. The false alarms still open are
-//! named in `OPEN_FALSE_ALARMS` (none today); one that goes away fails the test until it is
+//! named in `OPEN_FALSE_ALARMS`; one that goes away fails the test until it is
 //! taken off the list, so the list is always the truth.
 
 use std::collections::BTreeMap;

@@ -87,6 +87,10 @@ pub(crate) struct FieldStores<'db> {
 }
 
 impl<'db> FieldStores<'db> {
+    fn new(from_outside: bool) -> Self {
+        FieldStores { storing: Vec::new(), from_outside, instantiating: Vec::new(), read: Vec::new() }
+    }
+
     /// The generic arguments `def`'s body stores at: a generic function of a
     /// dependency at each instantiation the crate graph makes of it
     /// (`instantiations_in_graph`: none, when nothing calls it). Where they cannot
@@ -122,12 +126,10 @@ impl<'db> FieldStores<'db> {
 /// The stores into the sealed field `field`.
 pub(crate) fn stores_into<'db>(graph: &CallGraph<'db>, field: FieldId) -> FieldStores<'db> {
     let db = graph.db;
-    let from_outside =
-        FieldStores { storing: Vec::new(), from_outside: true, instantiating: Vec::new(), read: Vec::new() };
+    let from_outside = FieldStores::new(true);
     let Some(bodies) = bodies_seeing_field(db, field) else { return from_outside };
     let name = field.parent.fields(db).fields()[field.local_id].name.clone();
-    let mut stores =
-        FieldStores { storing: Vec::new(), from_outside: false, instantiating: Vec::new(), read: Vec::new() };
+    let mut stores = FieldStores::new(false);
     for def in bodies {
         let body = Body::of(db, def);
         // Only bodies that spell the field's name can store into it.
