@@ -103,3 +103,51 @@ fn a_room_proof_in_a_dependency_counts_as_one_in_the_workspace() {
     );
     expect_file!["../../../test-data/guarded-dependency/expected.short"].assert_eq(&short);
 }
+
+/// What a dependency's private field holds, read from the instantiations the
+/// crate graph makes of the generic function that stores there, is read again
+/// after an edit of a body no root walks that makes another one: the stored
+/// analysis of a clean root is not reused once the workspace keeps an owner
+/// whose drop allocates.
+#[test]
+fn an_edit_that_keeps_another_owner_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("guarded-dependency");
+    let fixture = crate::test_data("guarded-dependency");
+    crate::lsp::copy_dir(&fixture, &root);
+    // Without the oracle and its dev-dependency (`../../bounded`, whose own
+    // roots a stored analysis is not kept for).
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let manifest: String =
+        manifest.lines().filter(|line| !line.starts_with("bounded = ")).map(|line| format!("{line}\n")).collect();
+    std::fs::write(root.join("Cargo.toml"), manifest).unwrap();
+    std::fs::remove_dir_all(root.join("examples")).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    // The roots each finding is reached from.
+    let flagged_roots = || {
+        let args = ["--check", root.to_str().unwrap(), "--message-format", "json"];
+        let (code, out, err) = crate::cli::run(crate::cli::noalloc(&args).env("NOALLOC_CACHE_DIR", cache.path()));
+        assert!(code == 0 || code == 1, "{out}{err}");
+        let mut roots: Vec<String> = out
+            .lines()
+            .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+            .filter(|line| line["kind"] == "finding")
+            .flat_map(|finding| finding["roots"].as_array().cloned().unwrap_or_default())
+            .filter_map(|root| root.as_str().map(str::to_owned))
+            .collect();
+        roots.sort();
+        roots.dedup();
+        roots
+    };
+    let before = flagged_roots();
+    assert!(before.iter().any(|root| root == "guarded_dependency::release_shared"), "{before:?}");
+    assert!(!before.iter().any(|root| root == "guarded_dependency::release_owned"), "{before:?}");
+    let lib = root.join("src/lib.rs");
+    let text = std::fs::read_to_string(&lib).unwrap();
+    // A body no root walks: only the search for the views' owners reads it.
+    let quiet = "guarded::OwnedView::from_owner(Quiet(bytes))";
+    assert!(text.contains(quiet));
+    std::fs::write(&lib, text.replace(quiet, "guarded::OwnedView::from_owner(Noisy(bytes.to_vec()))")).unwrap();
+    let after = flagged_roots();
+    assert!(after.iter().any(|root| root == "guarded_dependency::release_owned"), "{after:?}");
+}
