@@ -81,10 +81,10 @@ const MAX_GRAPH_FUNCTIONS: usize = 20_000;
 /// root's, in the code of every crate that can name it: its own, and every crate
 /// that depends on it, directly or not (the workspace's among them). The program
 /// a check speaks of is the crate graph it loads, as for the types coerced to a
-/// `dyn` and the functions whose address is taken. Not all (`args` is `None`) when some instantiation
-/// may go unseen (a bound reached, a call through a `dyn` or an inference gap, a
-/// generic caller that code of a crate outside them may instantiate: a method of
-/// an impl of std's traits).
+/// `dyn` and the functions whose address is taken. `args` is `None` when some
+/// instantiation may go unseen (a bound reached, a call through a `dyn` or an
+/// inference gap, a generic caller that code of a crate outside them may
+/// instantiate: a method of an impl of std's traits).
 pub(crate) fn instantiations_in_graph<'db>(db: &'db dyn HirDatabase, func: FunctionId) -> GraphInstantiations<'db> {
     let scope = dependents(db, func.krate(db));
     let mut bodies: Vec<FunctionId> = Vec::new();
