@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::cargo_packages::{place_of, CargoPackage, CargoTarget, CargoTargetJson};
+use super::cargo_packages::{place_of, CargoPackage, CargoTarget, CargoTargetJson, FilePlace};
 use super::render::{help_for, Paths};
 use super::report::{ErrorLine, Report};
 use super::{explain, human, RenderOptions};
@@ -131,19 +131,22 @@ pub(super) fn render(
             (finding.location.file.as_path(), finding_diagnostic(paths, report, finding, options, &renderer))
         }))
         .collect();
+    // Where each message and each root stands, found once.
+    let placed: Vec<(Option<FilePlace<'_>>, &Diagnostic)> =
+        messages.iter().map(|(file, diagnostic)| (place_of(packages, file), diagnostic)).collect();
+    let root_places: Vec<FilePlace<'_>> =
+        report.analysis.roots.iter().filter_map(|root| place_of(packages, &root.location.file)).collect();
     let mut out = String::new();
-    for (_, diagnostic) in messages.iter().filter(|(file, _)| place_of(packages, file).is_none()) {
+    for (_, diagnostic) in placed.iter().filter(|(place, _)| place.is_none()) {
         out.push_str(&json_line(diagnostic));
     }
     for package in packages {
         for target in &package.targets {
-            let holds = |file: &Path| {
-                place_of(packages, file)
-                    .is_some_and(|place| std::ptr::eq(place.package, package) && std::ptr::eq(place.target, target))
-            };
-            let rooted = report.analysis.roots.iter().any(|root| holds(&root.location.file));
+            let holds =
+                |place: &FilePlace<'_>| std::ptr::eq(place.package, package) && std::ptr::eq(place.target, target);
+            let rooted = root_places.iter().any(holds);
             let mut checked = rooted;
-            for (_, diagnostic) in messages.iter().filter(|(file, _)| holds(file)) {
+            for (_, diagnostic) in placed.iter().filter(|(place, _)| place.as_ref().is_some_and(holds)) {
                 checked = true;
                 out.push_str(&json_line(&CompilerMessage {
                     reason: "compiler-message",

@@ -475,12 +475,7 @@ impl<'db> BodyStores<'_, 'db> {
             return false;
         }
         let db = self.db;
-        let free_or_inherent = match func.loc(db).container {
-            hir_def::ItemContainerId::ModuleId(_) => true,
-            hir_def::ItemContainerId::ImplId(_) => crate::engine::source::roots::implemented_trait(db, func).is_none(),
-            _ => false,
-        };
-        if !free_or_inherent {
+        if !crate::engine::source::roots::is_free_or_inherent(db, func) {
             return false;
         }
         let visibility = hir::HasVisibility::visibility(&hir::Function::from(func), db);

@@ -223,14 +223,9 @@ impl BodyView<'_, '_> {
         let Some(ty) = self.infer.type_of_expr_or_pat(callee.into()) else { return false };
         let TyKind::FnDef(def, _) = ty.kind() else { return false };
         let CallableDefId::FunctionId(func) = def.0 else { return false };
-        let free_or_inherent = match func.loc(self.db).container {
-            hir_def::ItemContainerId::ModuleId(_) => true,
-            hir_def::ItemContainerId::ImplId(_) => {
-                crate::engine::source::roots::implemented_trait(self.db, func).is_none()
-            }
-            _ => false,
-        };
-        if !free_or_inherent || func.krate(self.db) != self.owner.krate(self.db) {
+        if !crate::engine::source::roots::is_free_or_inherent(self.db, func)
+            || func.krate(self.db) != self.owner.krate(self.db)
+        {
             return false;
         }
         let def = DefWithBodyId::FunctionId(func);

@@ -523,9 +523,15 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
             list.generic_params().any(|param| !matches!(param, ast::GenericParam::LifetimeParam(_)))
         })
     };
-    // A function with a body and parameters of its own, `impl Trait` arguments included.
-    let generic_fn = |func: FunctionId, container_generic: bool| {
+    // A function with a body and parameters of its own (`impl Trait` arguments
+    // included) or of its container: `Self` is a parameter of every trait method.
+    let generic_fn = |func: FunctionId| {
         let node = func.loc(db).id.to_node(db);
+        let container_generic = match func.loc(db).container {
+            ItemContainerId::TraitId(_) => true,
+            ItemContainerId::ImplId(impl_) => declares(impl_.loc(db).id.to_node(db).generic_param_list()),
+            _ => false,
+        };
         node.body().is_some()
             && (container_generic
                 || declares(node.generic_param_list())
@@ -533,35 +539,7 @@ fn generic_bodies(db: &dyn HirDatabase, krate: ra_ap_ide_db::base_db::Crate) -> 
                     params.syntax().descendants().any(|n| ast::ImplTraitType::can_cast(n.kind()))
                 }))
     };
-    let mut out = Vec::new();
-    let mut add = |func: FunctionId, container_generic: bool| {
-        if generic_fn(func, container_generic) {
-            out.push(func);
-        }
-    };
-    let functions = |items: &[(hir::Name, hir_def::AssocItemId)]| -> Vec<FunctionId> {
-        items
-            .iter()
-            .filter_map(|&(_, item)| if let hir_def::AssocItemId::FunctionId(func) = item { Some(func) } else { None })
-            .collect()
-    };
-    for (_, module) in hir_def::nameres::crate_def_map(db, krate).modules() {
-        for def in module.scope.declarations() {
-            match def {
-                ModuleDefId::FunctionId(func) => add(func, false),
-                // `Self` is a parameter of every trait method.
-                ModuleDefId::TraitId(trait_) => {
-                    functions(&trait_.trait_items(db).items).into_iter().for_each(|func| add(func, true))
-                }
-                _ => {}
-            }
-        }
-        for impl_ in module.scope.impls() {
-            let generic_impl = declares(impl_.loc(db).id.to_node(db).generic_param_list());
-            functions(&impl_.impl_items(db).items).into_iter().for_each(|func| add(func, generic_impl));
-        }
-    }
-    out
+    functions_of(db, krate).iter().copied().filter(|&func| generic_fn(func)).collect()
 }
 
 /// Methods of the traits that operators, `for` loops, `?`, `.await`, calls of

@@ -595,6 +595,16 @@ fn module_functions(db: &RootDatabase, module: hir::Module, out: &mut Vec<hir::F
     }
 }
 
+/// Whether `func` is a free function or an inherent method: every call of it
+/// names it, none goes through a trait.
+pub(crate) fn is_free_or_inherent(db: &dyn HirDatabase, func: FunctionId) -> bool {
+    match func.loc(db).container {
+        ItemContainerId::ModuleId(_) => true,
+        ItemContainerId::ImplId(_) => implemented_trait(db, func).is_none(),
+        _ => false,
+    }
+}
+
 /// The trait whose method `func` is, when it is a method of a trait impl.
 pub(crate) fn implemented_trait(db: &dyn HirDatabase, func: FunctionId) -> Option<hir_def::TraitId> {
     let ItemContainerId::ImplId(impl_) = func.loc(db).container else { return None };
