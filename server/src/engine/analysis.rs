@@ -1151,7 +1151,7 @@ fn own_calls_back<'db>(graph: &mut CallGraph<'db>, node: &Node<'db>) -> CallsBac
     let db = graph.db;
     let mut back = CallsBack::default();
     let self_ty = match *node {
-        Node::Fn { func, args } => judge::called_back_self_type(db, func, args),
+        Node::Fn { func, args, .. } => judge::called_back_self_type(db, func, args),
         Node::Derived { args, .. } => judge::derived_self_type(args),
         Node::Closure { .. } => {
             if let Some(holder) = holder_fn(db, node) {

@@ -416,7 +416,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         let mut reaches = Vec::with_capacity(instances.len());
         for args in instances {
             let reach_started = Instant::now();
-            let root_node = Node::Fn { func, args };
+            let root_node = Node::function(func, args);
             let outside = resolve::outside_of_params(&mut self.graph, func, args, env);
             let analyzer = &self.analyzer;
             let is_local = |node: &Node<'_>| analyzer.examines(node);

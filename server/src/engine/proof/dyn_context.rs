@@ -120,7 +120,7 @@ pub(crate) fn entered<'db>(
     if edge.dyn_args.is_empty() {
         return from;
     }
-    let Node::Fn { func, args } = *callee else { return from };
+    let Node::Fn { func, args, .. } = *callee else { return from };
     let entry: Vec<Coercion<'db>> = edge
         .dyn_args
         .iter()
@@ -218,10 +218,10 @@ pub(crate) fn target_context<'db>(
         }
     }
     let retyped: Vec<Ty<'db>> = match (call, *node) {
-        (Target::Dyn { .. }, Node::Fn { func, args } | Node::Derived { method: func, args }) => {
+        (Target::Dyn { .. }, Node::Fn { func, args, .. } | Node::Derived { method: func, args }) => {
             inputs(graph, func, args).into_iter().take(1).collect()
         }
-        (Target::FnPointer { signature, .. }, Node::Fn { func, args }) => retyped_inputs(graph, func, args, signature),
+        (Target::FnPointer { signature, .. }, Node::Fn { func, args, .. }) => retyped_inputs(graph, func, args, signature),
         // Only a closure that captures nothing becomes a fn pointer.
         (Target::FnPointer { .. }, Node::Closure { .. }) => Vec::new(),
         (Target::DynDrop(_), Node::DropGlue(ty)) => vec![ty],

@@ -164,7 +164,7 @@ pub(crate) fn storing_walks<'db>(
         from_outside |= body
             .blocks(db)
             .any(|(inner, map)| (func != code.holder || strictly_within(db, inner, code.block)) && declares_code(map));
-        walks.push(graph.walked(Node::Fn { func, args }, env));
+        walks.push(graph.walked(Node::function(func, args), env));
     }
     (walks, from_outside)
 }

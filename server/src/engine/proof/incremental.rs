@@ -729,7 +729,7 @@ fn walk_query<'db>(db: &'db dyn HirDatabase, key: WalkKey<'db>) -> StoredWalked<
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
 enum StoredNode<'db> {
-    Fn { func: FunctionId, args: StoredGenericArgs },
+    Fn { func: FunctionId, args: StoredGenericArgs, consts: Option<super::constants::ConstArgs<'db>> },
     Closure { closure: InternedClosureId<'db>, parent_args: StoredGenericArgs },
     DropGlue(StoredTy),
     Derived { method: FunctionId, args: StoredGenericArgs },
@@ -739,7 +739,7 @@ enum StoredNode<'db> {
 impl<'db> StoredNode<'db> {
     fn new(node: Node<'db>) -> Self {
         match node {
-            Node::Fn { func, args } => StoredNode::Fn { func, args: args.store() },
+            Node::Fn { func, args, consts } => StoredNode::Fn { func, args: args.store(), consts },
             Node::Closure { closure, parent_args } => StoredNode::Closure { closure, parent_args: parent_args.store() },
             Node::DropGlue(ty) => StoredNode::DropGlue(ty.store()),
             Node::Derived { method, args } => StoredNode::Derived { method, args: args.store() },
@@ -749,7 +749,7 @@ impl<'db> StoredNode<'db> {
 
     fn get(&self) -> Node<'db> {
         match self {
-            StoredNode::Fn { func, args } => Node::Fn { func: *func, args: args.as_ref() },
+            StoredNode::Fn { func, args, consts } => Node::Fn { func: *func, args: args.as_ref(), consts: *consts },
             StoredNode::Closure { closure, parent_args } => {
                 Node::Closure { closure: *closure, parent_args: parent_args.as_ref() }
             }

@@ -110,7 +110,7 @@ pub(crate) fn find_callbacks(
             if resolved.edge.growth.is_some() {
                 for target in &resolved.targets {
                     if let Resolved::Vertex(j) = target {
-                        if let Node::Fn { func, args } = reach.nodes[*j] {
+                        if let Node::Fn { func, args, .. } = reach.nodes[*j] {
                             // A trait's method (`BufMut::put_u32`) is generic over its
                             // `Self`, the buffer that grows: its own methods are the
                             // growth, not callbacks.
@@ -136,7 +136,7 @@ pub(crate) fn find_callbacks(
                 let is_callback = match node {
                     Node::Closure { .. } => !fill && caller.is_some() && holder_of(&node) == caller,
                     _ if reach.local[j] => !fill,
-                    Node::Fn { func, args } => is_impl_for(db, func, args, &element_types),
+                    Node::Fn { func, args, .. } => is_impl_for(db, func, args, &element_types),
                     Node::Derived { args, .. } => derived_self_type(args).is_some_and(|t| element_types.contains(&t)),
                     _ => false,
                 };

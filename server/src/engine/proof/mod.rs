@@ -3,10 +3,12 @@
 //! cannot resolve alone (`resolve`, `dyn_context`, `erased_statics`,
 //! `sealed_fields`, `impls`, `subst`), the reach over the whole call graph
 //! (`reach`), the rules that allow a call (`allowances`, `room`, `judge`,
-//! `builtin`, `inline_asm`, `static_setup`), the findings at workspace lines (`findings`), and the salsa
+//! `builtin`, `inline_asm`, `static_setup`), the values the types and constant
+//! arguments decide at an instance (`constants`), the findings at workspace lines (`findings`), and the salsa
 //! queries the proof asks (`incremental`).
 
 pub(crate) mod allowances;
+pub(crate) mod constants;
 pub mod builtin;
 pub(crate) mod dyn_context;
 pub(crate) mod erased_statics;

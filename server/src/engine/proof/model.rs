@@ -17,9 +17,13 @@ use super::allowances::{CallContext, FilledPlace, Growth};
 /// called: it runs at compile time).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum Node<'db> {
+    /// A function at generic arguments, and at the constants some of its
+    /// parameters are known to hold (`constants`; `None` for most instances):
+    /// the branches those decide are walked only as they run.
     Fn {
         func: FunctionId,
         args: GenericArgs<'db>,
+        consts: Option<super::constants::ConstArgs<'db>>,
     },
     Closure {
         closure: InternedClosureId<'db>,
@@ -38,6 +42,11 @@ pub(crate) enum Node<'db> {
 }
 
 impl<'db> Node<'db> {
+    /// A function at generic arguments, with no constants known.
+    pub(crate) fn function(func: FunctionId, args: GenericArgs<'db>) -> Node<'db> {
+        Node::Fn { func, args, consts: None }
+    }
+
     /// The function (or closure) a node stands for, as users write it.
     pub(crate) fn name(&self, db: &'db dyn HirDatabase) -> String {
         super::incremental::node_name(db, *self).to_owned()
@@ -47,7 +56,7 @@ impl<'db> Node<'db> {
     pub(crate) fn name_uncached(&self, db: &dyn HirDatabase) -> String {
         use crate::engine::source::naming::{fn_path, owner_path, ty_name};
         match *self {
-            Node::Fn { func, args } => fn_path(db, func, Some(args)),
+            Node::Fn { func, args, .. } => fn_path(db, func, Some(args)),
             Node::Derived { method, args } => fn_path(db, method, Some(args)),
             Node::Closure { closure, .. } => format!("{}::{{closure}}", owner_path(db, closure.loc(db).owner)),
             Node::DropGlue(ty) => format!("core::ptr::drop_in_place::<{}>", ty_name(db, ty)),

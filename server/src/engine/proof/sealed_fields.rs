@@ -201,7 +201,7 @@ fn closures_of<'db>(body: &Body, infer: &InferenceResult<'db>, args: GenericArgs
 /// The node that walks `def`'s body at generic arguments `args`.
 fn node_at<'db>(def: DefWithBodyId, args: GenericArgs<'db>) -> Node<'db> {
     match def {
-        DefWithBodyId::FunctionId(func) => Node::Fn { func, args },
+        DefWithBodyId::FunctionId(func) => Node::function(func, args),
         other => Node::Init(other, args),
     }
 }

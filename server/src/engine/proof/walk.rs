@@ -41,6 +41,7 @@ use super::{
         Growth, Room,
     },
     incremental::PathValue,
+    constants::{ConstArgs, Evaluator, Value, MAX_CARRY_DEPTH},
     room::{Amount, RoomProof},
     subst::Instantiate,
 };
@@ -173,6 +174,8 @@ pub(crate) struct CallGraph<'db> {
     /// for 2,700 walks 17,600 times), and the summary keys of its instances.
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
     instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary::SummaryKey>>,
+    /// `constants::decisive_params`, per function.
+    decisive_params: FxHashMap<FunctionId, Rc<[bool]>>,
     /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
     trait_identities: FxHashMap<TraitId, Option<crate::engine::source::identity::ItemIdentity>>,
     /// Fingerprints of types and functions (`identity::ty_fingerprint`).
@@ -199,6 +202,7 @@ impl<'db> CallGraph<'db> {
             holds_pointers: FxHashMap::default(),
             walks: FxHashMap::default(),
             instance_keys: FxHashMap::default(),
+            decisive_params: FxHashMap::default(),
             trait_identities: FxHashMap::default(),
             ty_fingerprints: FxHashMap::default(),
             fn_fingerprints: FxHashMap::default(),
@@ -244,6 +248,12 @@ impl<'db> CallGraph<'db> {
         recorded.sort_unstable();
         recorded.dedup();
         recorded
+    }
+
+    /// `constants::decisive_params`, read once per analysis.
+    fn decisive_params(&mut self, func: FunctionId) -> Rc<[bool]> {
+        let db = self.db;
+        self.decisive_params.entry(func).or_insert_with(|| super::constants::decisive_params(db, func).into()).clone()
     }
 
     /// `incremental::instance_key`, read once per analysis.
@@ -406,10 +416,20 @@ impl<'db> CallGraph<'db> {
     /// The edges of `node`, walked now (the memoized form is `incremental::walked`).
     pub(crate) fn walk_uncached(&mut self, node: Node<'db>, env: ParamEnvAndCrate<'db>) -> Walked<'db> {
         match node {
-            Node::Fn { func, args } => {
+            Node::Fn { func, args, consts } => {
                 let def = DefWithBodyId::FunctionId(func);
                 let body = Body::of(self.db, def);
+                let db = self.db;
                 let mut walker = BodyWalker::new(self, def, args, env);
+                if let Some(consts) = consts {
+                    let params = super::constants::param_bindings(body);
+                    for (param, value) in params.iter().zip(consts.values(db).iter()) {
+                        if let (Some(param), Some(value)) = (param, value) {
+                            walker.constants.insert(*param, *value);
+                        }
+                    }
+                    walker.carry_depth = *consts.depth(db);
+                }
                 let (statements, tail): (&[Statement], Option<ExprId>) = match &body[body.root_expr()] {
                     Expr::Block { statements, tail, .. } => (statements, *tail),
                     _ => (&[], Some(body.root_expr())),
@@ -734,7 +754,7 @@ impl<'db> CallGraph<'db> {
                 },
             };
         }
-        Target::Node(Node::Fn { func, args })
+        Target::Node(Node::function(func, args))
     }
 
     pub(crate) fn is_fn_family_trait(&self, trait_: TraitId) -> bool {
@@ -1005,6 +1025,15 @@ struct BodyWalker<'g, 'db> {
     /// The body is the user's code (a workspace crate): its casts and transmutes
     /// are not trusted to keep types (`Walked::untyped`); std's are.
     own_code: bool,
+    /// The bindings whose value this instance knows (`constants`): parameters
+    /// given constants, immutable `let`s and `match` arms bound to known values.
+    constants: FxHashMap<BindingId, Value>,
+    /// How many calls deep the constants of this instance were carried.
+    carry_depth: u8,
+    /// The expression just visited surely does not finish: a branch that the
+    /// constants decide is taken and ends in `return`, `break` or a panic. What
+    /// follows it in its block does not run.
+    diverged: bool,
     out: Walked<'db>,
 }
 
@@ -1032,6 +1061,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             intrinsic_call: None,
             let_initializers: FxHashMap::default(),
             own_code,
+            constants: FxHashMap::default(),
+            carry_depth: 0,
+            diverged: false,
             out: Walked { empties, ..Walked::default() },
         }
     }
@@ -1091,7 +1123,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let passes_owned = self.passes_owned(store, call);
         let fills = self.fills_at(store, call, receiver(store, call).filter(|_| first_use));
         let dyn_args = self.dyn_args(store, call);
-        for target in targets {
+        let values = self.argument_values(store, call, expr);
+        for mut target in targets {
+            if let Target::Node(Node::Fn { func: callee, consts, .. }) = &mut target {
+                *consts = self.carried_constants(*callee, &values);
+            }
             let mut edge = Edge {
                 callee_label: label.clone(),
                 growth: growth.clone(),
@@ -1110,6 +1146,50 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.panic = self.panic;
             self.out.edges.push(edge);
         }
+    }
+
+    /// The values of the arguments of `call` (its receiver first) that this
+    /// instance knows; empty when it knows none. A function given to
+    /// `const_eval_select` is called with the elements of its first argument.
+    fn argument_values(&mut self, store: &ExpressionStore, call: ExprId, callee: ExprId) -> Vec<Option<Value>> {
+        if self.carry_depth >= MAX_CARRY_DEPTH {
+            return Vec::new();
+        }
+        let args: Vec<ExprId> = match (&store[call], self.intrinsic_call) {
+            (Expr::Path(_), Some(intrinsic)) if intrinsic.keeps_nothing && call == callee => match &store[intrinsic.call] {
+                Expr::Call { args, .. } => match args.first().map(|&tuple| &store[tuple]) {
+                    Some(Expr::Tuple { exprs }) => exprs.to_vec(),
+                    _ => return Vec::new(),
+                },
+                _ => return Vec::new(),
+            },
+            (Expr::MethodCall { receiver, args, .. }, _) => std::iter::once(*receiver).chain(args.iter().copied()).collect(),
+            (Expr::Call { args, .. }, _) => args.to_vec(),
+            _ => return Vec::new(),
+        };
+        let values: Vec<Option<Value>> = args.iter().map(|&arg| self.evaluate(store, arg)).collect();
+        if values.iter().all(Option::is_none) {
+            return Vec::new();
+        }
+        values
+    }
+
+    /// The constants `callee`'s instance is walked at: the known `values` of
+    /// its arguments that can decide one of its branches, one call deeper.
+    fn carried_constants(&mut self, callee: FunctionId, values: &[Option<Value>]) -> Option<ConstArgs<'db>> {
+        if values.is_empty() {
+            return None;
+        }
+        let decisive = self.graph.decisive_params(callee);
+        if decisive.len() != values.len() {
+            return None;
+        }
+        let carried: Box<[Option<Value>]> =
+            values.iter().zip(decisive.iter()).map(|(value, &decisive)| value.filter(|_| decisive)).collect();
+        if carried.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(ConstArgs::new(self.graph.db, carried, self.carry_depth + 1))
     }
 
     /// The arguments of `call` (its receiver included) that are coerced to a `dyn`
@@ -1433,6 +1513,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         {
                             if store[*id].mode == BindingAnnotation::Unannotated {
                                 self.let_initializers.insert(*id, *init);
+                                if let Some(value) = self.evaluate(store, *init) {
+                                    self.constants.insert(*id, value);
+                                }
                             }
                         }
                         if !self.moved_out_by_tail(store, *pat, &statements[i + 1..], *tail) {
@@ -1613,8 +1696,106 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         }
     }
 
-    fn visit_children(&mut self, store: &ExpressionStore, expr: ExprId) {
+    /// The value of `expr` at this instance, when the types and the known
+    /// constants decide it (`constants`).
+    fn evaluate(&mut self, store: &ExpressionStore, expr: ExprId) -> Option<Value> {
+        self.evaluator(store).value(expr)
+    }
+
+    fn evaluator<'e>(&'e mut self, store: &'e ExpressionStore) -> Evaluator<'e, 'db> {
+        Evaluator {
+            db: self.graph.db,
+            owner: self.owner,
+            store,
+            infer: self.infer,
+            inst: &mut self.inst,
+            env: self.env,
+            bound: &self.constants,
+        }
+    }
+
+    /// The branch of an `if` or `match` that runs, when the constants decide
+    /// which: `Some(None)` for an `if` without `else` whose condition is false.
+    /// A `match` arm's bindings are bound to their values.
+    fn decided_branch(&mut self, store: &ExpressionStore, expr: ExprId) -> Option<Option<ExprId>> {
         match &store[expr] {
+            Expr::If { condition, then_branch, else_branch } => match self.evaluate(store, *condition)? {
+                Value::Int(0) => Some(*else_branch),
+                Value::Int(_) => Some(Some(*then_branch)),
+                _ => None,
+            },
+            Expr::Match { expr: scrutinee, arms } => {
+                let value = self.evaluate(store, *scrutinee)?;
+                let (arm, binds) = self.evaluator(store).arm_taken(value, arms)?;
+                for (binding, value) in binds {
+                    if store[binding].mode == BindingAnnotation::Unannotated {
+                        self.constants.insert(binding, value);
+                    }
+                }
+                Some(Some(arms[arm].expr))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `expr` has type `!`: it never finishes, whatever the constants.
+    fn never_finishes(&self, expr: ExprId) -> bool {
+        self.infer.type_of_expr_or_pat(expr.into()).is_some_and(|ty| matches!(ty.kind(), TyKind::Never))
+    }
+
+    fn visit_children(&mut self, store: &ExpressionStore, expr: ExprId) {
+        self.visit_children_of(store, expr);
+        // Only a decided branch and a block that holds one can leave this set.
+        if !matches!(&store[expr], Expr::If { .. } | Expr::Match { .. } | Expr::Block { label: None, .. } | Expr::Unsafe { .. })
+        {
+            self.diverged = false;
+        }
+    }
+
+    fn visit_children_of(&mut self, store: &ExpressionStore, expr: ExprId) {
+        match &store[expr] {
+            Expr::If { condition, .. } | Expr::Match { expr: condition, .. } => {
+                let Some(branch) = self.decided_branch(store, expr) else {
+                    store.walk_child_exprs(expr, |child| self.visit_expr(store, child));
+                    self.diverged = false;
+                    return;
+                };
+                // Only the branch that runs is walked (its condition too).
+                self.visit_expr(store, *condition);
+                self.diverged = false;
+                if let Some(branch) = branch {
+                    self.visit_expr(store, branch);
+                    self.diverged |= self.never_finishes(branch);
+                }
+            }
+            // What follows a statement that surely does not finish is not walked.
+            Expr::Block { statements, tail, .. } | Expr::Unsafe { statements, tail, .. } => {
+                let labelled = matches!(&store[expr], Expr::Block { label: Some(_), .. });
+                self.diverged = false;
+                for statement in statements.iter() {
+                    match statement {
+                        Statement::Let { initializer, else_branch, pat, .. } => {
+                            initializer.iter().chain(else_branch).for_each(|&e| self.visit_expr(store, e));
+                            store.walk_exprs_in_pat(*pat, &mut |e| self.visit_expr(store, e));
+                            self.diverged = false;
+                        }
+                        Statement::Expr { expr, .. } => self.visit_expr(store, *expr),
+                        Statement::Item(_) => {}
+                    }
+                    if self.diverged {
+                        break;
+                    }
+                }
+                if !self.diverged {
+                    if let Some(tail) = tail {
+                        self.visit_expr(store, *tail);
+                    }
+                }
+                // A `break` out of a labelled block goes on after it.
+                if labelled {
+                    self.diverged = false;
+                }
+            }
             Expr::Call { callee, args } => {
                 self.callee_of_call = Some((*callee, expr));
                 self.visit_expr(store, *callee);

@@ -67,7 +67,7 @@ fn library_crate_for(
 ) -> Option<Crate> {
     let mut crates = FxHashSet::default();
     let args = match *node {
-        Node::Fn { func, args } | Node::Derived { method: func, args } => {
+        Node::Fn { func, args, .. } | Node::Derived { method: func, args } => {
             crates.insert(func.krate(db));
             args
         }

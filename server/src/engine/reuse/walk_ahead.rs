@@ -126,7 +126,7 @@ fn walk_ahead(
         let outside = resolve::outside_of_params(&mut graph, func, args, env);
         reach::reach(
             &mut graph,
-            Node::Fn { func, args },
+            Node::function(func, args),
             env,
             outside,
             &policy,

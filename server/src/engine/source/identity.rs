@@ -100,10 +100,10 @@ pub struct InstanceIdentity {
 
 /// The identity of an instance, or `None` for instances that cannot be named
 /// across runs (closures, unresolved parameters, opaque types), nor at
-/// arguments naming an item of the workspace (`names_workspace_item`): those are
-/// never cached.
+/// arguments naming an item of the workspace (`names_workspace_item`), nor at
+/// known constants (walked in each analysis): those are never cached.
 pub(crate) fn instance_identity(db: &dyn HirDatabase, node: &Node<'_>) -> Option<InstanceIdentity> {
-    let Node::Fn { func, args } = *node else { return None };
+    let Node::Fn { func, args, consts: None } = *node else { return None };
     if names_workspace_item(db, args) {
         return None;
     }

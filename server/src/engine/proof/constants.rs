@@ -1,0 +1,476 @@
+//! Sizes the types decide, and constant arguments (SPEC: "sizes the types
+//! decide"): the values of conditions that are constants at one instance —
+//! `T::IS_ZST`, `size_of::<T>() == 0`, `layout.size() == 0` for a `Layout` the
+//! instance or a constant argument fixes, `capacity == 0` for a literal or `const`
+//! capacity — so that the walk visits only the branch that runs. Owns the values
+//! (`Value`), the evaluator of one body's expressions at one instance
+//! (`Evaluator`), and which parameters of a function can decide one of its
+//! branches (`decisive_params`), which is where a constant argument is carried
+//! into the callee's instance (`ConstArgs`, part of `Node::Fn`).
+//!
+//! Invariant: a value is returned only when it is the value at every run of the
+//! instance; anything else (a `mut` binding, an unknown operand, a function the
+//! evaluator does not know) is `None`, and both branches are walked.
+
+use hir::db::HirDatabase;
+use hir_def::{
+    expr_store::{Body, ExpressionStore},
+    hir::{BinaryOp, BindingAnnotation, BindingId, CmpOp, Expr, ExprId, Literal, LogicOp, Ordering, Pat, PatId, UnaryOp},
+    CallableDefId, DefWithBodyId, FunctionId,
+};
+use hir_ty::{
+    method_resolution::CandidateId,
+    next_solver::{GenericArgs, Ty, TyKind},
+    InferenceResult, ParamEnvAndCrate,
+};
+use rustc_hash::FxHashMap;
+use rustc_type_ir::{
+    inherent::IntoKind,
+    TypeVisitableExt,
+};
+
+use super::{incremental::PathValue, subst::Instantiate};
+
+/// How many calls deep a constant argument is carried: a bound on the
+/// instances a recursion that computes new constants could make.
+pub(crate) const MAX_CARRY_DEPTH: u8 = 12;
+
+/// A value known at an instance.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub(crate) enum Value {
+    /// An integer, or a `bool` (0 or 1).
+    Int(u128),
+    /// A `core::alloc::Layout`.
+    Layout(Layout),
+    /// `Ok` of a `Layout` (`Layout::array`, `layout_array`).
+    OkLayout(Layout),
+}
+
+/// The size and alignment of a `core::alloc::Layout`, in bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
+pub(crate) struct Layout {
+    pub size: u128,
+    pub align: u128,
+}
+
+/// The largest size a `Layout` may have: `isize::MAX` (on 64-bit targets).
+const MAX_LAYOUT_SIZE: u128 = i64::MAX as u128;
+
+/// The known values of a function's parameters at one instance (`self` first),
+/// and how many calls deep they were carried.
+#[salsa::interned(revisions = usize::MAX, debug)]
+pub(crate) struct ConstArgs<'db> {
+    #[returns(ref)]
+    pub values: Box<[Option<Value>]>,
+    pub depth: u8,
+}
+
+impl Value {
+    fn int(self) -> Option<u128> {
+        match self {
+            Value::Int(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    fn layout(self) -> Option<Layout> {
+        match self {
+            Value::Layout(layout) => Some(layout),
+            _ => None,
+        }
+    }
+
+    /// As the source would spell it, for a node's name.
+    pub(crate) fn describe(self) -> String {
+        match self {
+            Value::Int(n) => n.to_string(),
+            Value::Layout(l) => format!("Layout {{ size: {}, align: {} }}", l.size, l.align),
+            Value::OkLayout(l) => format!("Ok(Layout {{ size: {}, align: {} }})", l.size, l.align),
+        }
+    }
+}
+
+/// `elem` repeated `count` times, as `Layout::array`/`layout_array` build it:
+/// known when the size is (zero-sized elements or no elements make zero bytes
+/// whatever the other operand), `None` when it overflows or is not known.
+fn repeated(elem: Layout, count: Option<u128>) -> Option<Value> {
+    let size = match count {
+        _ if elem.size == 0 => 0,
+        Some(0) => 0,
+        Some(n) => elem.size.checked_mul(n)?,
+        None => return None,
+    };
+    (size <= MAX_LAYOUT_SIZE).then_some(Value::OkLayout(Layout { size, align: elem.align }))
+}
+
+/// The functions of std whose value the evaluator knows, by where they are
+/// defined; matched on the name first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Known {
+    SizeOf,
+    AlignOf,
+    LayoutNew,
+    LayoutSize,
+    LayoutAlign,
+    LayoutArray,
+    LayoutRepeat,
+    RawVecLayoutArray,
+}
+
+fn known_function(db: &dyn HirDatabase, func: FunctionId) -> Option<Known> {
+    let name = hir_def::signatures::FunctionSignature::of(db, func).name.as_str().to_owned();
+    let candidate = match name.as_str() {
+        "size_of" => Known::SizeOf,
+        "align_of" | "min_align_of" => Known::AlignOf,
+        "new" => Known::LayoutNew,
+        "size" => Known::LayoutSize,
+        "align" => Known::LayoutAlign,
+        "array" => Known::LayoutArray,
+        "repeat" | "repeat_packed" => Known::LayoutRepeat,
+        "layout_array" => Known::RawVecLayoutArray,
+        _ => return None,
+    };
+    if !hir_def::HasModule::krate(&func, db).data(db).origin.is_lang() {
+        return None;
+    }
+    let path = crate::engine::source::naming::defined_fn_path(db, func);
+    let layout_method = path.starts_with("core::alloc::") && path.contains("::Layout::");
+    let known = match candidate {
+        Known::SizeOf | Known::AlignOf => {
+            path.starts_with("core::mem::") || path.starts_with("core::intrinsics::")
+        }
+        Known::RawVecLayoutArray => path.starts_with("alloc::raw_vec::"),
+        _ => layout_method,
+    };
+    known.then_some(candidate)
+}
+
+/// The parameters of `func` (`self` first) that can decide one of its branches:
+/// mentioned in a condition, a scrutinee or a `let`'s initialiser, or passed to
+/// a call (which may branch on it in turn). Only these carry a constant into the callee.
+pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<bool> {
+    let body = Body::of(db, DefWithBodyId::FunctionId(func));
+    let params = param_bindings(&body);
+    let mut decisive = vec![false; params.len()];
+    if params.iter().all(Option::is_none) {
+        return decisive;
+    }
+    let owner = DefWithBodyId::FunctionId(func);
+    for (_, expr) in body.exprs() {
+        let deciding: Vec<ExprId> = match expr {
+            Expr::If { condition, .. } => vec![*condition],
+            Expr::Match { expr: scrutinee, .. } => vec![*scrutinee],
+            Expr::Block { statements, .. } | Expr::Unsafe { statements, .. } => statements
+                .iter()
+                .filter_map(|statement| match statement {
+                    hir_def::hir::Statement::Let { initializer, .. } => *initializer,
+                    _ => None,
+                })
+                .collect(),
+            Expr::Call { args, .. } => args.to_vec(),
+            Expr::MethodCall { receiver, args, .. } => std::iter::once(*receiver).chain(args.iter().copied()).collect(),
+            _ => continue,
+        };
+        for expr in deciding {
+            mentions(db, owner, &body, expr, &mut |binding| {
+                if let Some(i) = params.iter().position(|p| *p == Some(binding)) {
+                    decisive[i] = true;
+                }
+            });
+        }
+    }
+    decisive
+}
+
+/// The binding of each parameter of a body (`self` first) that a constant can
+/// be given: an immutable name (`layout: Layout`), not a pattern.
+pub(crate) fn param_bindings(body: &Body) -> Vec<Option<BindingId>> {
+    let mut params: Vec<Option<BindingId>> = Vec::new();
+    if let Some(self_param) = &body.self_param {
+        params.push(Some(self_param.formal).filter(|id| body[*id].mode == BindingAnnotation::Unannotated));
+    }
+    for param in body.params.iter() {
+        params.push(match &body[param.formal] {
+            Pat::Bind { id, subpat: None } if body[*id].mode == BindingAnnotation::Unannotated => Some(*id),
+            _ => None,
+        });
+    }
+    params
+}
+
+/// Calls `found` with each local binding `expr` mentions, at any depth.
+fn mentions(
+    db: &dyn HirDatabase,
+    owner: DefWithBodyId,
+    store: &ExpressionStore,
+    expr: ExprId,
+    found: &mut dyn FnMut(BindingId),
+) {
+    if let Expr::Path(_) = &store[expr] {
+        if let Some(PathValue::Local(binding)) = super::incremental::value_path(db, owner, expr) {
+            found(binding);
+        }
+    }
+    store.walk_child_exprs(expr, |child| mentions(db, owner, store, child, found));
+}
+
+/// The evaluator of one body's expressions at one instance.
+pub(crate) struct Evaluator<'a, 'db> {
+    pub db: &'db dyn HirDatabase,
+    pub owner: DefWithBodyId,
+    pub store: &'a ExpressionStore,
+    pub infer: &'db InferenceResult<'db>,
+    pub inst: &'a mut Instantiate<'db>,
+    pub env: ParamEnvAndCrate<'db>,
+    /// The bindings whose value is known: parameters given constants, immutable
+    /// `let`s of known values, a `match` arm's binding of a known scrutinee.
+    pub bound: &'a FxHashMap<BindingId, Value>,
+}
+
+impl<'db> Evaluator<'_, 'db> {
+    /// The value of `expr` at this instance, when it is known.
+    pub(crate) fn value(&mut self, expr: ExprId) -> Option<Value> {
+        self.value_within(expr, &mut Vec::new())
+    }
+
+    /// The first arm of `arms` that a scrutinee of value `value` runs, with what
+    /// its pattern binds; `None` when that is not known (an arm before it with a
+    /// guard or a pattern the evaluator cannot decide).
+    pub(crate) fn arm_taken(
+        &mut self,
+        value: Value,
+        arms: &[hir_def::hir::MatchArm],
+    ) -> Option<(usize, Vec<(BindingId, Value)>)> {
+        for (i, arm) in arms.iter().enumerate() {
+            let mut binds = Vec::new();
+            match self.matches(arm.pat, value, &mut binds)? {
+                false => continue,
+                true if arm.guard.is_none() => return Some((i, binds)),
+                true => return None,
+            }
+        }
+        None
+    }
+
+    fn value_within(&mut self, expr: ExprId, scratch: &mut Vec<(BindingId, Value)>) -> Option<Value> {
+        let store = self.store;
+        match &store[expr] {
+            Expr::Literal(Literal::Bool(b)) => Some(Value::Int(u128::from(*b))),
+            Expr::Literal(Literal::Uint(n, _)) => Some(Value::Int(*n)),
+            Expr::Literal(Literal::Int(n, _)) => u128::try_from(*n).ok().map(Value::Int),
+            Expr::Path(_) => self.path_value(expr, scratch),
+            Expr::UnaryOp { expr: operand, op: UnaryOp::Not } => {
+                if !matches!(self.infer.type_of_expr_or_pat(expr.into())?.kind(), TyKind::Bool) {
+                    return None;
+                }
+                match self.value_within(*operand, scratch)? {
+                    Value::Int(b) => Some(Value::Int(u128::from(b == 0))),
+                    _ => None,
+                }
+            }
+            Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::LogicOp(op)) } => {
+                let l = self.value_within(*lhs, scratch).and_then(Value::int);
+                let r = self.value_within(*rhs, scratch).and_then(Value::int);
+                let (short, other) = match op {
+                    LogicOp::And => (0, 1),
+                    LogicOp::Or => (1, 0),
+                };
+                // Either side deciding alone decides it (the other has no effect
+                // the walk needs: both are walked as the condition).
+                if l == Some(short) || r == Some(short) {
+                    return Some(Value::Int(short));
+                }
+                (l == Some(other) && r == Some(other)).then_some(Value::Int(other))
+            }
+            Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::CmpOp(op)) } => {
+                let l = self.value_within(*lhs, scratch)?.int()?;
+                let r = self.value_within(*rhs, scratch)?.int()?;
+                let holds = match op {
+                    CmpOp::Eq { negated } => (l == r) != *negated,
+                    CmpOp::Ord { ordering: Ordering::Less, strict: true } => l < r,
+                    CmpOp::Ord { ordering: Ordering::Less, strict: false } => l <= r,
+                    CmpOp::Ord { ordering: Ordering::Greater, strict: true } => l > r,
+                    CmpOp::Ord { ordering: Ordering::Greater, strict: false } => l >= r,
+                };
+                Some(Value::Int(u128::from(holds)))
+            }
+            Expr::Call { callee, args } => {
+                let ty = self.infer.type_of_expr_or_pat((*callee).into())?;
+                let TyKind::FnDef(def, fn_args) = ty.kind() else { return None };
+                let CallableDefId::FunctionId(func) = def.0 else { return None };
+                let known = known_function(self.db, func)?;
+                let fn_args = self.inst.args(fn_args);
+                let values: Vec<Option<Value>> = args.iter().map(|&arg| self.value_within(arg, scratch)).collect();
+                self.known_value(known, fn_args, &values)
+            }
+            Expr::MethodCall { receiver, args, .. } => {
+                let (func, fn_args) = self.infer.method_resolution(expr)?;
+                let known = known_function(self.db, func)?;
+                let fn_args = self.inst.args(fn_args);
+                let values: Vec<Option<Value>> = std::iter::once(*receiver)
+                    .chain(args.iter().copied())
+                    .map(|arg| self.value_within(arg, scratch))
+                    .collect();
+                self.known_value(known, fn_args, &values)
+            }
+            Expr::Match { expr: scrutinee, arms } => {
+                let value = self.value_within(*scrutinee, scratch)?;
+                let (arm, binds) = self.arm_taken(value, arms)?;
+                let depth = scratch.len();
+                scratch.extend(binds);
+                let value = self.value_within(arms[arm].expr, scratch);
+                scratch.truncate(depth);
+                value
+            }
+            Expr::Block { statements, tail: Some(tail), .. } if statements.is_empty() => {
+                self.value_within(*tail, scratch)
+            }
+            _ => None,
+        }
+    }
+
+    /// A local bound to a known value, or a `const` (an associated one at the
+    /// arguments inference resolved its path to, instantiated).
+    fn path_value(&mut self, expr: ExprId, scratch: &[(BindingId, Value)]) -> Option<Value> {
+        if let Some((CandidateId::ConstId(konst), args)) = self.infer.assoc_resolutions_for_expr(expr) {
+            let args = self.inst.args(args);
+            return self.assoc_const_value(konst, args, expr);
+        }
+        match super::incremental::value_path(self.db, self.owner, expr)? {
+            PathValue::Local(binding) => scratch
+                .iter()
+                .rev()
+                .find(|(b, _)| *b == binding)
+                .map(|(_, v)| *v)
+                .or_else(|| self.bound.get(&binding).copied()),
+            PathValue::Const(konst) => {
+                let interner = hir_ty::next_solver::DbInterner::new_no_crate(self.db);
+                self.const_value(konst, GenericArgs::empty(interner), expr)
+            }
+            _ => None,
+        }
+    }
+
+    /// An associated const: `SizedTypeProperties`'s from the layout of the type
+    /// (`T::IS_ZST`, `T::LAYOUT`, `T::SIZE`, `T::ALIGN`), any other of an integer
+    /// or `bool` type by const evaluation.
+    fn assoc_const_value(&mut self, konst: hir_def::ConstId, args: GenericArgs<'db>, expr: ExprId) -> Option<Value> {
+        if args.has_param() {
+            return None;
+        }
+        let name = hir_def::signatures::ConstSignature::of(self.db, konst).name.clone()?;
+        let container = hir_def::Lookup::lookup(&konst, self.db).container;
+        if let hir_def::ItemContainerId::TraitId(trait_) = container {
+            let trait_name = hir_def::signatures::TraitSignature::of(self.db, trait_).name.as_str().to_owned();
+            if trait_name == "SizedTypeProperties"
+                && hir_def::HasModule::krate(&trait_, self.db).data(self.db).origin.is_lang()
+            {
+                let layout = self.layout_of(args.as_slice().first()?.ty()?)?;
+                return match name.as_str() {
+                    "IS_ZST" => Some(Value::Int(u128::from(layout.size == 0))),
+                    "LAYOUT" => Some(Value::Layout(layout)),
+                    "SIZE" => Some(Value::Int(layout.size)),
+                    "ALIGN" => Some(Value::Int(layout.align)),
+                    _ => None,
+                };
+            }
+        }
+        self.const_value(konst, args, expr)
+    }
+
+    /// A `const` of an integer or `bool` type, evaluated.
+    fn const_value(&mut self, konst: hir_def::ConstId, args: GenericArgs<'db>, expr: ExprId) -> Option<Value> {
+        let ty = self.infer.type_of_expr_or_pat(expr.into())?;
+        if !matches!(ty.kind(), TyKind::Uint(_) | TyKind::Bool) {
+            return None;
+        }
+        let value = self.db.const_eval(konst, args, Some(self.env)).ok()?;
+        Some(Value::Int(hir_ty::consteval::allocation_as_usize(value)))
+    }
+
+    /// The size and alignment of `ty` at this instance.
+    fn layout_of(&mut self, ty: Ty<'db>) -> Option<Layout> {
+        let ty = self.inst.ty(ty);
+        if ty.has_param() {
+            return None;
+        }
+        let layout = self.db.layout_of_ty(ty.store(), self.env.store()).ok()?;
+        Some(Layout { size: u128::from(layout.size.bytes()), align: u128::from(layout.align.abi.bytes()) })
+    }
+
+    /// What a function the evaluator knows returns, given its arguments.
+    fn known_value(&mut self, known: Known, fn_args: GenericArgs<'db>, values: &[Option<Value>]) -> Option<Value> {
+        let first_ty = || fn_args.as_slice().iter().find_map(|a| a.ty());
+        match known {
+            Known::SizeOf if values.is_empty() => Some(Value::Int(self.layout_of(first_ty()?)?.size)),
+            Known::AlignOf if values.is_empty() => Some(Value::Int(self.layout_of(first_ty()?)?.align)),
+            Known::LayoutNew if values.is_empty() => Some(Value::Layout(self.layout_of(first_ty()?)?)),
+            Known::LayoutSize => Some(Value::Int(values.first().copied()??.layout()?.size)),
+            Known::LayoutAlign => Some(Value::Int(values.first().copied()??.layout()?.align)),
+            Known::LayoutArray => {
+                let elem = self.layout_of(first_ty()?)?;
+                repeated(elem, values.first().copied()?.and_then(Value::int))
+            }
+            Known::LayoutRepeat => {
+                let elem = values.first().copied()??.layout()?;
+                repeated(elem, values.get(1).copied()?.and_then(Value::int))
+            }
+            Known::RawVecLayoutArray => {
+                let elem = values.get(1).copied()??.layout()?;
+                repeated(elem, values.first().copied()?.and_then(Value::int))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a value `value` matches `pat`: `None` when that is not known.
+    fn matches(&mut self, pat: PatId, value: Value, binds: &mut Vec<(BindingId, Value)>) -> Option<bool> {
+        let store = self.store;
+        match &store[pat] {
+            Pat::Wild => Some(true),
+            Pat::Bind { id, subpat: None } => {
+                binds.push((*id, value));
+                Some(true)
+            }
+            Pat::Lit(expr) => Some(Value::Int(self.value(*expr)?.int()?) == value),
+            Pat::Or(pats) => {
+                for &pat in pats.iter() {
+                    if self.matches(pat, value, binds)? {
+                        return Some(true);
+                    }
+                }
+                Some(false)
+            }
+            Pat::TupleStruct { args, .. } => {
+                let Value::OkLayout(layout) = value else { return None };
+                let hir_def::VariantId::EnumVariantId(variant) = self.infer.variant_resolution_for_pat(pat)? else {
+                    return None;
+                };
+                let name = variant.loc(self.db).parent.enum_variants(self.db).variant_name_by_id(variant)?;
+                match (name.as_str(), &**args) {
+                    ("Ok", [inner]) => self.matches(*inner, Value::Layout(layout), binds),
+                    ("Err", _) => Some(false),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repeating_a_layout_is_known_when_its_size_is() {
+        let zst = Layout { size: 0, align: 1 };
+        let word = Layout { size: 8, align: 8 };
+        assert_eq!(repeated(zst, None), Some(Value::OkLayout(zst)));
+        assert_eq!(repeated(word, Some(0)), Some(Value::OkLayout(Layout { size: 0, align: 8 })));
+        assert_eq!(repeated(word, Some(3)), Some(Value::OkLayout(Layout { size: 24, align: 8 })));
+        assert_eq!(repeated(word, None), None);
+        // Past `isize::MAX` bytes it is an error, not known here.
+        assert_eq!(repeated(word, Some(u128::from(u64::MAX))), None);
+    }
+}
