@@ -363,6 +363,33 @@ fn main() {
     case("precision::counting::slab_insert_allocates", count(|| { let mut empty = slab::Slab::new(); keep(counting::slab_insert_allocates(&mut empty, 1)); keep(empty) }));
     case("precision::counting::push_each_twice_allocates", count(|| { let mut v = room_for_all.pop().unwrap(); keep(counting::push_each_twice_allocates(&mut v, &numbers)); keep(v) }));
 
+    // sizes: the clean roots ask for zero bytes.
+    let mut grown_labels: Vec<String> = (0..4)
+        .map(|_| {
+            let mut label = String::with_capacity(64);
+            label.push('a');
+            label
+        })
+        .collect();
+    case("precision::sizes::boxed_stateless_step", count(|| keep(sizes::boxed_stateless_step(7))));
+    case("precision::sizes::boxed_stateful_step_allocates", count(|| keep(sizes::boxed_stateful_step_allocates(7))));
+    case("precision::sizes::unit_markers", count(|| keep(sizes::unit_markers(9))));
+    case("precision::sizes::word_markers_allocates", count(|| keep(sizes::word_markers_allocates(9))));
+    case("precision::sizes::unit_queue", count(|| keep(sizes::unit_queue(9))));
+    case("precision::sizes::byte_queue_allocates", count(|| keep(sizes::byte_queue_allocates(9))));
+    case("precision::sizes::empty_with_capacity", count(|| keep(sizes::empty_with_capacity())));
+    case("precision::sizes::one_with_capacity_allocates", count(|| keep(sizes::one_with_capacity_allocates())));
+    case("precision::sizes::label_without_preallocation", count(|| keep(sizes::label_without_preallocation())));
+    case("precision::sizes::label_with_preallocation_allocates", count(|| keep(sizes::label_with_preallocation_allocates())));
+    case("precision::sizes::shrink_fresh_label", count(|| keep(sizes::shrink_fresh_label())));
+    // Each call shrinks a label grown beforehand, and drops it (a drop allocates nothing).
+    case("precision::sizes::shrink_given_label_allocates", count(|| {
+        let mut label = grown_labels.pop().expect("a grown label per call");
+        keep(sizes::shrink_given_label_allocates(&mut label));
+    }));
+    case("precision::sizes::unit_scratch", count(|| keep(sizes::unit_scratch(9))));
+    case("precision::sizes::byte_scratch_allocates", count(|| keep(sizes::byte_scratch_allocates(9))));
+
     // static_setup: the clean roots allocate on the warm-up call only.
     case("precision::static_setup::square_from_pointer_table", count(|| keep(static_setup::square_from_pointer_table(7))));
     case("precision::static_setup::name_from_state_machine", count(|| keep(static_setup::name_from_state_machine(7))));

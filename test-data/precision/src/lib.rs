@@ -11,6 +11,7 @@ pub mod generic_roots;
 pub mod iterators;
 pub mod json_values;
 pub mod shared_bytes;
+pub mod sizes;
 pub mod static_setup;
 pub mod text;
 #[cfg(target_arch = "x86_64")]

@@ -432,6 +432,21 @@ fn main() {
     let slot = Some(temporaries::Loud(3));
     case("soundness::temporaries::compared_with_none", simple(|| keep(temporaries::compared_with_none(&slot))));
 
+    // known_values: the shrinking roots are given a grown label, made outside the count.
+    let grown = |label: &mut String| {
+        *label = String::with_capacity(64);
+        label.push('a');
+    };
+    case("soundness::known_values::swapped_in_then_shrunk", measure(&mut String::new(), grown, |label| keep(known_values::swapped_in_then_shrunk(label))));
+    case("soundness::known_values::shrunk_then_swapped", measure(&mut String::new(), grown, |label| keep(known_values::shrunk_then_swapped(label))));
+    case("soundness::known_values::shrunk_in_a_loop", measure(&mut String::new(), grown, |label| keep(known_values::shrunk_in_a_loop(label, 2))));
+    case("soundness::known_values::changed_by_a_closure", measure(&mut String::new(), grown, |label| keep(known_values::changed_by_a_closure(label))));
+    case("soundness::known_values::mutable_parameter_changed", simple(|| keep(known_values::mutable_parameter_changed())));
+    case("soundness::known_values::capacity_computed", simple(|| keep(known_values::capacity_computed())));
+    case("soundness::known_values::break_out_of_a_labelled_block", simple(|| keep(known_values::break_out_of_a_labelled_block())));
+    case("soundness::known_values::return_before_the_allocation", simple(|| keep(known_values::return_before_the_allocation())));
+    case("soundness::known_values::guarded_arm_first", simple(|| keep(known_values::guarded_arm_first(4))));
+
     // unresolved
     let (mut a, b4) = ([0u8; 4], [1u8; 4]);
     case("soundness::unresolved::intrinsics_are_quiet", simple(|| keep(unresolved::intrinsics_are_quiet(&mut a, &b4))));

@@ -13,6 +13,7 @@ pub mod dyns;
 pub mod error_closures;
 pub mod fn_pointers;
 pub mod foreign;
+pub mod known_values;
 pub mod loggers;
 pub mod refilled;
 pub mod rooms;

@@ -44,6 +44,10 @@ pub(crate) enum Value {
     Layout(Layout),
     /// `Ok` of a `Layout` (`Layout::array`, `layout_array`).
     OkLayout(Layout),
+    /// A `Vec` or `String` as `new()` makes it: no memory, no elements. Held by
+    /// a place that can change (a `let mut`, a `&mut` parameter) only until the
+    /// walk meets the place again (`BodyWalker::mutable_values`).
+    EmptyBuffer,
 }
 
 /// The size and alignment of a `core::alloc::Layout`, in bytes.
@@ -86,6 +90,7 @@ impl Value {
             Value::Int(n) => n.to_string(),
             Value::Layout(l) => format!("Layout {{ size: {}, align: {} }}", l.size, l.align),
             Value::OkLayout(l) => format!("Ok(Layout {{ size: {}, align: {} }})", l.size, l.align),
+            Value::EmptyBuffer => "an empty buffer".to_owned(),
         }
     }
 }
@@ -103,8 +108,7 @@ fn repeated(elem: Layout, count: Option<u128>) -> Option<Value> {
     (size <= MAX_LAYOUT_SIZE).then_some(Value::OkLayout(Layout { size, align: elem.align }))
 }
 
-/// The functions of std whose value the evaluator knows, by where they are
-/// defined; matched on the name first.
+/// The functions of std whose value the evaluator knows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Known {
     SizeOf,
@@ -115,34 +119,46 @@ enum Known {
     LayoutArray,
     LayoutRepeat,
     RawVecLayoutArray,
+    BufferNew,
+    VecCapacity,
+    StringCapacity,
+    BufferLen,
 }
+
+/// Each known function: its name, the module or type it is defined in (as
+/// `naming::defined_fn_path` spells it, less the name), and what it is.
+const KNOWN: &[(&str, &str, Known)] = &[
+    ("size_of", "core::mem", Known::SizeOf),
+    ("size_of", "core::intrinsics", Known::SizeOf),
+    ("align_of", "core::mem", Known::AlignOf),
+    ("align_of", "core::intrinsics", Known::AlignOf),
+    ("min_align_of", "core::intrinsics", Known::AlignOf),
+    ("new", "core::alloc::layout::Layout", Known::LayoutNew),
+    ("size", "core::alloc::layout::Layout", Known::LayoutSize),
+    ("align", "core::alloc::layout::Layout", Known::LayoutAlign),
+    ("array", "core::alloc::layout::Layout", Known::LayoutArray),
+    ("repeat", "core::alloc::layout::Layout", Known::LayoutRepeat),
+    ("repeat_packed", "core::alloc::layout::Layout", Known::LayoutRepeat),
+    ("layout_array", "alloc::raw_vec", Known::RawVecLayoutArray),
+    ("new", "alloc::vec::Vec", Known::BufferNew),
+    ("new", "alloc::string::String", Known::BufferNew),
+    ("capacity", "alloc::vec::Vec", Known::VecCapacity),
+    ("capacity", "alloc::string::String", Known::StringCapacity),
+    ("len", "alloc::vec::Vec", Known::BufferLen),
+    ("len", "alloc::string::String", Known::BufferLen),
+];
 
 fn known_function(db: &dyn HirDatabase, func: FunctionId) -> Option<Known> {
     let name = hir_def::signatures::FunctionSignature::of(db, func).name.as_str().to_owned();
-    let candidate = match name.as_str() {
-        "size_of" => Known::SizeOf,
-        "align_of" | "min_align_of" => Known::AlignOf,
-        "new" => Known::LayoutNew,
-        "size" => Known::LayoutSize,
-        "align" => Known::LayoutAlign,
-        "array" => Known::LayoutArray,
-        "repeat" | "repeat_packed" => Known::LayoutRepeat,
-        "layout_array" => Known::RawVecLayoutArray,
-        _ => return None,
-    };
+    if !KNOWN.iter().any(|(known, ..)| *known == name) {
+        return None;
+    }
     if !hir_def::HasModule::krate(&func, db).data(db).origin.is_lang() {
         return None;
     }
     let path = crate::engine::source::naming::defined_fn_path(db, func);
-    let layout_method = path.starts_with("core::alloc::") && path.contains("::Layout::");
-    let known = match candidate {
-        Known::SizeOf | Known::AlignOf => {
-            path.starts_with("core::mem::") || path.starts_with("core::intrinsics::")
-        }
-        Known::RawVecLayoutArray => path.starts_with("alloc::raw_vec::"),
-        _ => layout_method,
-    };
-    known.then_some(candidate)
+    let owner = path.strip_suffix(name.as_str())?.strip_suffix("::")?;
+    KNOWN.iter().find(|(known, defined_in, _)| *known == name && *defined_in == owner).map(|(.., known)| *known)
 }
 
 /// The parameters of `func` (`self` first) that can decide one of its branches:
@@ -199,7 +215,7 @@ pub(crate) fn param_bindings(body: &Body) -> Vec<Option<BindingId>> {
 }
 
 /// Calls `found` with each local binding `expr` mentions, at any depth.
-fn mentions(
+pub(crate) fn mentions(
     db: &dyn HirDatabase,
     owner: DefWithBodyId,
     store: &ExpressionStore,
@@ -225,6 +241,9 @@ pub(crate) struct Evaluator<'a, 'db> {
     /// The bindings whose value is known: parameters given constants, immutable
     /// `let`s of known values, a `match` arm's binding of a known scrutinee.
     pub bound: &'a FxHashMap<BindingId, Value>,
+    /// The places that can change whose value is known at the expression
+    /// evaluated: a `let mut`, what a `&mut` parameter points to.
+    pub mutable: &'a FxHashMap<BindingId, Value>,
 }
 
 impl<'db> Evaluator<'_, 'db> {
@@ -325,6 +344,12 @@ impl<'db> Evaluator<'_, 'db> {
             Expr::Block { statements, tail: Some(tail), .. } if statements.is_empty() => {
                 self.value_within(*tail, scratch)
             }
+            // A `String`'s `vec` and a `Vec`'s `len`, of an empty one.
+            Expr::Field { expr: base, name } => match (self.value_within(*base, scratch)?, name.as_str()) {
+                (Value::EmptyBuffer, "len") => Some(Value::Int(0)),
+                (Value::EmptyBuffer, "vec") => Some(Value::EmptyBuffer),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -342,7 +367,7 @@ impl<'db> Evaluator<'_, 'db> {
                 .rev()
                 .find(|(b, _)| *b == binding)
                 .map(|(_, v)| *v)
-                .or_else(|| self.bound.get(&binding).copied()),
+                .or_else(|| self.bound.get(&binding).or_else(|| self.mutable.get(&binding)).copied()),
             PathValue::Const(konst) => {
                 let interner = hir_ty::next_solver::DbInterner::new_no_crate(self.db);
                 self.const_value(konst, GenericArgs::empty(interner), expr)
@@ -418,6 +443,15 @@ impl<'db> Evaluator<'_, 'db> {
             Known::RawVecLayoutArray => {
                 let elem = values.get(1).copied()??.layout()?;
                 repeated(elem, values.first().copied()?.and_then(Value::int))
+            }
+            Known::BufferNew if values.is_empty() => Some(Value::EmptyBuffer),
+            // A `Vec` of zero-sized elements has room for `usize::MAX` from the start.
+            Known::VecCapacity if values.first().copied()? == Some(Value::EmptyBuffer) => {
+                let zero_sized = self.layout_of(first_ty()?)?.size == 0;
+                Some(Value::Int(if zero_sized { u128::from(u64::MAX) } else { 0 }))
+            }
+            Known::StringCapacity | Known::BufferLen if values.first().copied()? == Some(Value::EmptyBuffer) => {
+                Some(Value::Int(0))
             }
             _ => None,
         }

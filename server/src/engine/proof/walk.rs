@@ -425,7 +425,7 @@ impl<'db> CallGraph<'db> {
                     let params = super::constants::param_bindings(body);
                     for (param, value) in params.iter().zip(consts.values(db).iter()) {
                         if let (Some(param), Some(value)) = (param, value) {
-                            walker.constants.insert(*param, *value);
+                            walker.bind(*param, *value);
                         }
                     }
                     walker.carry_depth = *consts.depth(db);
@@ -1028,6 +1028,12 @@ struct BodyWalker<'g, 'db> {
     /// The bindings whose value this instance knows (`constants`): parameters
     /// given constants, immutable `let`s and `match` arms bound to known values.
     constants: FxHashMap<BindingId, Value>,
+    /// The places that can change (a `let mut`, what a `&mut` parameter points
+    /// to) whose value is known here: from where they get it until the walk
+    /// meets them again, or enters a loop or a closure (which may come back to
+    /// them changed). The walk visits a body in the order it runs, and decides a
+    /// condition and a call's arguments before it visits them.
+    mutable_values: FxHashMap<BindingId, Value>,
     /// How many calls deep the constants of this instance were carried.
     carry_depth: u8,
     /// The expression just visited surely does not finish: a branch that the
@@ -1062,6 +1068,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             let_initializers: FxHashMap::default(),
             own_code,
             constants: FxHashMap::default(),
+            mutable_values: FxHashMap::default(),
             carry_depth: 0,
             diverged: false,
             out: Walked { empties, ..Walked::default() },
@@ -1167,6 +1174,17 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             (Expr::Call { args, .. }, _) => args.to_vec(),
             _ => return Vec::new(),
         };
+        // A changeable place named twice may change between the two.
+        if !self.mutable_values.is_empty() {
+            let mut named = Vec::new();
+            for &arg in &args {
+                super::constants::mentions(self.graph.db, self.owner, store, arg, &mut |binding| named.push(binding));
+            }
+            named.sort();
+            for pair in named.windows(2).filter(|pair| pair[0] == pair[1]) {
+                self.mutable_values.remove(&pair[0]);
+            }
+        }
         let values: Vec<Option<Value>> = args.iter().map(|&arg| self.evaluate(store, arg)).collect();
         if values.iter().all(Option::is_none) {
             return Vec::new();
@@ -1425,6 +1443,7 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     }
 
     fn visit_expr(&mut self, store: &ExpressionStore, expr: ExprId) {
+        self.forget_mutable_values(store, expr);
         let ty = self.expr_ty(expr);
         if let (Expr::Cast { expr: from, .. }, Some(to)) = (&store[expr], ty) {
             self.note_pointer_cast(*from, to);
@@ -1513,9 +1532,6 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                         {
                             if store[*id].mode == BindingAnnotation::Unannotated {
                                 self.let_initializers.insert(*id, *init);
-                                if let Some(value) = self.evaluate(store, *init) {
-                                    self.constants.insert(*id, value);
-                                }
                             }
                         }
                         if !self.moved_out_by_tail(store, *pat, &statements[i + 1..], *tail) {
@@ -1711,6 +1727,37 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             inst: &mut self.inst,
             env: self.env,
             bound: &self.constants,
+            mutable: &self.mutable_values,
+        }
+    }
+
+    /// Gives `binding` a known value: for good when it cannot change, until the
+    /// walk meets it again when it can (`mut`, a `&mut` parameter).
+    fn bind(&mut self, binding: BindingId, value: Value) {
+        let through_mut_ref =
+            matches!(self.infer.binding_ty(binding).kind(), TyKind::Ref(_, _, rustc_type_ir::Mutability::Mut));
+        if through_mut_ref {
+            self.mutable_values.insert(binding, value);
+        } else {
+            self.constants.insert(binding, value);
+        }
+    }
+
+    /// The walk meets `expr`: a place that can change named by it, or by
+    /// anything in it when it is a loop or a closure, may change from here on.
+    fn forget_mutable_values(&mut self, store: &ExpressionStore, expr: ExprId) {
+        if self.mutable_values.is_empty() {
+            return;
+        }
+        match &store[expr] {
+            Expr::Loop { .. } | Expr::Closure { .. } => self.mutable_values.clear(),
+            Expr::Path(_) => {
+                if let Some(PathValue::Local(binding)) = super::incremental::value_path(self.graph.db, self.owner, expr)
+                {
+                    self.mutable_values.remove(&binding);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -1775,8 +1822,25 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
                 for statement in statements.iter() {
                     match statement {
                         Statement::Let { initializer, else_branch, pat, .. } => {
+                            // Its value as it is computed: before the walk meets
+                            // what it reads.
+                            let value = match (&store[*pat], initializer, else_branch) {
+                                (Pat::Bind { id, subpat: None }, Some(init), None) => {
+                                    self.evaluate(store, *init).map(|value| (*id, value))
+                                }
+                                _ => None,
+                            };
                             initializer.iter().chain(else_branch).for_each(|&e| self.visit_expr(store, e));
                             store.walk_exprs_in_pat(*pat, &mut |e| self.visit_expr(store, e));
+                            if let Some((binding, value)) = value {
+                                match store[binding].mode {
+                                    BindingAnnotation::Unannotated => self.bind(binding, value),
+                                    BindingAnnotation::Mutable => {
+                                        self.mutable_values.insert(binding, value);
+                                    }
+                                    _ => {}
+                                }
+                            }
                             self.diverged = false;
                         }
                         Statement::Expr { expr, .. } => self.visit_expr(store, *expr),
