@@ -38,7 +38,8 @@ pub(crate) const MAX_CARRY_DEPTH: u8 = 12;
 /// A value known at an instance.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
 pub(crate) enum Value {
-    /// An integer, or a `bool` (0 or 1).
+    Bool(bool),
+    /// A non-negative integer.
     Int(u128),
     /// A `core::alloc::Layout`.
     Layout(Layout),
@@ -70,6 +71,25 @@ pub(crate) struct ConstArgs<'db> {
 }
 
 impl Value {
+    /// Whether the callee can be walked at this value: a `Layout` (what std's
+    /// allocation paths decide on), a size or count of zero, an empty buffer,
+    /// `false`: the values that can decide there is nothing to allocate. Others
+    /// are known in the body that computes them, not carried.
+    pub(crate) fn is_carried(self) -> bool {
+        match self {
+            Value::Bool(b) => !b,
+            Value::Int(n) => n == 0,
+            Value::Layout(_) | Value::OkLayout(_) | Value::EmptyBuffer => true,
+        }
+    }
+
+    fn bool(self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
     fn int(self) -> Option<u128> {
         match self {
             Value::Int(n) => Some(n),
@@ -81,16 +101,6 @@ impl Value {
         match self {
             Value::Layout(layout) => Some(layout),
             _ => None,
-        }
-    }
-
-    /// As the source would spell it, for a node's name.
-    pub(crate) fn describe(self) -> String {
-        match self {
-            Value::Int(n) => n.to_string(),
-            Value::Layout(l) => format!("Layout {{ size: {}, align: {} }}", l.size, l.align),
-            Value::OkLayout(l) => format!("Ok(Layout {{ size: {}, align: {} }})", l.size, l.align),
-            Value::EmptyBuffer => "an empty buffer".to_owned(),
         }
     }
 }
@@ -274,36 +284,29 @@ impl<'db> Evaluator<'_, 'db> {
     fn value_within(&mut self, expr: ExprId, scratch: &mut Vec<(BindingId, Value)>) -> Option<Value> {
         let store = self.store;
         match &store[expr] {
-            Expr::Literal(Literal::Bool(b)) => Some(Value::Int(u128::from(*b))),
+            Expr::Literal(Literal::Bool(b)) => Some(Value::Bool(*b)),
             Expr::Literal(Literal::Uint(n, _)) => Some(Value::Int(*n)),
             Expr::Literal(Literal::Int(n, _)) => u128::try_from(*n).ok().map(Value::Int),
             Expr::Path(_) => self.path_value(expr, scratch),
             Expr::UnaryOp { expr: operand, op: UnaryOp::Not } => {
-                if !matches!(self.infer.type_of_expr_or_pat(expr.into())?.kind(), TyKind::Bool) {
-                    return None;
-                }
-                match self.value_within(*operand, scratch)? {
-                    Value::Int(b) => Some(Value::Int(u128::from(b == 0))),
-                    _ => None,
-                }
+                Some(Value::Bool(!self.value_within(*operand, scratch)?.bool()?))
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::LogicOp(op)) } => {
-                let l = self.value_within(*lhs, scratch).and_then(Value::int);
-                let r = self.value_within(*rhs, scratch).and_then(Value::int);
-                let (short, other) = match op {
-                    LogicOp::And => (0, 1),
-                    LogicOp::Or => (1, 0),
-                };
-                // Either side deciding alone decides it (the other has no effect
-                // the walk needs: both are walked as the condition).
+                let l = self.value_within(*lhs, scratch).and_then(Value::bool);
+                let r = self.value_within(*rhs, scratch).and_then(Value::bool);
+                // `false &&`, `true ||`: either side decides it alone (the other
+                // has no effect the walk needs: both are walked as the condition).
+                let short = matches!(op, LogicOp::Or);
                 if l == Some(short) || r == Some(short) {
-                    return Some(Value::Int(short));
+                    return Some(Value::Bool(short));
                 }
-                (l == Some(other) && r == Some(other)).then_some(Value::Int(other))
+                (l == Some(!short) && r == Some(!short)).then_some(Value::Bool(!short))
             }
             Expr::BinaryOp { lhs, rhs, op: Some(BinaryOp::CmpOp(op)) } => {
-                let l = self.value_within(*lhs, scratch)?.int()?;
-                let r = self.value_within(*rhs, scratch)?.int()?;
+                let (l, r) = match (self.value_within(*lhs, scratch)?, self.value_within(*rhs, scratch)?) {
+                    (Value::Bool(l), Value::Bool(r)) => (u128::from(l), u128::from(r)),
+                    (l, r) => (l.int()?, r.int()?),
+                };
                 let holds = match op {
                     CmpOp::Eq { negated } => (l == r) != *negated,
                     CmpOp::Ord { ordering: Ordering::Less, strict: true } => l < r,
@@ -311,7 +314,7 @@ impl<'db> Evaluator<'_, 'db> {
                     CmpOp::Ord { ordering: Ordering::Greater, strict: true } => l > r,
                     CmpOp::Ord { ordering: Ordering::Greater, strict: false } => l >= r,
                 };
-                Some(Value::Int(u128::from(holds)))
+                Some(Value::Bool(holds))
             }
             Expr::Call { callee, args } => {
                 let ty = self.infer.type_of_expr_or_pat((*callee).into())?;
@@ -392,7 +395,7 @@ impl<'db> Evaluator<'_, 'db> {
             {
                 let layout = self.layout_of(args.as_slice().first()?.ty()?)?;
                 return match name.as_str() {
-                    "IS_ZST" => Some(Value::Int(u128::from(layout.size == 0))),
+                    "IS_ZST" => Some(Value::Bool(layout.size == 0)),
                     "LAYOUT" => Some(Value::Layout(layout)),
                     "SIZE" => Some(Value::Int(layout.size)),
                     "ALIGN" => Some(Value::Int(layout.align)),
@@ -406,11 +409,13 @@ impl<'db> Evaluator<'_, 'db> {
     /// A `const` of an integer or `bool` type, evaluated.
     fn const_value(&mut self, konst: hir_def::ConstId, args: GenericArgs<'db>, expr: ExprId) -> Option<Value> {
         let ty = self.infer.type_of_expr_or_pat(expr.into())?;
-        if !matches!(ty.kind(), TyKind::Uint(_) | TyKind::Bool) {
-            return None;
-        }
-        let value = self.db.const_eval(konst, args, Some(self.env)).ok()?;
-        Some(Value::Int(hir_ty::consteval::allocation_as_usize(value)))
+        let is_bool = match ty.kind() {
+            TyKind::Bool => true,
+            TyKind::Uint(_) => false,
+            _ => return None,
+        };
+        let value = hir_ty::consteval::allocation_as_usize(self.db.const_eval(konst, args, Some(self.env)).ok()?);
+        Some(if is_bool { Value::Bool(value != 0) } else { Value::Int(value) })
     }
 
     /// The size and alignment of `ty` at this instance.
@@ -466,7 +471,7 @@ impl<'db> Evaluator<'_, 'db> {
                 binds.push((*id, value));
                 Some(true)
             }
-            Pat::Lit(expr) => Some(Value::Int(self.value(*expr)?.int()?) == value),
+            Pat::Lit(expr) => Some(self.value(*expr)? == value),
             Pat::Or(pats) => {
                 for &pat in pats.iter() {
                     if self.matches(pat, value, binds)? {

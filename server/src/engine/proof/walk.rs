@@ -1159,7 +1159,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// instance knows; empty when it knows none. A function given to
     /// `const_eval_select` is called with the elements of its first argument.
     fn argument_values(&mut self, store: &ExpressionStore, call: ExprId, callee: ExprId) -> Vec<Option<Value>> {
-        if self.carry_depth >= MAX_CARRY_DEPTH {
+        // A panic path is cut: nothing below it is judged.
+        if self.carry_depth >= MAX_CARRY_DEPTH || self.panic != Panic::No {
             return Vec::new();
         }
         let args: Vec<ExprId> = match (&store[call], self.intrinsic_call) {
@@ -1202,8 +1203,11 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if decisive.len() != values.len() {
             return None;
         }
-        let carried: Box<[Option<Value>]> =
-            values.iter().zip(decisive.iter()).map(|(value, &decisive)| value.filter(|_| decisive)).collect();
+        let carried: Box<[Option<Value>]> = values
+            .iter()
+            .zip(decisive.iter())
+            .map(|(value, &decisive)| value.filter(|value| decisive && value.is_carried()))
+            .collect();
         if carried.iter().all(Option::is_none) {
             return None;
         }
@@ -1767,8 +1771,8 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn decided_branch(&mut self, store: &ExpressionStore, expr: ExprId) -> Option<Option<ExprId>> {
         match &store[expr] {
             Expr::If { condition, then_branch, else_branch } => match self.evaluate(store, *condition)? {
-                Value::Int(0) => Some(*else_branch),
-                Value::Int(_) => Some(Some(*then_branch)),
+                Value::Bool(false) => Some(*else_branch),
+                Value::Bool(true) => Some(Some(*then_branch)),
                 _ => None,
             },
             Expr::Match { expr: scrutinee, arms } => {
