@@ -24,10 +24,7 @@ use hir_ty::{
     InferenceResult, ParamEnvAndCrate,
 };
 use rustc_hash::FxHashMap;
-use rustc_type_ir::{
-    inherent::IntoKind,
-    TypeVisitableExt,
-};
+use rustc_type_ir::{inherent::IntoKind, TypeVisitableExt};
 
 use super::{incremental::PathValue, subst::Instantiate};
 
@@ -119,7 +116,7 @@ fn repeated(elem: Layout, count: Option<u128>) -> Option<Value> {
 }
 
 /// The functions of std whose value the evaluator knows.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, salsa::SalsaValue)]
 enum Known {
     SizeOf,
     AlignOf,
@@ -127,6 +124,7 @@ enum Known {
     LayoutSize,
     LayoutAlign,
     LayoutArray,
+    /// `Layout::repeat_packed` (`repeat` gives a pair, not a `Layout`).
     LayoutRepeat,
     RawVecLayoutArray,
     BufferNew,
@@ -147,7 +145,6 @@ const KNOWN: &[(&str, &str, Known)] = &[
     ("size", "core::alloc::layout::Layout", Known::LayoutSize),
     ("align", "core::alloc::layout::Layout", Known::LayoutAlign),
     ("array", "core::alloc::layout::Layout", Known::LayoutArray),
-    ("repeat", "core::alloc::layout::Layout", Known::LayoutRepeat),
     ("repeat_packed", "core::alloc::layout::Layout", Known::LayoutRepeat),
     ("layout_array", "alloc::raw_vec", Known::RawVecLayoutArray),
     ("new", "alloc::vec::Vec", Known::BufferNew),
@@ -158,6 +155,8 @@ const KNOWN: &[(&str, &str, Known)] = &[
     ("len", "alloc::string::String", Known::BufferLen),
 ];
 
+/// Which known function `func` is. A salsa query: asked of most calls' arguments.
+#[salsa::tracked]
 fn known_function(db: &dyn HirDatabase, func: FunctionId) -> Option<Known> {
     let name = hir_def::signatures::FunctionSignature::of(db, func).name.as_str().to_owned();
     if !KNOWN.iter().any(|(known, ..)| *known == name) {
@@ -320,14 +319,14 @@ impl<'db> Evaluator<'_, 'db> {
                 let ty = self.infer.type_of_expr_or_pat((*callee).into())?;
                 let TyKind::FnDef(def, fn_args) = ty.kind() else { return None };
                 let CallableDefId::FunctionId(func) = def.0 else { return None };
-                let known = known_function(self.db, func)?;
+                let known = (*known_function(self.db, func))?;
                 let fn_args = self.inst.args(fn_args);
                 let values: Vec<Option<Value>> = args.iter().map(|&arg| self.value_within(arg, scratch)).collect();
                 self.known_value(known, fn_args, &values)
             }
             Expr::MethodCall { receiver, args, .. } => {
                 let (func, fn_args) = self.infer.method_resolution(expr)?;
-                let known = known_function(self.db, func)?;
+                let known = (*known_function(self.db, func))?;
                 let fn_args = self.inst.args(fn_args);
                 let values: Vec<Option<Value>> = std::iter::once(*receiver)
                     .chain(args.iter().copied())
