@@ -23,7 +23,7 @@ use hir_def::{
 use super::{
     incremental::PathValue,
     room::{Amount, Pass, RoomProof},
-    static_setup::{AtomicStatic, BodyView, Guard},
+    static_setup::{SetupStatic, BodyView, Guard},
     walk::strip_refs,
 };
 use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};
@@ -117,10 +117,11 @@ type Proven = Vec<Proof>;
 struct Scope {
     context: CallContext,
     rooms: Rooms,
-    /// Immutable bindings set, in this scope's blocks, to a load of an atomic
-    /// static (`let p = PTR.load(Acquire)`): a guard may test them. Not carried
-    /// into a loop's body or a closure, which may run after the static was filled.
-    loads: Rc<Vec<(hir_def::hir::BindingId, AtomicStatic)>>,
+    /// Bindings set, in this scope's blocks, to a load of a static setup may fill
+    /// (`let p = PTR.load(Acquire)`): a guard may test them. A `mut` one only
+    /// until a statement may write it. Not carried into a loop's body or a
+    /// closure, which may run after the static was filled.
+    loads: Rc<Vec<(hir_def::hir::BindingId, SetupStatic)>>,
 }
 
 impl Scope {
@@ -139,6 +140,16 @@ impl Scope {
         }
         let rooms = self.rooms.iter().filter(|proof| !stale(proof)).cloned().collect();
         Scope { rooms: Rc::new(rooms), ..self.clone() }
+    }
+
+    /// Forgets the loads of the `mut` bindings `written` says may be written.
+    fn forget_loads_written(&mut self, store: &ExpressionStore, written: impl Fn(hir_def::hir::BindingId) -> bool) {
+        let written = |&(binding, _): &(hir_def::hir::BindingId, SetupStatic)| {
+            store[binding].mode != hir_def::hir::BindingAnnotation::Unannotated && written(binding)
+        };
+        if self.loads.iter().any(written) {
+            self.loads = Rc::new(self.loads.iter().filter(|load| !written(load)).copied().collect());
+        }
     }
 
     fn with_rooms(&self, more: &[Proof]) -> Scope {
@@ -163,6 +174,9 @@ pub(crate) struct BodyFacts {
     /// What each of those fills (`FilledPlace`): the field or static, the fields
     /// and types it is reached through.
     filled: FxHashMap<ExprId, Rc<[FilledPlace]>>,
+    /// Those of them that are one-time setup on a static: they run at most once
+    /// (`static_setup`), with all they call.
+    runs_once: FxHashSet<ExprId>,
     /// What this body may empty of the places first use fills (the user's code only:
     /// std's `Option::take` is seen at the user's call).
     pub empties: Vec<FilledPlace>,
@@ -178,6 +192,13 @@ impl BodyFacts {
             context.first_use_of_param |= self.fills_of_param.contains(&expr);
         }
         context
+    }
+
+    /// Whether the call at `site` is one-time setup on a static: it runs at most
+    /// once, and so does everything below it, the workspace's code and the
+    /// closures it is handed included.
+    pub(crate) fn runs_once(&self, site: ExprOrPatId) -> bool {
+        matches!(site, ExprOrPatId::ExprId(expr) if self.runs_once.contains(&expr))
     }
 
     /// What a first-use fill at `expr` fills (empty elsewhere).
@@ -256,6 +277,12 @@ impl Collector<'_, '_> {
             }
         }
         self.out.scopes.insert(expr.into(), scope.clone());
+        // A `mut` binding's load is known only through the statements of blocks
+        // and an `if`'s test, in the order they run.
+        let view = BodyView { db: self.db, owner: self.owner, store, infer: self.infer };
+        if !matches!(store[expr], Expr::Block { .. } | Expr::Unsafe { .. } | Expr::If { .. }) {
+            scope.forget_loads_written(store, |_| true);
+        }
         match &store[expr] {
             Expr::Block { statements, tail: block_tail, .. } | Expr::Unsafe { statements, tail: block_tail, .. } => {
                 let mut scope = scope.clone();
@@ -312,12 +339,14 @@ impl Collector<'_, '_> {
                         }
                         Statement::Item(_) => {}
                     }
+                    scope.forget_loads_written(store, |binding| view.statement_writes(statement, binding));
                 }
                 if let Some(block_tail) = block_tail {
                     self.visit(*block_tail, &scope, tail);
                 }
             }
             Expr::If { condition, then_branch, else_branch } => {
+                scope.forget_loads_written(store, |binding| view.writes_local(*condition, binding));
                 self.visit(*condition, &scope, false);
                 let (if_true, if_false) = self.room_facts(*condition);
                 let mut then_scope = scope.with_rooms(&if_true);
@@ -829,10 +858,13 @@ impl Collector<'_, '_> {
             return;
         }
         let store = self.store;
-        let filled: Rc<[FilledPlace]> = Rc::new([FilledPlace::Static(guard.place.id)]);
+        // A `static mut`'s uses were all read, its fills among them.
+        let filled: Rc<[FilledPlace]> =
+            if guard.place.mutable { Rc::new([]) } else { Rc::new([FilledPlace::Static(guard.place.id)]) };
         let mut stack = covered;
         while let Some(e) = stack.pop() {
             self.out.fills.insert(e);
+            self.out.runs_once.insert(e);
             self.out.filled.insert(e, filled.clone());
             // A closure made here may be kept and run on later calls: its body is
             // judged as usual.

@@ -1041,6 +1041,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Some(site) = edge.site {
             edge.context = self.facts.context(site.expr);
             edge.fills = self.facts.filled(site.expr);
+            if self.facts.runs_once(site.expr) {
+                edge.passed = PassedClosures::Fill;
+            }
         }
         if edge.panic == Panic::No {
             edge.panic = self.panic;
@@ -1103,8 +1106,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
-            if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) && !LOCAL_KEY_METHODS.contains(&name.as_str())
-            {
+            let cell_fill =
+                first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) && !LOCAL_KEY_METHODS.contains(&name.as_str());
+            if cell_fill || self.facts.runs_once(call.into()) {
                 edge.passed = PassedClosures::Fill;
             }
             edge.panic = self.panic;
