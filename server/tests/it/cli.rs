@@ -42,6 +42,21 @@ fn example_report_shows_the_chain() {
     assert!(stdout.contains("__rust_alloc"), "{stdout}");
 }
 
+/// `--report` names each call that first-use setup lets through and that may
+/// allocate, with the guard it runs under and the place the guard finds empty:
+/// a static's setup by shape (also a fill two calls below the guard, reported
+/// at the call in the branch), as the precision fixture writes it.
+#[test]
+fn report_names_the_guard_of_first_use_setup() {
+    let (code, stdout, _) = check("precision", &["--message-format", "short", "--report"]);
+    assert_eq!(code, 1);
+    let setup: String =
+        stdout.lines().filter(|line| line.contains(": first-use setup: ")).map(|line| format!("{line}\n")).collect();
+    expect![[r#"
+    "#]]
+    .assert_eq(&setup);
+}
+
 #[test]
 fn example_json_lines() {
     let (code, stdout, _) = check("example", &["--message-format", "json"]);

@@ -49,6 +49,14 @@ pub(crate) struct CallContext {
     pub first_use_of_param: bool,
 }
 
+/// The test a first-use fill runs under (`if P.is_none()`, `if S.load(..) ==
+/// UNINIT`), and the place it finds empty, as the source names it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct SetupGuard {
+    pub at: ExprId,
+    pub place: String,
+}
+
 /// What a first-use fill fills, and what code may empty again: a field, a static,
 /// or every value of a type (`*self = Self::new()`, `*slot = None` through a
 /// `&mut Option`). A fill holds only while nothing in its root's reach empties any
@@ -177,6 +185,8 @@ pub(crate) struct BodyFacts {
     /// Those of them that are one-time setup on a static: they run at most once
     /// (`static_setup`), with all they call.
     runs_once: FxHashSet<ExprId>,
+    /// The guard each of those runs under.
+    guards: FxHashMap<ExprId, Rc<SetupGuard>>,
     /// What this body may empty of the places first use fills (the user's code only:
     /// std's `Option::take` is seen at the user's call).
     pub empties: Vec<FilledPlace>,
@@ -199,6 +209,20 @@ impl BodyFacts {
     /// closures it is handed included.
     pub(crate) fn runs_once(&self, site: ExprOrPatId) -> bool {
         matches!(site, ExprOrPatId::ExprId(expr) if self.runs_once.contains(&expr))
+    }
+
+    /// The guard the first-use fill at `expr` runs under, if it runs under one.
+    pub(crate) fn guard(&self, expr: ExprId) -> Option<&SetupGuard> {
+        self.guards.get(&expr).map(|guard| &**guard)
+    }
+
+    /// The facts of `owner`'s body.
+    pub(crate) fn of(db: &dyn HirDatabase, owner: DefWithBodyId, lang: &LangItems) -> BodyFacts {
+        let krate = hir_def::HasModule::krate(&owner, db);
+        let body = hir_def::expr_store::Body::of(db, owner);
+        let infer = super::incremental::inference_of(db, owner);
+        let own_code = krate.data(db).origin.is_local();
+        BodyFacts::of_body(db, owner, body, infer, lang, body.root_expr(), own_code)
     }
 
     /// What a first-use fill at `expr` fills (empty elsewhere).
@@ -354,9 +378,9 @@ impl Collector<'_, '_> {
                     then_scope = then_scope.without_rooms_of(&self.bind(*pat));
                 }
                 if let Some((guarded, place)) = self.first_use_guard(*condition, *then_branch) {
-                    self.mark_fills(guarded, *then_branch, &place);
+                    self.mark_fills(guarded, *then_branch, SetupGuard { at: *condition, place });
                 } else if let Some(guard) = self.static_guard(*condition, &scope) {
-                    self.mark_static_setup(guard, *then_branch);
+                    self.mark_static_setup(guard, *condition, *then_branch);
                 }
                 self.visit(*then_branch, &then_scope, tail);
                 if let Some(else_branch) = else_branch {
@@ -387,7 +411,7 @@ impl Collector<'_, '_> {
                     // `match S.compare_exchange(EMPTY, v, ..) { Ok(_) => setup, .. }`
                     for arm in arms.iter().filter(|arm| arm.guard.is_none()) {
                         if self.result_variant_of(arm.pat) == Some(true) {
-                            self.mark_static_setup(Guard { place, filled_by_guard: true }, arm.expr);
+                            self.mark_static_setup(Guard { place, filled_by_guard: true }, *scrutinee, arm.expr);
                         }
                     }
                 }
@@ -850,7 +874,7 @@ impl Collector<'_, '_> {
     /// that fills it; not the bodies of closures made there. Only while no code
     /// that can name the static empties it again
     /// (`static_setup::never_emptied`, through its query).
-    fn mark_static_setup(&mut self, guard: Guard, branch: ExprId) {
+    fn mark_static_setup(&mut self, guard: Guard, at: ExprId, branch: ExprId) {
         let covered =
             if guard.filled_by_guard { Some(vec![branch]) } else { self.view().setup_before_fill(branch, guard.place) };
         let Some(covered) = covered else { return };
@@ -861,11 +885,14 @@ impl Collector<'_, '_> {
         // A `static mut`'s uses were all read, its fills among them.
         let filled: Rc<[FilledPlace]> =
             if guard.place.mutable { Rc::new([]) } else { Rc::new([FilledPlace::Static(guard.place.id)]) };
+        let name = hir::Static::from(guard.place.id).name(self.db).as_str().to_owned();
+        let setup = Rc::new(SetupGuard { at, place: name });
         let mut stack = covered;
         while let Some(e) = stack.pop() {
             self.out.fills.insert(e);
             self.out.runs_once.insert(e);
             self.out.filled.insert(e, filled.clone());
+            self.out.guards.insert(e, setup.clone());
             // A closure made here may be kept and run on later calls: its body is
             // judged as usual.
             if !matches!(store[e], Expr::Closure { .. }) {
@@ -908,15 +935,18 @@ impl Collector<'_, '_> {
 
     /// Marks the fill of `place` in `branch` (the value assigned, the filling call
     /// and its arguments) as first-use setup; the rest of the branch is not.
-    fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, place: &str) {
+    fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, guard: SetupGuard) {
         let store = self.store;
-        let of_param = !is_static_key(place);
+        let of_param = !is_static_key(&guard.place);
         let filled: Rc<[FilledPlace]> = filled_places(self.db, self.owner, store, self.infer, guarded).into();
-        for fill in self.fills_of(branch, place) {
+        let fills = self.fills_of(branch, &guard.place);
+        let guard = Rc::new(guard);
+        for fill in fills {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
                 self.out.fills.insert(e);
                 self.out.filled.insert(e, filled.clone());
+                self.out.guards.insert(e, guard.clone());
                 if of_param {
                     self.out.fills_of_param.insert(e);
                 }

@@ -302,12 +302,7 @@ impl<'db> CallGraph<'db> {
         let lang = self.lang;
         self.facts
             .entry(def)
-            .or_insert_with(|| {
-                let body = Body::of(db, def);
-                let infer = super::incremental::inference_of(db, def);
-                let own_code = hir_def::HasModule::krate(&def, db).data(db).origin.is_local();
-                Rc::new(BodyFacts::of_body(db, def, body, infer, lang, body.root_expr(), own_code))
-            })
+            .or_insert_with(|| Rc::new(BodyFacts::of(db, def, lang)))
             .clone()
     }
 
