@@ -53,6 +53,14 @@ fn report_names_the_guard_of_first_use_setup() {
     let setup: String =
         stdout.lines().filter(|line| line.contains(": first-use setup: ")).map(|line| format!("{line}\n")).collect();
     expect![[r#"
+        src/static_setup.rs:29: first-use setup: alloc::boxed::Box::<[u64; 64]>::new under the guard at src/static_setup.rs:28 that finds `SQUARES` empty
+        src/static_setup.rs:74: first-use setup: <Split<'_, char> as core::iter::Iterator>::collect under the guard at src/static_setup.rs:72 that finds `STATE` empty
+        src/static_setup.rs:76: first-use setup: alloc::vec::Vec::<&str>::into_boxed_slice under the guard at src/static_setup.rs:72 that finds `STATE` empty
+        src/static_setup.rs:276: first-use setup: alloc::boxed::Box::<[u64; 16]>::new under the guard at src/static_setup.rs:275 that finds `CUBES` empty
+        src/static_setup.rs:327: first-use setup: alloc::string::String::from under the guard at src/static_setup.rs:326 that finds `GREETING_SET` empty
+        src/static_setup.rs:366: first-use setup: alloc::boxed::Box::<[u32; 6]>::new_uninit under the guard at src/static_setup.rs:364 that finds `PRIMES_READY` empty
+        src/static_setup.rs:405: first-use setup: alloc::boxed::Box::<[u64; 4]>::new under the guard at src/static_setup.rs:404 that finds `SEED` empty
+        src/static_setup.rs:454: first-use setup: precision::static_setup::init_prefix under the guard at src/static_setup.rs:453 that finds `PREFIX_STATE` empty
     "#]]
     .assert_eq(&setup);
 }

@@ -516,13 +516,29 @@ fn is_static_mut(db: &dyn HirDatabase, id: StaticId) -> bool {
     signature.flags.contains(hir_def::signatures::StaticFlags::MUTABLE)
 }
 
+/// Whether code outside the crate may name the static `id` by its symbol:
+/// `#[no_mangle]`, `#[export_name = ..]`, or an attribute under `cfg_attr` that
+/// may be one.
+fn exported(db: &dyn HirDatabase, id: StaticId) -> bool {
+    use hir::HasSource;
+    use ra_ap_syntax::ast::HasAttrs;
+    let flags = hir_def::attrs::AttrFlags::query(db, hir_def::AttrDefId::StaticId(id));
+    if flags.contains(hir_def::attrs::AttrFlags::NO_MANGLE) {
+        return true;
+    }
+    let Some(source) = hir::Static::from(id).source(db) else { return true };
+    source.value.attrs().any(|attr| {
+        attr.path().is_none_or(|path| matches!(path.to_string().as_str(), "export_name" | "cfg_attr" | "no_mangle"))
+    })
+}
+
 /// Whether nothing can store `place`'s empty value back: the static is neither
-/// `pub`, `#[no_mangle]` nor declared in a block, and every use of it in the
-/// code its visibility admits leaves it filled (`uses_keep_filled`).
+/// `pub`, exported by its symbol (`#[no_mangle]`) nor declared in a block, and
+/// every use of it in the code its visibility admits leaves it filled
+/// (`uses_keep_filled`).
 pub(crate) fn never_emptied(db: &dyn HirDatabase, place: SetupStatic) -> bool {
     let signature = hir_def::signatures::StaticSignature::of(db, place.id);
-    let flags = hir_def::attrs::AttrFlags::query(db, hir_def::AttrDefId::StaticId(place.id));
-    if is_static_mut(db, place.id) != place.mutable || flags.contains(hir_def::attrs::AttrFlags::NO_MANGLE) {
+    if is_static_mut(db, place.id) != place.mutable || exported(db, place.id) {
         return false;
     }
     let module = place.id.module(db);
