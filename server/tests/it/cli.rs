@@ -772,3 +772,39 @@ fn root_arguments_that_cannot_be_read_stop_the_check() {
         assert!(stderr.contains(why), "{why}: {stderr}");
     }
 }
+
+/// A static's one-time setup is proved by reading every body that can name the
+/// static, reached by a root or not: an edit of such a body that empties it
+/// again is read (the stored analysis is not reused), and so is the edit that
+/// takes that back. Warm runs agree with `--no-cache`.
+#[test]
+fn an_edit_of_a_body_that_names_a_set_up_static_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"setup_edit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    let lib = dir.path().join("src/lib.rs");
+    let clean = "use std::ptr;\nuse std::sync::atomic::{AtomicPtr, Ordering};\n\n\
+        static TABLE: AtomicPtr<Vec<u32>> = AtomicPtr::new(ptr::null_mut());\n\n\
+        // noalloc:root\npub fn get(i: usize) -> u32 {\n    let t = TABLE.load(Ordering::Acquire);\n    \
+        if t.is_null() {\n        let new = Box::into_raw(Box::new(vec![1, 2, 3]));\n        \
+        TABLE.store(new, Ordering::Release);\n        return unsafe { &*new }[i % 3];\n    }\n    \
+        unsafe { &*t }[i % 3]\n}\n\npub fn other() -> usize {\n    3\n}\n";
+    let emptied = clean.replace("    3\n}", "    TABLE.store(ptr::null_mut(), Ordering::Release);\n    3\n}");
+    let cache = tempfile::tempdir().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["--check", dir.path().to_str().unwrap(), "--message-format", "short"];
+        args.extend_from_slice(extra);
+        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache.path())).1
+    };
+    let flagged = "src/lib.rs:10: setup_edit::get: calls alloc::boxed::Box::<Vec<u32, Global>>::new";
+    for (text, is_flagged) in [(clean, false), (emptied.as_str(), true), (clean, false)] {
+        std::fs::write(&lib, text).unwrap();
+        let warm = check(&[]);
+        assert_eq!(warm.contains(flagged), is_flagged, "{warm}");
+        assert_eq!(warm, check(&["--no-cache"]));
+    }
+}

@@ -187,6 +187,9 @@ pub(crate) struct BodyFacts {
     runs_once: FxHashSet<ExprId>,
     /// The guard each of those runs under.
     guards: FxHashMap<ExprId, Rc<SetupGuard>>,
+    /// The statics whose one-time setup here was looked into, by reading every
+    /// body that can name them (`static_setup::bodies_naming`), proved or not.
+    pub setup_statics: Vec<hir_def::StaticId>,
     /// What this body may empty of the places first use fills (the user's code only:
     /// std's `Option::take` is seen at the user's call).
     pub empties: Vec<FilledPlace>,
@@ -878,6 +881,9 @@ impl Collector<'_, '_> {
         let covered =
             if guard.filled_by_guard { Some(vec![branch]) } else { self.view().setup_before_fill(branch, guard.place) };
         let Some(covered) = covered else { return };
+        if !self.out.setup_statics.contains(&guard.place.id) {
+            self.out.setup_statics.push(guard.place.id);
+        }
         if !super::incremental::static_never_emptied(self.db, guard.place) {
             return;
         }

@@ -541,18 +541,26 @@ pub(crate) fn never_emptied(db: &dyn HirDatabase, place: SetupStatic) -> bool {
     if is_static_mut(db, place.id) != place.mutable || exported(db, place.id) {
         return false;
     }
-    let module = place.id.module(db);
-    if module.is_block_module(db) {
-        return false;
-    }
-    let visibility = hir::HasVisibility::visibility(&hir::Static::from(place.id), db);
-    if matches!(visibility, hir_def::visibility::Visibility::Public) {
-        return false;
-    }
-    let Some(bodies) = super::scope::bodies_in_scope(db, visibility, module.krate(db)) else { return false };
+    let Some(bodies) = bodies_naming(db, place.id) else { return false };
+    let (module, visibility) = (place.id.module(db), hir::HasVisibility::visibility(&hir::Static::from(place.id), db));
     // A body names the static by its own name, unless a `use .. as` renames it.
     let spelled = (!renamed_in_scope(db, visibility, module.krate(db), &bodies, place.id)).then_some(&signature.name);
     bodies.into_iter().all(|def| uses_keep_filled(db, def, place, spelled))
+}
+
+/// The bodies that can name the static `id`, which `never_emptied` reads: those
+/// of the code its visibility admits. `None` when that is not known: the static
+/// is `pub` or declared in a block, or past `scope::MAX_SCOPE_BODIES`.
+pub(crate) fn bodies_naming(db: &dyn HirDatabase, id: StaticId) -> Option<Vec<DefWithBodyId>> {
+    let module = id.module(db);
+    if module.is_block_module(db) {
+        return None;
+    }
+    let visibility = hir::HasVisibility::visibility(&hir::Static::from(id), db);
+    if matches!(visibility, hir_def::visibility::Visibility::Public) {
+        return None;
+    }
+    super::scope::bodies_in_scope(db, visibility, module.krate(db))
 }
 
 /// Whether every use of `place` in `def`'s body leaves it filled: of an atomic,
