@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 
-use super::render::{cross_check_text, help_for, plural, allowed_text, unused_allow_text, Paths};
+use super::render::{allowed_text, cross_check_text, help_for, plural, unused_allow_text, Paths};
 use super::report::{ErrorLine, Report};
 use super::RenderOptions;
 use crate::engine::{Finding, FindingKind, Location};

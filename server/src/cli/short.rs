@@ -1,6 +1,6 @@
 //! `--message-format short`: one line an error or finding, `path:line: ...`.
 
-use super::render::{cross_check_text, allowed_text, unused_allow_text, Paths};
+use super::render::{allowed_text, cross_check_text, unused_allow_text, Paths};
 use super::report::Report;
 use super::RenderOptions;
 

@@ -34,8 +34,8 @@ use crate::engine::source::{
 mod run;
 
 use crate::engine::{
-    panics::CaughtPanic, AllowanceKind, AllowedCall, Analysis, FirstUseGuard, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport,
-    Finding, FindingKind, Location, PanicReport, RoomUse, RootCost, RootReport, Workspace, GROWTH_KIND,
+    panics::CaughtPanic, AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport,
+    Finding, FindingKind, FirstUseGuard, Location, PanicReport, RoomUse, RootCost, RootReport, Workspace, GROWTH_KIND,
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched

@@ -23,7 +23,7 @@ use hir_def::{
 use super::{
     incremental::PathValue,
     room::{Amount, Pass, RoomProof},
-    static_setup::{SetupStatic, BodyView, Guard},
+    static_setup::{BodyView, Guard, SetupStatic},
     walk::strip_refs,
 };
 use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};

@@ -83,7 +83,12 @@ impl BodyView<'_, '_> {
         if !name.starts_with("Atomic") {
             return None;
         }
-        Some(SetupStatic { id, empty: initial_value(self.db, id, false)?, pointer: name == "AtomicPtr", mutable: false })
+        Some(SetupStatic {
+            id,
+            empty: initial_value(self.db, id, false)?,
+            pointer: name == "AtomicPtr",
+            mutable: false,
+        })
     }
 
     /// `S.load(..)` of an atomic `S`, a `static mut` `S` read, or a binding in
@@ -121,8 +126,7 @@ impl BodyView<'_, '_> {
     pub(crate) fn writes_local(&self, expr: ExprId, binding: BindingId) -> bool {
         let store = self.store;
         let names = |e: ExprId| {
-            matches!(store[e], Expr::Path(_))
-                && value_path(self.db, self.owner, e) == Some(PathValue::Local(binding))
+            matches!(store[e], Expr::Path(_)) && value_path(self.db, self.owner, e) == Some(PathValue::Local(binding))
         };
         let mut stack = vec![expr];
         while let Some(e) = stack.pop() {
@@ -570,12 +574,7 @@ pub(crate) fn bodies_naming(db: &dyn HirDatabase, id: StaticId) -> Option<Vec<De
 /// (`mut_use_keeps_filled`), a read or an assignment of a value that is not
 /// empty. A `sym` operand of inline assembly that may name it may do anything.
 /// `spelled`: the only name a path to it can end in, when it is known.
-fn uses_keep_filled(
-    db: &dyn HirDatabase,
-    def: DefWithBodyId,
-    place: SetupStatic,
-    spelled: Option<&hir::Name>,
-) -> bool {
+fn uses_keep_filled(db: &dyn HirDatabase, def: DefWithBodyId, place: SetupStatic, spelled: Option<&hir::Name>) -> bool {
     let body = Body::of(db, def);
     let names_place = |id: ExprId| {
         let Expr::Path(path) = &body[id] else { return false };

@@ -300,10 +300,7 @@ impl<'db> CallGraph<'db> {
     fn facts_of(&mut self, def: DefWithBodyId) -> Rc<BodyFacts> {
         let db = self.db;
         let lang = self.lang;
-        self.facts
-            .entry(def)
-            .or_insert_with(|| Rc::new(BodyFacts::of(db, def, lang)))
-            .clone()
+        self.facts.entry(def).or_insert_with(|| Rc::new(BodyFacts::of(db, def, lang))).clone()
     }
 
     /// The growth a call of `func` at `site` makes when `func` is on the allowlist
@@ -1101,8 +1098,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
-            let cell_fill =
-                first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) && !LOCAL_KEY_METHODS.contains(&name.as_str());
+            let cell_fill = first_use
+                && !EVERY_CALL_METHODS.contains(&name.as_str())
+                && !LOCAL_KEY_METHODS.contains(&name.as_str());
             if cell_fill || self.facts.runs_once(call.into()) {
                 edge.passed = PassedClosures::Fill;
             }
