@@ -3,7 +3,7 @@
 
 use annotate_snippets::{Level, Renderer, Snippet};
 
-use super::render::{cross_check_text, help_for, plural, room_text, unused_allow_text, Paths};
+use super::render::{allowed_text, cross_check_text, help_for, plural, unused_allow_text, Paths};
 use super::report::{ErrorLine, Report};
 use super::RenderOptions;
 use crate::engine::{Finding, FindingKind, Location};
@@ -40,7 +40,7 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
                 out.push_str(&format!("    lets through: {item}\n"));
             }
         }
-        out.push_str(&room_text(paths, report));
+        out.push_str(&allowed_text(paths, report));
         out.push_str(&unused_allow_text(paths, report));
         out.push_str(&cross_check_text(paths, report));
     }

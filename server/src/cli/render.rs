@@ -70,24 +70,37 @@ fn help(kind: FindingKind) -> &'static str {
 }
 
 /// `--report`: each growth a room proof let through, with the proof and what the
-/// growth used of it, once per line (`src/x.rs:12: growth with room: ...`).
-pub(super) fn room_text(paths: &Paths<'_>, report: &Report<'_>) -> String {
+/// growth used of it (`src/x.rs:12: growth with room: ...`), and each call
+/// allowed as first-use setup under a guard, with the guard and the place it
+/// finds empty (`src/x.rs:12: first-use setup: ...`), once per line.
+pub(super) fn allowed_text(paths: &Paths<'_>, report: &Report<'_>) -> String {
     let mut lines: Vec<String> = Vec::new();
     for call in report.analysis.roots.iter().flat_map(|root| &root.allowed) {
-        let Some(room) = &call.room else { continue };
         let place = |at: &crate::engine::Location| format!("{}:{}", paths.show(&at.file), at.line);
-        let each_pass = match &room.each_pass {
-            Some((each, at)) => format!(", `{each}` a pass of the loop at {}", place(at)),
-            None => String::new(),
+        let line = match (&call.room, &call.guard) {
+            (Some(room), _) => {
+                let each_pass = match &room.each_pass {
+                    Some((each, at)) => format!(", `{each}` a pass of the loop at {}", place(at)),
+                    None => String::new(),
+                };
+                format!(
+                    "{}: growth with room: {} appends `{}` of the room for `{}` proven at {}{each_pass}\n",
+                    place(&call.location),
+                    call.callee,
+                    room.appends,
+                    room.room,
+                    place(&room.proven_at),
+                )
+            }
+            (None, Some(guard)) => format!(
+                "{}: first-use setup: {} under the guard at {} that finds `{}` empty\n",
+                place(&call.location),
+                call.callee,
+                place(&guard.at),
+                guard.place,
+            ),
+            (None, None) => continue,
         };
-        let line = format!(
-            "{}: growth with room: {} appends `{}` of the room for `{}` proven at {}{each_pass}\n",
-            place(&call.location),
-            call.callee,
-            room.appends,
-            room.room,
-            place(&room.proven_at),
-        );
         if !lines.contains(&line) {
             lines.push(line);
         }

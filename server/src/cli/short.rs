@@ -1,6 +1,6 @@
 //! `--message-format short`: one line an error or finding, `path:line: ...`.
 
-use super::render::{cross_check_text, room_text, unused_allow_text, Paths};
+use super::render::{allowed_text, cross_check_text, unused_allow_text, Paths};
 use super::report::Report;
 use super::RenderOptions;
 
@@ -25,7 +25,7 @@ pub(super) fn render(paths: &Paths<'_>, report: &Report<'_>, options: &RenderOpt
         ));
     }
     if options.report {
-        out.push_str(&room_text(paths, report));
+        out.push_str(&allowed_text(paths, report));
         out.push_str(&unused_allow_text(paths, report));
         out.push_str(&cross_check_text(paths, report));
     }

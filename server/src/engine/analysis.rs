@@ -16,7 +16,7 @@ use ra_ap_vfs::FileId;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::proof::{
-    allowances::Growth,
+    allowances::{BodyFacts, Growth},
     incremental::AllowMatch,
     judge::{self, highest_flag, GrowthRules, Judged, Verdict, NORMAL, ONCE, ON_ERROR},
     reach::{Reach, Resolved, ResolvedEdge},
@@ -35,7 +35,7 @@ mod run;
 
 use crate::engine::{
     panics::CaughtPanic, AllowanceKind, AllowedCall, Analysis, CheckConfig, ErrorFinding, ErrorKind, ExemptionReport,
-    Finding, FindingKind, Location, PanicReport, RoomUse, RootCost, RootReport, Workspace, GROWTH_KIND,
+    Finding, FindingKind, FirstUseGuard, Location, PanicReport, RoomUse, RootCost, RootReport, Workspace, GROWTH_KIND,
 };
 
 /// How many instances the reaches of the roots put off to the last pass (watched
@@ -783,6 +783,7 @@ impl<'a> Analyzer<'a> {
     /// The workspace lines where a rule let a call through for this root.
     fn allowed_calls(&mut self, reach: &Reach<'_>, judged: &Judged) -> Vec<AllowedCall> {
         let mut out: Vec<AllowedCall> = Vec::new();
+        let mut facts: FxHashMap<DefWithBodyId, BodyFacts> = FxHashMap::default();
         for v in (0..reach.nodes.len()).filter(|&v| reach.local[v]) {
             for resolved in &reach.edges[v] {
                 let Some(site) = resolved.edge.site else { continue };
@@ -805,13 +806,36 @@ impl<'a> Analyzer<'a> {
                     (AllowanceKind::Room, Some(Growth { proof: Some(proof), .. })) => self.room_use(site, proof),
                     _ => None,
                 };
-                let call = AllowedCall { kind, location, callee, room };
+                let allocates = resolved.targets.iter().any(|t| judged.flags(t, &self.allowed_terminals) != 0);
+                let guard = match kind {
+                    AllowanceKind::FirstUse if allocates => self.first_use_guard(site, &mut facts),
+                    _ => None,
+                };
+                let call = AllowedCall { kind, location, callee, room, guard };
                 if !out.contains(&call) {
                     out.push(call);
                 }
             }
         }
         out
+    }
+
+    /// The guard a first-use setup at `site` runs under (`--report`), read from
+    /// its body's facts (kept in `facts`).
+    fn first_use_guard(
+        &mut self,
+        site: Site,
+        facts: &mut FxHashMap<DefWithBodyId, BodyFacts>,
+    ) -> Option<FirstUseGuard> {
+        let hir_def::hir::ExprOrPatId::ExprId(expr) = site.expr else { return None };
+        let db: &dyn HirDatabase = self.db;
+        let body_facts = facts.entry(site.owner).or_insert_with(|| {
+            let interner = hir_ty::next_solver::DbInterner::new_with(db, site.owner.krate(db));
+            BodyFacts::of(db, site.owner, interner.lang_items())
+        });
+        let guard = body_facts.guard(expr)?.clone();
+        let at = self.findings().site_location(Site { owner: site.owner, expr: guard.at.into() })?;
+        Some(FirstUseGuard { place: guard.place, at })
     }
 
     /// What the proof that covered a growth at `site` proves, where, and what the

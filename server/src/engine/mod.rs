@@ -312,6 +312,18 @@ pub struct AllowedCall {
     /// For growth with room: the proof that covered it, and what it used.
     #[serde(default)]
     pub room: Option<RoomUse>,
+    /// For first-use setup under a guard, of a call that may allocate: the place
+    /// the guard finds empty, and where the guard is.
+    #[serde(default)]
+    pub guard: Option<FirstUseGuard>,
+}
+
+/// The test that let a first-use setup through (`--report`): the place it finds
+/// empty (`STATE`, `self.table`), as the source names it, and where it is.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FirstUseGuard {
+    pub place: String,
+    pub at: Location,
 }
 
 /// The comparison that let a growth through (`--report`), so that a reviewer can

@@ -42,6 +42,29 @@ fn example_report_shows_the_chain() {
     assert!(stdout.contains("__rust_alloc"), "{stdout}");
 }
 
+/// `--report` names each call that first-use setup lets through and that may
+/// allocate, with the guard it runs under and the place the guard finds empty:
+/// a static's setup by shape (also a fill two calls below the guard, reported
+/// at the call in the branch), as the precision fixture writes it.
+#[test]
+fn report_names_the_guard_of_first_use_setup() {
+    let (code, stdout, _) = check("precision", &["--message-format", "short", "--report"]);
+    assert_eq!(code, 1);
+    let setup: String =
+        stdout.lines().filter(|line| line.contains(": first-use setup: ")).map(|line| format!("{line}\n")).collect();
+    expect![[r#"
+        src/static_setup.rs:29: first-use setup: alloc::boxed::Box::<[u64; 64]>::new under the guard at src/static_setup.rs:28 that finds `SQUARES` empty
+        src/static_setup.rs:74: first-use setup: <Split<'_, char> as core::iter::Iterator>::collect under the guard at src/static_setup.rs:72 that finds `STATE` empty
+        src/static_setup.rs:76: first-use setup: alloc::vec::Vec::<&str>::into_boxed_slice under the guard at src/static_setup.rs:72 that finds `STATE` empty
+        src/static_setup.rs:276: first-use setup: alloc::boxed::Box::<[u64; 16]>::new under the guard at src/static_setup.rs:275 that finds `CUBES` empty
+        src/static_setup.rs:327: first-use setup: alloc::string::String::from under the guard at src/static_setup.rs:326 that finds `GREETING_SET` empty
+        src/static_setup.rs:366: first-use setup: alloc::boxed::Box::<[u32; 6]>::new_uninit under the guard at src/static_setup.rs:364 that finds `PRIMES_READY` empty
+        src/static_setup.rs:405: first-use setup: alloc::boxed::Box::<[u64; 4]>::new under the guard at src/static_setup.rs:404 that finds `SEED` empty
+        src/static_setup.rs:454: first-use setup: precision::static_setup::init_prefix under the guard at src/static_setup.rs:453 that finds `PREFIX_STATE` empty
+    "#]]
+    .assert_eq(&setup);
+}
+
 #[test]
 fn example_json_lines() {
     let (code, stdout, _) = check("example", &["--message-format", "json"]);
@@ -747,5 +770,41 @@ fn root_arguments_that_cannot_be_read_stop_the_check() {
         "`fn()` cannot be read here",
     ] {
         assert!(stderr.contains(why), "{why}: {stderr}");
+    }
+}
+
+/// A static's one-time setup is proved by reading every body that can name the
+/// static, reached by a root or not: an edit of such a body that empties it
+/// again is read (the stored analysis is not reused), and so is the edit that
+/// takes that back. Warm runs agree with `--no-cache`.
+#[test]
+fn an_edit_of_a_body_that_names_a_set_up_static_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("src")).unwrap();
+    std::fs::write(
+        dir.path().join("Cargo.toml"),
+        "[package]\nname = \"setup_edit\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    let lib = dir.path().join("src/lib.rs");
+    let clean = "use std::ptr;\nuse std::sync::atomic::{AtomicPtr, Ordering};\n\n\
+        static TABLE: AtomicPtr<Vec<u32>> = AtomicPtr::new(ptr::null_mut());\n\n\
+        // noalloc:root\npub fn get(i: usize) -> u32 {\n    let t = TABLE.load(Ordering::Acquire);\n    \
+        if t.is_null() {\n        let new = Box::into_raw(Box::new(vec![1, 2, 3]));\n        \
+        TABLE.store(new, Ordering::Release);\n        return unsafe { &*new }[i % 3];\n    }\n    \
+        unsafe { &*t }[i % 3]\n}\n\npub fn other() -> usize {\n    3\n}\n";
+    let emptied = clean.replace("    3\n}", "    TABLE.store(ptr::null_mut(), Ordering::Release);\n    3\n}");
+    let cache = tempfile::tempdir().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec!["--check", dir.path().to_str().unwrap(), "--message-format", "short"];
+        args.extend_from_slice(extra);
+        run(noalloc(&args).env("NOALLOC_CACHE_DIR", cache.path())).1
+    };
+    let flagged = "src/lib.rs:10: setup_edit::get: calls alloc::boxed::Box::<Vec<u32, Global>>::new";
+    for (text, is_flagged) in [(clean, false), (emptied.as_str(), true), (clean, false)] {
+        std::fs::write(&lib, text).unwrap();
+        let warm = check(&[]);
+        assert_eq!(warm.contains(flagged), is_flagged, "{warm}");
+        assert_eq!(warm, check(&["--no-cache"]));
     }
 }

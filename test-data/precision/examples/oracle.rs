@@ -402,6 +402,16 @@ fn main() {
     case("precision::static_setup::wake_one_of_none", count(|| keep(static_setup::wake_one_of_none(&address))));
     case("precision::static_setup::renamed_static_emptied_allocates", count(|| keep(static_setup::renamed_static_emptied_allocates(7))));
     case("precision::static_setup::fill_not_guarded_by_emptiness_allocates", count(|| keep(static_setup::fill_not_guarded_by_emptiness_allocates(7))));
+    case("precision::static_setup::cube_from_static_mut_pointer", count(|| keep(static_setup::cube_from_static_mut_pointer(7))));
+    case("precision::static_setup::static_mut_pointer_reset_allocates", count(|| keep(static_setup::static_mut_pointer_reset_allocates(7))));
+    case("precision::static_setup::greeting_behind_static_mut_flag", count(|| keep(static_setup::greeting_behind_static_mut_flag(7))));
+    case("precision::static_setup::static_mut_flag_cleared_allocates", count(|| keep(static_setup::static_mut_flag_cleared_allocates(7))));
+    case("precision::static_setup::prime_behind_atomic_flag", count(|| keep(static_setup::prime_behind_atomic_flag(7))));
+    case("precision::static_setup::flag_set_on_one_path_allocates", count(|| keep(static_setup::flag_set_on_one_path_allocates(7))));
+    case("precision::static_setup::seed_from_race_to_initialise", count(|| keep(static_setup::seed_from_race_to_initialise(7))));
+    case("precision::static_setup::binding_set_before_the_test_allocates", count(|| keep(static_setup::binding_set_before_the_test_allocates(7))));
+    case("precision::static_setup::prefix_filled_two_calls_below", count(|| keep(static_setup::prefix_filled_two_calls_below(7))));
+    case("precision::static_setup::callee_may_return_before_the_fill_allocates", count(|| keep(static_setup::callee_may_return_before_the_fill_allocates(7))));
 
     for (name, n) in out {
         println!("{name}\t{n}");

@@ -8,7 +8,7 @@
 //! before the fill, or the fill is on a branch that no emptiness test guards.
 
 use std::ptr;
-use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, Ordering};
 
 /// A table built on first use, published through a null-initialised pointer.
 static SQUARES: AtomicPtr<[u64; 64]> = AtomicPtr::new(ptr::null_mut());
@@ -261,4 +261,243 @@ pub fn renamed_static_emptied_allocates(x: u32) -> usize {
     }
     // SAFETY: `old` came from `Box::into_raw` and nothing else holds it now.
     unsafe { Box::from_raw(old) }.len()
+}
+
+/// A `static mut` pointer filled once behind its own null test, the `static mut`
+/// analog of the `AtomicPtr` above: every use of it reads it or stores a leaked
+/// `Box`.
+static mut CUBES: *mut [u64; 16] = ptr::null_mut();
+
+fn cubes() -> &'static [u64; 16] {
+    // SAFETY: the fixture's roots run on one thread, and a non-null `CUBES` is a
+    // table that is never freed.
+    unsafe {
+        if CUBES.is_null() {
+            CUBES = Box::into_raw(Box::new(std::array::from_fn(|i| (i * i * i) as u64)));
+        }
+        &*CUBES
+    }
+}
+
+/// Allocates on the first call only.
+// noalloc:root
+pub fn cube_from_static_mut_pointer(i: usize) -> u64 {
+    cubes()[i % 16]
+}
+
+/// The same, but the root hands out `addr_of_mut!` of the static, through which
+/// it is set back to null: every call fills it anew.
+static mut WORDS: *mut Vec<u32> = ptr::null_mut();
+
+fn words() -> &'static Vec<u32> {
+    // SAFETY: as above; `reset` frees the vector only after its last use.
+    unsafe {
+        if WORDS.is_null() {
+            WORDS = Box::into_raw(Box::new(vec![1, 2, 3]));
+        }
+        &*WORDS
+    }
+}
+
+fn reset(slot: *mut *mut Vec<u32>) {
+    // SAFETY: `slot` is `WORDS`, which holds a leaked `Box` or null.
+    unsafe {
+        if !(*slot).is_null() {
+            drop(Box::from_raw(*slot));
+        }
+        *slot = ptr::null_mut();
+    }
+}
+
+// noalloc:root
+pub fn static_mut_pointer_reset_allocates(i: usize) -> u32 {
+    let word = words()[i % 3];
+    reset(ptr::addr_of_mut!(WORDS));
+    word
+}
+
+/// A `static mut` flag of its own: set once, never cleared.
+static mut GREETING_SET: bool = false;
+static mut GREETING: &str = "";
+
+fn greeting() -> &'static str {
+    // SAFETY: the fixture's roots run on one thread.
+    unsafe {
+        if !GREETING_SET {
+            GREETING = String::from("hello").leak();
+            GREETING_SET = true;
+        }
+        *ptr::addr_of!(GREETING)
+    }
+}
+
+/// Allocates on the first call only.
+// noalloc:root
+pub fn greeting_behind_static_mut_flag(i: usize) -> usize {
+    greeting().len() + i
+}
+
+/// A `static mut` flag the root clears again: every call sets it up anew.
+static mut FAREWELL_SET: bool = false;
+static mut FAREWELL: &str = "";
+
+// noalloc:root
+pub fn static_mut_flag_cleared_allocates(i: usize) -> usize {
+    // SAFETY: the fixture's roots run on one thread.
+    unsafe {
+        if !FAREWELL_SET {
+            FAREWELL = String::from("bye").leak();
+            FAREWELL_SET = true;
+        }
+        let len = { *ptr::addr_of!(FAREWELL) }.len();
+        FAREWELL_SET = false;
+        len + i
+    }
+}
+
+/// An atomic flag guarding the fill of another static, a `static mut`: the
+/// branch sets the flag on its only way out, and nothing clears it.
+static PRIMES_READY: AtomicBool = AtomicBool::new(false);
+static mut PRIMES: Option<Vec<u32>> = None;
+
+fn primes() -> &'static [u32] {
+    if !PRIMES_READY.load(Ordering::Acquire) {
+        // SAFETY: the fixture's roots run on one thread.
+        unsafe { PRIMES = Some(vec![2, 3, 5, 7, 11, 13]) };
+        PRIMES_READY.store(true, Ordering::Release);
+    }
+    // SAFETY: `PRIMES` is set before the flag, and not written again.
+    unsafe { (&*ptr::addr_of!(PRIMES)).as_deref().unwrap_or(&[]) }
+}
+
+/// Allocates on the first call only.
+// noalloc:root
+pub fn prime_behind_atomic_flag(i: usize) -> u32 {
+    primes()[i % 6]
+}
+
+/// The same, but the flag is set on one path out of the branch only (here never
+/// with an odd argument): the branch runs again.
+static ODDS_READY: AtomicBool = AtomicBool::new(false);
+static mut ODDS: Option<Vec<u32>> = None;
+
+// noalloc:root
+pub fn flag_set_on_one_path_allocates(x: u32) -> usize {
+    if !ODDS_READY.load(Ordering::Acquire) {
+        // SAFETY: the fixture's roots run on one thread.
+        unsafe { ODDS = Some(vec![1, 3, 5]) };
+        if x % 2 == 0 {
+            ODDS_READY.store(true, Ordering::Release);
+        }
+    }
+    // SAFETY: as above.
+    unsafe { (*ptr::addr_of!(ODDS)).as_ref().map_or(0, Vec::len) }
+}
+
+/// The race to initialise of once_cell's `race` module and foldhash's seed: a
+/// `let mut` binding loaded from the static, tested, then set to the new value
+/// or to the one another thread published first.
+static SEED: AtomicPtr<[u64; 4]> = AtomicPtr::new(ptr::null_mut());
+
+fn seed() -> &'static [u64; 4] {
+    let mut seed = SEED.load(Ordering::Acquire);
+    if seed.is_null() {
+        seed = Box::into_raw(Box::new([0x243f, 0x6a88, 0x85a3, 0x08d3]));
+        match SEED.compare_exchange(ptr::null_mut(), seed, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => {}
+            Err(other) => {
+                // SAFETY: `seed` lost the race and was never shared.
+                drop(unsafe { Box::from_raw(seed) });
+                seed = other;
+            }
+        }
+    }
+    // SAFETY: a non-null `SEED` is a seed that is never freed.
+    unsafe { &*seed }
+}
+
+/// Allocates on the first call only.
+// noalloc:root
+pub fn seed_from_race_to_initialise(i: usize) -> u64 {
+    seed()[i % 4]
+}
+
+/// The same race, but the binding is set again between the load and the test
+/// (here to null on every call with `x > 0`): the branch runs again, and loses.
+static NONCE: AtomicPtr<u64> = AtomicPtr::new(ptr::null_mut());
+
+// noalloc:root
+pub fn binding_set_before_the_test_allocates(x: u64) -> u64 {
+    let mut nonce = NONCE.load(Ordering::Acquire);
+    if x > 0 {
+        nonce = ptr::null_mut();
+    }
+    if nonce.is_null() {
+        nonce = Box::into_raw(Box::new(x));
+        if let Err(other) = NONCE.compare_exchange(ptr::null_mut(), nonce, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: `nonce` lost the race and was never shared.
+            drop(unsafe { Box::from_raw(nonce) });
+            nonce = other;
+        }
+    }
+    // SAFETY: a non-null `NONCE` is a value that is never freed.
+    unsafe { *nonce }
+}
+
+/// A fill two calls below the guard: the branch calls a cold function that
+/// builds the value and hands it to the one that stores it and the state.
+static PREFIX_STATE: AtomicU8 = AtomicU8::new(UNINIT);
+static mut PREFIX: &str = "";
+
+fn prefix() -> &'static str {
+    if PREFIX_STATE.load(Ordering::Acquire) == UNINIT {
+        init_prefix();
+    }
+    // SAFETY: `PREFIX` is set before the state, and not written again.
+    unsafe { *ptr::addr_of!(PREFIX) }
+}
+
+#[cold]
+fn init_prefix() {
+    set_prefix(String::from("noalloc: "));
+}
+
+fn set_prefix(prefix: String) {
+    // SAFETY: the fixture's roots run on one thread.
+    unsafe { PREFIX = prefix.leak() };
+    PREFIX_STATE.store(READY, Ordering::Release);
+}
+
+/// Allocates on the first call only.
+// noalloc:root
+pub fn prefix_filled_two_calls_below(i: usize) -> usize {
+    prefix().len() + i
+}
+
+/// The same, but the function the branch calls may return before the fill (here
+/// on every call with `x > 0`, after allocating).
+static LABEL_STATE: AtomicU8 = AtomicU8::new(UNINIT);
+static mut LABEL: &str = "";
+
+fn init_label(x: u32) {
+    let label = x.to_string();
+    if x > 0 {
+        return;
+    }
+    set_label(label);
+}
+
+fn set_label(label: String) {
+    // SAFETY: the fixture's roots run on one thread.
+    unsafe { LABEL = label.leak() };
+    LABEL_STATE.store(READY, Ordering::Release);
+}
+
+// noalloc:root
+pub fn callee_may_return_before_the_fill_allocates(x: u32) -> usize {
+    if LABEL_STATE.load(Ordering::Acquire) == UNINIT {
+        init_label(x);
+    }
+    // SAFETY: `LABEL` is set before the state, and not written again.
+    unsafe { (&*ptr::addr_of!(LABEL)).len() }
 }

@@ -20,6 +20,7 @@ use super::{
     Shared, Watch, GENERIC_ROOT_NEVER_INSTANTIATED, PUT_OFF_NODES_KEPT,
 };
 use crate::engine::proof::{
+    allowances::BodyFacts,
     incremental::{AnswerStamp, WalkStamp},
     judge::{self, Judged},
     reach::{self, Reach, ReachPolicy, Resolved},
@@ -679,8 +680,25 @@ impl<'a, 'c> RunState<'a, 'c> {
                 .then_some(None),
             })
             .collect();
-        let walked: Option<Vec<Location>> = holders
-            .and_then(|holders| holders.into_iter().flatten().map(|func| self.analyzer.item_location(func)).collect());
+        let mut holders = holders?;
+        // A static's one-time setup is proved (or not) by reading every body that
+        // can name it: those bodies were read too.
+        let setups: Vec<FunctionId> = holders.iter().flatten().copied().collect();
+        for func in setups {
+            let interner = hir_ty::next_solver::DbInterner::new_with(db, func.krate(db));
+            let facts = BodyFacts::of(db, func.into(), interner.lang_items());
+            for &id in facts.setup_statics.iter().filter(|id| id.module(db).krate(db).data(db).origin.is_local()) {
+                for body in crate::engine::proof::static_setup::bodies_naming(db, id).unwrap_or_default() {
+                    match body {
+                        DefWithBodyId::FunctionId(read) => holders.insert(Some(read)),
+                        // Initialisers are in the item level, all of which counts.
+                        _ => false,
+                    };
+                }
+            }
+        }
+        let walked: Option<Vec<Location>> =
+            holders.into_iter().flatten().map(|func| self.analyzer.item_location(func)).collect();
         walked.map(|mut walked| {
             walked.sort();
             walked.dedup();

@@ -23,7 +23,7 @@ use hir_def::{
 use super::{
     incremental::PathValue,
     room::{Amount, Pass, RoomProof},
-    static_setup::{AtomicStatic, BodyView, Guard},
+    static_setup::{BodyView, Guard, SetupStatic},
     walk::strip_refs,
 };
 use hir_ty::{next_solver::TyKind, Adjust, AutoBorrow, InferenceResult};
@@ -47,6 +47,14 @@ pub(crate) struct CallContext {
     /// is first use only if what the caller passed outlives the call (`reach`
     /// revokes it below a call handed memory its caller owns).
     pub first_use_of_param: bool,
+}
+
+/// The test a first-use fill runs under (`if P.is_none()`, `if S.load(..) ==
+/// UNINIT`), and the place it finds empty, as the source names it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub(crate) struct SetupGuard {
+    pub at: ExprId,
+    pub place: String,
 }
 
 /// What a first-use fill fills, and what code may empty again: a field, a static,
@@ -117,10 +125,11 @@ type Proven = Vec<Proof>;
 struct Scope {
     context: CallContext,
     rooms: Rooms,
-    /// Immutable bindings set, in this scope's blocks, to a load of an atomic
-    /// static (`let p = PTR.load(Acquire)`): a guard may test them. Not carried
-    /// into a loop's body or a closure, which may run after the static was filled.
-    loads: Rc<Vec<(hir_def::hir::BindingId, AtomicStatic)>>,
+    /// Bindings set, in this scope's blocks, to a load of a static setup may fill
+    /// (`let p = PTR.load(Acquire)`): a guard may test them. A `mut` one only
+    /// until a statement may write it. Not carried into a loop's body or a
+    /// closure, which may run after the static was filled.
+    loads: Rc<Vec<(hir_def::hir::BindingId, SetupStatic)>>,
 }
 
 impl Scope {
@@ -139,6 +148,16 @@ impl Scope {
         }
         let rooms = self.rooms.iter().filter(|proof| !stale(proof)).cloned().collect();
         Scope { rooms: Rc::new(rooms), ..self.clone() }
+    }
+
+    /// Forgets the loads of the `mut` bindings `written` says may be written.
+    fn forget_loads_written(&mut self, store: &ExpressionStore, written: impl Fn(hir_def::hir::BindingId) -> bool) {
+        let written = |&(binding, _): &(hir_def::hir::BindingId, SetupStatic)| {
+            store[binding].mode != hir_def::hir::BindingAnnotation::Unannotated && written(binding)
+        };
+        if self.loads.iter().any(written) {
+            self.loads = Rc::new(self.loads.iter().filter(|load| !written(load)).copied().collect());
+        }
     }
 
     fn with_rooms(&self, more: &[Proof]) -> Scope {
@@ -163,6 +182,14 @@ pub(crate) struct BodyFacts {
     /// What each of those fills (`FilledPlace`): the field or static, the fields
     /// and types it is reached through.
     filled: FxHashMap<ExprId, Rc<[FilledPlace]>>,
+    /// Those of them that are one-time setup on a static: they run at most once
+    /// (`static_setup`), with all they call.
+    runs_once: FxHashSet<ExprId>,
+    /// The guard each of those runs under.
+    guards: FxHashMap<ExprId, Rc<SetupGuard>>,
+    /// The statics whose one-time setup here was looked into, by reading every
+    /// body that can name them (`static_setup::bodies_naming`), proved or not.
+    pub setup_statics: Vec<hir_def::StaticId>,
     /// What this body may empty of the places first use fills (the user's code only:
     /// std's `Option::take` is seen at the user's call).
     pub empties: Vec<FilledPlace>,
@@ -178,6 +205,27 @@ impl BodyFacts {
             context.first_use_of_param |= self.fills_of_param.contains(&expr);
         }
         context
+    }
+
+    /// Whether the call at `site` is one-time setup on a static: it runs at most
+    /// once, and so does everything below it, the workspace's code and the
+    /// closures it is handed included.
+    pub(crate) fn runs_once(&self, site: ExprOrPatId) -> bool {
+        matches!(site, ExprOrPatId::ExprId(expr) if self.runs_once.contains(&expr))
+    }
+
+    /// The guard the first-use fill at `expr` runs under, if it runs under one.
+    pub(crate) fn guard(&self, expr: ExprId) -> Option<&SetupGuard> {
+        self.guards.get(&expr).map(|guard| &**guard)
+    }
+
+    /// The facts of `owner`'s body.
+    pub(crate) fn of(db: &dyn HirDatabase, owner: DefWithBodyId, lang: &LangItems) -> BodyFacts {
+        let krate = hir_def::HasModule::krate(&owner, db);
+        let body = hir_def::expr_store::Body::of(db, owner);
+        let infer = super::incremental::inference_of(db, owner);
+        let own_code = krate.data(db).origin.is_local();
+        BodyFacts::of_body(db, owner, body, infer, lang, body.root_expr(), own_code)
     }
 
     /// What a first-use fill at `expr` fills (empty elsewhere).
@@ -256,6 +304,12 @@ impl Collector<'_, '_> {
             }
         }
         self.out.scopes.insert(expr.into(), scope.clone());
+        // A `mut` binding's load is known only through the statements of blocks
+        // and an `if`'s test, in the order they run.
+        let view = BodyView { db: self.db, owner: self.owner, store, infer: self.infer };
+        if !matches!(store[expr], Expr::Block { .. } | Expr::Unsafe { .. } | Expr::If { .. }) {
+            scope.forget_loads_written(store, |_| true);
+        }
         match &store[expr] {
             Expr::Block { statements, tail: block_tail, .. } | Expr::Unsafe { statements, tail: block_tail, .. } => {
                 let mut scope = scope.clone();
@@ -312,12 +366,14 @@ impl Collector<'_, '_> {
                         }
                         Statement::Item(_) => {}
                     }
+                    scope.forget_loads_written(store, |binding| view.statement_writes(statement, binding));
                 }
                 if let Some(block_tail) = block_tail {
                     self.visit(*block_tail, &scope, tail);
                 }
             }
             Expr::If { condition, then_branch, else_branch } => {
+                scope.forget_loads_written(store, |binding| view.writes_local(*condition, binding));
                 self.visit(*condition, &scope, false);
                 let (if_true, if_false) = self.room_facts(*condition);
                 let mut then_scope = scope.with_rooms(&if_true);
@@ -325,9 +381,9 @@ impl Collector<'_, '_> {
                     then_scope = then_scope.without_rooms_of(&self.bind(*pat));
                 }
                 if let Some((guarded, place)) = self.first_use_guard(*condition, *then_branch) {
-                    self.mark_fills(guarded, *then_branch, &place);
+                    self.mark_fills(guarded, *then_branch, SetupGuard { at: *condition, place });
                 } else if let Some(guard) = self.static_guard(*condition, &scope) {
-                    self.mark_static_setup(guard, *then_branch);
+                    self.mark_static_setup(guard, *condition, *then_branch);
                 }
                 self.visit(*then_branch, &then_scope, tail);
                 if let Some(else_branch) = else_branch {
@@ -358,7 +414,7 @@ impl Collector<'_, '_> {
                     // `match S.compare_exchange(EMPTY, v, ..) { Ok(_) => setup, .. }`
                     for arm in arms.iter().filter(|arm| arm.guard.is_none()) {
                         if self.result_variant_of(arm.pat) == Some(true) {
-                            self.mark_static_setup(Guard { place, filled_by_guard: true }, arm.expr);
+                            self.mark_static_setup(Guard { place, filled_by_guard: true }, *scrutinee, arm.expr);
                         }
                     }
                 }
@@ -821,19 +877,28 @@ impl Collector<'_, '_> {
     /// that fills it; not the bodies of closures made there. Only while no code
     /// that can name the static empties it again
     /// (`static_setup::never_emptied`, through its query).
-    fn mark_static_setup(&mut self, guard: Guard, branch: ExprId) {
+    fn mark_static_setup(&mut self, guard: Guard, at: ExprId, branch: ExprId) {
         let covered =
             if guard.filled_by_guard { Some(vec![branch]) } else { self.view().setup_before_fill(branch, guard.place) };
         let Some(covered) = covered else { return };
+        if !self.out.setup_statics.contains(&guard.place.id) {
+            self.out.setup_statics.push(guard.place.id);
+        }
         if !super::incremental::static_never_emptied(self.db, guard.place) {
             return;
         }
         let store = self.store;
-        let filled: Rc<[FilledPlace]> = Rc::new([FilledPlace::Static(guard.place.id)]);
+        // A `static mut`'s uses were all read, its fills among them.
+        let filled: Rc<[FilledPlace]> =
+            if guard.place.mutable { Rc::new([]) } else { Rc::new([FilledPlace::Static(guard.place.id)]) };
+        let name = hir::Static::from(guard.place.id).name(self.db).as_str().to_owned();
+        let setup = Rc::new(SetupGuard { at, place: name });
         let mut stack = covered;
         while let Some(e) = stack.pop() {
             self.out.fills.insert(e);
+            self.out.runs_once.insert(e);
             self.out.filled.insert(e, filled.clone());
+            self.out.guards.insert(e, setup.clone());
             // A closure made here may be kept and run on later calls: its body is
             // judged as usual.
             if !matches!(store[e], Expr::Closure { .. }) {
@@ -876,15 +941,18 @@ impl Collector<'_, '_> {
 
     /// Marks the fill of `place` in `branch` (the value assigned, the filling call
     /// and its arguments) as first-use setup; the rest of the branch is not.
-    fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, place: &str) {
+    fn mark_fills(&mut self, guarded: ExprId, branch: ExprId, guard: SetupGuard) {
         let store = self.store;
-        let of_param = !is_static_key(place);
+        let of_param = !is_static_key(&guard.place);
         let filled: Rc<[FilledPlace]> = filled_places(self.db, self.owner, store, self.infer, guarded).into();
-        for fill in self.fills_of(branch, place) {
+        let fills = self.fills_of(branch, &guard.place);
+        let guard = Rc::new(guard);
+        for fill in fills {
             let mut stack = vec![fill];
             while let Some(e) = stack.pop() {
                 self.out.fills.insert(e);
                 self.out.filled.insert(e, filled.clone());
+                self.out.guards.insert(e, guard.clone());
                 if of_param {
                     self.out.fills_of_param.insert(e);
                 }

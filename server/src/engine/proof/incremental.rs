@@ -428,21 +428,27 @@ fn value_path_query<'db>(db: &'db dyn HirDatabase, key: ValuePathKey<'db>) -> Op
 /// (`static_setup::never_emptied`). A query of its own: the scan reads the crate's
 /// def map and the bodies the static's visibility admits; salsa keeps the answer,
 /// and the walk that asked stands while it holds.
-pub(crate) fn static_never_emptied(db: &dyn HirDatabase, place: super::static_setup::AtomicStatic) -> bool {
-    *never_emptied_query(db, AtomicStaticKey::new(db, place.id, place.empty, place.pointer))
+pub(crate) fn static_never_emptied(db: &dyn HirDatabase, place: super::static_setup::SetupStatic) -> bool {
+    *never_emptied_query(db, SetupStaticKey::new(db, place.id, place.empty, place.pointer, place.mutable))
 }
 
-/// An atomic static and its empty value (`static_never_emptied`).
+/// A static setup may fill and its empty value (`static_never_emptied`).
 #[salsa::interned(revisions = usize::MAX)]
-struct AtomicStaticKey<'db> {
+struct SetupStaticKey<'db> {
     id: hir_def::StaticId,
     empty: u128,
     pointer: bool,
+    mutable: bool,
 }
 
 #[salsa::tracked]
-fn never_emptied_query<'db>(db: &'db dyn HirDatabase, key: AtomicStaticKey<'db>) -> bool {
-    let place = super::static_setup::AtomicStatic { id: *key.id(db), empty: *key.empty(db), pointer: *key.pointer(db) };
+fn never_emptied_query<'db>(db: &'db dyn HirDatabase, key: SetupStaticKey<'db>) -> bool {
+    let place = super::static_setup::SetupStatic {
+        id: *key.id(db),
+        empty: *key.empty(db),
+        pointer: *key.pointer(db),
+        mutable: *key.mutable(db),
+    };
     super::static_setup::never_emptied(db, place)
 }
 

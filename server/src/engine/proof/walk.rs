@@ -310,15 +310,7 @@ impl<'db> CallGraph<'db> {
     fn facts_of(&mut self, def: DefWithBodyId) -> Rc<BodyFacts> {
         let db = self.db;
         let lang = self.lang;
-        self.facts
-            .entry(def)
-            .or_insert_with(|| {
-                let body = Body::of(db, def);
-                let infer = super::incremental::inference_of(db, def);
-                let own_code = hir_def::HasModule::krate(&def, db).data(db).origin.is_local();
-                Rc::new(BodyFacts::of_body(db, def, body, infer, lang, body.root_expr(), own_code))
-            })
-            .clone()
+        self.facts.entry(def).or_insert_with(|| Rc::new(BodyFacts::of(db, def, lang))).clone()
     }
 
     /// The growth a call of `func` at `site` makes when `func` is on the allowlist
@@ -1080,6 +1072,9 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if let Some(site) = edge.site {
             edge.context = self.facts.context(site.expr);
             edge.fills = self.facts.filled(site.expr);
+            if self.facts.runs_once(site.expr) {
+                edge.passed = PassedClosures::Fill;
+            }
         }
         if edge.panic == Panic::No {
             edge.panic = self.panic;
@@ -1146,8 +1141,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             edge.context = self.facts.context(call.into());
             edge.context.first_use |= first_use;
             edge.context.first_use_of_param |= first_use_of_param;
-            if first_use && !EVERY_CALL_METHODS.contains(&name.as_str()) && !LOCAL_KEY_METHODS.contains(&name.as_str())
-            {
+            let cell_fill = first_use
+                && !EVERY_CALL_METHODS.contains(&name.as_str())
+                && !LOCAL_KEY_METHODS.contains(&name.as_str());
+            if cell_fill || self.facts.runs_once(call.into()) {
                 edge.passed = PassedClosures::Fill;
             }
             edge.panic = self.panic;

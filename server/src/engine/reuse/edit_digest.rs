@@ -22,8 +22,10 @@
 //! macro calls and attributes in it, starting where it started. The roots' reaches
 //! read nothing else of the file: the targets of `dyn` calls and fn pointers come
 //! from the reach and from statics' initialisers, the roots and exemptions from
-//! directives, the rest from the item level. A file that does not parse is never
-//! taken as unchanged.
+//! directives, the rest from the item level; the bodies that can name a static
+//! whose one-time setup a reach looked into count as walked
+//! (`run::walked_workspace_code`). A file that does not parse is never taken as
+//! unchanged.
 
 use ra_ap_ide_db::line_index::LineIndex;
 use ra_ap_syntax::{
