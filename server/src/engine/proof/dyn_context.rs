@@ -27,6 +27,10 @@
 //!   spoilt and its traits are decided by the next owner up the chain, or by the
 //!   whole program.
 //!
+//! A context is the same whatever chain of contexts that own only its own traits
+//! it is entered from (`DynContext::parent`): `Debug` formatting nested in
+//! `Debug` impls is one context per type coerced, not one per nesting.
+//!
 //! Sound, only less precise where a rule cannot tell. A budget
 //! (`MAX_DYN_CONTEXTS`) bounds the copies of vertices.
 
@@ -60,7 +64,15 @@ pub(crate) struct DynContext<'db> {
     /// Sorted, without repeats.
     pub own: Vec<TraitId>,
     pub entry: Vec<Coercion<'db>>,
+    /// The context whose decisions it inherits for the traits it does not own:
+    /// the nearest one up the chain it is entered from that owns such a trait. A
+    /// context between that owns only traits this one owns decides nothing
+    /// here, so a `Debug` value formatted inside another `Debug` impl is one
+    /// context, however deep the nesting.
     pub parent: u32,
+    /// The contexts it is entered from below `parent`: it lies within each of
+    /// them too (`within`), so what it coerces is theirs to hand back up.
+    pub entered_from: Vec<u32>,
 }
 
 /// The traits decided along the chain from context `c` up.
@@ -73,17 +85,23 @@ fn chain_traits(contexts: &[DynContext<'_>], mut c: u32) -> Vec<TraitId> {
     traits
 }
 
-/// Whether context `inner` is `outer` or lies below it.
-fn within(contexts: &[DynContext<'_>], mut inner: u32, outer: u32) -> bool {
-    loop {
-        if inner == outer {
+/// Whether context `inner` is `outer` or lies below it: up its parents and the
+/// contexts it was entered from.
+fn within(contexts: &[DynContext<'_>], inner: u32, outer: u32) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![inner];
+    while let Some(c) = stack.pop() {
+        if c == outer {
             return true;
         }
-        if inner == 0 {
-            return false;
+        if c == 0 || !seen.insert(c) {
+            continue;
         }
-        inner = contexts[inner as usize].parent;
+        let context = &contexts[c as usize];
+        stack.push(context.parent);
+        stack.extend(context.entered_from.iter().copied());
     }
+    false
 }
 
 /// The candidates a `dyn` call of `trait_` in context `c` is resolved against:
@@ -135,8 +153,16 @@ pub(crate) fn entered<'db>(
     if !hands_in_only_the_coerced(graph, func, args, &entry, &own, env) {
         return from;
     }
-    let context = DynContext { own, entry, parent: from };
+    let mut parent = from;
+    while parent != 0 && contexts[parent as usize].own.iter().all(|trait_| own.contains(trait_)) {
+        parent = contexts[parent as usize].parent;
+    }
+    let entered_from = if parent == from { Vec::new() } else { vec![from] };
+    let context = DynContext { own, entry, parent, entered_from };
     if let Some(at) = contexts.iter().position(|known| same_context(known, &context)) {
+        if !within(contexts, at as u32, from) {
+            contexts[at].entered_from.push(from);
+        }
         return at as u32;
     }
     if contexts.len() > MAX_DYN_CONTEXTS {
