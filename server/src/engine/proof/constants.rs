@@ -15,7 +15,9 @@
 use hir::db::HirDatabase;
 use hir_def::{
     expr_store::{Body, ExpressionStore},
-    hir::{BinaryOp, BindingAnnotation, BindingId, CmpOp, Expr, ExprId, Literal, LogicOp, Ordering, Pat, PatId, UnaryOp},
+    hir::{
+        BinaryOp, BindingAnnotation, BindingId, CmpOp, Expr, ExprId, Literal, LogicOp, Ordering, Pat, PatId, UnaryOp,
+    },
     CallableDefId, DefWithBodyId, FunctionId,
 };
 use hir_ty::{
@@ -175,7 +177,7 @@ fn known_function(db: &dyn HirDatabase, func: FunctionId) -> Option<Known> {
 /// a call (which may branch on it in turn). Only these carry a constant into the callee.
 pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<bool> {
     let body = Body::of(db, DefWithBodyId::FunctionId(func));
-    let params = param_bindings(&body);
+    let params = param_bindings(body);
     let mut decisive = vec![false; params.len()];
     if params.iter().all(Option::is_none) {
         return decisive;
@@ -197,7 +199,7 @@ pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<boo
             _ => continue,
         };
         for expr in deciding {
-            mentions(db, owner, &body, expr, &mut |binding| {
+            mentions(db, owner, body, expr, &mut |binding| {
                 if let Some(i) = params.iter().position(|p| *p == Some(binding)) {
                     decisive[i] = true;
                 }

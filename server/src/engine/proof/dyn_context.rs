@@ -247,7 +247,9 @@ pub(crate) fn target_context<'db>(
         (Target::Dyn { .. }, Node::Fn { func, args, .. } | Node::Derived { method: func, args }) => {
             inputs(graph, func, args).into_iter().take(1).collect()
         }
-        (Target::FnPointer { signature, .. }, Node::Fn { func, args, .. }) => retyped_inputs(graph, func, args, signature),
+        (Target::FnPointer { signature, .. }, Node::Fn { func, args, .. }) => {
+            retyped_inputs(graph, func, args, signature)
+        }
         // Only a closure that captures nothing becomes a fn pointer.
         (Target::FnPointer { .. }, Node::Closure { .. }) => Vec::new(),
         (Target::DynDrop(_), Node::DropGlue(ty)) => vec![ty],

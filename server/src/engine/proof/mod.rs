@@ -8,8 +8,8 @@
 //! queries the proof asks (`incremental`).
 
 pub(crate) mod allowances;
-pub(crate) mod constants;
 pub mod builtin;
+pub(crate) mod constants;
 pub(crate) mod dyn_context;
 pub(crate) mod erased_statics;
 pub(crate) mod findings;

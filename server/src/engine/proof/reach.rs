@@ -530,7 +530,9 @@ impl<'db> Building<'db> {
         let mut edges = Vec::with_capacity(walked.edges.len());
         for (e, edge) in walked.edges.iter().enumerate() {
             let mut resolved = ResolvedEdge::new(edge.clone(), Vec::new());
-            if let (None, Target::Node(Node::Fn { func, args, .. }), Some(site)) = (&edge.growth, &edge.target, edge.site) {
+            if let (None, Target::Node(Node::Fn { func, args, .. }), Some(site)) =
+                (&edge.growth, &edge.target, edge.site)
+            {
                 if (policy.grows)(*func) || super::builtin::grows_on_self(graph.db, *func, *args) {
                     resolved.edge.growth = graph.growth_at(site, *func);
                 }

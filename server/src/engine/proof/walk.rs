@@ -40,8 +40,8 @@ use super::{
         auto_borrow, filled_places, is_long_lived_place, is_static_place, owns, place_key, BodyFacts, FilledPlace,
         Growth, Room,
     },
-    incremental::PathValue,
     constants::{ConstArgs, Evaluator, Value, MAX_CARRY_DEPTH},
+    incremental::PathValue,
     room::{Amount, RoomProof},
     subst::Instantiate,
 };
@@ -1161,14 +1161,18 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
             return Vec::new();
         }
         let args: Vec<ExprId> = match (&store[call], self.intrinsic_call) {
-            (Expr::Path(_), Some(intrinsic)) if intrinsic.keeps_nothing && call == callee => match &store[intrinsic.call] {
-                Expr::Call { args, .. } => match args.first().map(|&tuple| &store[tuple]) {
-                    Some(Expr::Tuple { exprs }) => exprs.to_vec(),
+            (Expr::Path(_), Some(intrinsic)) if intrinsic.keeps_nothing && call == callee => {
+                match &store[intrinsic.call] {
+                    Expr::Call { args, .. } => match args.first().map(|&tuple| &store[tuple]) {
+                        Some(Expr::Tuple { exprs }) => exprs.to_vec(),
+                        _ => return Vec::new(),
+                    },
                     _ => return Vec::new(),
-                },
-                _ => return Vec::new(),
-            },
-            (Expr::MethodCall { receiver, args, .. }, _) => std::iter::once(*receiver).chain(args.iter().copied()).collect(),
+                }
+            }
+            (Expr::MethodCall { receiver, args, .. }, _) => {
+                std::iter::once(*receiver).chain(args.iter().copied()).collect()
+            }
             (Expr::Call { args, .. }, _) => args.to_vec(),
             _ => return Vec::new(),
         };
@@ -1794,8 +1798,10 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     fn visit_children(&mut self, store: &ExpressionStore, expr: ExprId) {
         self.visit_children_of(store, expr);
         // Only a decided branch and a block that holds one can leave this set.
-        if !matches!(&store[expr], Expr::If { .. } | Expr::Match { .. } | Expr::Block { label: None, .. } | Expr::Unsafe { .. })
-        {
+        if !matches!(
+            &store[expr],
+            Expr::If { .. } | Expr::Match { .. } | Expr::Block { label: None, .. } | Expr::Unsafe { .. }
+        ) {
             self.diverged = false;
         }
     }
