@@ -182,7 +182,6 @@ pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<boo
     if params.iter().all(Option::is_none) {
         return decisive;
     }
-    let owner = DefWithBodyId::FunctionId(func);
     for (_, expr) in body.exprs() {
         let deciding: Vec<ExprId> = match expr {
             Expr::If { condition, .. } => vec![*condition],
@@ -199,7 +198,7 @@ pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<boo
             _ => continue,
         };
         for expr in deciding {
-            mentions(db, owner, body, expr, &mut |binding| {
+            mentions(body, expr, &mut |binding| {
                 if let Some(i) = params.iter().position(|p| *p == Some(binding)) {
                     decisive[i] = true;
                 }
@@ -225,20 +224,25 @@ pub(crate) fn param_bindings(body: &Body) -> Vec<Option<BindingId>> {
     params
 }
 
-/// Calls `found` with each local binding `expr` mentions, at any depth.
-pub(crate) fn mentions(
-    db: &dyn HirDatabase,
-    owner: DefWithBodyId,
-    store: &ExpressionStore,
-    expr: ExprId,
-    found: &mut dyn FnMut(BindingId),
-) {
-    if let Expr::Path(_) = &store[expr] {
-        if let Some(PathValue::Local(binding)) = super::incremental::value_path(db, owner, expr) {
-            found(binding);
+/// Calls `found` with each local binding `expr` may mention, at any depth: the
+/// bindings named as a path of one segment names them. Read by name, not
+/// resolved (cheap, asked of every call): a binding it cannot tell from another
+/// of the same name, or from an item, counts as mentioned, which only makes
+/// more of what the caller does (carry a constant, forget a value) happen.
+pub(crate) fn mentions(store: &ExpressionStore, expr: ExprId, found: &mut dyn FnMut(BindingId)) {
+    if let Some(path) = match &store[expr] {
+        Expr::Path(path) => path.mod_path(),
+        _ => None,
+    } {
+        let is_self = path.is_self();
+        let name = path.as_ident();
+        for (binding, data) in store.bindings() {
+            if Some(&data.name) == name || (is_self && data.name.symbol() == &ra_ap_intern::sym::self_) {
+                found(binding);
+            }
         }
     }
-    store.walk_child_exprs(expr, |child| mentions(db, owner, store, child, found));
+    store.walk_child_exprs(expr, |child| mentions(store, child, found));
 }
 
 /// The evaluator of one body's expressions at one instance.

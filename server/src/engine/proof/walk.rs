@@ -1125,7 +1125,17 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         let passes_owned = self.passes_owned(store, call);
         let fills = self.fills_at(store, call, receiver(store, call).filter(|_| first_use));
         let dyn_args = self.dyn_args(store, call);
-        let values = self.argument_values(store, call, expr);
+        // The positions some target can branch on: the only arguments evaluated.
+        let mut decisive: Vec<bool> = Vec::new();
+        for target in &targets {
+            if let Target::Node(Node::Fn { func: callee, .. }) = target {
+                let of_callee = self.graph.decisive_params(*callee);
+                decisive.resize(decisive.len().max(of_callee.len()), false);
+                decisive.iter_mut().zip(of_callee.iter()).for_each(|(any, &this)| *any |= this);
+            }
+        }
+        let values =
+            if decisive.contains(&true) { self.argument_values(store, call, expr, &decisive) } else { Vec::new() };
         for mut target in targets {
             if let Target::Node(Node::Fn { func: callee, consts, .. }) = &mut target {
                 *consts = self.carried_constants(*callee, &values);
@@ -1155,7 +1165,13 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
     /// The values of the arguments of `call` (its receiver first) that this
     /// instance knows; empty when it knows none. A function given to
     /// `const_eval_select` is called with the elements of its first argument.
-    fn argument_values(&mut self, store: &ExpressionStore, call: ExprId, callee: ExprId) -> Vec<Option<Value>> {
+    fn argument_values(
+        &mut self,
+        store: &ExpressionStore,
+        call: ExprId,
+        callee: ExprId,
+        decisive: &[bool],
+    ) -> Vec<Option<Value>> {
         // A panic path is cut: nothing below it is judged.
         if self.carry_depth >= MAX_CARRY_DEPTH || self.panic != Panic::No {
             return Vec::new();
@@ -1180,14 +1196,18 @@ impl<'g, 'db> BodyWalker<'g, 'db> {
         if !self.mutable_values.is_empty() {
             let mut named = Vec::new();
             for &arg in &args {
-                super::constants::mentions(self.graph.db, self.owner, store, arg, &mut |binding| named.push(binding));
+                super::constants::mentions(store, arg, &mut |binding| named.push(binding));
             }
             named.sort();
             for pair in named.windows(2).filter(|pair| pair[0] == pair[1]) {
                 self.mutable_values.remove(&pair[0]);
             }
         }
-        let values: Vec<Option<Value>> = args.iter().map(|&arg| self.evaluate(store, arg)).collect();
+        let values: Vec<Option<Value>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, &arg)| if decisive.get(i) == Some(&true) { self.evaluate(store, arg) } else { None })
+            .collect();
         if values.iter().all(Option::is_none) {
             return Vec::new();
         }
