@@ -175,6 +175,10 @@ fn known_function(db: &dyn HirDatabase, func: FunctionId) -> Option<Known> {
 /// The parameters of `func` (`self` first) that can decide one of its branches:
 /// mentioned in a condition, a scrutinee or a `let`'s initialiser, or passed to
 /// a call (which may branch on it in turn). Only these carry a constant into the callee.
+/// A salsa query: a caller's walk asks it of each callee, and depends on its
+/// answer, not on the callee's body (an edit of that body re-walks the caller
+/// only when the answer changes).
+#[salsa::tracked(returns(ref))]
 pub(crate) fn decisive_params(db: &dyn HirDatabase, func: FunctionId) -> Vec<bool> {
     let body = Body::of(db, DefWithBodyId::FunctionId(func));
     let params = param_bindings(body);

@@ -175,7 +175,7 @@ pub(crate) struct CallGraph<'db> {
     walks: FxHashMap<(Node<'db>, ParamEnvAndCrate<'db>), (Rc<Walked<'db>>, super::incremental::WalkStamp)>,
     instance_keys: FxHashMap<Node<'db>, Option<&'db super::summary::SummaryKey>>,
     /// `constants::decisive_params`, per function.
-    decisive_params: FxHashMap<FunctionId, Rc<[bool]>>,
+    decisive_params: FxHashMap<FunctionId, &'db [bool]>,
     /// Traits as summaries name them (`identity::trait_identity`: a source lookup).
     trait_identities: FxHashMap<TraitId, Option<crate::engine::source::identity::ItemIdentity>>,
     /// Fingerprints of types and functions (`identity::ty_fingerprint`).
@@ -251,9 +251,9 @@ impl<'db> CallGraph<'db> {
     }
 
     /// `constants::decisive_params`, read once per analysis.
-    fn decisive_params(&mut self, func: FunctionId) -> Rc<[bool]> {
+    fn decisive_params(&mut self, func: FunctionId) -> &'db [bool] {
         let db = self.db;
-        self.decisive_params.entry(func).or_insert_with(|| super::constants::decisive_params(db, func).into()).clone()
+        self.decisive_params.entry(func).or_insert_with(|| super::constants::decisive_params(db, func).as_slice())
     }
 
     /// `incremental::instance_key`, read once per analysis.
