@@ -374,6 +374,9 @@ pub(crate) fn may_hold_related<'db>(
 pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Option<Vec<Coercion<'db>>>> {
     let mut out: Vec<Option<Vec<Coercion<'db>>>> = vec![None; reach.contexts.len()];
     for (c, context) in reach.contexts.iter().enumerate().skip(1) {
+        // Which contexts lie within `c`: asked once per context, not per vertex.
+        let inside: Vec<bool> =
+            (0..reach.contexts.len()).map(|k| within(&reach.contexts, k as u32, c as u32)).collect();
         let mut seen = vec![false; reach.nodes.len()];
         let mut stack: Vec<usize> = (0..reach.nodes.len()).filter(|&v| reach.context[v] as usize == c).collect();
         let mut found = context.entry.clone();
@@ -382,7 +385,7 @@ pub(crate) fn candidates<'db>(reach: &super::reach::Reach<'db>) -> Vec<Option<Ve
             if std::mem::replace(&mut seen[v], true) {
                 continue;
             }
-            if !within(&reach.contexts, reach.context[v], c as u32) {
+            if !inside[reach.context[v] as usize] {
                 spoilt = true;
                 break;
             }
