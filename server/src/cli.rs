@@ -34,6 +34,7 @@ use crate::adoption::settings::AdoptionFiles;
 use crate::adoption::{allowlist, SourceLines};
 use crate::cross_check::{self, CrossCheck};
 use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
+use crate::engine::stored_analysis::Stored;
 use render::plural;
 
 /// The format a report is printed in. On the command line (`--message-format`)
@@ -266,6 +267,17 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             analysis.timings.cache_hits,
             analysis.timings.cache_entries
         );
+        if analysis.timings.roots_stored > 0 {
+            let files = match analysis.timings.stored_edited_files {
+                1 => "1 file".to_owned(),
+                n => format!("{n} files"),
+            };
+            let _ = writeln!(
+                err,
+                "timings: the edits of {files} changed bodies some roots read: {} of {} roots' outcomes reused from the stored analysis",
+                analysis.timings.roots_reused_stored, analysis.timings.roots_stored
+            );
+        }
         for cost in &analysis.timings.costliest_roots {
             let _ =
                 writeln!(err, "timings: root {} took {} ms, reaching {} functions", cost.root, cost.ms, cost.functions);
@@ -327,8 +339,9 @@ fn analysis_of(
     err: &mut dyn Write,
 ) -> Option<Analysis> {
     let store = engine::AnalysisStore::open(ws, config);
-    if let Some(store) = &store {
-        if let Some(mut analysis) = store.load(ws) {
+    let mut standing = None;
+    match store.as_ref().and_then(|store| Some((store, store.load(ws)?))) {
+        Some((store, Stored::Whole(mut analysis))) => {
             analysis.timings = engine::Timings {
                 reused: true,
                 fingerprint_ms: store.fingerprint_ms,
@@ -337,6 +350,8 @@ fn analysis_of(
             };
             return Some(analysis);
         }
+        Some((_, Stored::Partly(roots))) => standing = Some(roots),
+        None => {}
     }
     // Patterns that match nothing stop the check before any root is walked (and
     // so an analysis is stored only for patterns that all match).
@@ -358,9 +373,12 @@ fn analysis_of(
     if problems != Default::default() {
         return None;
     }
-    let mut analysis = match &store {
-        Some(store) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, terminal),
-        None => engine::analyze_watched(ws, config, None, None, terminal),
+    let mut analysis = match (&store, standing) {
+        (Some(store), Some(standing)) => {
+            engine::analyze_reusing_stored(ws, config, Some(&mut store.summaries()), standing, terminal)
+        }
+        (Some(store), None) => engine::analyze_watched(ws, config, Some(&mut store.summaries()), None, terminal),
+        (None, _) => engine::analyze_watched(ws, config, None, None, terminal),
     };
     if let Some(store) = &store {
         analysis.timings.fingerprint_ms = store.fingerprint_ms;

@@ -25,6 +25,7 @@ use crate::engine::proof::{
 };
 use crate::engine::reuse::{
     root_reuse::{FindingKey, ReuseContext, RootMemos, RootOutcome},
+    stored_roots::StoredRoots,
     summary_cache::{self, Additions, CachedStep, CachedSummary, CallsBack, SummaryCache},
 };
 use crate::engine::source::{
@@ -126,7 +127,21 @@ pub fn analyze_watched(
     watch: &mut dyn Watch,
 ) -> Analysis {
     let db: &RootDatabase = &ws.db;
-    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, outcomes, watch))
+    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, outcomes, None, watch))
+}
+
+/// `analyze_watched` after edits of bodies some roots of a stored analysis read:
+/// the outcomes in `stored` (`stored_analysis::Stored::Partly`) stand for their
+/// roots, and the other roots are checked.
+pub fn analyze_reusing_stored(
+    ws: &Workspace,
+    config: &CheckConfig,
+    summaries: Option<&mut SummaryCache>,
+    stored: StoredRoots,
+    watch: &mut dyn Watch,
+) -> Analysis {
+    let db: &RootDatabase = &ws.db;
+    hir::attach_db(db, || Analyzer::new(ws).run(config, summaries, None, Some(stored), watch))
 }
 
 /// A watch's files, as given and as the file system names them (the workspace's
@@ -330,6 +345,7 @@ impl<'a> Analyzer<'a> {
         config: &CheckConfig,
         summaries: Option<&mut SummaryCache>,
         outcomes: Option<&mut RootMemos>,
+        stored: Option<StoredRoots>,
         watch: &mut dyn Watch,
     ) -> Analysis {
         let started = Instant::now();
@@ -343,6 +359,12 @@ impl<'a> Analyzer<'a> {
         let names_before = self.ws.take_names_before_analysis();
         let names_here = started.elapsed().as_millis();
         analysis.timings.name_resolution_ms = names_before + names_here;
+        // An edited body whose macro calls changed must make no items for a
+        // stored outcome to stand (`stored_roots`): told once names are resolved.
+        let stored = stored.map(|mut stored| {
+            stored.confirm(|file, start| self.body_at_makes_items(file, start));
+            stored
+        });
         let found = self.collect_roots(config);
         analysis.timings.roots_ms = started.elapsed().as_millis() - names_here;
         self.take_directives(found.directives);
@@ -367,12 +389,29 @@ impl<'a> Analyzer<'a> {
         let inference_before = crate::engine::proof::incremental::inference_nanos();
         let ws = self.ws;
         let mut state = run::RunState::new(self, config, roots, cache, outcomes, watch, analysis, pending_errors);
+        state.take_stored(stored);
         let sealed = state.first_files.sealed(ws);
         let order = run::order_roots(&state.roots, &state.first_files, sealed);
         state.start_walk_ahead(&order.order);
         state.begin_reuse();
         state.judge_roots(order);
         state.finish(started, names_before, inference_before)
+    }
+
+    /// Whether the workspace function whose body starts at `start` in `file` has
+    /// items in it (`run::body_makes_items`); `true` when none is found there.
+    fn body_at_makes_items(&mut self, file: &Path, start: crate::engine::edit_digest::LineColumn) -> bool {
+        let mut found = false;
+        for func in self.all_local_functions() {
+            let Some(place) = self.item_location(func) else { continue };
+            if place.file == file && (place.line, place.column) <= start && start < (place.end_line, place.end_column) {
+                found = true;
+                if run::body_makes_items(self.db, func) {
+                    return true;
+                }
+            }
+        }
+        !found
     }
 
     /// Root `r`'s findings in one judged reach, added to `findings` (each with the

@@ -19,7 +19,7 @@ pub use source::{directives, identity};
 
 use std::path::PathBuf;
 
-pub use analysis::{analyze, analyze_watched, root_pattern_problems, Unwatched, Watch};
+pub use analysis::{analyze, analyze_reusing_stored, analyze_watched, root_pattern_problems, Unwatched, Watch};
 pub use load::{LoadError, LoadOptions, Workspace};
 pub use panics::{note_panic_locations, CaughtPanic};
 pub use reuse::root_reuse::RootMemos;
@@ -404,6 +404,15 @@ pub struct Timings {
     /// since touched only functions no other code names (`item_edits`).
     #[serde(default)]
     pub roots_reused_unasked: usize,
+    /// Roots whose outcome in the stored analysis no edit since could change
+    /// (`stored_roots`), of `roots_stored`; the edits were in `stored_edited_files`
+    /// files.
+    #[serde(default)]
+    pub roots_reused_stored: usize,
+    #[serde(default)]
+    pub roots_stored: usize,
+    #[serde(default)]
+    pub stored_edited_files: usize,
     /// Roots a second core reached from the far end of the order while this
     /// analysis reached the others (`walk_ahead`; the first analysis of a load).
     #[serde(default)]
@@ -451,10 +460,20 @@ pub struct Analysis {
     /// rather than walked.
     #[serde(default)]
     pub walked_workspace_code: Option<Vec<Location>>,
+    /// Those of them whose bodies hold items, their macros' expansions included:
+    /// an edit of their macro calls may change the item level.
+    #[serde(default)]
+    pub walked_making_items: Vec<Location>,
     /// What bodies must do to add an instantiation of a generic root checked at
     /// the instantiations the workspace makes.
     #[serde(default)]
     pub root_instantiations: RootInstantiations,
+    /// Each root's outcome, for a run after edits of bodies some roots read to
+    /// keep the others' (`stored_roots`); a root whose outcome cannot be kept is
+    /// left out. `None` when some roots' outcomes were reused from a live
+    /// workspace's memory, or there is no cache to keep them in.
+    #[serde(default)]
+    pub stored_roots: Option<Vec<reuse::stored_roots::StoredRoot>>,
 }
 
 /// Whether the workspace's bodies instantiate generic roots, and how a body must

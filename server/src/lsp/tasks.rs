@@ -10,6 +10,7 @@ use lsp_types::MessageType;
 
 use super::main_loop::{LoadState, Phase, Server};
 use crate::engine::edit::{AnalysisFailure, LiveWorkspace, Returned};
+use crate::engine::stored_analysis::Stored;
 use crate::engine::{Analysis, AnalysisStore, LoadError, Watch, Workspace};
 
 /// Results of work done off the main loop.
@@ -162,10 +163,12 @@ impl Server {
             }
             Task::Stored { load, generation, analysis } => {
                 if load == self.load && generation == self.generation && self.analyzed != Some(generation) {
-                    tracing::info!("published the stored analysis of unchanged files");
-                    self.progress_report(
-                        "diagnostics of the last check (nothing changed since); confirming".to_owned(),
-                    );
+                    let (logged, reported) = match analysis.timings.roots_stored {
+                        0 => ("of unchanged files", "nothing changed since"),
+                        _ => ("with the roots the edits read checked again", "the roots edits read checked again"),
+                    };
+                    tracing::info!("published the stored analysis {logged}");
+                    self.progress_report(format!("diagnostics of the last check ({reported}); confirming"));
                     self.publish(*analysis);
                 }
             }
@@ -322,11 +325,22 @@ impl Server {
                 None => None,
             };
             if names_first {
-                if let Some(analysis) = store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
-                    let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
-                }
+                let standing = match store.as_ref().and_then(|store| snapshot.stored_analysis(store)) {
+                    Some(Stored::Whole(analysis)) => {
+                        let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
+                        None
+                    }
+                    Some(Stored::Partly(standing)) => Some(standing),
+                    None => None,
+                };
                 if !snapshot.resolve_names(&config) {
                     tracing::debug!("an edit cancelled name resolution; the analysis resolves them");
+                }
+                // Edits of bodies some roots read: those roots checked, the
+                // others' stored outcomes kept, published while the first
+                // analysis confirms them.
+                if let Some(analysis) = standing.and_then(|standing| snapshot.analyze_reusing_stored(&config, standing)) {
+                    let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
                 }
                 let returned = Box::new(snapshot.release());
                 let store =

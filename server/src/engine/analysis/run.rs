@@ -29,7 +29,8 @@ use crate::engine::proof::{
     walk::{CallGraph, Node, Site},
 };
 use crate::engine::reuse::{
-    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos},
+    root_reuse::{FindingKey, ReachFacts, RootKey, RootMemos, RootOutcome},
+    stored_roots::{stable_instance_hash, StoredRoot, StoredRoots},
     summary_cache::SummaryCache,
     walk_ahead::WalkAhead,
 };
@@ -175,6 +176,20 @@ pub(super) struct RunState<'a, 'c> {
     put_off: VecDeque<PutOff<'a>>,
     kept_nodes: usize,
     reports: Vec<(usize, RootReport)>,
+    /// The stored outcomes the edits since leave standing (`stored_roots`), each
+    /// taken by its root.
+    stored: Option<StoredRoots>,
+    /// Each root's outcome as a run after edits may reuse it; `None` without a
+    /// cache directory to keep them in.
+    keeping: Option<Vec<StoredRoot>>,
+    /// With `keeping`: the instances checked over every root, by stable hash
+    /// (`stored_roots::stable_instance_hash`), reused outcomes' too.
+    stable_checked: FxHashSet<u64>,
+    /// What the outcomes reused from the store read of the workspace's code.
+    stored_walked: Vec<Location>,
+    /// The workspace's functions by place, to find the ones a stored outcome
+    /// reports (worked out when first needed).
+    functions_by_place: Option<FxHashMap<Location, FunctionId>>,
 }
 
 impl<'a, 'c> RunState<'a, 'c> {
@@ -214,7 +229,63 @@ impl<'a, 'c> RunState<'a, 'c> {
             put_off: VecDeque::new(),
             kept_nodes: 0,
             reports,
+            stored: None,
+            keeping: config.cache_dir.is_some().then(Vec::new),
+            stable_checked: FxHashSet::default(),
+            stored_walked: Vec::new(),
+            functions_by_place: None,
         }
+    }
+
+    /// Takes the stored outcomes that stand for their roots in this run.
+    pub(super) fn take_stored(&mut self, stored: Option<StoredRoots>) {
+        if let Some(stored) = &stored {
+            self.analysis.timings.roots_stored = stored.stored;
+            self.analysis.timings.stored_edited_files = stored.edited_files;
+        }
+        self.stored = stored;
+    }
+
+    /// Root `r`'s stored outcome, applied, when the edits since leave it standing
+    /// and every function it reports is still where it was.
+    fn reuse_stored(&mut self, r: usize) -> bool {
+        let root = &self.roots[r];
+        let Some(kept) = self.stored.as_mut().and_then(|stored| stored.take(&root.location, &root.args)) else {
+            return false;
+        };
+        let Some(reached) = self.functions_at(&kept.reached) else {
+            return false;
+        };
+        let outcome = RootOutcome {
+            report: kept.report.clone(),
+            findings: kept.findings.clone(),
+            reached,
+            lets_through: kept.lets_through.clone(),
+            used_allow: kept.used_allow.clone(),
+            // Only ever read while judging the root that found them.
+            allowed_terminals: Vec::new(),
+            checked: Vec::new(),
+        };
+        self.analyzer.apply_outcome(&outcome, r, &mut self.findings, &mut self.checked_overall);
+        self.stable_checked.extend(&kept.checked);
+        self.stored_walked.extend(kept.walked.iter().cloned());
+        self.reports.push((r, outcome.report));
+        self.analysis.timings.roots_reused_stored += 1;
+        if let Some(keeping) = &mut self.keeping {
+            keeping.push(kept);
+        }
+        self.watch.root_judged(self.reports.len(), self.roots.len());
+        true
+    }
+
+    /// The workspace functions at `places`; `None` when one is not there.
+    fn functions_at(&mut self, places: &[Location]) -> Option<Vec<FunctionId>> {
+        let analyzer = &mut self.analyzer;
+        let by_place = self.functions_by_place.get_or_insert_with(|| {
+            let functions = analyzer.all_local_functions();
+            functions.into_iter().filter_map(|func| Some((analyzer.item_location(func)?, func))).collect()
+        });
+        places.iter().map(|place| by_place.get(place).copied()).collect()
     }
 
     fn db(&self) -> &'a dyn HirDatabase {
@@ -228,9 +299,15 @@ impl<'a, 'c> RunState<'a, 'c> {
     pub(super) fn start_walk_ahead(&mut self, order: &[usize]) {
         let threads = crate::engine::load::parallel_names::threads(self.config.jobs);
         let roots = &self.roots;
+        let stored = self.stored.as_ref();
+        // A root a stored outcome stands for is not walked.
+        let walked = |r: usize| stored.is_none_or(|stored| !stored.holds(&roots[r].location, &roots[r].args));
         self.walk_ahead = (threads > 1 && roots.len() > 1 && !self.analyzer.ws.analysis_finished())
             .then(|| {
-                let order = order.iter().map(|&r| roots[r].args.is_empty().then_some(roots[r].func)).collect();
+                let order = order
+                    .iter()
+                    .map(|&r| (roots[r].args.is_empty() && walked(r)).then_some(roots[r].func))
+                    .collect();
                 let summaries = self.cache.as_deref().map(SummaryCache::read_only_copy);
                 WalkAhead::start(self.analyzer.db, order, self.config.strict_panics, summaries)
             })
@@ -355,6 +432,10 @@ impl<'a, 'c> RunState<'a, 'c> {
         read_before: Option<&[WalkStamp]>,
         taken: &mut Option<Shared>,
     ) {
+        // A root put off was found not reusable when it was reached first.
+        if read_before.is_none() && self.reuse_stored(r) {
+            return;
+        }
         let root = &self.roots[r];
         let root_key: RootKey = RootKey::new(root.func, root.args.clone(), root.location.clone());
         if let Some(memos) = self.memos.as_deref_mut() {
@@ -372,7 +453,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             self.graph.record_walks();
         }
         // Checked at the instantiations the workspace makes: any body may add one.
-        let mut keepable = self.memos.is_some();
+        let mut keepable = true;
         let reaches = match kept.take() {
             Some(kept) => kept,
             None => self.reach_root(r, &mut keepable),
@@ -602,6 +683,9 @@ impl<'a, 'c> RunState<'a, 'c> {
         };
         let mut outcome = self.analyzer.restore_shared(taken, report.clone());
         outcome.findings = findings.into_iter().map(|(key, (finding, _))| (key, finding)).collect();
+        if self.keeping.is_some() {
+            self.keep_for_store(&outcome, &checked, keepable, &root_key.args);
+        }
         outcome.checked =
             checked.into_iter().map(|node| crate::engine::proof::incremental::instance_number(db, node)).collect();
         self.analyzer.apply_outcome(&outcome, r, &mut self.findings, &mut self.checked_overall);
@@ -622,6 +706,33 @@ impl<'a, 'c> RunState<'a, 'c> {
         self.watch.root_judged(self.reports.len(), self.roots.len());
     }
 
+    /// Root outcome `outcome`, which checked `checked`, as a run after edits may
+    /// reuse it (`stored_roots`): unless `keepable` is false, or what it read of
+    /// the workspace's code or a function it reports cannot be told by place.
+    fn keep_for_store(&mut self, outcome: &RootOutcome, checked: &FxHashSet<Node<'a>>, keepable: bool, args: &[String]) {
+        let db = self.db();
+        let hashes: Vec<u64> = checked.iter().map(|&node| stable_instance_hash(db, node)).collect();
+        self.stable_checked.extend(&hashes);
+        if !keepable {
+            return;
+        }
+        let Some(walked) = workspace_code_of(&mut self.analyzer, checked.iter()) else { return };
+        let reached: Option<Vec<Location>> =
+            outcome.reached.iter().map(|&func| self.analyzer.item_location(func)).collect();
+        let Some(reached) = reached else { return };
+        let kept = StoredRoot {
+            args: args.to_vec(),
+            report: outcome.report.clone(),
+            findings: outcome.findings.clone(),
+            reached,
+            lets_through: outcome.lets_through.clone(),
+            used_allow: outcome.used_allow.clone(),
+            checked: hashes,
+            walked,
+        };
+        self.keeping.as_mut().expect("keeping outcomes").push(kept);
+    }
+
     /// The run's answer once every root is judged, with its totals and timings;
     /// the summaries written.
     pub(super) fn finish(mut self, started: Instant, names_before: u128, inference_before: u64) -> Analysis {
@@ -633,16 +744,30 @@ impl<'a, 'c> RunState<'a, 'c> {
         let findings = std::mem::take(&mut self.findings);
         analysis.findings = merge_by_line(findings.into_values().map(|(finding, _)| finding).collect());
         (analysis.exemptions, analysis.errors) = self.analyzer.directives_report(&self.pending_errors);
-        analysis.functions_checked = self.checked_overall.len();
+        let reused_stored = analysis.timings.roots_reused_stored > 0;
+        analysis.functions_checked =
+            if reused_stored { self.stable_checked.len() } else { self.checked_overall.len() };
         analysis.unused_allow =
             (0..self.config.allow.len()).filter(|i| !self.analyzer.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = self.walked_nodes.len();
         // Every walked function's place, or none: one left out would let an edit
         // of its body pass as unread.
-        analysis.walked_workspace_code = match analysis.timings.roots_reused == 0 {
-            true => self.walked_workspace_code(),
-            false => None,
-        };
+        if analysis.timings.roots_reused == 0 {
+            // The functions walked, and those the reused stored outcomes read.
+            let stored_walked = std::mem::take(&mut self.stored_walked);
+            let functions = workspace_functions_of(&self.analyzer, self.walked_nodes.iter()).and_then(|mut functions| {
+                functions.extend(self.functions_at(&stored_walked)?);
+                Some(functions)
+            });
+            if let Some(functions) = functions {
+                let db = self.db();
+                let making_items: Vec<FunctionId> =
+                    functions.iter().copied().filter(|&func| body_makes_items(db, func)).collect();
+                analysis.walked_making_items = places_of(&mut self.analyzer, making_items.into_iter()).unwrap_or_default();
+                analysis.walked_workspace_code = places_of(&mut self.analyzer, functions.into_iter());
+            }
+        }
+        analysis.stored_roots = self.keeping.take().filter(|_| analysis.timings.roots_reused == 0);
         if let Some(walk_ahead) = self.walk_ahead.take() {
             analysis.timings.roots_walked_ahead = walk_ahead.finish();
         }
@@ -662,49 +787,79 @@ impl<'a, 'c> RunState<'a, 'c> {
             u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
     }
+}
 
-    /// The places of the workspace functions walked, or `None` when one cannot be
-    /// told. A closure in a static's, a constant's or a discriminant's initialiser
-    /// is in no function's body: the item level, all of which counts. One in an
-    /// anonymous constant may be in any body: nothing is known then.
-    fn walked_workspace_code(&mut self) -> Option<Vec<Location>> {
-        let db = self.db();
-        let holders: Option<FxHashSet<Option<FunctionId>>> = self
-            .walked_nodes
-            .iter()
-            .filter(|node| self.analyzer.examines(node))
-            .map(|node| match holder_fn(db, node) {
-                Some(func) => Some(Some(func)),
-                None => matches!(*node, Node::Closure { closure, .. }
-                    if matches!(closure.loc(db).owner, hir_ty::InferBodyId::DefWithBodyId(_)))
-                .then_some(None),
-            })
-            .collect();
-        let mut holders = holders?;
-        // A static's one-time setup is proved (or not) by reading every body that
-        // can name it: those bodies were read too.
-        let setups: Vec<FunctionId> = holders.iter().flatten().copied().collect();
-        for func in setups {
-            let interner = hir_ty::next_solver::DbInterner::new_with(db, func.krate(db));
-            let facts = BodyFacts::of(db, func.into(), interner.lang_items());
-            for &id in facts.setup_statics.iter().filter(|id| id.module(db).krate(db).data(db).origin.is_local()) {
-                for body in crate::engine::proof::static_setup::bodies_naming(db, id).unwrap_or_default() {
-                    match body {
-                        DefWithBodyId::FunctionId(read) => holders.insert(Some(read)),
-                        // Initialisers are in the item level, all of which counts.
-                        _ => false,
-                    };
+/// The places of the workspace functions among `nodes` (what a reach walked of the
+/// workspace's code), and of the bodies that can name a static whose one-time
+/// setup they looked into; `None` when one cannot be told.
+fn workspace_code_of<'a, 'n>(analyzer: &mut Analyzer<'a>, nodes: impl Iterator<Item = &'n Node<'a>>) -> Option<Vec<Location>>
+where
+    'a: 'n,
+{
+    let functions = workspace_functions_of(analyzer, nodes)?;
+    places_of(analyzer, functions.into_iter())
+}
+
+/// The workspace functions among `nodes`, with the bodies that can name a static
+/// whose one-time setup they looked into; `None` when one cannot be told. A
+/// closure in a static's, a constant's or a discriminant's initialiser is in no
+/// function's body, nor is the initialiser itself: the item level, all of which
+/// counts. A closure in an anonymous constant may be in any body: nothing is
+/// known then.
+fn workspace_functions_of<'a, 'n>(
+    analyzer: &Analyzer<'a>,
+    nodes: impl Iterator<Item = &'n Node<'a>>,
+) -> Option<FxHashSet<FunctionId>>
+where
+    'a: 'n,
+{
+    let db = analyzer.db;
+    let holders: Option<FxHashSet<Option<FunctionId>>> = nodes
+        .filter(|node| analyzer.examines(node))
+        .map(|node| match holder_fn(db, node) {
+            Some(func) => Some(Some(func)),
+            None => match *node {
+                Node::Init(..) => Some(None),
+                Node::Closure { closure, .. } => {
+                    matches!(closure.loc(db).owner, hir_ty::InferBodyId::DefWithBodyId(_)).then_some(None)
+                }
+                _ => None,
+            },
+        })
+        .collect();
+    let mut functions: FxHashSet<FunctionId> = holders?.into_iter().flatten().collect();
+    // A static's one-time setup is proved (or not) by reading every body that
+    // can name it: those bodies were read too.
+    let setups: Vec<FunctionId> = functions.iter().copied().collect();
+    for func in setups {
+        let interner = hir_ty::next_solver::DbInterner::new_with(db, func.krate(db));
+        let facts = BodyFacts::of(db, func.into(), interner.lang_items());
+        for &id in facts.setup_statics.iter().filter(|id| id.module(db).krate(db).data(db).origin.is_local()) {
+            for body in crate::engine::proof::static_setup::bodies_naming(db, id).unwrap_or_default() {
+                // Initialisers are in the item level, all of which counts.
+                if let DefWithBodyId::FunctionId(read) = body {
+                    functions.insert(read);
                 }
             }
         }
-        let walked: Option<Vec<Location>> =
-            holders.into_iter().flatten().map(|func| self.analyzer.item_location(func)).collect();
-        walked.map(|mut walked| {
-            walked.sort();
-            walked.dedup();
-            walked
-        })
     }
+    Some(functions)
+}
+
+/// The places of `functions`, sorted; `None` when one has none.
+fn places_of(analyzer: &mut Analyzer<'_>, functions: impl Iterator<Item = FunctionId>) -> Option<Vec<Location>> {
+    let places: Option<Vec<Location>> = functions.map(|func| analyzer.item_location(func)).collect();
+    places.map(|mut places| {
+        places.sort();
+        places.dedup();
+        places
+    })
+}
+
+/// Whether `func`'s body has items in it, its macros' expansions included
+/// (rust-analyzer makes a block scope for each block that has).
+pub(super) fn body_makes_items(db: &dyn HirDatabase, func: FunctionId) -> bool {
+    hir_def::expr_store::Body::of(db, DefWithBodyId::FunctionId(func)).blocks(db).next().is_some()
 }
 
 /// What a reach tells of the root's outcome beyond its findings: the instances it

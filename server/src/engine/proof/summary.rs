@@ -158,6 +158,11 @@ impl SummaryKey {
     pub fn identity(&self) -> &InstanceIdentity {
         &self.identity
     }
+
+    /// A hash of the identity, the same in every run of this build.
+    pub fn stable_hash(&self) -> u64 {
+        self.hash
+    }
 }
 
 impl Hash for SummaryKey {

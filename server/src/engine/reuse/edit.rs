@@ -24,6 +24,8 @@ use ra_ap_vfs::FileId;
 use rustc_hash::FxHashMap;
 
 use super::item_edits::EditLog;
+use super::stored_analysis::Stored;
+use super::stored_roots::StoredRoots;
 use super::summary_cache::{self, SummaryCache};
 use crate::engine::load::deferred_intrinsics::DeferredIntrinsics;
 use crate::engine::proof::incremental::walks_executed;
@@ -285,10 +287,18 @@ impl Snapshot {
         self.unless_cancelled(|ws| AnalysisStore::open(ws, config)).flatten()
     }
 
-    /// The analysis `store` holds for what this snapshot holds (`AnalysisStore::load`);
+    /// What `store` holds for what this snapshot holds (`AnalysisStore::load`);
     /// `None` too when an edit cancelled the reading.
-    pub fn stored_analysis(&self, store: &AnalysisStore) -> Option<Analysis> {
+    pub fn stored_analysis(&self, store: &AnalysisStore) -> Option<Stored> {
         self.unless_cancelled(|ws| store.load(ws)).flatten()
+    }
+
+    /// The analysis with the roots' outcomes in `standing` reused and the other
+    /// roots checked (`analyze_reusing_stored`): what the language server
+    /// publishes while its first analysis confirms it. `None` when an edit
+    /// cancelled it.
+    pub fn analyze_reusing_stored(&self, config: &CheckConfig, standing: StoredRoots) -> Option<Analysis> {
+        self.unless_cancelled(|ws| crate::engine::analyze_reusing_stored(ws, config, None, standing, &mut Unwatched))
     }
 
     /// Keeps `analysis` of this snapshot in `store` (`AnalysisStore::store`).

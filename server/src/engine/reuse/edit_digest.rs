@@ -48,6 +48,16 @@ pub struct FileDigest {
     bodies: Vec<BodyDigest>,
 }
 
+/// A plain body an edit changed (`FileDigest::changed_bodies`), where it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyChange {
+    pub start: LineColumn,
+    pub end: LineColumn,
+    /// Its macro calls, items or attributes changed: it makes no items only if
+    /// rust-analyzer finds none in today's text.
+    pub macros_changed: bool,
+}
+
 /// One plain body.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BodyDigest {
@@ -58,6 +68,10 @@ pub struct BodyDigest {
     reaching_out: Fingerprint,
     /// A root's reach walked it (or code inside it).
     walked: bool,
+    /// Walked, and rust-analyzer found items in it, its macros' expansions
+    /// included (`mark_making_items`).
+    #[serde(default)]
+    makes_items: bool,
     /// It may instantiate a generic root checked at the instantiations bodies
     /// make: it names one, or (when there are such roots) holds a macro call or
     /// item, whose expansion or `use` may name one.
@@ -110,6 +124,7 @@ impl FileDigest {
                     }
                 }),
                 walked: false,
+                makes_items: false,
                 may_instantiate_a_root: !instantiating_names.is_empty()
                     && body.descendants_with_tokens().any(|element| match element {
                         NodeOrToken::Node(node) => reaches_out(node.kind()),
@@ -133,6 +148,16 @@ impl FileDigest {
         }
     }
 
+    /// Marks the bodies that overlap `place` (a walked function's, from `start` to
+    /// `end`, whose body has items in it) as making items.
+    pub fn mark_making_items(&mut self, start: LineColumn, end: LineColumn) {
+        for body in &mut self.bodies {
+            if body.start < end && start < body.end {
+                body.makes_items = true;
+            }
+        }
+    }
+
     /// Whether a file whose digest was `self` when an analysis was made, and is
     /// `now`, is the same to that analysis.
     pub fn same_to_analysis(&self, now: &FileDigest) -> bool {
@@ -146,6 +171,34 @@ impl FileDigest {
                             && !then.may_instantiate_a_root
                             && !now.may_instantiate_a_root)
             })
+    }
+
+    /// When a file whose digest was `self` when an analysis was made, and is `now`,
+    /// changed only in the text of plain bodies, each keeping its place, and
+    /// either the items, macro calls and attributes in it or, for a body the
+    /// analysis walked and found no items in, its having none (to be confirmed
+    /// by the expansions of today's text: `BodyChange::macros_changed`): where
+    /// those bodies were (`None`: it changed otherwise). What a run after the
+    /// edit must check again is the roots whose reaches read one of them
+    /// (`stored_roots`).
+    pub fn changed_bodies(&self, now: &FileDigest) -> Option<Vec<BodyChange>> {
+        if self.skeleton != now.skeleton || self.bodies.len() != now.bodies.len() {
+            return None;
+        }
+        let mut changed = Vec::new();
+        for (then, now) in self.bodies.iter().zip(&now.bodies) {
+            if then.start != now.start {
+                return None;
+            }
+            if then.text != now.text || then.end != now.end {
+                let macros_changed = then.reaching_out != now.reaching_out;
+                if macros_changed && (!then.walked || then.makes_items) {
+                    return None;
+                }
+                changed.push(BodyChange { start: then.start, end: then.end, macros_changed });
+            }
+        }
+        Some(changed)
     }
 
     /// `now`, with the walked bodies of `self`, a digest the same to the analysis.
@@ -317,6 +370,41 @@ struct S;
         assert!(!with(macro_call).same_to_analysis(&with(&macro_call.replace("x }", "x + 1 }"))));
         // Without such roots, an edit beside an unchanged macro call is not read.
         assert!(digest(macro_call).unwrap().same_to_analysis(&digest(&macro_call.replace("x }", "x + 1 }")).unwrap()));
+    }
+
+    /// The bodies an edit changed, where they were: what a run after it checks
+    /// again the roots that read them of; `None` for an edit beyond plain bodies.
+    #[test]
+    fn changed_bodies_are_told_by_place() {
+        // `helper` (line 3) walked, found with no items; `method` (line 6) walked,
+        // with items; `unreached` (line 4) not walked.
+        let then = {
+            let mut then = digest(BASE).unwrap();
+            then.mark_walked((3, 1), (3, u32::MAX));
+            then.mark_walked((6, 1), (6, u32::MAX));
+            then.mark_making_items((6, 1), (6, u32::MAX));
+            then
+        };
+        let changed = |after: &str| then.changed_bodies(&digest(after).unwrap());
+        let at = |start, end, macros_changed| BodyChange { start, end, macros_changed };
+        assert_eq!(changed(BASE), Some(vec![]));
+        assert_eq!(changed(&BASE.replace("{ 1 }", "{ 10 }")), Some(vec![at((3, 20), (3, 25), false)]));
+        assert_eq!(
+            changed(&BASE.replace("{ 1 }", "{ 10 }").replace("{ 3 }", "{ 4 }")),
+            Some(vec![at((3, 20), (3, 25), false), at((6, 29), (6, 34), false)])
+        );
+        // A body that ends further along its last line: where it was.
+        assert_eq!(changed(&BASE.replace("{ 2 }", "{  2 }")), Some(vec![at((4, 23), (4, 28), false)]));
+        // A macro call in a walked body with no items: to be confirmed.
+        assert_eq!(changed(&BASE.replace("{ 1 }", "{ m!(1) }")), Some(vec![at((3, 20), (3, 25), true)]));
+        // The item level, a directive, a line moved.
+        assert_eq!(changed(&BASE.replace("-> u32 { 2 }", "-> u64 { 2 }")), None);
+        assert_eq!(changed(&BASE.replace("{ 2 }", "{ // noalloc:exempt debug: x\n 2 }")), None);
+        assert_eq!(changed(&BASE.replace("{ 1 }", "{\n 1 }")), None);
+        // Macro calls or items changed in a body not walked, or one with items.
+        assert_eq!(changed(&BASE.replace("{ 2 }", "{ impl S { fn extra() {} } 2 }")), None);
+        assert_eq!(changed(&BASE.replace("{ 2 }", "{ make_items!(); 2 }")), None);
+        assert_eq!(changed(&BASE.replace("{ 3 }", "{ m!(3) }")), None);
     }
 
     #[test]

@@ -88,7 +88,7 @@ pub(crate) struct RootOutcome {
 }
 
 /// How an analysis merges findings: one per place, function and reasons.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub(crate) struct FindingKey {
     pub location: Location,
     /// The workspace function that holds the line, as findings name it.

@@ -10,7 +10,9 @@
 //! An edit of the workspace's own files that changes nothing the analysis read (a
 //! comment, a body no root's reach walks: `edit_digest`) also reuses it: the
 //! fingerprint is made of one over everything but those files' texts, and one per
-//! file, with the file's digest stored beside it.
+//! file, with the file's digest stored beside it. An edit of bodies some roots'
+//! reaches walked, and of nothing else, leaves the other roots' outcomes standing
+//! (`stored_roots`): only the roots that read the edit are checked again.
 
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
@@ -22,12 +24,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     edit_digest::FileDigest,
+    stored_roots::{ChangedBody, StoredRoots},
     summary_cache::{self, SummaryCache},
 };
 use crate::engine::{Analysis, CheckConfig, RootInstantiations, Workspace};
 
 /// Bump when `Analysis` changes shape or meaning.
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 
 /// A 128-bit hash of everything an analysis depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,6 +74,15 @@ struct Hashed {
     editable: Vec<(PathBuf, Fingerprint, ra_ap_vfs::FileId)>,
 }
 
+/// What the store holds for today's files.
+pub enum Stored {
+    /// The analysis: nothing it read changed.
+    Whole(Analysis),
+    /// The roots' outcomes that the edits since leave standing: the others read
+    /// a body the edits changed, and are to be checked again.
+    Partly(StoredRoots),
+}
+
 /// Where a workspace's analysis under some settings is kept, and the fingerprint
 /// of what it reads today.
 pub struct AnalysisStore {
@@ -110,27 +122,32 @@ impl AnalysisStore {
 
     /// The stored analysis, when it was stored under today's fingerprint, or when
     /// what changed since is edits of the workspace's files in nothing it read (the
-    /// store then takes today's fingerprint).
-    pub fn load(&self, ws: &Workspace) -> Option<Analysis> {
+    /// store then takes today's fingerprint); or the roots' outcomes it holds that
+    /// edits of bodies some roots read leave standing.
+    pub fn load(&self, ws: &Workspace) -> Option<Stored> {
         let bytes = std::fs::read(&self.path).ok()?;
         let stored: StoredFile = serde_json::from_slice(&bytes).ok()?;
         if stored.version != FORMAT_VERSION {
             return None;
         }
         if stored.fingerprint == self.hashed.fingerprint {
-            return Some(stored.analysis);
+            return Some(Stored::Whole(stored.analysis));
         }
         self.load_after_edits(ws, stored)
     }
 
     /// `stored`, if every editable file whose text changed since is the same to its
-    /// analysis, and nothing else changed.
-    fn load_after_edits(&self, ws: &Workspace, stored: StoredFile) -> Option<Analysis> {
+    /// analysis, and nothing else changed; else, if those files changed only in
+    /// plain bodies, the outcomes of the roots that read none of them.
+    fn load_after_edits(&self, ws: &Workspace, stored: StoredFile) -> Option<Stored> {
         if stored.around_edits != self.hashed.around_edits || stored.editable.len() != self.hashed.editable.len() {
             return None;
         }
         let mut edited = Vec::new();
         let mut editable = Vec::with_capacity(stored.editable.len());
+        // Bodies the analysis read that changed, and the files they are in.
+        let mut changed: Vec<ChangedBody> = Vec::new();
+        let mut read_edited_files = 0;
         for (then, (path, text, file)) in stored.editable.into_iter().zip(&self.hashed.editable) {
             if then.path != *path {
                 return None;
@@ -143,10 +160,22 @@ impl AnalysisStore {
             let now = digest(&ws.db, *file, &stored.analysis.root_instantiations)?;
             if !then_digest.same_to_analysis(&now) {
                 tracing::debug!("{} changed in what the stored analysis read", path.display());
-                return None;
+                let bodies = then_digest.changed_bodies(&now)?;
+                read_edited_files += 1;
+                changed.extend(bodies.into_iter().map(|body| ChangedBody {
+                    file: path.clone(),
+                    start: body.start,
+                    end: body.end,
+                    macros_changed: body.macros_changed,
+                }));
+                continue;
             }
             edited.push(path.display().to_string());
             editable.push(EditableFile { path: path.clone(), text: *text, digest: Some(then_digest.carried_to(now)) });
+        }
+        if read_edited_files > 0 {
+            let roots = stored.analysis.stored_roots?;
+            return Some(Stored::Partly(StoredRoots::standing_after(roots, &changed, read_edited_files)));
         }
         tracing::info!("reused the stored analysis: edits of {} change nothing it read", edited.join(", "));
         let mut analysis = stored.analysis;
@@ -154,7 +183,7 @@ impl AnalysisStore {
             tracing::warn!("could not store the analysis in {}: {err}", self.path.display());
         }
         analysis.timings.edited_files_unread = edited.len();
-        Some(analysis)
+        Some(Stored::Whole(analysis))
     }
 
     /// Keeps `analysis` of `ws` for the next run with the same inputs, and for one
@@ -177,6 +206,9 @@ impl AnalysisStore {
                 let mut digest = digest(db, *file, &analysis.root_instantiations)?;
                 for place in walked.iter().filter(|place| place.file == *path) {
                     digest.mark_walked((place.line, place.column), (place.end_line, place.end_column));
+                }
+                for place in analysis.walked_making_items.iter().filter(|place| place.file == *path) {
+                    digest.mark_making_items((place.line, place.column), (place.end_line, place.end_column));
                 }
                 Some(digest)
             },
