@@ -274,7 +274,7 @@ pub fn run(options: &CheckOptions, out: &mut dyn Write, err: &mut dyn Write) -> 
             };
             let _ = writeln!(
                 err,
-                "timings: the edits of {files} changed bodies some roots read: {} of {} roots' outcomes reused from the stored analysis",
+                "timings: the edits of {files} changed function bodies: {} of {} roots' outcomes reused from the stored analysis",
                 analysis.timings.roots_reused_stored, analysis.timings.roots_stored
             );
         }

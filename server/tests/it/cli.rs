@@ -532,20 +532,29 @@ fn an_edit_of_bodies_some_roots_read_checks_only_those_roots() {
     };
     let (code, _, err) = check_with_cache(&root, cache.path(), &[]);
     assert!(code == 1 && !err.contains("stored analysis"), "{err}");
-    let steps: [(&[(&str, &str)], &str, bool); 3] = [
-        // The body of `log_request`, which `handle` reaches: `checksum` stands.
+    const GROWN: &str = "std::hint::black_box(&line);\n    std::hint::black_box(line);";
+    let steps: [(&[(&str, &str)], &str, bool); 4] = [
+        // A macro call in the body of `log_request`, which `handle` reaches:
+        // `checksum` stands.
         (&[("\"GET {path}\"", "\"PUT {path}\"")], "1 of 2", false),
         // `checksum`'s own body, made to allocate: `handle` stands.
         (&[("bytes.iter().fold", "bytes.to_vec().iter().fold")], "1 of 2", true),
+        // `log_request`'s body grown by a line: `checksum`'s finding, below it,
+        // stands one line down.
+        (&[("std::hint::black_box(line);", GROWN)], "1 of 2", true),
         // Both, back as they were.
-        (&[("\"PUT {path}\"", "\"GET {path}\""), ("bytes.to_vec().iter().fold", "bytes.iter().fold")], "0 of 2", false),
+        (
+            &[(GROWN, "std::hint::black_box(line);"), ("\"PUT {path}\"", "\"GET {path}\""), ("bytes.to_vec().iter().fold", "bytes.iter().fold")],
+            "0 of 2",
+            false,
+        ),
     ];
     for (edits, reused, checksum_allocates) in steps {
         for (from, to) in edits {
             edit(from, to);
         }
         let (code, kept, err) = check_with_cache(&root, cache.path(), &[]);
-        let told = format!("changed bodies some roots read: {reused} roots' outcomes reused");
+        let told = format!("changed function bodies: {reused} roots' outcomes reused");
         assert!(err.contains(&told), "{edits:?}: {err}");
         assert_eq!(kept.contains("example::checksum"), checksum_allocates, "{kept}");
         let fresh = tempfile::tempdir().unwrap();

@@ -1153,7 +1153,9 @@ source = 'let s = String::from("gone");'
 }
 
 /// Reopened on the files its last analysis saw, the server publishes the analysis
-/// it stored then before the new one is done; the new one confirms it.
+/// it stored then before the new one is done; the new one confirms it. Reopened
+/// after an edit of a body some roots read, it publishes the other roots' stored
+/// outcomes with those roots checked again.
 #[test]
 fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
     const STORED: &str = "diagnostics of the last check";
@@ -1189,6 +1191,16 @@ fn a_reopened_workspace_publishes_its_stored_analysis_before_analyzing() {
     // the stored analysis still holds.
     let text = std::fs::read_to_string(&lib).unwrap();
     std::fs::write(&lib, format!("{text}\n// edited\n")).unwrap();
+    assert_eq!(session(true), first);
+    // One in place in a body the root `checksum` reads, making it allocate: that
+    // root is checked again and `handle`'s stored outcome kept, published before
+    // the new analysis ends; the new one confirms it.
+    let allocating = text.replacen("bytes.iter().fold", "bytes.to_vec().iter().fold", 1);
+    std::fs::write(&lib, &allocating).unwrap();
+    let edited = session(true);
+    assert!(edited.iter().any(|(_, _, _, message)| message.contains("to_vec")), "{edited:?}");
+    assert_eq!(edited.len(), first.len() + 1, "{edited:?}");
+    std::fs::write(&lib, &text).unwrap();
     assert_eq!(session(true), first);
     // One that moves every line: nothing stored matches, and every finding moves.
     std::fs::write(&lib, format!("// edited\n{text}")).unwrap();

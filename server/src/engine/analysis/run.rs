@@ -208,6 +208,9 @@ impl<'a, 'c> RunState<'a, 'c> {
         let graph = CallGraph::new(db, roots[0].func.krate(db));
         let first_files = FirstFiles::new(watch.first_files(), analyzer.ws);
         let reports = Vec::with_capacity(roots.len());
+        // Outcomes are kept for the store when it may take them: an analysis
+        // that reuses outcomes from a live workspace's memory keeps none.
+        let keeping = config.cache_dir.is_some() && (memos.is_none() || !analyzer.ws.analysis_finished());
         RunState {
             analyzer,
             config,
@@ -230,7 +233,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             kept_nodes: 0,
             reports,
             stored: None,
-            keeping: config.cache_dir.is_some().then(Vec::new),
+            keeping: keeping.then(Vec::new),
             stable_checked: FxHashSet::default(),
             stored_walked: Vec::new(),
             functions_by_place: None,
@@ -771,7 +774,12 @@ impl<'a, 'c> RunState<'a, 'c> {
         if let Some(walk_ahead) = self.walk_ahead.take() {
             analysis.timings.roots_walked_ahead = walk_ahead.finish();
         }
-        self.analyzer.ws.note_analysis_finished();
+        // One that reused stored outcomes walked only some roots: the language
+        // server's first analysis of the load still walks every root (and
+        // keeps the outcomes for the store).
+        if analysis.timings.roots_stored == 0 {
+            self.analyzer.ws.note_analysis_finished();
+        }
         if let Some(cache) = self.cache.as_mut() {
             if let Err(err) = cache.save() {
                 tracing::warn!("could not write {}: {err}", cache.path().display());

@@ -45,7 +45,56 @@ pub type LineColumn = (u32, u32);
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileDigest {
     skeleton: Fingerprint,
+    /// The skeleton with each token's place taken from the plain body before it
+    /// (its end, or its start for a directive inside it; the file's start before
+    /// the first), and each body's start from the end of the one before: the same
+    /// after an edit that only changes bodies, however their lines move.
+    shape: Fingerprint,
     bodies: Vec<BodyDigest>,
+}
+
+/// Where the places of a file are after an edit that changed only plain bodies
+/// (`FileDigest::changed_bodies`): each body, where it was and where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Relocation {
+    moves: Vec<BodyMove>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BodyMove {
+    then: (LineColumn, LineColumn),
+    now: (LineColumn, LineColumn),
+}
+
+impl Relocation {
+    /// Where `at`, a place of the file before the edit outside the bodies it
+    /// changed, is now: it moved as the end of the body before it moved, or as
+    /// the start of the unchanged body it is in.
+    pub fn position(&self, at: LineColumn) -> LineColumn {
+        let Some(body) = self.moves.iter().rev().find(|body| body.then.0 <= at) else { return at };
+        match at < body.then.1 {
+            true => moved(body.then.0, body.now.0, at),
+            false => moved(body.then.1, body.now.1, at),
+        }
+    }
+}
+
+/// `at`, which stood after `then`, placed as far after `now`.
+fn moved(then: LineColumn, now: LineColumn, at: LineColumn) -> LineColumn {
+    match at.0 == then.0 {
+        true => (now.0, now.1 + (at.1 - then.1)),
+        false => (now.0 + (at.0 - then.0), at.1),
+    }
+}
+
+/// `at` as far from `from` (`None`: the file's start): lines apart, and the column
+/// apart on `from`'s line.
+fn relative_to(from: Option<LineColumn>, at: LineColumn) -> LineColumn {
+    match from {
+        None => at,
+        Some(from) if at.0 == from.0 => (0, at.1 - from.1),
+        Some(from) => (at.0 - from.0, at.1),
+    }
 }
 
 /// A plain body an edit changed (`FileDigest::changed_bodies`), where it was.
@@ -94,6 +143,7 @@ impl FileDigest {
         };
         let bodies: Vec<(TextRange, SyntaxNode)> = plain_bodies(file).collect();
         let mut skeleton = StableSipHasher128::new();
+        let mut shape = StableSipHasher128::new();
         let mut next_body = 0;
         for token in file.syntax().descendants_with_tokens().filter_map(|element| element.into_token()) {
             let range = token.text_range();
@@ -107,10 +157,22 @@ impl FileDigest {
                 _ => !in_body,
             };
             if kept {
-                line_column(range.start()).hash(&mut skeleton);
+                let at = line_column(range.start());
+                at.hash(&mut skeleton);
                 (token.kind() as u16).hash(&mut skeleton);
                 token.text().hash(&mut skeleton);
+                let from = match in_body {
+                    true => Some(line_column(bodies[next_body].0.start())),
+                    false => next_body.checked_sub(1).map(|before| line_column(bodies[before].0.end())),
+                };
+                (in_body, relative_to(from, at)).hash(&mut shape);
+                (token.kind() as u16).hash(&mut shape);
+                token.text().hash(&mut shape);
             }
+        }
+        for (k, (range, _)) in bodies.iter().enumerate() {
+            let from = k.checked_sub(1).map(|before| line_column(bodies[before].0.end()));
+            relative_to(from, line_column(range.start())).hash(&mut shape);
         }
         let bodies = bodies
             .into_iter()
@@ -135,7 +197,7 @@ impl FileDigest {
                     }),
             })
             .collect();
-        Some(FileDigest { skeleton: skeleton.finish(), bodies })
+        Some(FileDigest { skeleton: skeleton.finish(), shape: shape.finish(), bodies })
     }
 
     /// Marks the bodies that overlap `walked` (a walked function's place, from
@@ -174,23 +236,22 @@ impl FileDigest {
     }
 
     /// When a file whose digest was `self` when an analysis was made, and is `now`,
-    /// changed only in the text of plain bodies, each keeping its place, and
-    /// either the items, macro calls and attributes in it or, for a body the
-    /// analysis walked and found no items in, its having none (to be confirmed
-    /// by the expansions of today's text: `BodyChange::macros_changed`): where
-    /// those bodies were (`None`: it changed otherwise). What a run after the
-    /// edit must check again is the roots whose reaches read one of them
-    /// (`stored_roots`).
-    pub fn changed_bodies(&self, now: &FileDigest) -> Option<Vec<BodyChange>> {
-        if self.skeleton != now.skeleton || self.bodies.len() != now.bodies.len() {
+    /// changed only in the text of plain bodies, each keeping the items, macro
+    /// calls and attributes in it or, for a body the analysis walked and found no
+    /// items in, its having none (to be confirmed by the expansions of today's
+    /// text: `BodyChange::macros_changed`): where those bodies were, and where
+    /// what the analysis named of the file is now (`None`: it changed otherwise).
+    /// What a run after the edit must check again is the roots whose reaches read
+    /// one of them (`stored_roots`).
+    pub fn changed_bodies(&self, now: &FileDigest) -> Option<(Vec<BodyChange>, Relocation)> {
+        if self.shape != now.shape || self.bodies.len() != now.bodies.len() {
             return None;
         }
         let mut changed = Vec::new();
+        let mut moves = Vec::with_capacity(self.bodies.len());
         for (then, now) in self.bodies.iter().zip(&now.bodies) {
-            if then.start != now.start {
-                return None;
-            }
-            if then.text != now.text || then.end != now.end {
+            moves.push(BodyMove { then: (then.start, then.end), now: (now.start, now.end) });
+            if then.text != now.text {
                 let macros_changed = then.reaching_out != now.reaching_out;
                 if macros_changed && (!then.walked || then.makes_items) {
                     return None;
@@ -198,7 +259,7 @@ impl FileDigest {
                 changed.push(BodyChange { start: then.start, end: then.end, macros_changed });
             }
         }
-        Some(changed)
+        Some((changed, Relocation { moves }))
     }
 
     /// `now`, with the walked bodies of `self`, a digest the same to the analysis.
@@ -385,7 +446,7 @@ struct S;
             then.mark_making_items((6, 1), (6, u32::MAX));
             then
         };
-        let changed = |after: &str| then.changed_bodies(&digest(after).unwrap());
+        let changed = |after: &str| then.changed_bodies(&digest(after).unwrap()).map(|(changed, _)| changed);
         let at = |start, end, macros_changed| BodyChange { start, end, macros_changed };
         assert_eq!(changed(BASE), Some(vec![]));
         assert_eq!(changed(&BASE.replace("{ 1 }", "{ 10 }")), Some(vec![at((3, 20), (3, 25), false)]));
@@ -397,14 +458,37 @@ struct S;
         assert_eq!(changed(&BASE.replace("{ 2 }", "{  2 }")), Some(vec![at((4, 23), (4, 28), false)]));
         // A macro call in a walked body with no items: to be confirmed.
         assert_eq!(changed(&BASE.replace("{ 1 }", "{ m!(1) }")), Some(vec![at((3, 20), (3, 25), true)]));
-        // The item level, a directive, a line moved.
+        // The item level, a directive, a line moved outside the bodies.
         assert_eq!(changed(&BASE.replace("-> u32 { 2 }", "-> u64 { 2 }")), None);
         assert_eq!(changed(&BASE.replace("{ 2 }", "{ // noalloc:exempt debug: x\n 2 }")), None);
-        assert_eq!(changed(&BASE.replace("{ 1 }", "{\n 1 }")), None);
+        assert_eq!(changed(&format!("\n{BASE}")), None);
+        assert_eq!(changed(&BASE.replace("fn unreached", "\nfn unreached")), None);
         // Macro calls or items changed in a body not walked, or one with items.
         assert_eq!(changed(&BASE.replace("{ 2 }", "{ impl S { fn extra() {} } 2 }")), None);
         assert_eq!(changed(&BASE.replace("{ 2 }", "{ make_items!(); 2 }")), None);
         assert_eq!(changed(&BASE.replace("{ 3 }", "{ m!(3) }")), None);
+    }
+
+    /// A body that grows by lines moves what follows it; the places an analysis
+    /// named there are found where they went.
+    #[test]
+    fn places_after_a_grown_body_are_relocated() {
+        let then = digest(BASE).unwrap();
+        let grown = BASE.replace("{ 1 }", "{\n    let one = 1;\n    one\n}");
+        let (changed, relocation) = then.changed_bodies(&digest(&grown).unwrap()).expect("only a body changed");
+        assert_eq!(changed, vec![BodyChange { start: (3, 20), end: (3, 25), macros_changed: false }]);
+        // Before the body, unmoved; the end of `helper`'s item, at its body's end.
+        assert_eq!(relocation.position((2, 1)), (2, 1));
+        assert_eq!(relocation.position((3, 25)), (6, 2));
+        // `unreached`'s item and body, three lines down; `method`'s body inside.
+        assert_eq!(relocation.position((4, 1)), (7, 1));
+        assert_eq!(relocation.position((4, 25)), (7, 25));
+        assert_eq!(relocation.position((6, 31)), (9, 31));
+        // A body shortened on its last line: what follows on that line moves left.
+        let shortened = "fn a() { 100 } fn b() { 2 }";
+        let (_, relocation) =
+            digest(shortened).unwrap().changed_bodies(&digest(&shortened.replace("100", "1")).unwrap()).unwrap();
+        assert_eq!(relocation.position((1, 16)), (1, 14));
     }
 
     #[test]

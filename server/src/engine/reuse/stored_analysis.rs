@@ -145,9 +145,9 @@ impl AnalysisStore {
         }
         let mut edited = Vec::new();
         let mut editable = Vec::with_capacity(stored.editable.len());
-        // Bodies the analysis read that changed, and the files they are in.
+        // Where the edits that moved or changed what the analysis read did so.
         let mut changed: Vec<ChangedBody> = Vec::new();
-        let mut read_edited_files = 0;
+        let mut relocations = Vec::new();
         for (then, (path, text, file)) in stored.editable.into_iter().zip(&self.hashed.editable) {
             if then.path != *path {
                 return None;
@@ -160,22 +160,22 @@ impl AnalysisStore {
             let now = digest(&ws.db, *file, &stored.analysis.root_instantiations)?;
             if !then_digest.same_to_analysis(&now) {
                 tracing::debug!("{} changed in what the stored analysis read", path.display());
-                let bodies = then_digest.changed_bodies(&now)?;
-                read_edited_files += 1;
+                let (bodies, relocation) = then_digest.changed_bodies(&now)?;
                 changed.extend(bodies.into_iter().map(|body| ChangedBody {
                     file: path.clone(),
                     start: body.start,
                     end: body.end,
                     macros_changed: body.macros_changed,
                 }));
+                relocations.push((path.clone(), relocation));
                 continue;
             }
             edited.push(path.display().to_string());
             editable.push(EditableFile { path: path.clone(), text: *text, digest: Some(then_digest.carried_to(now)) });
         }
-        if read_edited_files > 0 {
+        if !relocations.is_empty() {
             let roots = stored.analysis.stored_roots?;
-            return Some(Stored::Partly(StoredRoots::standing_after(roots, &changed, read_edited_files)));
+            return Some(Stored::Partly(StoredRoots::standing_after(roots, &changed, relocations)));
         }
         tracing::info!("reused the stored analysis: edits of {} change nothing it read", edited.join(", "));
         let mut analysis = stored.analysis;

@@ -29,7 +29,7 @@ use hir::db::HirDatabase;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::edit_digest::LineColumn;
+use super::edit_digest::{LineColumn, Relocation};
 use super::root_reuse::FindingKey;
 use crate::engine::proof::walk::Node;
 use crate::engine::{Finding, Location, RootReport};
@@ -55,6 +55,39 @@ pub struct StoredRoot {
 }
 
 impl StoredRoot {
+    /// Every place it names, moved as the edits moved its file's places.
+    fn relocate(&mut self, relocations: &FxHashMap<std::path::PathBuf, Relocation>) {
+        let relocate = |place: &mut Location| {
+            if let Some(relocation) = relocations.get(&place.file) {
+                (place.line, place.column) = relocation.position((place.line, place.column));
+                (place.end_line, place.end_column) = relocation.position((place.end_line, place.end_column));
+            }
+        };
+        relocate(&mut self.report.location);
+        for allowed in &mut self.report.allowed {
+            relocate(&mut allowed.location);
+            if let Some(room) = &mut allowed.room {
+                relocate(&mut room.proven_at);
+                if let Some((_, place)) = &mut room.each_pass {
+                    relocate(place);
+                }
+            }
+            if let Some(guard) = &mut allowed.guard {
+                relocate(&mut guard.at);
+            }
+        }
+        for (key, finding) in &mut self.findings {
+            relocate(&mut key.location);
+            relocate(&mut finding.location);
+            for step in &mut finding.chain {
+                if let Some(place) = &mut step.location {
+                    relocate(place);
+                }
+            }
+        }
+        self.reached.iter_mut().chain(&mut self.walked).for_each(relocate);
+    }
+
     /// Whether its outcome read any of `changed`: (file, start, end) of plain bodies.
     fn read_any(&self, changed: &[ChangedBody]) -> bool {
         self.walked.iter().any(|walked| {
@@ -88,13 +121,23 @@ pub struct StoredRoots {
 }
 
 impl StoredRoots {
-    /// The outcomes of `stored` that read none of `changed`.
-    pub(crate) fn standing_after(stored: Vec<StoredRoot>, changed: &[ChangedBody], edited_files: usize) -> StoredRoots {
+    /// The outcomes of `stored` that read none of `changed`, their places moved
+    /// to where the edits of each file in `relocations` put them.
+    pub(crate) fn standing_after(
+        stored: Vec<StoredRoot>,
+        changed: &[ChangedBody],
+        relocations: Vec<(std::path::PathBuf, Relocation)>,
+    ) -> StoredRoots {
         let total = stored.len();
+        let edited_files = relocations.len();
+        let relocations: FxHashMap<_, _> = relocations.into_iter().collect();
         let standing = stored
             .into_iter()
             .filter(|root| !root.read_any(changed))
-            .map(|root| ((root.report.location.clone(), root.args.clone()), root))
+            .map(|mut root| {
+                root.relocate(&relocations);
+                ((root.report.location.clone(), root.args.clone()), root)
+            })
             .collect();
         let unconfirmed =
             changed.iter().filter(|body| body.macros_changed).map(|body| (body.file.clone(), body.start)).collect();
