@@ -114,8 +114,13 @@ struct PhaseTimes {
 
 /// What one root's reaches add up to while they are judged.
 struct RootJudging<'db> {
-    /// Whether its outcome may be kept for the next analysis.
+    /// Whether its outcome may be kept for the next analysis, in a live
+    /// workspace's memory or in the store: not when any body may add an
+    /// instantiation it is checked at.
     keepable: bool,
+    /// Whether a live workspace may keep it: not when it reaches workspace code
+    /// outside a function, whose file is not known.
+    memo_keepable: bool,
     /// The lines with findings, over every instantiation of this root.
     lines: FxHashSet<(PathBuf, u32)>,
     functions_checked: usize,
@@ -136,6 +141,7 @@ impl RootJudging<'_> {
     fn new(keepable: bool) -> Self {
         RootJudging {
             keepable,
+            memo_keepable: true,
             lines: FxHashSet::default(),
             functions_checked: 0,
             allowed: Vec::new(),
@@ -185,11 +191,14 @@ pub(super) struct RunState<'a, 'c> {
     /// With `keeping`: the instances checked over every root, by stable hash
     /// (`stored_roots::stable_instance_hash`), reused outcomes' too.
     stable_checked: FxHashSet<u64>,
-    /// What the outcomes reused from the store read of the workspace's code.
+    /// What the outcomes reused from the store read of the workspace's code, and
+    /// the functions of it that hold items.
     stored_walked: Vec<Location>,
-    /// The workspace's functions by place, to find the ones a stored outcome
-    /// reports (worked out when first needed).
-    functions_by_place: Option<FxHashMap<Location, FunctionId>>,
+    stored_making_items: Vec<Location>,
+    /// The workspace functions the directives' report asks which roots reach
+    /// (those of exemptions and of errors in directives), by place, to find those
+    /// a stored outcome reports (worked out when first needed).
+    asked_by_place: Option<FxHashMap<Location, FunctionId>>,
 }
 
 impl<'a, 'c> RunState<'a, 'c> {
@@ -236,7 +245,8 @@ impl<'a, 'c> RunState<'a, 'c> {
             keeping: keeping.then(Vec::new),
             stable_checked: FxHashSet::default(),
             stored_walked: Vec::new(),
-            functions_by_place: None,
+            stored_making_items: Vec::new(),
+            asked_by_place: None,
         }
     }
 
@@ -249,16 +259,13 @@ impl<'a, 'c> RunState<'a, 'c> {
         self.stored = stored;
     }
 
-    /// Root `r`'s stored outcome, applied, when the edits since leave it standing
-    /// and every function it reports is still where it was.
+    /// Root `r`'s stored outcome, applied, when the edits since leave it standing.
     fn reuse_stored(&mut self, r: usize) -> bool {
         let root = &self.roots[r];
         let Some(kept) = self.stored.as_mut().and_then(|stored| stored.take(&root.location, &root.args)) else {
             return false;
         };
-        let Some(reached) = self.functions_at(&kept.reached) else {
-            return false;
-        };
+        let reached = self.asked_functions_at(&kept.reached);
         let outcome = RootOutcome {
             report: kept.report.clone(),
             findings: kept.findings.clone(),
@@ -272,6 +279,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         self.analyzer.apply_outcome(&outcome, r, &mut self.findings, &mut self.checked_overall);
         self.stable_checked.extend(&kept.checked);
         self.stored_walked.extend(kept.walked.iter().cloned());
+        self.stored_making_items.extend(kept.walked_making_items.iter().cloned());
         self.reports.push((r, outcome.report));
         self.analysis.timings.roots_reused_stored += 1;
         if let Some(keeping) = &mut self.keeping {
@@ -281,14 +289,21 @@ impl<'a, 'c> RunState<'a, 'c> {
         true
     }
 
-    /// The workspace functions at `places`; `None` when one is not there.
-    fn functions_at(&mut self, places: &[Location]) -> Option<Vec<FunctionId>> {
+    /// Of the functions at `places`, those the directives' report asks which
+    /// roots reach (`Analyzer::directives_report`): the rest it never asks of.
+    fn asked_functions_at(&mut self, places: &[Location]) -> Vec<FunctionId> {
         let analyzer = &mut self.analyzer;
-        let by_place = self.functions_by_place.get_or_insert_with(|| {
-            let functions = analyzer.all_local_functions();
-            functions.into_iter().filter_map(|func| Some((analyzer.item_location(func)?, func))).collect()
+        let pending = &self.pending_errors;
+        let by_place = self.asked_by_place.get_or_insert_with(|| {
+            let asked: Vec<FunctionId> = analyzer
+                .exemptions
+                .iter()
+                .filter_map(|exemption| exemption.func)
+                .chain(pending.iter().filter_map(|(_, func)| *func))
+                .collect();
+            asked.into_iter().filter_map(|func| Some((analyzer.item_location(func)?, func))).collect()
         });
-        places.iter().map(|place| by_place.get(place).copied()).collect()
+        places.iter().filter_map(|place| by_place.get(place).copied()).collect()
     }
 
     fn db(&self) -> &'a dyn HirDatabase {
@@ -665,6 +680,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         let db = self.db();
         let RootJudging {
             keepable,
+            memo_keepable,
             lines,
             functions_checked,
             allowed,
@@ -692,7 +708,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         outcome.checked =
             checked.into_iter().map(|node| crate::engine::proof::incremental::instance_number(db, node)).collect();
         self.analyzer.apply_outcome(&outcome, r, &mut self.findings, &mut self.checked_overall);
-        if let Some(memos) = self.memos.as_deref_mut().filter(|_| keepable) {
+        if let Some(memos) = self.memos.as_deref_mut().filter(|_| keepable && memo_keepable) {
             let mut walks = self.graph.recorded_walks();
             walks.extend(read_before.iter().copied().flatten().copied());
             walks.retain(|&stamp| !summarised_now.contains(&crate::engine::proof::incremental::walked_node(db, stamp)));
@@ -719,10 +735,11 @@ impl<'a, 'c> RunState<'a, 'c> {
         if !keepable {
             return;
         }
-        let Some(walked) = workspace_code_of(&mut self.analyzer, checked.iter()) else { return };
-        let reached: Option<Vec<Location>> =
-            outcome.reached.iter().map(|&func| self.analyzer.item_location(func)).collect();
-        let Some(reached) = reached else { return };
+        let Some(functions) = workspace_functions_of(&self.analyzer, checked.iter()) else { return };
+        let making_items = functions.iter().copied().filter(|&func| body_makes_items(db, func));
+        let Some(walked_making_items) = places_of(&mut self.analyzer, making_items) else { return };
+        let Some(walked) = places_of(&mut self.analyzer, functions.into_iter()) else { return };
+        let Some(reached) = places_of(&mut self.analyzer, outcome.reached.iter().copied()) else { return };
         let kept = StoredRoot {
             args: args.to_vec(),
             report: outcome.report.clone(),
@@ -732,6 +749,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             used_allow: outcome.used_allow.clone(),
             checked: hashes,
             walked,
+            walked_making_items,
         };
         self.keeping.as_mut().expect("keeping outcomes").push(kept);
     }
@@ -757,17 +775,23 @@ impl<'a, 'c> RunState<'a, 'c> {
         // of its body pass as unread.
         if analysis.timings.roots_reused == 0 {
             // The functions walked, and those the reused stored outcomes read.
-            let stored_walked = std::mem::take(&mut self.stored_walked);
-            let functions = workspace_functions_of(&self.analyzer, self.walked_nodes.iter()).and_then(|mut functions| {
-                functions.extend(self.functions_at(&stored_walked)?);
-                Some(functions)
-            });
-            if let Some(functions) = functions {
+            if let Some(functions) = workspace_functions_of(&self.analyzer, self.walked_nodes.iter()) {
                 let db = self.db();
                 let making_items: Vec<FunctionId> =
                     functions.iter().copied().filter(|&func| body_makes_items(db, func)).collect();
-                analysis.walked_making_items = places_of(&mut self.analyzer, making_items.into_iter()).unwrap_or_default();
-                analysis.walked_workspace_code = places_of(&mut self.analyzer, functions.into_iter());
+                let walked = places_of(&mut self.analyzer, functions.into_iter());
+                let making_items = places_of(&mut self.analyzer, making_items.into_iter());
+                if let Some((mut walked, mut making_items)) = walked.zip(making_items) {
+                    for (places, stored) in
+                        [(&mut walked, &mut self.stored_walked), (&mut making_items, &mut self.stored_making_items)]
+                    {
+                        places.append(stored);
+                        places.sort();
+                        places.dedup();
+                    }
+                    analysis.walked_workspace_code = Some(walked);
+                    analysis.walked_making_items = making_items;
+                }
             }
         }
         analysis.stored_roots = self.keeping.take().filter(|_| analysis.timings.roots_reused == 0);
@@ -795,17 +819,6 @@ impl<'a, 'c> RunState<'a, 'c> {
             u128::from((crate::engine::proof::incremental::inference_nanos() - inference_before) / 1_000_000);
         analysis
     }
-}
-
-/// The places of the workspace functions among `nodes` (what a reach walked of the
-/// workspace's code), and of the bodies that can name a static whose one-time
-/// setup they looked into; `None` when one cannot be told.
-fn workspace_code_of<'a, 'n>(analyzer: &mut Analyzer<'a>, nodes: impl Iterator<Item = &'n Node<'a>>) -> Option<Vec<Location>>
-where
-    'a: 'n,
-{
-    let functions = workspace_functions_of(analyzer, nodes)?;
-    places_of(analyzer, functions.into_iter())
 }
 
 /// The workspace functions among `nodes`, with the bodies that can name a static
@@ -888,7 +901,7 @@ fn note_reach_facts<'db>(db: &'db dyn HirDatabase, reach: &Reach<'db>, judging: 
             }
             // Workspace code outside a function (a const's closure): its
             // file is not known here, so the outcome is not kept.
-            (true, None, _) => judging.keepable = false,
+            (true, None, _) => judging.memo_keepable = false,
             (false, _, Node::Init(def, _)) if def.module(db).krate(db).data(db).origin.is_local() => {
                 judging.bodies.insert(*def);
             }

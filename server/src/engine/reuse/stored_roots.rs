@@ -50,8 +50,10 @@ pub struct StoredRoot {
     pub(crate) used_allow: Vec<usize>,
     /// The instances it checked (`stable_instance_hash`).
     pub(crate) checked: Vec<u64>,
-    /// The workspace functions whose bodies its outcome read, by their places.
+    /// The workspace functions whose bodies its outcome read, by their places,
+    /// and those of them whose bodies hold items (`edit_digest::BodyDigest`).
     pub(crate) walked: Vec<Location>,
+    pub(crate) walked_making_items: Vec<Location>,
 }
 
 impl StoredRoot {
@@ -85,7 +87,7 @@ impl StoredRoot {
                 }
             }
         }
-        self.reached.iter_mut().chain(&mut self.walked).for_each(relocate);
+        self.reached.iter_mut().chain(&mut self.walked).chain(&mut self.walked_making_items).for_each(relocate);
     }
 
     /// Whether its outcome read any of `changed`: (file, start, end) of plain bodies.
