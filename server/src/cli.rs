@@ -33,8 +33,8 @@ use crate::adoption::exemptions_file::{self, ExemptionsList};
 use crate::adoption::settings::AdoptionFiles;
 use crate::adoption::{allowlist, SourceLines};
 use crate::cross_check::{self, CrossCheck};
-use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 use crate::engine::stored_analysis::Stored;
+use crate::engine::{self, AllowEntry, AllowSource, Analysis, CheckConfig, Finding, LoadOptions, Location, Workspace};
 use render::plural;
 
 /// The format a report is printed in. On the command line (`--message-format`)

@@ -339,7 +339,8 @@ impl Server {
                 // Edits of bodies some roots read: those roots checked, the
                 // others' stored outcomes kept, published while the first
                 // analysis confirms them.
-                if let Some(analysis) = standing.and_then(|standing| snapshot.analyze_reusing_stored(&config, standing)) {
+                if let Some(analysis) = standing.and_then(|standing| snapshot.analyze_reusing_stored(&config, standing))
+                {
                     let _ = tasks.send(Task::Stored { load, generation, analysis: Box::new(analysis) });
                 }
                 let returned = Box::new(snapshot.release());

@@ -544,7 +544,11 @@ fn an_edit_of_bodies_some_roots_read_checks_only_those_roots() {
         (&[("std::hint::black_box(line);", GROWN)], "1 of 2", true),
         // Both, back as they were.
         (
-            &[(GROWN, "std::hint::black_box(line);"), ("\"PUT {path}\"", "\"GET {path}\""), ("bytes.to_vec().iter().fold", "bytes.iter().fold")],
+            &[
+                (GROWN, "std::hint::black_box(line);"),
+                ("\"PUT {path}\"", "\"GET {path}\""),
+                ("bytes.to_vec().iter().fold", "bytes.iter().fold"),
+            ],
             "0 of 2",
             false,
         ),

@@ -322,10 +322,8 @@ impl<'a, 'c> RunState<'a, 'c> {
         let walked = |r: usize| stored.is_none_or(|stored| !stored.holds(&roots[r].location, &roots[r].args));
         self.walk_ahead = (threads > 1 && roots.len() > 1 && !self.analyzer.ws.analysis_finished())
             .then(|| {
-                let order = order
-                    .iter()
-                    .map(|&r| (roots[r].args.is_empty() && walked(r)).then_some(roots[r].func))
-                    .collect();
+                let order =
+                    order.iter().map(|&r| (roots[r].args.is_empty() && walked(r)).then_some(roots[r].func)).collect();
                 let summaries = self.cache.as_deref().map(SummaryCache::read_only_copy);
                 WalkAhead::start(self.analyzer.db, order, self.config.strict_panics, summaries)
             })
@@ -728,7 +726,13 @@ impl<'a, 'c> RunState<'a, 'c> {
     /// Root outcome `outcome`, which checked `checked`, as a run after edits may
     /// reuse it (`stored_roots`): unless `keepable` is false, or what it read of
     /// the workspace's code or a function it reports cannot be told by place.
-    fn keep_for_store(&mut self, outcome: &RootOutcome, checked: &FxHashSet<Node<'a>>, keepable: bool, args: &[String]) {
+    fn keep_for_store(
+        &mut self,
+        outcome: &RootOutcome,
+        checked: &FxHashSet<Node<'a>>,
+        keepable: bool,
+        args: &[String],
+    ) {
         let db = self.db();
         let hashes: Vec<u64> = checked.iter().map(|&node| stable_instance_hash(db, node)).collect();
         self.stable_checked.extend(&hashes);
@@ -766,8 +770,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         analysis.findings = merge_by_line(findings.into_values().map(|(finding, _)| finding).collect());
         (analysis.exemptions, analysis.errors) = self.analyzer.directives_report(&self.pending_errors);
         let reused_stored = analysis.timings.roots_reused_stored > 0;
-        analysis.functions_checked =
-            if reused_stored { self.stable_checked.len() } else { self.checked_overall.len() };
+        analysis.functions_checked = if reused_stored { self.stable_checked.len() } else { self.checked_overall.len() };
         analysis.unused_allow =
             (0..self.config.allow.len()).filter(|i| !self.analyzer.used_allow.contains(i)).collect();
         analysis.timings.bodies_walked = self.walked_nodes.len();
