@@ -24,8 +24,16 @@
 //! from the reach and from statics' initialisers, the roots and exemptions from
 //! directives, the rest from the item level; the bodies that can name a static
 //! whose one-time setup a reach looked into count as walked
-//! (`run::walked_workspace_code`). A file that does not parse is never taken as
+//! (`run::workspace_functions_of`). A file that does not parse is never taken as
 //! unchanged.
+//!
+//! An edit that changed only the text of plain bodies (`changed_bodies`: the
+//! skeleton the same with each token placed from the body before it, so bodies
+//! may grow or shrink by lines) leaves standing the outcomes of the roots that
+//! walked none of them (`stored_roots`), their places moved (`Relocation`). A
+//! changed body must keep its items, macro calls and attributes, or, walked and
+//! found by rust-analyzer with no items (`mark_making_items`), have none in
+//! today's expansion either.
 
 use ra_ap_ide_db::line_index::LineIndex;
 use ra_ap_syntax::{

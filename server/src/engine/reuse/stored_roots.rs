@@ -1,23 +1,26 @@
 //! Roots' outcomes kept with the stored analysis (`stored_analysis`), for a check
 //! after edits of bodies some roots' reaches walked: a root whose reach walked
-//! none of the changed bodies keeps the outcome the stored analysis found, and
-//! only the others are checked again. Owns what is kept of one root and which of
-//! them an edit leaves standing; the run applies them (`analysis::run`).
+//! none of the changed bodies keeps the outcome the stored analysis found, its
+//! places moved where the edits moved them, and only the others are checked
+//! again. Owns what is kept of one root and which of them an edit leaves
+//! standing; the run applies them (`analysis::run`).
 //!
 //! Why a kept outcome still holds. The edits qualify only when everything but the
 //! texts of the workspace's editable files is as it was (the stored analysis's
 //! fingerprint around them), and each edited file keeps its skeleton
-//! (`edit_digest`: the item level, every directive, and the place of every token
-//! outside plain bodies), the place of each plain body, and the items, macro calls
-//! and attributes in each: what changed is the text of plain function bodies. Of
-//! the workspace's files a root's outcome reads the skeleton and the bodies its
-//! reach walked, with the bodies that can name a static whose one-time setup it
-//! looked into (`run::walked_workspace_code`, per root); the targets of its `dyn`
-//! calls and fn pointers come from the program its own reach makes (`resolve`),
-//! and what comes from outside from the item level. So an edit of other bodies
-//! changes nothing it read. A root whose reach holds workspace code outside any
-//! function, or one checked at the instantiations the workspace's bodies make
-//! (any body may add one), is not kept: it is checked again whatever the edit.
+//! (`edit_digest`: the item level and every directive, each token placed from the
+//! plain body before it), and each changed body its items, macro calls and
+//! attributes, or, walked and found with no items, none in today's expansion
+//! (`StoredRoots::confirm`): what changed is the text of plain function bodies.
+//! Of the workspace's files a root's outcome reads the skeleton and the bodies
+//! its reach walked, with the bodies that can name a static whose one-time setup
+//! it looked into (`run::workspace_functions_of`, per root); the targets of its
+//! `dyn` calls and fn pointers come from the program its own reach makes
+//! (`resolve`), and what comes from outside from the item level. So an edit of
+//! other bodies changes nothing it read. A root whose reach holds a closure in
+//! an anonymous constant (in any body), or one checked at the instantiations the
+//! workspace's bodies make (any body may add one), is not kept: it is checked
+//! again whatever the edit.
 //!
 //! The instances each root checked are kept as stable hashes of their identities
 //! (`identity::instance_identity`, or the name for an instance with none), so that
