@@ -1123,16 +1123,13 @@ impl<'a> Analyzer<'a> {
     }
 }
 
-/// One finding per line and function: reasons of different instances and columns
-/// merge; the first column stands for the line.
 /// The roots that took longest, longest first (`Timings::costliest_roots`).
 fn costliest(reports: &[(usize, RootReport)], root_ms: &FxHashMap<usize, u128>) -> Vec<RootCost> {
+    // A root whose outcome was reused has no time of its own.
     let mut costs: Vec<RootCost> = reports
         .iter()
-        .map(|(r, report)| RootCost {
-            root: report.function.clone(),
-            functions: report.functions_checked,
-            ms: root_ms.get(r).copied().unwrap_or(0),
+        .filter_map(|(r, report)| {
+            Some(RootCost { root: report.function.clone(), functions: report.functions_checked, ms: *root_ms.get(r)? })
         })
         .collect();
     costs.sort_by(|a, b| b.ms.cmp(&a.ms).then_with(|| b.functions.cmp(&a.functions)));
@@ -1163,6 +1160,8 @@ fn internal_error(root_name: &str, location: &Location, caught: CaughtPanic) -> 
     }
 }
 
+/// One finding per line and function: reasons of different instances and columns
+/// merge; the first column stands for the line.
 fn merge_by_line(findings: Vec<Finding>) -> Vec<Finding> {
     let mut merged: FxHashMap<(std::path::PathBuf, u32, String), Finding> = FxHashMap::default();
     let mut sorted = findings;

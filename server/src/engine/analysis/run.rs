@@ -393,11 +393,19 @@ impl<'a, 'c> RunState<'a, 'c> {
         // The sets every root adds to, while this root's additions are apart.
         let mut taken: Option<Shared> = None;
         let mut attempts = 0;
+        let mut reused = false;
         loop {
             let judged = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 self.judge_root(r, probe, &mut kept, read_before.as_deref(), &mut taken)
             }));
-            let Err(payload) = judged else { break };
+            let payload = match judged {
+                // A root whose outcome was reused took no time of its own.
+                Ok(walked) => {
+                    reused = !walked;
+                    break;
+                }
+                Err(payload) => payload,
+            };
             // The root has no verdict; nothing it added stays, and nothing
             // of the graph or the solver's cache it may have left half-made.
             if let Some(others) = taken.take() {
@@ -435,11 +443,13 @@ impl<'a, 'c> RunState<'a, 'c> {
             self.watch.root_judged(self.reports.len(), self.roots.len());
             break;
         }
-        *self.root_ms.entry(r).or_default() += root_started.elapsed().as_millis();
+        if !reused {
+            *self.root_ms.entry(r).or_default() += root_started.elapsed().as_millis();
+        }
     }
 
-    /// One root: its outcome reused, or its reaches built (or `kept` from when it
-    /// was put off), then put off or judged.
+    /// One root: its outcome reused (`false`), or its reaches built (or `kept`
+    /// from when it was put off), then put off or judged.
     fn judge_root(
         &mut self,
         r: usize,
@@ -447,10 +457,10 @@ impl<'a, 'c> RunState<'a, 'c> {
         kept: &mut Option<RootReaches<'a>>,
         read_before: Option<&[WalkStamp]>,
         taken: &mut Option<Shared>,
-    ) {
+    ) -> bool {
         // A root put off was found not reusable when it was reached first.
         if read_before.is_none() && self.reuse_stored(r) {
-            return;
+            return false;
         }
         let root = &self.roots[r];
         let root_key: RootKey = RootKey::new(root.func, root.args.clone(), root.location.clone());
@@ -463,7 +473,7 @@ impl<'a, 'c> RunState<'a, 'c> {
                     self.analysis.timings.roots_reused += 1;
                     self.analysis.timings.roots_reused_unasked += usize::from(unasked);
                     self.watch.root_judged(self.reports.len(), self.roots.len());
-                    return;
+                    return false;
                 }
             }
             self.graph.record_walks();
@@ -476,7 +486,7 @@ impl<'a, 'c> RunState<'a, 'c> {
         };
         if probe && !self.analyzer.holds_code_of(&reaches.reaches, &self.first_files) {
             self.put_off(r, reaches);
-            return;
+            return true;
         }
         // What this root adds, apart from what the others add (`apply_outcome`
         // merges it): its own findings, and the shared sets taken out meanwhile.
@@ -487,6 +497,7 @@ impl<'a, 'c> RunState<'a, 'c> {
             self.judge_reach(r, &root_name, never_instantiated, reach, &mut judging);
         }
         self.finish_root(r, root_key, root_name, judging, read_before, taken.take().expect("taken above"));
+        true
     }
 
     /// Judged in the last pass: its reaches are kept for it while they are small,
