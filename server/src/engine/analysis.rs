@@ -362,7 +362,7 @@ impl<'a> Analyzer<'a> {
         // An edited body whose macro calls changed must make no items for a
         // stored outcome to stand (`stored_roots`): told once names are resolved.
         let stored = stored.map(|mut stored| {
-            stored.confirm(|file, start| self.body_at_makes_items(file, start));
+            stored.confirm(|bodies| self.any_body_makes_items(bodies));
             stored
         });
         let found = self.collect_roots(config);
@@ -398,20 +398,24 @@ impl<'a> Analyzer<'a> {
         state.finish(started, names_before, inference_before)
     }
 
-    /// Whether the workspace function whose body starts at `start` in `file` has
-    /// items in it (`run::body_makes_items`); `true` when none is found there.
-    fn body_at_makes_items(&mut self, file: &Path, start: crate::engine::edit_digest::LineColumn) -> bool {
-        let mut found = false;
+    /// Whether a workspace function whose body starts at one of `bodies` (file,
+    /// and where it starts) has items in it (`run::body_makes_items`); `true` too
+    /// when no function is found at one of them.
+    fn any_body_makes_items(&mut self, bodies: &[(PathBuf, crate::engine::edit_digest::LineColumn)]) -> bool {
+        let mut found = vec![false; bodies.len()];
         for func in self.all_local_functions() {
             let Some(place) = self.item_location(func) else { continue };
-            if place.file == file && (place.line, place.column) <= start && start < (place.end_line, place.end_column) {
-                found = true;
-                if run::body_makes_items(self.db, func) {
-                    return true;
+            let (start, end) = ((place.line, place.column), (place.end_line, place.end_column));
+            for (i, (file, body)) in bodies.iter().enumerate() {
+                if place.file == *file && start <= *body && *body < end {
+                    found[i] = true;
+                    if run::body_makes_items(self.db, func) {
+                        return true;
+                    }
                 }
             }
         }
-        !found
+        found.contains(&false)
     }
 
     /// Root `r`'s findings in one judged reach, added to `findings` (each with the

@@ -23,8 +23,9 @@ use rustc_stable_hash::hashers::{SipHasher128Hash, StableSipHasher128};
 use serde::{Deserialize, Serialize};
 
 use super::{
+    edit_digest::BodyChange,
     edit_digest::FileDigest,
-    stored_roots::{ChangedBody, StoredRoots},
+    stored_roots::StoredRoots,
     summary_cache::{self, SummaryCache},
 };
 use crate::engine::{Analysis, CheckConfig, RootInstantiations, Workspace};
@@ -146,7 +147,7 @@ impl AnalysisStore {
         let mut edited = Vec::new();
         let mut editable = Vec::with_capacity(stored.editable.len());
         // Where the edits that moved or changed what the analysis read did so.
-        let mut changed: Vec<ChangedBody> = Vec::new();
+        let mut changed: Vec<(PathBuf, BodyChange)> = Vec::new();
         let mut relocations = Vec::new();
         for (then, (path, text, file)) in stored.editable.into_iter().zip(&self.hashed.editable) {
             if then.path != *path {
@@ -161,12 +162,7 @@ impl AnalysisStore {
             if !then_digest.same_to_analysis(&now) {
                 tracing::debug!("{} changed in what the stored analysis read", path.display());
                 let (bodies, relocation) = then_digest.changed_bodies(&now)?;
-                changed.extend(bodies.into_iter().map(|body| ChangedBody {
-                    file: path.clone(),
-                    start: body.start,
-                    end: body.end,
-                    macros_changed: body.macros_changed,
-                }));
+                changed.extend(bodies.into_iter().map(|body| (path.clone(), body)));
                 relocations.push((path.clone(), relocation));
                 continue;
             }

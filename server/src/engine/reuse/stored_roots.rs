@@ -27,12 +27,13 @@
 //! "functions checked" counts instances across kept and new outcomes alike.
 
 use std::hash::BuildHasher;
+use std::path::PathBuf;
 
 use hir::db::HirDatabase;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::edit_digest::{LineColumn, Relocation};
+use super::edit_digest::{BodyChange, LineColumn, Relocation};
 use super::root_reuse::FindingKey;
 use crate::engine::proof::walk::Node;
 use crate::engine::{Finding, Location, RootReport};
@@ -61,7 +62,7 @@ pub struct StoredRoot {
 
 impl StoredRoot {
     /// Every place it names, moved as the edits moved its file's places.
-    fn relocate(&mut self, relocations: &FxHashMap<std::path::PathBuf, Relocation>) {
+    fn relocate(&mut self, relocations: &FxHashMap<PathBuf, Relocation>) {
         let relocate = |place: &mut Location| {
             if let Some(relocation) = relocations.get(&place.file) {
                 (place.line, place.column) = relocation.position((place.line, place.column));
@@ -93,23 +94,13 @@ impl StoredRoot {
         self.reached.iter_mut().chain(&mut self.walked).chain(&mut self.walked_making_items).for_each(relocate);
     }
 
-    /// Whether its outcome read any of `changed`: (file, start, end) of plain bodies.
-    fn read_any(&self, changed: &[ChangedBody]) -> bool {
+    /// Whether its outcome read any of the plain bodies in `changed`, by file.
+    fn read_any(&self, changed: &[(PathBuf, BodyChange)]) -> bool {
         self.walked.iter().any(|walked| {
             let (start, end) = ((walked.line, walked.column), (walked.end_line, walked.end_column));
-            changed.iter().any(|body| body.file == walked.file && body.start < end && start < body.end)
+            changed.iter().any(|(file, body)| *file == walked.file && body.start < end && start < body.end)
         })
     }
-}
-
-/// A plain body whose text an edit changed, where it was when the analysis was
-/// stored, and whether its macro calls changed (`edit_digest::BodyChange`).
-#[derive(Debug, Clone)]
-pub(crate) struct ChangedBody {
-    pub file: std::path::PathBuf,
-    pub start: LineColumn,
-    pub end: LineColumn,
-    pub macros_changed: bool,
 }
 
 /// The stored outcomes an edit leaves standing, by root, for one run to take.
@@ -120,9 +111,10 @@ pub struct StoredRoots {
     pub(crate) stored: usize,
     /// The files whose edits changed bodies some root read.
     pub(crate) edited_files: usize,
-    /// The changed bodies whose macro calls changed, by file and start: they must
-    /// make no items in today's text for any outcome to stand (`confirm`).
-    unconfirmed: Vec<(std::path::PathBuf, LineColumn)>,
+    /// The changed bodies whose macro calls changed, by file and where they start
+    /// in today's text: they must make no items there for any outcome to stand
+    /// (`confirm`).
+    unconfirmed: Vec<(PathBuf, LineColumn)>,
 }
 
 impl StoredRoots {
@@ -130,8 +122,8 @@ impl StoredRoots {
     /// to where the edits of each file in `relocations` put them.
     pub(crate) fn standing_after(
         stored: Vec<StoredRoot>,
-        changed: &[ChangedBody],
-        relocations: Vec<(std::path::PathBuf, Relocation)>,
+        changed: &[(PathBuf, BodyChange)],
+        relocations: Vec<(PathBuf, Relocation)>,
     ) -> StoredRoots {
         let total = stored.len();
         let edited_files = relocations.len();
@@ -144,20 +136,27 @@ impl StoredRoots {
                 ((root.report.location.clone(), root.args.clone()), root)
             })
             .collect();
-        let unconfirmed =
-            changed.iter().filter(|body| body.macros_changed).map(|body| (body.file.clone(), body.start)).collect();
+        // Where each such body starts now: bodies before it may have grown.
+        let unconfirmed = changed
+            .iter()
+            .filter(|(_, body)| body.macros_changed)
+            .map(|(file, body)| {
+                let start = relocations.get(file).map_or(body.start, |relocation| relocation.position(body.start));
+                (file.clone(), start)
+            })
+            .collect();
         StoredRoots { stored: total, standing, edited_files, unconfirmed }
     }
 
-    /// Asks `makes_items` of each changed body whose macro calls changed (its
-    /// file, and where it starts); if one may make items (an impl anywhere counts
-    /// for every root), no outcome stands. Names must be resolved.
-    pub(crate) fn confirm(&mut self, mut makes_items: impl FnMut(&std::path::Path, LineColumn) -> bool) {
-        if self.unconfirmed.iter().any(|(file, start)| makes_items(file, *start)) {
+    /// Asks `any_makes_items` of the changed bodies whose macro calls changed (by
+    /// file, and where each starts today); if one may make items (an impl
+    /// anywhere counts for every root), no outcome stands. Names must be resolved.
+    pub(crate) fn confirm(&mut self, any_makes_items: impl FnOnce(&[(PathBuf, LineColumn)]) -> bool) {
+        let unconfirmed = std::mem::take(&mut self.unconfirmed);
+        if !unconfirmed.is_empty() && any_makes_items(&unconfirmed) {
             tracing::debug!("an edited body makes items: every root is checked");
             self.standing.clear();
         }
-        self.unconfirmed.clear();
     }
 
     /// Whether an outcome stands for the root at `location` checked at `args`.
@@ -178,5 +177,32 @@ pub(crate) fn stable_instance_hash(db: &dyn HirDatabase, node: Node<'_>) -> u64 
     match crate::engine::proof::incremental::instance_key(db, node) {
         Some(key) => key.stable_hash(),
         None => rustc_hash::FxBuildHasher.hash_one(crate::engine::proof::incremental::node_name(db, node)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::edit_digest::FileDigest;
+    use ra_ap_syntax::{Edition, SourceFile};
+
+    /// A body whose macro calls changed is asked about where it starts in today's
+    /// text, below a body that grew: asked at its old place, another function (or
+    /// none) would answer for it.
+    #[test]
+    fn a_changed_body_is_confirmed_where_it_starts_today() {
+        let digest = |text: &str| FileDigest::of(&SourceFile::parse(text, Edition::CURRENT), text, &[]).unwrap();
+        let mut then = digest("fn a() { 1 }\nfn b() { m!(1) }\n");
+        then.mark_walked((2, 1), (2, u32::MAX));
+        let (changed, relocation) = then.changed_bodies(&digest("fn a() {\n    1\n}\nfn b() { m!(2) }\n")).unwrap();
+        let file = PathBuf::from("lib.rs");
+        let changed: Vec<_> = changed.into_iter().map(|body| (file.clone(), body)).collect();
+        let mut roots = StoredRoots::standing_after(Vec::new(), &changed, vec![(file.clone(), relocation)]);
+        let mut asked = Vec::new();
+        roots.confirm(|bodies| {
+            asked = bodies.to_vec();
+            false
+        });
+        assert_eq!(asked, vec![(file, (4, 8))]);
     }
 }
